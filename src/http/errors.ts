@@ -1,0 +1,61 @@
+// The one error registry: every error code vjd answers with, its HTTP status and default message.
+// The OpenAPI description and the README's error table are checked against this list by a test.
+
+export const ERRORS = {
+  INVALID_PATH: { status: 400, message: 'path is longer than 512 characters or has characters outside A-Z a-z 0-9 / _ -' },
+  INVALID_DEPTH: { status: 400, message: 'depth must be an integer from 1 to 3' },
+  INVALID_REQUEST: { status: 400, message: 'the request is not valid' },
+  UNAUTHORIZED: { status: 401, message: 'a valid API key is required (X-API-Key or Authorization: Bearer)' },
+  EFFECT_LIMIT_REACHED: { status: 403, message: 'the effects chain is at the effect ceiling of the license tier' },
+  NOT_FOUND: { status: 404, message: 'no such route' },
+  PATH_NOT_FOUND: { status: 404, message: 'the path names no folder' },
+  ITEM_NOT_FOUND: { status: 404, message: 'no matching item' },
+  DEVICE_NOT_FOUND: { status: 404, message: 'no live input matches that id' },
+  NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
+  INTERNAL: { status: 500, message: 'internal error' },
+  EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
+  CHAIN_BUSY: { status: 503, message: 'the effects chain was not readable or updatable within 1000 ms; nothing changed; retry' },
+  PREVIEW_TIMEOUT: { status: 503, message: 'frame readback did not complete within 500 ms' },
+  THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
+  ACTIVATION_TIMEOUT: { status: 504, message: 'activation did not complete within 5000 ms; the previous source keeps driving the output' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** Error body sent on every error: `{error: true, code, message, details?}`. */
+export interface ErrorBody {
+  error: true;
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Thrown (or returned) by handlers; the adapter turns it into the error body and status. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+  /** Extra response headers (e.g. Allow on 405, WWW-Authenticate on 401, Retry-After on 503). */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message?: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(message ?? ERRORS[code].message);
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: true, code: this.code, message: this.message };
+    if (this.details !== undefined) body.details = this.details;
+    return body;
+  }
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERRORS, code);
+}

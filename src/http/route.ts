@@ -1,0 +1,88 @@
+// Routes as data: a route is a plain object (method, path, schemas, auth, docs, handler).
+// The router compiles the schemas once, the OpenAPI generator reads the same objects.
+import type { Static, TSchema } from 'typebox';
+import type { ApiError, ErrorCode } from './errors.js';
+
+export type Method = 'GET' | 'POST';
+
+/** Request headers the adapter captures before the request object goes away (lower-case names). */
+export const CAPTURED_HEADERS = [
+  'x-api-key',
+  'authorization',
+  'if-none-match',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'origin',
+] as const;
+export type CapturedHeader = (typeof CAPTURED_HEADERS)[number];
+
+export interface RouteRequest<Q = unknown, P = unknown, B = unknown> {
+  method: Method;
+  /** URL path without the query string, as sent. */
+  url: string;
+  query: Q;
+  params: P;
+  body: B;
+  headers: Readonly<Record<CapturedHeader, string>>;
+  /** Set when the client went away; long handlers may stop early. */
+  readonly aborted: boolean;
+}
+
+/** What a handler returns; the adapter alone writes it to the socket. */
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** JSON body (serialized by the adapter). */
+  json?: unknown;
+  /** Raw body with its content type (images, YAML, HTML, scripts). */
+  body?: Uint8Array | string;
+  contentType?: string;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** JSON schema of the body; for non-JSON bodies set contentType and leave schema unset or a string/binary schema. */
+  schema?: TSchema;
+  contentType?: string;
+  headers?: Record<string, { description: string; schema?: TSchema }>;
+}
+
+export interface RouteSchemas<Q extends TSchema, P extends TSchema, B extends TSchema> {
+  query?: Q;
+  params?: P;
+  /** JSON body schema. When set, the body must be JSON (an empty body counts as `{}` only if `emptyBody` is true). */
+  body?: B;
+}
+
+export interface RouteDef<Q extends TSchema = TSchema, P extends TSchema = TSchema, B extends TSchema = TSchema> {
+  method: Method;
+  /** Absolute path; `:name` segments are parameters; a trailing `*` matches the rest (static assets). */
+  path: string;
+  /** `required`: the API key applies when one is set; `none`: always reachable (status, docs, openapi). */
+  auth: 'required' | 'none';
+  summary: string;
+  description?: string;
+  tags: string[];
+  operationId: string;
+  schema: RouteSchemas<Q, P, B>;
+  /** When true an empty body is accepted and validated as `{}` (e.g. POST /palettes/next). */
+  emptyBody?: boolean;
+  /** Maps a validation failure to the route's error; default INVALID_REQUEST with the first problem as message. */
+  invalid?: (where: 'query' | 'params' | 'body', problem: string, value: unknown) => ApiError;
+  responses: Record<number, ResponseDoc>;
+  /** Error codes this route can answer with (beyond the ones every protected route has); used by the OpenAPI description. */
+  errors: ErrorCode[];
+  /** Capability feature this route provides (listed by GET /capabilities only while the route is served). */
+  feature?: string;
+  /** Hidden routes are served but left out of the OpenAPI description (docs assets). */
+  hidden?: boolean;
+  handler: (req: RouteRequest<Static<Q>, Static<P>, Static<B>>) => Reply | Promise<Reply>;
+}
+
+/** Identity helper that keeps the handler's request typed by the schemas. */
+export function defineRoute<Q extends TSchema, P extends TSchema, B extends TSchema>(def: RouteDef<Q, P, B>): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+export const API_PREFIX = '/api/v1';
