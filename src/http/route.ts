@@ -38,6 +38,8 @@ export interface Reply {
   /** Raw body with its content type (images, YAML, HTML, scripts). */
   body?: Uint8Array | string;
   contentType?: string;
+  /** Strong validator (quoted). The adapter sends it as ETag and answers 304 when If-None-Match matches it. */
+  etag?: string;
 }
 
 export interface ResponseDoc {

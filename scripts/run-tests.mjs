@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Runs every compiled uvu test file (dist/test/**/*.test.js) in its own process, one after another,
+// streams its output, and ends with the plain line `N passed, N failed` that CI reads.
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const testDir = join(root, 'dist', 'test');
+const filter = process.argv.slice(2);
+const FILE_TIMEOUT_MS = Number(process.env.VJD_TEST_FILE_TIMEOUT_MS ?? 600_000);
+
+async function findTests(dir) {
+  const out = [];
+  for (const ent of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, ent.name);
+    if (ent.isDirectory()) out.push(...(await findTests(p)));
+    else if (ent.name.endsWith('.test.js')) out.push(p);
+  }
+  return out.sort();
+}
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--enable-source-maps', file], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (chunk) => {
+      const s = chunk.toString();
+      out += s;
+      process.stdout.write(s);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => {
+      process.stdout.write(`\n[run-tests] ${relative(root, file)} exceeded ${FILE_TIMEOUT_MS} ms; killed\n`);
+      child.kill('SIGKILL');
+    }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const num = (label) => {
+        const m = out.match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'));
+        return m ? Number(m[1]) : null;
+      };
+      const total = num('Total');
+      const passed = num('Passed');
+      const skipped = num('Skipped') ?? 0;
+      let failed;
+      if (total === null || passed === null) failed = 1; // crashed before uvu could report
+      else failed = total - passed - skipped + (code !== 0 && total - passed - skipped === 0 ? 1 : 0);
+      resolve({ file: relative(root, file), passed: passed ?? 0, failed, skipped, ms: Date.now() - started });
+    });
+  });
+}
+
+const files = (await findTests(testDir)).filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
+const results = [];
+for (const f of files) {
+  process.stdout.write(`\n== ${relative(root, f)}\n`);
+  results.push(await runFile(f));
+}
+const passed = results.reduce((a, r) => a + r.passed, 0);
+const failed = results.reduce((a, r) => a + r.failed, 0);
+const skipped = results.reduce((a, r) => a + r.skipped, 0);
+process.stdout.write('\n== summary\n');
+for (const r of results) {
+  process.stdout.write(`${r.failed ? 'FAIL' : 'ok  '} ${r.file}  ${r.passed} passed, ${r.failed} failed  (${(r.ms / 1000).toFixed(1)} s)\n`);
+}
+if (files.length === 0) process.stdout.write('no test files found under dist/test\n');
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exit(failed > 0 || files.length === 0 ? 1 : 0);

@@ -1,0 +1,67 @@
+// GET /capabilities: features actually served, API version, license tier and the interface limits.
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import type { AppContext } from '../app/context.js';
+import { LIMITS } from './limits.js';
+
+export const CapabilitiesBody = Type.Object({
+  apiVersion: Type.Literal('v1'),
+  version: Type.String(),
+  features: Type.Array(Type.String(), { description: 'feature names of the routes this build serves, e.g. effects-catalogue' }),
+  license: Type.Object({
+    tier: Type.String(),
+    licensee: Type.String(),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+  limits: Type.Object({
+    effectCeiling: Type.Integer({ description: 'effects chain length ceiling of the license tier (community 8, pro 32, studio 128)' }),
+    bodyLimitBytes: Type.Integer(),
+    selectIdMaxLength: Type.Integer(),
+    activationTimeoutMs: Type.Integer(),
+    chainTimeoutMs: Type.Integer(),
+    browse: Type.Object({ pathMaxLength: Type.Integer(), depthMin: Type.Integer(), depthMax: Type.Integer(), depthDefault: Type.Integer() }),
+    thumbnails: Type.Object({
+      sizeMin: Type.Integer(),
+      sizeMax: Type.Integer(),
+      sizeDefault: Type.Integer(),
+      formats: Type.Array(Type.String()),
+      liveIdMaxLength: Type.Integer(),
+      queueRejectAbove: Type.Integer(),
+      queueResumeAt: Type.Integer(),
+      readbackTimeoutMs: Type.Integer(),
+      liveFrameMaxAgeMs: Type.Integer(),
+    }),
+  }),
+});
+
+export function capabilitiesRoutes(ctx: AppContext): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/capabilities`,
+      auth: 'required',
+      operationId: 'getCapabilities',
+      summary: 'Supported features, license tier and limits',
+      description: 'Lists only features whose routes this server serves; a client detects optional routes (effects-catalogue, browse, live thumbnails) here.',
+      tags: ['server'],
+      feature: 'capabilities',
+      schema: {},
+      responses: { 200: { description: 'capabilities', schema: CapabilitiesBody } },
+      errors: [],
+      handler: () => {
+        const lic = ctx.license();
+        return {
+          json: {
+            apiVersion: 'v1',
+            version: ctx.version,
+            features: ctx.features(),
+            license: lic.valid
+              ? { tier: lic.tier, licensee: lic.license.licensee, expiresAt: lic.expiresAt ? lic.expiresAt.toISOString() : null }
+              : { tier: 'none', licensee: '', expiresAt: null },
+            limits: { effectCeiling: lic.valid ? lic.effectCeiling : 0, ...LIMITS, thumbnails: { ...LIMITS.thumbnails, formats: [...LIMITS.thumbnails.formats] } },
+          },
+        };
+      },
+    }),
+  ];
+}

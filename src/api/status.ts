@@ -1,0 +1,78 @@
+// GET /status: application name and version, server state, uptime, HTTP engine, render stats; open without a key.
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import type { AppContext } from '../app/context.js';
+
+const Address = Type.Object({
+  address: Type.String(),
+  family: Type.Union([Type.Literal('IPv4'), Type.Literal('IPv6')]),
+  interface: Type.String(),
+  url: Type.String({ description: 'base URL other devices can use' }),
+});
+
+export const StatusBody = Type.Object({
+  name: Type.Literal('vjd'),
+  version: Type.String(),
+  apiVersion: Type.Literal('v1'),
+  status: Type.Union([Type.Literal('Server Running'), Type.Literal('Server Starting'), Type.Literal('Server Disabled')], {
+    description: 'status indicator; a client that can read this is talking to a running server',
+  }),
+  uptimeSeconds: Type.Number(),
+  startedAt: Type.String({ format: 'date-time' }),
+  server: Type.Object({
+    host: Type.String(),
+    port: Type.Integer(),
+    apiKeyRequired: Type.Boolean(),
+    addresses: Type.Array(Address, { description: 'addresses for other devices; empty when bound to loopback' }),
+  }),
+  httpEngine: Type.Object({
+    name: Type.Literal('uWebSockets.js'),
+    native: Type.Boolean({ description: 'false means the slow pure-JS fallback is serving (logged as an error at start)' }),
+    binary: Type.String(),
+    packageVersion: Type.String(),
+  }),
+  license: Type.Object({ tier: Type.String(), effectCeiling: Type.Integer() }),
+  render: Type.Object({
+    running: Type.Boolean({ description: 'false until the render worker is started' }),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    targetFps: Type.Number(),
+  }),
+});
+
+export function statusRoutes(ctx: AppContext): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/status`,
+      auth: 'none',
+      operationId: 'getStatus',
+      summary: 'Server status, application name and version',
+      description: 'Always reachable without an API key. Reports the status indicator, uptime, the HTTP engine (native or fallback), license tier and render settings.',
+      tags: ['server'],
+      feature: 'status',
+      schema: {},
+      responses: { 200: { description: 'status', schema: StatusBody } },
+      errors: [],
+      handler: () => {
+        const cfg = ctx.config().config;
+        const lic = ctx.license();
+        const l = ctx.listener();
+        return {
+          json: {
+            name: ctx.name,
+            version: ctx.version,
+            apiVersion: 'v1',
+            status: l.state,
+            uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 100) / 10,
+            startedAt: ctx.startedAt.toISOString(),
+            server: { host: l.host, port: l.port, apiKeyRequired: ctx.apiKeyRequired(), addresses: ctx.addresses() },
+            httpEngine: ctx.engine,
+            license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
+            render: { running: false, width: cfg.render.width, height: cfg.render.height, targetFps: cfg.render.fps },
+          },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,20 @@
+// What route modules may read of the running application; routes get this, never globals.
+import type { HttpEngine } from '../http/uws.js';
+import type { ListenerStatus } from '../http/listener.js';
+import type { LicenseCheck } from '../license/license.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { NetworkAddress } from './network.js';
+
+export interface AppContext {
+  readonly name: 'vjd';
+  readonly version: string;
+  readonly startedAt: Date;
+  readonly engine: HttpEngine;
+  config(): LoadedConfig;
+  listener(): ListenerStatus;
+  addresses(): NetworkAddress[];
+  license(): LicenseCheck;
+  apiKeyRequired(): boolean;
+  /** Capability features of the routes actually served. */
+  features(): string[];
+}

@@ -1,0 +1,202 @@
+// `vjd serve`: wires config, license, routes and the listener together, applies live settings changes,
+// and shuts down gracefully on SIGTERM/SIGINT.
+import { watchFile, unwatchFile } from 'node:fs';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { log, flushLog } from '../log.js';
+import { loadConfig, ConfigError, describeOrigin, type LoadedConfig, type Overrides } from '../config/load.js';
+import { watchConfig, diffConfig } from '../config/watch.js';
+import { readLicense, describeLicense } from '../license/store.js';
+import type { LicenseCheck } from '../license/license.js';
+import { loadUws } from '../http/uws.js';
+import { ApiKeyGuard } from '../http/auth.js';
+import { compileRoutes, type Router } from '../http/router.js';
+import { HttpListener, type ListenerStatus } from '../http/listener.js';
+import type { RouteDef } from '../http/route.js';
+import { statusRoutes } from '../api/status.js';
+import { capabilitiesRoutes } from '../api/capabilities.js';
+import { globalRoutes } from '../api/global.js';
+import { docsRoutes, loadDocsAssets } from '../api/docs.js';
+import { buildOpenApi, toYaml } from '../openapi/build.js';
+import { StateStore } from '../state/store.js';
+import { atomicWriteFile } from '../util/atomic-write.js';
+import { networkAddresses, isLoopbackHost } from './network.js';
+import type { AppContext } from './context.js';
+import { packageVersion } from './version.js';
+
+/** Settings that apply without a restart; every other changed key is logged as needing one. */
+const LIVE_KEYS = new Set(['server.enabled', 'server.host', 'server.port', 'server.apiKey', 'license.trustedKeys', 'license.file']);
+const SHUTDOWN_DRAIN_MS = 3000;
+const SHUTDOWN_HARD_MS = 5000;
+const LICENSE_POLL_MS = 500;
+
+export async function serve(flags: Overrides): Promise<void> {
+  let loaded: LoadedConfig;
+  try {
+    loaded = await loadConfig(flags);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      log.fatal({ key: err.key, file: err.file }, err.message);
+      flushLog();
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const version = await packageVersion();
+  const { uws, engine } = loadUws();
+  log.info({ version, node: process.version, pid: process.pid, config: describeOrigin(loaded) }, 'vjd starting');
+  if (!engine.native) {
+    log.error({ binary: engine.binary }, 'uWebSockets.js native binary did not load; the slow pure-JS fallback is serving (reported in /status)');
+  }
+
+  const state = new StateStore(loaded.paths.stateFile, log);
+  await mkdir(loaded.paths.dataDir, { recursive: true });
+  await state.load();
+
+  let license: LicenseCheck = { valid: false, reason: 'not read yet' };
+  const guard = new ApiKeyGuard();
+  guard.setKey(loaded.config.server.apiKey);
+
+  let router: Router | null = null;
+  let openapiYaml: string | null = null;
+  const ctx: AppContext = {
+    name: 'vjd',
+    version,
+    startedAt: new Date(),
+    engine,
+    config: () => loaded,
+    listener: () => listener.status,
+    addresses: () => networkAddresses(listener.status.host, listener.status.port),
+    license: () => license,
+    apiKeyRequired: () => guard.enabled,
+    features: () => router?.features ?? [],
+  };
+
+  const assets = await loadDocsAssets();
+  const routes: RouteDef[] = [
+    ...statusRoutes(ctx),
+    ...capabilitiesRoutes(ctx),
+    ...globalRoutes(state),
+    ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
+  ];
+  router = compileRoutes(routes);
+
+  const statusFile = join(loaded.paths.runDir, 'status.json');
+  const listener = new HttpListener(uws, router, guard, log, (s) => void onListenerStatus(s));
+
+  async function onListenerStatus(s: ListenerStatus): Promise<void> {
+    const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port) : [];
+    log.info({ state: s.state, reason: s.reason, host: s.host, port: s.port }, s.state);
+    if (s.state === 'Server Running' && !isLoopbackHost(s.host)) {
+      log.info({ urls: addresses.map((a) => a.url) }, 'reachable from other devices at');
+    }
+    try {
+      await mkdir(loaded.paths.runDir, { recursive: true });
+      await atomicWriteFile(
+        statusFile,
+        JSON.stringify({ pid: process.pid, version, state: s.state, reason: s.reason, host: s.host, port: s.port, addresses, updatedAt: new Date().toISOString() }),
+      );
+    } catch (err) {
+      log.warn({ file: statusFile, err: (err as Error).message }, 'could not write status file');
+    }
+  }
+
+  let expiryTimer: NodeJS.Timeout | null = null;
+  async function evaluateLicense(): Promise<void> {
+    const next = await readLicense(loaded.paths.licenseFile, loaded.config.license.trustedKeys);
+    const changed = describeLicense(next) !== describeLicense(license);
+    license = next;
+    if (changed) {
+      if (next.valid) log.info({ tier: next.tier, effectCeiling: next.effectCeiling }, describeLicense(next));
+      else log.error({ file: loaded.paths.licenseFile }, `${describeLicense(next)}; no port is opened until a license is activated`);
+    }
+    if (expiryTimer) clearTimeout(expiryTimer);
+    expiryTimer = null;
+    if (next.valid && next.expiresAt) {
+      const ms = Math.min(Math.max(next.expiresAt.getTime() - Date.now() + 10, 0), 2 ** 31 - 1);
+      expiryTimer = setTimeout(() => void evaluateLicense(), ms);
+      expiryTimer.unref();
+    }
+    await applyListener();
+  }
+
+  function applyListener(): Promise<void> {
+    const s = loaded.config.server;
+    return listener.apply({ enabled: s.enabled, host: s.host, port: s.port, licenseProblem: license.valid ? null : license.reason });
+  }
+
+  let watchedLicense = loaded.paths.licenseFile;
+  const onLicenseFile = (): void => void evaluateLicense();
+  watchFile(watchedLicense, { interval: LICENSE_POLL_MS, persistent: false }, onLicenseFile);
+
+  const configWatch = loaded.file
+    ? watchConfig(
+        loaded.file,
+        (result) => {
+          if (!result.ok) {
+            log.error({ key: result.error.key, file: result.error.file }, `${result.error.message}; keeping the last good config`);
+            return;
+          }
+          const changed = diffConfig(loaded.config, result.loaded.config);
+          if (changed.length === 0) return;
+          const restart = changed.filter((k) => ![...LIVE_KEYS].some((live) => k === live || k.startsWith(`${live}.`)));
+          const previous = loaded;
+          loaded = { ...result.loaded, paths: { ...result.loaded.paths, dataDir: previous.paths.dataDir, stateFile: previous.paths.stateFile, runDir: previous.paths.runDir } };
+          log.info({ changed: changed.filter((k) => !restart.includes(k)) }, 'config reloaded');
+          if (restart.length > 0) log.warn({ keys: restart }, 'these config changes take effect at the next restart');
+          guard.setKey(loaded.config.server.apiKey);
+          if (loaded.paths.licenseFile !== watchedLicense) {
+            unwatchFile(watchedLicense, onLicenseFile);
+            watchedLicense = loaded.paths.licenseFile;
+            watchFile(watchedLicense, { interval: LICENSE_POLL_MS, persistent: false }, onLicenseFile);
+          }
+          void evaluateLicense();
+        },
+        () => loadConfig(flags),
+      )
+    : null;
+
+  let stopping = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, inFlight: listener.inFlight }, 'shutting down');
+    const hard = setTimeout(() => {
+      log.error('shutdown took longer than 5 s; exiting');
+      flushLog();
+      process.exit(1);
+    }, SHUTDOWN_HARD_MS);
+    hard.unref();
+    configWatch?.close();
+    unwatchFile(watchedLicense, onLicenseFile);
+    if (expiryTimer) clearTimeout(expiryTimer);
+    await listener.close(SHUTDOWN_DRAIN_MS);
+    await state.flush();
+    await unlink(statusFile).catch(() => undefined);
+    log.info('stopped');
+    flushLog();
+    process.exit(0);
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception; exiting so the supervisor restarts vjd');
+    flushLog();
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (err) => {
+    log.error({ err }, 'unhandled promise rejection');
+  });
+
+  await evaluateLicense();
+}
+
+/** Reads the status file a running server keeps in `<dataDir>/run/status.json`. */
+export async function readStatusFile(runDir: string): Promise<Record<string, unknown> | null> {
+  try {
+    return JSON.parse(await readFile(join(runDir, 'status.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}

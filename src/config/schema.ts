@@ -1,0 +1,215 @@
+// Config file schema (TypeBox), the fully-resolved Config type and the embedded defaults (DESIGN.md section 4).
+import Type, { type Static, type TSchema } from 'typebox';
+
+// Every leaf carries a `description` phrased as "must be <description>": the loader builds its
+// error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
+
+const NO_NUL = '^[^\\x00]*$';
+
+/** A filesystem path: a NUL byte would be cut off by the OS, so it is refused up front. */
+export const PathSchema = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  pattern: NO_NUL,
+  description: 'a path of 1 to 4096 characters',
+});
+
+const PathList = Type.Array(PathSchema, {
+  maxItems: 64,
+  description: 'a list of at most 64 paths, each 1 to 4096 characters',
+});
+
+const Id = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'an id of 1 to 64 characters from A-Z a-z 0-9 _ -',
+});
+
+const Name = Type.String({ minLength: 1, maxLength: 128, description: 'a name of 1 to 128 characters' });
+
+function integer(min: number, max: number) {
+  return Type.Integer({ minimum: min, maximum: max, description: `an integer from ${min} to ${max}` });
+}
+
+function flag() {
+  return Type.Boolean({ description: 'true or false' });
+}
+
+function dirs() {
+  return Type.Object({ dirs: Type.Optional(PathList) }, { additionalProperties: false, description: 'an object' });
+}
+
+export const PortSchema = integer(1024, 65535);
+
+export const HostSchema = Type.String({ minLength: 1, maxLength: 255, description: 'a host of 1 to 255 characters' });
+
+// The key travels in an HTTP header, so only visible ASCII can ever match a request.
+export const ApiKeyStringSchema = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  pattern: '^[\\x21-\\x7E]*$',
+  description: 'a key of 1 to 1024 visible ASCII characters (no spaces)',
+});
+
+const ApiKey = Type.Union([Type.Null(), ApiKeyStringSchema], {
+  description: 'null or a key of 1 to 1024 visible ASCII characters (no spaces)',
+});
+
+// DER SPKI public keys, standard base64 with padding.
+const TrustedKey = Type.String({
+  minLength: 4,
+  maxLength: 1024,
+  pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+  description: 'a base64 string of 4 to 1024 characters',
+});
+
+const TestInput = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    pattern: Type.String({ minLength: 1, maxLength: 1024, description: 'an ffmpeg lavfi source of 1 to 1024 characters' }),
+  },
+  { additionalProperties: false, description: 'an object {id, name, pattern}' },
+);
+
+const StreamInput = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    url: Type.String({ minLength: 1, maxLength: 4096, description: 'a URL of 1 to 4096 characters' }),
+  },
+  { additionalProperties: false, description: 'an object {id, name, url}' },
+);
+
+export const ConfigFileSchema = Type.Object(
+  {
+    dataDir: Type.Optional(PathSchema),
+    server: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(flag()),
+          host: Type.Optional(HostSchema),
+          port: Type.Optional(PortSchema),
+          apiKey: Type.Optional(ApiKey),
+        },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
+    license: Type.Optional(
+      Type.Object(
+        {
+          file: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })),
+          trustedKeys: Type.Optional(
+            Type.Array(TrustedKey, { maxItems: 32, description: 'a list of at most 32 base64 strings' }),
+          ),
+        },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
+    render: Type.Optional(
+      Type.Object(
+        {
+          width: Type.Optional(integer(16, 7680)),
+          height: Type.Optional(integer(16, 4320)),
+          fps: Type.Optional(integer(1, 240)),
+        },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
+    media: Type.Optional(
+      Type.Object({ roots: Type.Optional(PathList) }, { additionalProperties: false, description: 'an object' }),
+    ),
+    effects: Type.Optional(dirs()),
+    sources: Type.Optional(dirs()),
+    presets: Type.Optional(dirs()),
+    palettes: Type.Optional(dirs()),
+    live: Type.Optional(
+      Type.Object(
+        {
+          test: Type.Optional(Type.Array(TestInput, { maxItems: 64, description: 'a list of at most 64 test inputs' })),
+          streams: Type.Optional(Type.Array(StreamInput, { maxItems: 64, description: 'a list of at most 64 streams' })),
+          v4l2: Type.Optional(
+            Type.Object(
+              { enabled: Type.Optional(flag()), devDir: Type.Optional(PathSchema), sysfsDir: Type.Optional(PathSchema) },
+              { additionalProperties: false, description: 'an object' },
+            ),
+          ),
+        },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'a JSON object' },
+);
+
+/** What a config file may contain: every field optional, defaults fill the rest. */
+export type ConfigFile = Static<typeof ConfigFileSchema>;
+
+export interface TestInputConfig {
+  id: string;
+  name: string;
+  /** Any ffmpeg lavfi source (`smptehdbars`, `testsrc2`, `color=c=red`). */
+  pattern: string;
+}
+
+export interface StreamInputConfig {
+  id: string;
+  name: string;
+  /** Anything ffmpeg reads (tcp, udp, srt, rtsp, http, file). */
+  url: string;
+}
+
+/** Fully-resolved configuration; paths are as written (the loader reports absolute ones separately). */
+export interface Config {
+  dataDir: string;
+  server: { enabled: boolean; host: string; port: number; apiKey: string | null };
+  license: { file: string | null; trustedKeys: string[] };
+  render: { width: number; height: number; fps: number };
+  media: { roots: string[] };
+  effects: { dirs: string[] };
+  sources: { dirs: string[] };
+  presets: { dirs: string[] };
+  palettes: { dirs: string[] };
+  live: {
+    test: TestInputConfig[];
+    streams: StreamInputConfig[];
+    v4l2: { enabled: boolean; devDir: string; sysfsDir: string };
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+// Frozen so a caller that mutates instead of cloning fails loudly instead of changing every later load.
+export const DEFAULT_CONFIG: Config = deepFreeze({
+  dataDir: './data',
+  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null },
+  license: { file: null, trustedKeys: [] },
+  render: { width: 1280, height: 720, fps: 30 },
+  media: { roots: [] },
+  effects: { dirs: [] },
+  sources: { dirs: [] },
+  presets: { dirs: [] },
+  palettes: { dirs: [] },
+  live: {
+    test: [{ id: 'bars', name: 'Color Bars', pattern: 'smptehdbars' }],
+    streams: [],
+    v4l2: { enabled: true, devDir: '/dev', sysfsDir: '/sys/class/video4linux' },
+  },
+});
+
+/** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */
+export function schemaAt(segments: readonly string[]): TSchema | undefined {
+  let node: unknown = ConfigFileSchema;
+  for (const segment of segments) {
+    const n = node as { properties?: Record<string, unknown>; items?: unknown };
+    if (n.properties && Object.hasOwn(n.properties, segment)) node = n.properties[segment];
+    else if (n.items && /^\d+$/.test(segment)) node = n.items;
+    else return undefined;
+  }
+  return node as TSchema;
+}

@@ -1,0 +1,305 @@
+// The only module that touches uWS req/res: abort safety, corked writes, bounded body reading,
+// JSON and query parsing, auth, CORS, validation, and backpressure-aware replies.
+import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
+import { ApiError } from './errors.js';
+import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import type { ApiKeyGuard } from './auth.js';
+import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest } from './route.js';
+import type { CompiledRoute, Router } from './router.js';
+import type { Logger } from '../log.js';
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface AdapterHooks {
+  guard: ApiKeyGuard;
+  log: Logger;
+  /** False once this app's listener was closed (rebind, disable, shutdown): its connections get closed. */
+  isLive(): boolean;
+  /** In-flight accounting for graceful shutdown. */
+  started(): void;
+  finished(): void;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified',
+  400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
+  405: '405 Method Not Allowed', 413: '413 Payload Too Large', 500: '500 Internal Server Error',
+  503: '503 Service Unavailable', 504: '504 Gateway Timeout',
+};
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+interface Exchange {
+  res: HttpResponse;
+  aborted: boolean;
+  done: boolean;
+}
+
+/** Registers every compiled route plus the preflight, 405 and 404 handlers on one uWS app. */
+export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHooks): void {
+  for (const route of router.routes) {
+    const register = route.def.method === 'GET' ? app.get.bind(app) : app.post.bind(app);
+    register(route.pattern, (res, req) => handleRoute(route, res, req, hooks));
+  }
+  app.options('/*', (res) => {
+    if (!hooks.isLive()) return void res.close();
+    res.cork(() => {
+      res.writeStatus(STATUS_TEXT[204]!);
+      writeHeaders(res, CORS_HEADERS);
+      writeHeaders(res, PREFLIGHT_HEADERS);
+      res.endWithoutBody();
+    });
+  });
+  app.any('/*', (res, req) => {
+    if (!hooks.isLive()) return void res.close();
+    const url = req.getUrl();
+    const allowed = router.methodsFor(url);
+    const ex: Exchange = { res, aborted: false, done: false };
+    res.onAborted(() => {
+      ex.aborted = true;
+    });
+    const err =
+      allowed.length > 0
+        ? new ApiError('METHOD_NOT_ALLOWED', `${req.getMethod().toUpperCase()} is not allowed on ${url}; use ${allowed.join(', ')}`, undefined, {
+            Allow: [...allowed, 'OPTIONS'].join(', '),
+          })
+        : new ApiError('NOT_FOUND', `no route ${truncate(url, 200)}`);
+    sendError(ex, err);
+  });
+}
+
+function handleRoute(route: CompiledRoute, res: HttpResponse, req: HttpRequest, hooks: AdapterHooks): void {
+  if (!hooks.isLive()) return void res.close();
+  const ex: Exchange = { res, aborted: false, done: false };
+  hooks.started();
+  res.onAborted(() => {
+    ex.aborted = true;
+    finish(ex, hooks);
+  });
+
+  // Everything needed from req is read now: it is invalid after this function returns.
+  const headers = {} as Record<CapturedHeader, string>;
+  for (const h of CAPTURED_HEADERS) headers[h] = req.getHeader(h);
+  const url = req.getUrl();
+  const rawQuery = req.getQuery() ?? '';
+  const rawParams: Record<string, string> = {};
+  route.paramNames.forEach((name, i) => {
+    rawParams[name] = decodeParam(req.getParameter(i) ?? '');
+  });
+
+  if (route.def.auth === 'required' && !hooks.guard.check(headers['x-api-key'], headers['authorization'])) {
+    return void respond(ex, hooks, errorReply(new ApiError('UNAUTHORIZED', undefined, undefined, { 'WWW-Authenticate': 'Bearer realm="vjd"' })));
+  }
+
+  const request: RouteRequest = {
+    method: route.def.method,
+    url,
+    query: parseQuery(rawQuery),
+    params: rawParams,
+    body: undefined,
+    headers,
+    get aborted() {
+      return ex.aborted;
+    },
+  };
+
+  if (route.def.method !== 'POST') return void dispatch(route, request, ex, hooks);
+
+  const declared = headers['content-length'];
+  if (declared !== '' && Number(declared) > BODY_LIMIT) {
+    return void respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
+  }
+  readBody(res, ex, BODY_LIMIT, (body) => {
+    if (body === null) {
+      respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
+      return;
+    }
+    try {
+      request.body = parseJsonBody(body, route.def.emptyBody === true);
+    } catch (err) {
+      respond(ex, hooks, errorReply(err as ApiError));
+      return;
+    }
+    dispatch(route, request, ex, hooks);
+  });
+}
+
+function dispatch(route: CompiledRoute, request: RouteRequest, ex: Exchange, hooks: AdapterHooks): void {
+  const invalid =
+    route.validate('params', request.params) ?? route.validate('query', request.query) ?? (route.def.method === 'POST' ? route.validate('body', request.body) : null);
+  if (invalid) return void respond(ex, hooks, errorReply(invalid));
+  let result: Reply | Promise<Reply>;
+  try {
+    result = route.def.handler(request as never);
+  } catch (err) {
+    return void respond(ex, hooks, failure(err, route, hooks));
+  }
+  if (result instanceof Promise) {
+    result.then(
+      (reply) => respond(ex, hooks, conditional(reply, request.headers['if-none-match'])),
+      (err: unknown) => respond(ex, hooks, failure(err, route, hooks)),
+    );
+  } else {
+    respond(ex, hooks, conditional(result, request.headers['if-none-match']));
+  }
+}
+
+/** Turns a reply carrying an ETag into 304 Not Modified when the client already has that version. */
+export function conditional(reply: Reply, ifNoneMatch: string): Reply {
+  if (!reply.etag) return reply;
+  const headers: Record<string, string> = { ...reply.headers, ETag: reply.etag };
+  if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, reply.etag)) {
+    return { status: 304, headers: { ETag: reply.etag, 'Cache-Control': headers['Cache-Control'] ?? 'no-cache' } };
+  }
+  return { ...reply, headers };
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.length > 4096) return false;
+  if (header === etag) return true;
+  for (const part of header.split(',')) {
+    const t = part.trim();
+    if (t === '*' || t === etag || (t.startsWith('W/') && t.slice(2) === etag)) return true;
+  }
+  return false;
+}
+
+function failure(err: unknown, route: CompiledRoute, hooks: AdapterHooks): Reply {
+  if (err instanceof ApiError) return errorReply(err);
+  hooks.log.error({ err, route: `${route.def.method} ${route.def.path}` }, 'handler failed');
+  return errorReply(new ApiError('INTERNAL'));
+}
+
+function errorReply(err: ApiError): Reply {
+  return { status: err.status, json: err.toBody(), headers: err.headers };
+}
+
+function sendError(ex: Exchange, err: ApiError): void {
+  writeReply(ex, errorReply(err), false);
+}
+
+/** Reads the body in chunks; calls back once with the bytes, or null when the limit is passed. */
+function readBody(res: HttpResponse, ex: Exchange, limit: number, done: (body: Buffer | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  res.onData((chunk, isLast) => {
+    if (over || ex.aborted) return;
+    size += chunk.byteLength;
+    if (size > limit) {
+      over = true;
+      done(null);
+      return;
+    }
+    // uWS reuses the chunk's memory after this callback returns: copy it.
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (isLast) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  });
+}
+
+function parseJsonBody(body: Buffer, emptyOk: boolean): unknown {
+  if (body.byteLength === 0 || isBlank(body)) {
+    if (emptyOk) return {};
+    throw new ApiError('INVALID_REQUEST', 'request body must be JSON');
+  }
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new ApiError('INVALID_REQUEST', 'request body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiError('INVALID_REQUEST', `request body is not valid JSON: ${truncate((err as Error).message, 120)}`);
+  }
+}
+
+function isBlank(body: Buffer): boolean {
+  if (body.byteLength > 16) return false;
+  for (const b of body) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
+}
+
+/** First value wins for repeated keys; values stay strings for the route schema to check. */
+function parseQuery(raw: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (raw === '') return out;
+  for (const [k, v] of new URLSearchParams(raw)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function respond(ex: Exchange, hooks: AdapterHooks, reply: Reply, closeAfter = false): void {
+  writeReply(ex, reply, closeAfter);
+  finish(ex, hooks);
+}
+
+function finish(ex: Exchange, hooks: AdapterHooks): void {
+  if (ex.done) return;
+  ex.done = true;
+  hooks.finished();
+}
+
+/** Writes status, CORS and reply headers and the body inside one cork; large bodies honour backpressure. */
+function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
+  if (ex.aborted) return;
+  const res = ex.res;
+  const status = reply.status ?? 200;
+  let body: Uint8Array | string | undefined;
+  let contentType = reply.contentType;
+  if (reply.json !== undefined) {
+    body = JSON.stringify(reply.json);
+    contentType = JSON_TYPE;
+  } else {
+    body = reply.body;
+  }
+  res.cork(() => {
+    res.writeStatus(STATUS_TEXT[status] ?? `${status} Status`);
+    writeHeaders(res, CORS_HEADERS);
+    if (contentType && status !== 304) res.writeHeader('Content-Type', contentType);
+    if (reply.json !== undefined && !reply.headers?.['Cache-Control']) res.writeHeader('Cache-Control', 'no-store');
+    if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+    if (closeAfter) res.writeHeader('Connection', 'close');
+    if (status === 304 || body === undefined) {
+      res.endWithoutBody(undefined, closeAfter);
+      return;
+    }
+    if (typeof body === 'string' || body.byteLength < 64 * 1024) {
+      res.end(body, closeAfter);
+      return;
+    }
+    sendWithBackpressure(ex, body);
+  });
+}
+
+function sendWithBackpressure(ex: Exchange, body: Uint8Array): void {
+  const res = ex.res;
+  const total = body.byteLength;
+  const start = res.getWriteOffset();
+  const [ok, done] = res.tryEnd(body, total);
+  if (ok || done) return;
+  res.onWritable((offset) => {
+    if (ex.aborted) return true;
+    const [ok2] = res.tryEnd(body.subarray(offset - start), total);
+    return ok2;
+  });
+}
+
+function writeHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string, string]>): void {
+  for (const [k, v] of headers) res.writeHeader(k, v);
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+export type { Method };

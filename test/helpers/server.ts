@@ -1,0 +1,217 @@
+// Test harness: starts the real built server (dist/src/cli.js serve) on a free port with a temp data dir
+// and config, waits for it, talks HTTP to it, and stops it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+
+export interface StartOptions {
+  /** Config file content (merged over a test default with a free port); null = no config file. */
+  config?: Record<string, unknown> | null;
+  /** `community` (default) activates a community license first; `none` leaves the data dir without one. */
+  license?: 'community' | 'none';
+  env?: Record<string, string>;
+  args?: string[];
+  /** `running` (default) waits for GET /status; `log:<text>` waits for a log line containing text. */
+  waitFor?: 'running' | `log:${string}`;
+  dataDir?: string;
+  port?: number;
+}
+
+export interface TestServer {
+  port: number;
+  base: string;
+  dataDir: string;
+  configFile: string | null;
+  proc: ChildProcess;
+  logs(): string;
+  waitForLog(text: string, timeoutMs?: number): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  cleanup(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function tempDir(prefix = 'vjd-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? (await tempDir());
+  const port = opts.port ?? (await freePort());
+  let configFile: string | null = null;
+  const args = ['serve', '--data-dir', dataDir];
+  if (opts.config !== null) {
+    const cfg = { ...(opts.config ?? {}) } as Record<string, unknown>;
+    cfg.server = { host: '127.0.0.1', port, ...((cfg.server as object | undefined) ?? {}) };
+    configFile = join(dataDir, 'config.json');
+    await writeFile(configFile, JSON.stringify(cfg, null, 2));
+    args.push('--config', configFile);
+  } else {
+    args.push('--port', String(port));
+  }
+  if ((opts.license ?? 'community') === 'community') {
+    const r = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
+    if (r.code !== 0) throw new Error(`license activation failed: ${r.stderr}`);
+  }
+  args.push(...(opts.args ?? []));
+  const proc = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, VJD_LOG_LEVEL: 'debug', ...(opts.env ?? {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const waiters: Array<() => void> = [];
+  const onData = (c: Buffer): void => {
+    out += c.toString();
+    for (const w of waiters.splice(0)) w();
+  };
+  proc.stdout!.on('data', onData);
+  proc.stderr!.on('data', onData);
+  let exited = false;
+  let exitCode: number | null = null;
+  const exitPromise = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      exited = true;
+      exitCode = code;
+      for (const w of waiters.splice(0)) w();
+      resolve(code);
+    }),
+  );
+
+  const waitForLog = async (text: string, timeoutMs = 15000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!out.includes(text)) {
+      if (exited) throw new Error(`server exited (${exitCode}) before logging ${JSON.stringify(text)}:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for log ${JSON.stringify(text)}:\n${out}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 200);
+        waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
+    }
+  };
+
+  const server: TestServer = {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    dataDir,
+    configFile,
+    proc,
+    logs: () => out,
+    waitForLog,
+    async stop(signal = 'SIGTERM') {
+      if (exited) return exitCode;
+      proc.kill(signal);
+      const t = setTimeout(() => proc.kill('SIGKILL'), 8000);
+      const code = await exitPromise;
+      clearTimeout(t);
+      return code;
+    },
+    async cleanup() {
+      await server.stop();
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+
+  const waitFor = opts.waitFor ?? 'running';
+  try {
+    if (waitFor === 'running') await waitForHttp(server, 15000, () => exited, () => out);
+    else await waitForLog(waitFor.slice(4));
+  } catch (err) {
+    await server.stop('SIGKILL');
+    throw err;
+  }
+  return server;
+}
+
+async function waitForHttp(s: TestServer, timeoutMs: number, exited: () => boolean, out: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited()) throw new Error(`server exited before answering:\n${out()}`);
+    try {
+      const r = await req('GET', `${s.base}/api/v1/status`);
+      if (r.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not answer within ${timeoutMs} ms:\n${out()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: Buffer;
+  json(): any;
+}
+
+/** Plain HTTP request without connection reuse; body objects are sent as JSON, strings/Buffers as-is. */
+export function req(
+  method: string,
+  url: string,
+  opts: { headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    let payload: Buffer | undefined;
+    if (opts.body !== undefined) {
+      payload = Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
+    }
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (payload && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const r = httpRequest(url, { method, headers, agent: false, timeout: opts.timeoutMs ?? 10000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body, json: () => JSON.parse(text) });
+      });
+      res.on('error', reject);
+    });
+    r.on('timeout', () => r.destroy(new Error(`timeout ${method} ${url}`)));
+    r.on('error', reject);
+    if (payload) r.end(payload);
+    else r.end();
+  });
+}
+
+export async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs = 10000, stepMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
