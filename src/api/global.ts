@@ -16,7 +16,7 @@ const GlobalChange = Type.Object({
 
 export function globalRoutes(state: StateStore): RouteDef[] {
   const current = (): { blackout: boolean; dimmer: number } => {
-    const s = state.get();
+    const s = state.peek();
     return { blackout: s.blackout, dimmer: s.dimmer };
   };
   return [

@@ -40,7 +40,38 @@ export const StatusBody = Type.Object({
   }),
 });
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 export function statusRoutes(ctx: AppContext): RouteDef[] {
+  // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
+  // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
+  let memo: { tick: number; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
+  const render = (): string => {
+    const loaded = ctx.config();
+    const lic = ctx.license();
+    const l = ctx.listener();
+    const addresses = ctx.addresses();
+    const apiKey = ctx.apiKeyRequired();
+    const tick = Math.round((Date.now() - ctx.startedAt.getTime()) / 100);
+    if (memo && memo.tick === tick && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
+      return memo.text;
+    }
+    const cfg = loaded.config;
+    const text = JSON.stringify({
+      name: ctx.name,
+      version: ctx.version,
+      apiVersion: 'v1',
+      status: l.state,
+      uptimeSeconds: tick / 10,
+      startedAt: ctx.startedAt.toISOString(),
+      server: { host: l.host, port: l.port, apiKeyRequired: apiKey, addresses },
+      httpEngine: ctx.engine,
+      license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
+      render: { running: false, width: cfg.render.width, height: cfg.render.height, targetFps: cfg.render.fps },
+    });
+    memo = { tick, config: loaded, license: lic, listener: l, addresses, apiKey, text };
+    return text;
+  };
   return [
     defineRoute({
       method: 'GET',
@@ -54,25 +85,7 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
       schema: {},
       responses: { 200: { description: 'status', schema: StatusBody } },
       errors: [],
-      handler: () => {
-        const cfg = ctx.config().config;
-        const lic = ctx.license();
-        const l = ctx.listener();
-        return {
-          json: {
-            name: ctx.name,
-            version: ctx.version,
-            apiVersion: 'v1',
-            status: l.state,
-            uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 100) / 10,
-            startedAt: ctx.startedAt.toISOString(),
-            server: { host: l.host, port: l.port, apiKeyRequired: ctx.apiKeyRequired(), addresses: ctx.addresses() },
-            httpEngine: ctx.engine,
-            license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
-            render: { running: false, width: cfg.render.width, height: cfg.render.height, targetFps: cfg.render.fps },
-          },
-        };
-      },
+      handler: () => ({ body: render(), contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' } }),
     }),
   ];
 }

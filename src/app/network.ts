@@ -39,3 +39,23 @@ export function networkAddresses(host: string, port: number): NetworkAddress[] {
 function urlFor(address: string, family: 'IPv4' | 'IPv6', port: number): string {
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}${API_PREFIX}`;
 }
+
+/** Interface enumeration is a syscall per call: hot routes (GET /status) read this cache, refreshed at most every few seconds. */
+export class AddressCache {
+  private key = '';
+  private at = 0;
+  private value: NetworkAddress[] = [];
+
+  constructor(private readonly ttlMs = 5000) {}
+
+  get(host: string, port: number): NetworkAddress[] {
+    const key = `${host}|${port}`;
+    const now = Date.now();
+    if (key !== this.key || now - this.at > this.ttlMs) {
+      this.value = networkAddresses(host, port);
+      this.key = key;
+      this.at = now;
+    }
+    return this.value;
+  }
+}

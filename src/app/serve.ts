@@ -20,7 +20,7 @@ import { docsRoutes, loadDocsAssets } from '../api/docs.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import { StateStore } from '../state/store.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
-import { networkAddresses, isLoopbackHost } from './network.js';
+import { networkAddresses, isLoopbackHost, AddressCache } from './network.js';
 import type { AppContext } from './context.js';
 import { packageVersion } from './version.js';
 
@@ -59,6 +59,7 @@ export async function serve(flags: Overrides): Promise<void> {
   guard.setKey(loaded.config.server.apiKey);
 
   let router: Router | null = null;
+  const addresses = new AddressCache();
   let openapiYaml: string | null = null;
   const ctx: AppContext = {
     name: 'vjd',
@@ -67,7 +68,7 @@ export async function serve(flags: Overrides): Promise<void> {
     engine,
     config: () => loaded,
     listener: () => listener.status,
-    addresses: () => networkAddresses(listener.status.host, listener.status.port),
+    addresses: () => addresses.get(listener.status.host, listener.status.port),
     license: () => license,
     apiKeyRequired: () => guard.enabled,
     features: () => router?.features ?? [],

@@ -270,7 +270,9 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
     if (closeAfter) res.writeHeader('Connection', 'close');
     if (status === 304 || body === undefined) {
-      res.endWithoutBody(undefined, closeAfter);
+      // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
+      if (closeAfter) res.endWithoutBody(0, true);
+      else res.endWithoutBody();
       return;
     }
     if (typeof body === 'string' || body.byteLength < 64 * 1024) {

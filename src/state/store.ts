@@ -47,8 +47,14 @@ export class StateStore {
     return this.get();
   }
 
+  /** A private copy, safe to keep or change. */
   get(): ShowState {
     return structuredClone(this.state);
+  }
+
+  /** The live state for hot read paths; callers must not change it (use update). */
+  peek(): Readonly<ShowState> {
+    return this.state;
   }
 
   /** Applies a change and schedules one coalesced atomic write. */

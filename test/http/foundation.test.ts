@@ -164,8 +164,16 @@ test('chunked body over the limit without Content-Length: 413', async () => {
   const chunk = Buffer.alloc(16 * 1024, 0x20);
   const text = await rawExchange(s.port, (sock) => {
     sock.write(`POST /api/v1/global/blackout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
-    for (let i = 0; i < 6; i++) sock.write(`${chunk.length.toString(16)}\r\n${chunk.toString()}\r\n`);
-    sock.write('0\r\n\r\n');
+    // Stream chunks like a real client; once the server has answered (and closed) there is nothing more to send.
+    let sent = 0;
+    let answered = false;
+    sock.once('data', () => (answered = true));
+    const next = (): void => {
+      if (answered || sock.destroyed) return;
+      if (sent++ < 6) sock.write(`${chunk.length.toString(16)}\r\n${chunk.toString()}\r\n`, () => setTimeout(next, 5));
+      else sock.write('0\r\n\r\n');
+    };
+    next();
   });
   assert.match(text, /^HTTP\/1\.1 413/);
   assert.match(text, /PAYLOAD_TOO_LARGE/);
@@ -184,6 +192,22 @@ test('ETag and 304 on openapi.yaml, with CORS on the 304', async () => {
   assertCors(again.headers);
   const stale = await req('GET', api('/openapi.yaml'), { headers: { 'if-none-match': '"other"' } });
   assert.is(stale.status, 200);
+});
+
+test('pipelined requests after a 304 and a preflight: framing stays correct', async () => {
+  const etag = String((await req('GET', api('/openapi.yaml'))).headers['etag']);
+  const text = await rawExchange(s.port, (sock) => {
+    sock.write(
+      `GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\n\r\n` +
+        `OPTIONS /api/v1/global HTTP/1.1\r\nHost: x\r\n\r\n` +
+        `GET /api/v1/status HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+  });
+  const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1]);
+  assert.equal(statuses, ['304', '204', '200']);
+  const head304 = text.split('\r\n\r\n')[0]!;
+  assert.not.match(head304, /Content-Length: [1-9]/i, 'a 304 announces no body');
+  assert.match(text, /"name":"vjd"/);
 });
 
 test('the server survives a client that disconnects mid-body', async () => {
@@ -212,6 +236,7 @@ function rawExchange(port: number, write: (sock: import('node:net').Socket) => v
       resolve(out);
     });
     sock.on('error', (e) => (out ? resolve(out) : reject(e)));
+    sock.on('end', () => sock.destroy());
   });
 }
 

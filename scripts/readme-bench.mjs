@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Copies the latest bench/results/*.md tables into README.md between their markers, so the README shows what was measured.
+import { readFile, writeFile } from 'node:fs/promises';
+
+const root = new URL('..', import.meta.url);
+const readmeUrl = new URL('README.md', root);
+let readme = await readFile(readmeUrl, 'utf8');
+for (const name of ['http', 'micro']) {
+  let table;
+  try {
+    table = (await readFile(new URL(`bench/results/${name}.md`, root), 'utf8')).trim();
+  } catch {
+    continue;
+  }
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const re = new RegExp(`${start}[\\s\\S]*?${end}`);
+  if (!re.test(readme)) throw new Error(`README.md lacks ${start} … ${end}`);
+  readme = readme.replace(re, `${start}\n${table}\n${end}`);
+}
+await writeFile(readmeUrl, readme);
+process.stdout.write('README.md benchmark tables updated\n');

@@ -1,0 +1,68 @@
+// The served OpenAPI description: passes redocly lint, and the error registry, the description and the
+// README's error table list the same codes with the same statuses.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import { startServer, req, ROOT, tempDir, type TestServer } from '../helpers/server.js';
+import { ERRORS, ERROR_CODES } from '../../src/http/errors.js';
+
+let s: TestServer;
+let yamlText = '';
+
+test.before(async () => {
+  s = await startServer();
+  const r = await req('GET', `${s.base}/api/v1/openapi.yaml`);
+  assert.is(r.status, 200);
+  assert.match(String(r.headers['content-type']), /^application\/yaml/);
+  yamlText = r.text;
+});
+test.after(async () => {
+  await s.cleanup();
+});
+
+test('openapi.yaml is OpenAPI 3.0 and passes redocly lint with no errors', async () => {
+  const doc = YAML.parse(yamlText);
+  assert.match(doc.openapi, /^3\.0\./);
+  assert.is(doc.info.version, (await req('GET', `${s.base}/api/v1/status`)).json().version);
+  const dir = await tempDir();
+  const file = join(dir, 'openapi.yaml');
+  await writeFile(file, yamlText);
+  const result = await new Promise<{ code: number; out: string }>((resolve) => {
+    execFile(
+      join(ROOT, 'node_modules', '.bin', 'redocly'),
+      ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=stylish'],
+      { cwd: ROOT, timeout: 120000, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+  await rm(dir, { recursive: true, force: true });
+  assert.is(result.code, 0, result.out);
+  assert.not.match(result.out, /\berror\b.*\d+ errors?/i);
+});
+
+test('every served route is described, with security matching its auth', async () => {
+  const doc = YAML.parse(yamlText);
+  const paths = Object.keys(doc.paths).sort();
+  assert.equal(paths, ['/api/v1/capabilities', '/api/v1/docs', '/api/v1/global', '/api/v1/global/blackout', '/api/v1/global/dimmer', '/api/v1/openapi.yaml', '/api/v1/status']);
+  assert.equal(doc.paths['/api/v1/status'].get.security, []);
+  assert.is(doc.paths['/api/v1/capabilities'].get.security, undefined, 'protected routes inherit the global security');
+  assert.ok(doc.security.length >= 2);
+});
+
+test('registry, OpenAPI and README list the same error codes and statuses', async () => {
+  const doc = YAML.parse(yamlText);
+  const registry = ERROR_CODES.map((c) => `${ERRORS[c].status} ${c}`).sort();
+  const enumCodes = [...doc.components.schemas.ErrorBody.properties.code.enum].sort();
+  assert.equal(enumCodes, [...ERROR_CODES].sort(), 'ErrorBody.code enum');
+  const responses = Object.entries<any>(doc.components.responses).map(([code, r]) => `${String(r.description).split(' ')[0]} ${code}`).sort();
+  assert.equal(responses, registry, 'components.responses');
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const table = readme.split('<!-- errors:start -->')[1]?.split('<!-- errors:end -->')[0] ?? '';
+  const rows = [...table.matchAll(/^\|\s*(\d{3})\s*\|\s*([A-Z_]+)\s*\|/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
+  assert.equal(rows, registry, 'README error table');
+});
+
+test.run();
