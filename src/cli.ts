@@ -117,9 +117,10 @@ async function main(argv: string[]): Promise<number> {
     const file = await readStatusFile(loaded.paths.runDir);
     const pid = typeof file?.pid === 'number' ? file.pid : null;
     const alive = pid !== null && isAlive(pid);
-    const state = alive && file ? String(file.state) : 'Server Disabled';
-    const reason = alive && file ? (file.reason as string | null) : 'vjd is not running';
-    const live = alive && state === 'Server Running' ? await httpStatus(String(file!.host), Number(file!.port)) : null;
+    // The running server's own answer wins over the file, which is written just after each transition.
+    const live = alive && file && Number(file.port) > 0 ? await httpStatus(String(file.host), Number(file.port)) : null;
+    const state = live && typeof live.status === 'string' ? live.status : alive && file ? String(file.state) : 'Server Disabled';
+    const reason = live ? null : alive && file ? (file.reason as string | null) : 'vjd is not running';
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ state, reason, pid: alive ? pid : null, file: alive ? file : null, live })}\n`);
     } else {
@@ -156,8 +157,10 @@ function httpStatus(host: string, port: number): Promise<Record<string, unknown>
         }
       });
     });
+    // Settle exactly once whatever happens: a peer that accepts and never answers must not hang the CLI.
     req.on('error', () => resolve(null));
-    req.on('timeout', () => req.destroy());
+    req.on('close', () => resolve(null));
+    req.on('timeout', () => req.destroy(new Error('timeout')));
     req.end();
   });
 }

@@ -84,14 +84,15 @@ export async function serve(flags: Overrides): Promise<void> {
   router = compileRoutes(routes);
 
   const statusFile = join(loaded.paths.runDir, 'status.json');
-  const listener = new HttpListener(uws, router, guard, log, (s) => void onListenerStatus(s));
+  // Transitions are handled one at a time, so the status file always ends with the latest state.
+  let statusChain: Promise<void> = Promise.resolve();
+  const listener = new HttpListener(uws, router, guard, log, (s) => {
+    statusChain = statusChain.then(() => onListenerStatus(s));
+  });
 
   async function onListenerStatus(s: ListenerStatus): Promise<void> {
     const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port) : [];
-    log.info({ state: s.state, reason: s.reason, host: s.host, port: s.port }, s.state);
-    if (s.state === 'Server Running' && !isLoopbackHost(s.host)) {
-      log.info({ urls: addresses.map((a) => a.url) }, 'reachable from other devices at');
-    }
+    // The file first, then the log line: whoever reacts to the line finds the file current.
     try {
       await mkdir(loaded.paths.runDir, { recursive: true });
       await atomicWriteFile(
@@ -100,6 +101,10 @@ export async function serve(flags: Overrides): Promise<void> {
       );
     } catch (err) {
       log.warn({ file: statusFile, err: (err as Error).message }, 'could not write status file');
+    }
+    log.info({ state: s.state, reason: s.reason, host: s.host, port: s.port }, s.state);
+    if (s.state === 'Server Running' && !isLoopbackHost(s.host)) {
+      log.info({ urls: addresses.map((a) => a.url) }, 'reachable from other devices at');
     }
   }
 
@@ -173,6 +178,7 @@ export async function serve(flags: Overrides): Promise<void> {
     unwatchFile(watchedLicense, onLicenseFile);
     if (expiryTimer) clearTimeout(expiryTimer);
     await listener.close(SHUTDOWN_DRAIN_MS);
+    await statusChain;
     await state.flush();
     await unlink(statusFile).catch(() => undefined);
     log.info('stopped');

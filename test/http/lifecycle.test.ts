@@ -94,8 +94,8 @@ test('port, enable switch and API key apply without a restart', async () => {
     await editConfig(s, (c) => (c.server.enabled = false));
     await waitUntil(() => refused(newPort), 10000);
     await s.waitForLog('Server Disabled');
-    const st = await runCli(['status', '--data-dir', s.dataDir, '--config', s.configFile!]);
-    assert.is(st.code, 3);
+    let st = await runCli(['status', '--data-dir', s.dataDir, '--config', s.configFile!]);
+    await waitUntil(async () => (st = await runCli(['status', '--data-dir', s.dataDir, '--config', s.configFile!])).code === 3, 5000);
     assert.match(st.stdout, /Server Disabled \(server\.enabled is false\)/);
 
     await editConfig(s, (c) => {
@@ -122,7 +122,8 @@ test('port, enable switch and API key apply without a restart', async () => {
 test('a port held by another process: Server Starting with the reason, then Running once free', async () => {
   const { createServer } = await import('node:net');
   const port = await freePort();
-  const blocker = createServer();
+  // Another program holding the port: it accepts connections (and drains them) but speaks no HTTP.
+  const blocker = createServer((c) => c.on('error', () => undefined).resume());
   await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
   const s = await startServer({ port, waitFor: 'log:address already in use' });
   try {
