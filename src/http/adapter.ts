@@ -40,7 +40,7 @@ interface Exchange {
 export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHooks): void {
   for (const route of router.routes) {
     const register = route.def.method === 'GET' ? app.get.bind(app) : app.post.bind(app);
-    register(route.pattern, (res, req) => handleRoute(route, res, req, hooks));
+    register(route.pattern, (res, req) => guarded(route, res, req, hooks, null));
   }
   app.options('/*', (res) => {
     if (!hooks.isLive()) return void res.close();
@@ -53,7 +53,11 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
   });
   app.any('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
-    const url = req.getUrl();
+    const { url } = readTarget(req);
+    // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
+    // does not match paths that carry a query string).
+    const found = router.find(req.getMethod(), url);
+    if (found) return guarded(found.route, res, req, hooks, found.params);
     const allowed = router.methodsFor(url);
     const ex: Exchange = { res, aborted: false, done: false };
     res.onAborted(() => {
@@ -69,9 +73,23 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
   });
 }
 
-function handleRoute(route: CompiledRoute, res: HttpResponse, req: HttpRequest, hooks: AdapterHooks): void {
-  if (!hooks.isLive()) return void res.close();
+function guarded(route: CompiledRoute, res: HttpResponse, req: HttpRequest, hooks: AdapterHooks, params: string[] | null): void {
   const ex: Exchange = { res, aborted: false, done: false };
+  try {
+    handleRoute(route, ex, req, hooks, params);
+  } catch (err) {
+    // Last resort: a bug (or an engine quirk) answers 500 instead of taking the process down.
+    hooks.log.error({ err, route: `${route.def.method} ${route.def.path}` }, 'request handling failed');
+    if (!ex.done) respond(ex, hooks, errorReply(new ApiError('INTERNAL')), true);
+  }
+}
+
+function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks: AdapterHooks, params: string[] | null): void {
+  const res = ex.res;
+  if (!hooks.isLive()) {
+    ex.done = true;
+    return void res.close();
+  }
   hooks.started();
   res.onAborted(() => {
     ex.aborted = true;
@@ -81,11 +99,10 @@ function handleRoute(route: CompiledRoute, res: HttpResponse, req: HttpRequest, 
   // Everything needed from req is read now: it is invalid after this function returns.
   const headers = {} as Record<CapturedHeader, string>;
   for (const h of CAPTURED_HEADERS) headers[h] = req.getHeader(h);
-  const url = req.getUrl();
-  const rawQuery = req.getQuery() ?? '';
+  const { url, query: rawQuery } = readTarget(req);
   const rawParams: Record<string, string> = {};
   route.paramNames.forEach((name, i) => {
-    rawParams[name] = decodeParam(req.getParameter(i) ?? '');
+    rawParams[name] = decodeParam((params ? params[i] : req.getParameter(i)) ?? '');
   });
 
   if (route.def.auth === 'required' && !hooks.guard.check(headers['x-api-key'], headers['authorization'])) {
@@ -220,6 +237,23 @@ function isBlank(body: Buffer): boolean {
   if (body.byteLength > 16) return false;
   for (const b of body) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
   return true;
+}
+
+/**
+ * Path and raw query string. The native engine gives them apart; the JS fallback keeps the query in getUrl()
+ * and throws from getQuery(), so both shapes are accepted.
+ */
+function readTarget(req: HttpRequest): { url: string; query: string } {
+  const full = req.getUrl();
+  const q = full.indexOf('?');
+  if (q >= 0) return { url: full.slice(0, q), query: full.slice(q + 1) };
+  let query = '';
+  try {
+    query = req.getQuery() ?? '';
+  } catch {
+    query = '';
+  }
+  return { url: full, query };
 }
 
 /** First value wins for repeated keys; values stay strings for the route schema to check. */

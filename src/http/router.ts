@@ -18,6 +18,8 @@ export interface Router {
   routes: CompiledRoute[];
   /** Methods served on a concrete path (for 405 and Allow); empty when no route matches the path. */
   methodsFor(path: string): Method[];
+  /** The route serving method + path with its raw parameter values; null when none does. */
+  find(method: string, path: string): { route: CompiledRoute; params: string[] } | null;
   /** Capability features of the routes served. */
   features: string[];
 }
@@ -30,14 +32,23 @@ export function compileRoutes(defs: RouteDef[]): Router {
     seen.add(key);
     return compileRoute(def);
   });
-  const matchers = routes.map((r) => ({ method: r.def.method, re: pathRegex(r.def.path) }));
+  const matchers = routes.map((r) => ({ route: r, method: r.def.method as string, re: pathRegex(r.def.path) }));
   const features = [...new Set(defs.flatMap((d) => (d.feature ? [d.feature] : [])))].sort();
   return {
     routes,
     features,
+    find(method, path) {
+      const m = method.toUpperCase();
+      for (const x of matchers) {
+        if (x.method !== m) continue;
+        const hit = x.re.exec(path);
+        if (hit) return { route: x.route, params: hit.slice(1) };
+      }
+      return null;
+    },
     methodsFor(path) {
       const out = new Set<Method>();
-      for (const m of matchers) if (m.re.test(path)) out.add(m.method);
+      for (const m of matchers) if (m.re.test(path)) out.add(m.method as Method);
       return [...out];
     },
   };
@@ -75,7 +86,7 @@ function describeProblem(where: string, instancePath: string, message: string): 
 function pathRegex(path: string): RegExp {
   const body = path
     .split('/')
-    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((seg) => (seg.startsWith(':') ? '([^/]+)' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${body}$`);
 }

@@ -2,7 +2,7 @@
 // and config, waits for it, talks HTTP to it, and stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, connect as connectSocket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,3 +215,15 @@ export async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutM
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** True when nothing listens on the port (the connection is refused). */
+export function refused(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connectSocket(port, host);
+    sock.on('connect', () => {
+      sock.destroy();
+      resolve(false);
+    });
+    sock.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+  });
+}

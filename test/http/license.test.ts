@@ -5,24 +5,12 @@ import * as assert from 'uvu/assert';
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect } from 'node:net';
-import { startServer, req, runCli, waitUntil, type TestServer } from '../helpers/server.js';
+import { startServer, req, runCli, waitUntil, type TestServer, refused } from '../helpers/server.js';
 import { signLicense } from '../../src/license/license.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const trusted = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
 const other = generateKeyPairSync('ed25519');
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = connect(port, '127.0.0.1');
-    sock.on('connect', () => {
-      sock.destroy();
-      resolve(false);
-    });
-    sock.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
-  });
-}
 
 async function answers(s: TestServer): Promise<boolean> {
   try {

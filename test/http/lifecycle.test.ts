@@ -3,22 +3,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFile, writeFile, rename } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { startServer, req, runCli, freePort, tempDir, waitUntil, sleep, CLI, type TestServer } from '../helpers/server.js';
+import { startServer, req, runCli, freePort, tempDir, waitUntil, sleep, CLI, type TestServer, refused } from '../helpers/server.js';
 import { spawn } from 'node:child_process';
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = connect(port, '127.0.0.1');
-    sock.on('connect', () => {
-      sock.destroy();
-      resolve(false);
-    });
-    sock.on('error', () => resolve(true));
-  });
-}
 
 async function statusOn(port: number): Promise<any | null> {
   try {
