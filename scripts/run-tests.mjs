@@ -28,7 +28,16 @@ function runFile(file) {
       cwd: root,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Own process group: servers a test file started die with it, even when it is killed on timeout.
+      detached: true,
     });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // group already gone
+      }
+    };
     let out = '';
     const onData = (chunk) => {
       const s = chunk.toString();
@@ -39,10 +48,11 @@ function runFile(file) {
     child.stderr.on('data', onData);
     const timer = setTimeout(() => {
       process.stdout.write(`\n[run-tests] ${relative(root, file)} exceeded ${FILE_TIMEOUT_MS} ms; killed\n`);
-      child.kill('SIGKILL');
+      killGroup();
     }, FILE_TIMEOUT_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
+      killGroup();
       const num = (label) => {
         const m = out.match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'));
         return m ? Number(m[1]) : null;
