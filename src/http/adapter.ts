@@ -81,7 +81,7 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
     const ex: Exchange = { res, aborted: false, done: false, watching: false, request: null };
     const err =
       allowed.length > 0
-        ? new ApiError('METHOD_NOT_ALLOWED', `${req.getMethod().toUpperCase()} is not allowed on ${url}; use ${allowed.join(', ')}`, undefined, {
+        ? new ApiError('METHOD_NOT_ALLOWED', `${truncate(req.getMethod().toUpperCase(), 16)} is not allowed on ${truncate(url, 200)}; use ${allowed.join(', ')}`, undefined, {
             Allow: [...allowed, 'OPTIONS'].join(', '),
           })
         : new ApiError('NOT_FOUND', `no route ${truncate(url, 200)}`);
