@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { loadConfig, ConfigError, type Overrides } from './config/load.js';
 import { activateCommunity, activateFromFile, deactivate, readLicense, describeLicense } from './license/store.js';
 import { packageVersion } from './app/version.js';
+import { readStatusFile } from './app/status-file.js';
 
 const USAGE = `usage:
   vjd serve [--config FILE] [--host H] [--port N] [--api-key K] [--data-dir D]
@@ -113,7 +114,6 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (cmd === 'status') {
-    const { readStatusFile } = await import('./app/serve.js');
     const file = await readStatusFile(loaded.paths.runDir);
     const pid = typeof file?.pid === 'number' ? file.pid : null;
     const alive = pid !== null && isAlive(pid);

@@ -40,8 +40,6 @@ export const StatusBody = Type.Object({
   }),
 });
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 export function statusRoutes(ctx: AppContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
@@ -85,7 +83,7 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
       schema: {},
       responses: { 200: { description: 'status', schema: StatusBody } },
       errors: [],
-      handler: () => ({ body: render(), contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' } }),
+      handler: () => ({ jsonText: render() }),
     }),
   ];
 }

@@ -1,8 +1,7 @@
 // `vjd serve`: wires config, license, routes and the listener together, applies live settings changes,
 // and shuts down gracefully on SIGTERM/SIGINT.
 import { watchFile, unwatchFile } from 'node:fs';
-import { mkdir, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { log, flushLog } from '../log.js';
 import { loadConfig, ConfigError, describeOrigin, type LoadedConfig, type Overrides } from '../config/load.js';
 import { watchConfig, diffConfig } from '../config/watch.js';
@@ -19,7 +18,7 @@ import { globalRoutes } from '../api/global.js';
 import { docsRoutes, loadDocsAssets } from '../api/docs.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import { StateStore } from '../state/store.js';
-import { atomicWriteFile } from '../util/atomic-write.js';
+import { writeStatusFile, removeStatusFile, statusFilePath } from './status-file.js';
 import { networkAddresses, isLoopbackHost, AddressCache } from './network.js';
 import type { AppContext } from './context.js';
 import { packageVersion } from './version.js';
@@ -83,7 +82,6 @@ export async function serve(flags: Overrides): Promise<void> {
   ];
   router = compileRoutes(routes);
 
-  const statusFile = join(loaded.paths.runDir, 'status.json');
   // Transitions are handled one at a time, so the status file always ends with the latest state.
   let statusChain: Promise<void> = Promise.resolve();
   const listener = new HttpListener(uws, router, guard, log, (s) => {
@@ -94,13 +92,11 @@ export async function serve(flags: Overrides): Promise<void> {
     const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port) : [];
     // The file first, then the log line: whoever reacts to the line finds the file current.
     try {
-      await mkdir(loaded.paths.runDir, { recursive: true });
-      await atomicWriteFile(
-        statusFile,
-        JSON.stringify({ pid: process.pid, version, state: s.state, reason: s.reason, host: s.host, port: s.port, addresses, updatedAt: new Date().toISOString() }),
-      );
+      await writeStatusFile(loaded.paths.runDir, {
+        pid: process.pid, version, state: s.state, reason: s.reason, host: s.host, port: s.port, addresses, updatedAt: new Date().toISOString(),
+      });
     } catch (err) {
-      log.warn({ file: statusFile, err: (err as Error).message }, 'could not write status file');
+      log.warn({ file: statusFilePath(loaded.paths.runDir), err: (err as Error).message }, 'could not write status file');
     }
     log.info({ state: s.state, reason: s.reason, host: s.host, port: s.port }, s.state);
     if (s.state === 'Server Running' && !isLoopbackHost(s.host)) {
@@ -147,8 +143,7 @@ export async function serve(flags: Overrides): Promise<void> {
           const changed = diffConfig(loaded.config, result.loaded.config);
           if (changed.length === 0) return;
           const restart = changed.filter((k) => ![...LIVE_KEYS].some((live) => k === live || k.startsWith(`${live}.`)));
-          const previous = loaded;
-          loaded = { ...result.loaded, paths: { ...result.loaded.paths, dataDir: previous.paths.dataDir, stateFile: previous.paths.stateFile, runDir: previous.paths.runDir } };
+          loaded = keepDataDir(loaded, result.loaded);
           log.info({ changed: changed.filter((k) => !restart.includes(k)) }, 'config reloaded');
           if (restart.length > 0) log.warn({ keys: restart }, 'these config changes take effect at the next restart');
           guard.setKey(loaded.config.server.apiKey);
@@ -180,7 +175,7 @@ export async function serve(flags: Overrides): Promise<void> {
     await listener.close(SHUTDOWN_DRAIN_MS);
     await statusChain;
     await state.flush();
-    await unlink(statusFile).catch(() => undefined);
+    await removeStatusFile(loaded.paths.runDir);
     log.info('stopped');
     flushLog();
     process.exit(0);
@@ -199,11 +194,13 @@ export async function serve(flags: Overrides): Promise<void> {
   await evaluateLicense();
 }
 
-/** Reads the status file a running server keeps in `<dataDir>/run/status.json`. */
-export async function readStatusFile(runDir: string): Promise<Record<string, unknown> | null> {
-  try {
-    return JSON.parse(await readFile(join(runDir, 'status.json'), 'utf8')) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+/**
+ * dataDir only changes at a restart: a reload keeps the running data dir and every path derived from it
+ * (a default license file included), while an explicitly configured license file still applies live.
+ */
+function keepDataDir(running: LoadedConfig, next: LoadedConfig): LoadedConfig {
+  if (next.paths.dataDir === running.paths.dataDir) return next;
+  const p = running.paths;
+  const licenseFile = next.config.license.file === null ? p.licenseFile : next.paths.licenseFile;
+  return { ...next, paths: { ...next.paths, dataDir: p.dataDir, stateFile: p.stateFile, runDir: p.runDir, licenseFile } };
 }

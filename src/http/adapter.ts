@@ -4,7 +4,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { ApiError } from './errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import type { ApiKeyGuard } from './auth.js';
-import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest } from './route.js';
+import { CAPTURED_HEADERS, type CapturedHeader, type Reply, type RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
@@ -305,8 +305,9 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
   const status = reply.status ?? 200;
   let body: Uint8Array | string | undefined;
   let contentType = reply.contentType;
-  if (reply.json !== undefined) {
-    body = JSON.stringify(reply.json);
+  const isJson = reply.json !== undefined || reply.jsonText !== undefined;
+  if (isJson) {
+    body = reply.jsonText ?? JSON.stringify(reply.json);
     contentType = JSON_TYPE;
   } else {
     body = reply.body;
@@ -315,7 +316,7 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     res.writeStatus(STATUS_TEXT[status] ?? `${status} Status`);
     writeHeaders(res, CORS_HEADERS);
     if (contentType && status !== 304) res.writeHeader('Content-Type', contentType);
-    if (reply.json !== undefined && !reply.headers?.['Cache-Control']) res.writeHeader('Cache-Control', 'no-store');
+    if (isJson && !reply.headers?.['Cache-Control']) res.writeHeader('Cache-Control', 'no-store');
     if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
     if (closeAfter) res.writeHeader('Connection', 'close');
     if (status === 304 || body === undefined) {
@@ -354,4 +355,3 @@ function truncate(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
-export type { Method };

@@ -35,6 +35,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** JSON body (serialized by the adapter). */
   json?: unknown;
+  /** JSON body already serialized (a memoised hot reply); sent with the same headers as `json`. */
+  jsonText?: string;
   /** Raw body with its content type (images, YAML, HTML, scripts). */
   body?: Uint8Array | string;
   contentType?: string;

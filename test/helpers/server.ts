@@ -21,6 +21,8 @@ export interface StartOptions {
   /** `running` (default) waits for GET /status; `log:<text>` waits for a log line containing text. */
   waitFor?: 'running' | `log:${string}`;
   dataDir?: string;
+  /** Put dataDir in the config file instead of passing --data-dir (so a file edit can change it). */
+  dataDirInConfig?: boolean;
   port?: number;
 }
 
@@ -67,9 +69,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const dataDir = opts.dataDir ?? (await tempDir());
   const port = opts.port ?? (await freePort());
   let configFile: string | null = null;
-  const args = ['serve', '--data-dir', dataDir];
+  const args = ['serve'];
+  if (!opts.dataDirInConfig) args.push('--data-dir', dataDir);
   if (opts.config !== null) {
     const cfg = { ...(opts.config ?? {}) } as Record<string, unknown>;
+    if (opts.dataDirInConfig) cfg.dataDir = dataDir;
     cfg.server = { host: '127.0.0.1', port, ...((cfg.server as object | undefined) ?? {}) };
     configFile = join(dataDir, 'config.json');
     await writeFile(configFile, JSON.stringify(cfg, null, 2));

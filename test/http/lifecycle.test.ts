@@ -107,6 +107,24 @@ test('port, enable switch and API key apply without a restart', async () => {
   assert.not.ok(s.logs().includes('live-key-123456'));
 });
 
+test('a dataDir edit waits for a restart: the running license and state stay where they are', async () => {
+  const s = await startServer({ dataDirInConfig: true });
+  try {
+    const other = await tempDir();
+    await editConfig(s, (c) => (c.dataDir = other));
+    await s.waitForLog('take effect at the next restart');
+    await sleep(1200); // two license polls: a license path moved into the new (empty) dir would close the port
+    assert.ok(await statusOn(s.port), 'still serving on the original license');
+    assert.not.match(s.logs(), /no license file at/);
+    await req('POST', `${s.base}/api/v1/global/dimmer`, { body: { value: 0.7 } });
+    await s.stop();
+    const saved = JSON.parse(await readFile(join(s.dataDir, 'state.json'), 'utf8'));
+    assert.is(saved.dimmer, 0.7, 'state written to the running data dir');
+  } finally {
+    await s.cleanup();
+  }
+});
+
 test('a port held by another process: Server Starting with the reason, then Running once free', async () => {
   const { createServer } = await import('node:net');
   const port = await freePort();
