@@ -1,0 +1,47 @@
+// The parsed form of an ISF file (effects and generators), shared by the catalog (main thread) and the render worker.
+
+export type IsfInputType = 'float' | 'long' | 'bool' | 'color' | 'point2D' | 'image' | 'event';
+
+export interface IsfInput {
+  name: string;
+  type: IsfInputType;
+  label?: string;
+  /** float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image: none. */
+  default?: number | boolean | number[];
+  min?: number | number[];
+  max?: number | number[];
+  /** long: the allowed values and their labels. */
+  values?: number[];
+  labels?: string[];
+}
+
+export interface IsfPass {
+  /** Name of the buffer this pass renders into; absent on the last pass (the output). */
+  target?: string;
+  persistent: boolean;
+  float: boolean;
+  /** Size expressions (`$WIDTH`, `$HEIGHT`, input names, + - * / ( ), floor/ceil/round/min/max/abs/pow/sqrt). */
+  width?: string;
+  height?: string;
+}
+
+export interface IsfDescriptor {
+  /** Lower-case identifier `[a-z0-9_]+` taken from the file name: the effect or source type. */
+  type: string;
+  /** Display name: the header's NAME when present, else the type in title case. */
+  name: string;
+  /** An ISF with an `inputImage` input is an effect; one without is a generator (a source type). */
+  kind: 'effect' | 'generator';
+  /** Where it came from, for logs: `builtin:<file>` or the absolute path. */
+  file: string;
+  description: string;
+  categories: string[];
+  credit?: string;
+  inputs: IsfInput[];
+  /** Always at least one pass (an ISF without PASSES has one implicit pass). */
+  passes: IsfPass[];
+  /** GLSL ES 1.00 fragment source after the JSON header comment. */
+  fragment: string;
+  /** Optional companion vertex shader source (`<name>.vs`). */
+  vertex?: string;
+}

@@ -1,0 +1,441 @@
+// Runs one ISF descriptor on a WebGL 1 context: compile/link, cached uniforms, multi-pass buffers, GL helpers.
+import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
+import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/catalog/isf-expr.js';
+import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
+
+export { IsfCompileError };
+
+export type GL = WebGLRenderingContext;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers shared with the render worker.
+
+/** A buffer of 4 vertices (-1..1, triangle strip) fed to attribute location 0. */
+export interface QuadBuffer {
+  buffer: WebGLBuffer;
+}
+
+export interface RenderTarget {
+  texture: WebGLTexture;
+  framebuffer: WebGLFramebuffer;
+  width: number;
+  height: number;
+  /** True when the texture really holds floats (OES_texture_float present and renderable). */
+  float: boolean;
+}
+
+export function createQuad(gl: GL): QuadBuffer {
+  const buffer = gl.createBuffer();
+  if (!buffer) throw new Error('createBuffer failed (context lost?)');
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+  return { buffer };
+}
+
+export function destroyQuad(gl: GL, quad: QuadBuffer): void {
+  gl.deleteBuffer(quad.buffer);
+}
+
+/** Binds the quad to attribute 0 and draws it into the current framebuffer/viewport. */
+export function drawQuad(gl: GL, quad: QuadBuffer): void {
+  gl.bindBuffer(gl.ARRAY_BUFFER, quad.buffer);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+}
+
+// NPOT textures in WebGL 1 are only complete with CLAMP_TO_EDGE and no mipmaps.
+function textureParams(gl: GL): void {
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+}
+
+const floatSupport = new WeakMap<object, boolean>();
+
+function hasFloatTextures(gl: GL): boolean {
+  let ok = floatSupport.get(gl);
+  if (ok === undefined) {
+    // Linear filtering of float textures is a separate extension; without it a float target would sample black.
+    ok = gl.getExtension('OES_texture_float') !== null && gl.getExtension('OES_texture_float_linear') !== null;
+    floatSupport.set(gl, ok);
+  }
+  return ok;
+}
+
+/** A texture with a framebuffer around it, cleared to transparent black. Leaves that framebuffer bound. */
+export function createTarget(gl: GL, width: number, height: number, opts: { float?: boolean } = {}): RenderTarget {
+  const texture = gl.createTexture();
+  const framebuffer = gl.createFramebuffer();
+  if (!texture || !framebuffer) {
+    gl.deleteTexture(texture);
+    gl.deleteFramebuffer(framebuffer);
+    throw new Error('createTexture/createFramebuffer failed (context lost?)');
+  }
+  gl.bindTexture(gl.TEXTURE_2D, texture);
+  textureParams(gl);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+  let float = opts.float === true && hasFloatTextures(gl);
+  for (;;) {
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, width, height, 0, gl.RGBA, float ? gl.FLOAT : gl.UNSIGNED_BYTE, null);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) === gl.FRAMEBUFFER_COMPLETE) break;
+    if (!float) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.deleteFramebuffer(framebuffer);
+      gl.deleteTexture(texture);
+      throw new Error(`framebuffer ${width}x${height} is incomplete`);
+    }
+    // Float textures that cannot be rendered to: fall back to 8 bits rather than fail the effect.
+    float = false;
+  }
+  gl.viewport(0, 0, width, height);
+  gl.clearColor(0, 0, 0, 0);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  return { texture, framebuffer, width, height, float };
+}
+
+export function destroyTarget(gl: GL, t: RenderTarget): void {
+  gl.deleteFramebuffer(t.framebuffer);
+  gl.deleteTexture(t.texture);
+}
+
+const uploadedSize = new WeakMap<object, string>();
+
+/**
+ * Uploads top-down RGBA rows as-is (row 0 → t = 0): samplers of CPU-uploaded textures flip v.
+ * Same size as last time → texSubImage2D (no reallocation); `pixels` may be a view on a SharedArrayBuffer.
+ */
+export function uploadRgba(gl: GL, texture: WebGLTexture, width: number, height: number, pixels: Uint8Array): void {
+  if (pixels.length < width * height * 4) throw new Error(`uploadRgba: ${pixels.length} bytes for ${width}x${height}`);
+  gl.bindTexture(gl.TEXTURE_2D, texture);
+  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+  const key = `${width}x${height}`;
+  if (uploadedSize.get(texture) === key) {
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+  } else {
+    textureParams(gl);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, width, height, 0, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    uploadedSize.set(texture, key);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The program runner.
+
+export interface IsfFrame {
+  /** The effect's input (GL orientation, e.g. the previous stage's target texture); null for generators. */
+  input: WebGLTexture | null;
+  inputSize: [number, number];
+  /** Where the last pass draws (null = the context's drawing buffer), at the program's width × height. */
+  target: WebGLFramebuffer | null;
+  time: number;
+  timeDelta: number;
+  frameIndex: number;
+  palette: { rgb: Float32Array; count: number };
+  values: Record<string, unknown>;
+}
+
+// Every buffer keeps its content between frames, which is what PERSISTENT asks for and allowed for the others.
+interface PassBuffer {
+  name: string;
+  float: boolean;
+  width: SizeExpr | null;
+  height: SizeExpr | null;
+  // Two textures per buffer: a pass reads `front` (what the buffer held) while writing `back`, then they swap,
+  // so a pass may sample its own target (feedback) without a GL feedback loop.
+  front: RenderTarget | null;
+  back: RenderTarget | null;
+  unit: number;
+}
+
+interface Sampler {
+  name: string;
+  unit: number;
+  tex: WebGLUniformLocation | null;
+  size: WebGLUniformLocation | null;
+  rect: WebGLUniformLocation | null;
+}
+
+const COPY_FRAGMENT = `precision mediump float;
+uniform sampler2D src;
+varying vec2 isf_FragNormCoord;
+void main() { gl_FragColor = texture2D(src, isf_FragNormCoord); }`;
+const COPY_VERTEX = `attribute vec2 ${POSITION_ATTRIBUTE};
+varying vec2 isf_FragNormCoord;
+void main() { isf_FragNormCoord = ${POSITION_ATTRIBUTE} * 0.5 + 0.5; gl_Position = vec4(${POSITION_ATTRIBUTE}, 0.0, 1.0); }`;
+
+// Lenient coercion of control-surface values: junk falls back to the input's default rather than failing a frame.
+const toNum = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'boolean' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+
+function toBool(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  return undefined;
+}
+
+/** Arrays, {x,y}/{r,g,b,a} objects and `#RRGGBB[AA]` strings; missing components come from the default. */
+function toVec(v: unknown, def: readonly number[]): number[] {
+  const out = def.slice();
+  let src: unknown[] | null = null;
+  if (Array.isArray(v)) src = v;
+  else if (typeof v === 'string' && /^#([0-9a-f]{6}|[0-9a-f]{8})$/i.test(v)) {
+    src = (v.slice(1).match(/../g) ?? []).map((h) => Number.parseInt(h, 16) / 255);
+  } else if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    src = def.length === 2 ? [o.x, o.y] : [o.r, o.g, o.b, o.a];
+  }
+  if (src) for (let i = 0; i < out.length; i++) out[i] = toNum(src[i]) ?? out[i]!;
+  return out;
+}
+
+function clamp(v: number, lo: unknown, hi: unknown): number {
+  if (typeof lo === 'number' && v < lo) v = lo;
+  if (typeof hi === 'number' && v > hi) v = hi;
+  return v;
+}
+
+export class IsfProgram {
+  private readonly buffers: PassBuffer[] = [];
+  /** Per pass: the buffer it renders into, or null for the frame's target. */
+  private readonly passBuffers: Array<PassBuffer | null>;
+  /** Image inputs (not pass buffers): bound once per frame. */
+  private readonly images: Sampler[] = [];
+  private readonly bufferSize: Array<WebGLUniformLocation | null> = [];
+  private readonly inputs: Array<{ input: IsfInput; loc: WebGLUniformLocation | null }> = [];
+  private readonly u: Record<'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount', WebGLUniformLocation | null>;
+  // Variables of the size expressions: WIDTH, HEIGHT and the numeric inputs' current values.
+  private readonly vars: Record<string, number> = {};
+  private readonly caps: number[];
+  private dummy: WebGLTexture | null = null;
+  private copy: { program: WebGLProgram; src: WebGLUniformLocation | null } | null = null;
+  private destroyed = false;
+
+  // Only looks things up; GL objects are made in allocate() so a failure there can be cleaned up by destroy().
+  private constructor(
+    private readonly gl: GL,
+    readonly desc: IsfDescriptor,
+    private readonly program: WebGLProgram,
+    public width: number,
+    public height: number,
+    private readonly quad: QuadBuffer,
+  ) {
+    const at = (name: string): WebGLUniformLocation | null => gl.getUniformLocation(program, name);
+    this.u = {
+      time: at('TIME'),
+      timeDelta: at('TIMEDELTA'),
+      frameIndex: at('FRAMEINDEX'),
+      renderSize: at('RENDERSIZE'),
+      passIndex: at('PASSINDEX'),
+      date: at('DATE'),
+      palette: at('PALETTE[0]'),
+      paletteCount: at('PALETTE_COUNT'),
+    };
+    this.caps = [gl.BLEND, gl.DEPTH_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.STENCIL_TEST];
+    for (const input of desc.inputs) if (input.type !== 'image') this.inputs.push({ input, loc: at(input.name) });
+    gl.useProgram(program);
+    const targets = new Set(desc.passes.map((p) => p.target).filter((t): t is string => t !== undefined));
+    samplerNames(desc).forEach((name, unit) => {
+      const s: Sampler = { name, unit, tex: at(name), size: at(`_${name}_imgSize`), rect: at(`_${name}_imgRect`) };
+      gl.uniform1i(s.tex, unit);
+      gl.uniform4f(s.rect, 0, 0, 1, 1);
+      if (!targets.has(name)) this.images.push(s);
+      else {
+        // The first pass naming a buffer decides its size and format.
+        const p = desc.passes.find((x) => x.target === name)!;
+        this.buffers.push({
+          name,
+          float: p.float,
+          width: p.width ? parseSizeExpr(p.width) : null,
+          height: p.height ? parseSizeExpr(p.height) : null,
+          front: null,
+          back: null,
+          unit,
+        });
+        this.bufferSize.push(s.size);
+      }
+    });
+    this.passBuffers = desc.passes.map((p) => this.buffers.find((b) => b.name === p.target) ?? null);
+    for (const input of desc.inputs) this.vars[input.name] = toNum(input.default) ?? 0;
+  }
+
+  private allocate(): void {
+    const gl = this.gl;
+    if (this.images.length > 0) {
+      // Bound where an image input has no texture (an effect without input, extra image inputs).
+      this.dummy = gl.createTexture();
+      uploadRgba(gl, this.dummy!, 1, 1, new Uint8Array(4));
+    }
+    if (this.passBuffers[this.passBuffers.length - 1]) {
+      const program = linkProgram(gl, COPY_VERTEX, COPY_FRAGMENT);
+      this.copy = { program, src: gl.getUniformLocation(program, 'src') };
+    }
+    this.layoutBuffers();
+  }
+
+  /** Compiles and links; throws IsfCompileError with the first error line (file line numbers). */
+  static create(gl: GL, desc: IsfDescriptor, width: number, height: number, quad: QuadBuffer): IsfProgram {
+    const src = buildIsfSources(desc);
+    const program = linkProgram(gl, src.vertex, src.fragment, src.vertexOffset, src.fragmentOffset);
+    let p: IsfProgram | null = null;
+    try {
+      p = new IsfProgram(gl, desc, program, width, height, quad);
+      p.allocate();
+      return p;
+    } catch (err) {
+      if (p) p.destroy();
+      else gl.deleteProgram(program);
+      throw err;
+    }
+  }
+
+  resize(width: number, height: number): void {
+    this.width = width;
+    this.height = height;
+    this.layoutBuffers();
+  }
+
+  /** (Re)allocates pass buffers whose evaluated size changed; new buffers start transparent black. */
+  private layoutBuffers(): void {
+    this.vars.WIDTH = this.width;
+    this.vars.HEIGHT = this.height;
+    for (const b of this.buffers) {
+      const w = b.width ? clampSize(safeEval(b.width, this.vars), this.width) : this.width;
+      const h = b.height ? clampSize(safeEval(b.height, this.vars), this.height) : this.height;
+      if (b.front && b.front.width === w && b.front.height === h) continue;
+      if (b.front) destroyTarget(this.gl, b.front);
+      if (b.back) destroyTarget(this.gl, b.back);
+      b.front = b.back = null;
+      b.front = createTarget(this.gl, w, h, { float: b.float });
+      b.back = createTarget(this.gl, w, h, { float: b.float });
+    }
+  }
+
+  private setInputs(values: Record<string, unknown>): void {
+    const gl = this.gl;
+    for (const { input, loc } of this.inputs) {
+      const v = values[input.name];
+      switch (input.type) {
+        case 'float':
+        case 'long': {
+          let n = clamp(toNum(v) ?? (input.default as number), input.min, input.max);
+          if (input.type === 'long') {
+            n = Math.round(n);
+            if (input.values && !input.values.includes(n)) n = input.default as number;
+            gl.uniform1i(loc, n);
+          } else gl.uniform1f(loc, n);
+          this.vars[input.name] = n;
+          break;
+        }
+        case 'bool':
+        case 'event': {
+          const b = toBool(v) ?? (input.default as boolean);
+          gl.uniform1i(loc, b ? 1 : 0);
+          this.vars[input.name] = b ? 1 : 0;
+          break;
+        }
+        case 'color':
+        case 'point2D': {
+          const def = input.default as number[];
+          const x = v === undefined ? def : toVec(v, def);
+          const lo = input.min as number[] | undefined;
+          const hi = input.max as number[] | undefined;
+          const c = (i: number): number => clamp(x[i]!, lo?.[i], hi?.[i]);
+          if (input.type === 'color') gl.uniform4f(loc, c(0), c(1), c(2), c(3));
+          else gl.uniform2f(loc, c(0), c(1));
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  /** Draws every pass; the last one lands in frame.target at width × height. Leaves frame.target bound. */
+  render(frame: IsfFrame): void {
+    if (this.destroyed) throw new Error(`IsfProgram ${this.desc.type} used after destroy()`);
+    const gl = this.gl;
+    for (const cap of this.caps) gl.disable(cap);
+    gl.useProgram(this.program);
+    const u = this.u;
+    gl.uniform1f(u.time, frame.time);
+    gl.uniform1f(u.timeDelta, frame.timeDelta);
+    gl.uniform1i(u.frameIndex, frame.frameIndex);
+    const now = new Date();
+    const secs = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
+    gl.uniform4f(u.date, now.getFullYear(), now.getMonth() + 1, now.getDate(), secs);
+    gl.uniform3fv(u.palette, frame.palette.rgb);
+    gl.uniform1i(u.paletteCount, frame.palette.count);
+    this.setInputs(frame.values);
+    if (this.buffers.length > 0) this.layoutBuffers();
+
+    for (const s of this.images) {
+      const main = s.name === 'inputImage' && frame.input !== null;
+      gl.activeTexture(gl.TEXTURE0 + s.unit);
+      gl.bindTexture(gl.TEXTURE_2D, main ? frame.input : this.dummy);
+      if (main) gl.uniform2f(s.size, frame.inputSize[0], frame.inputSize[1]);
+      else gl.uniform2f(s.size, 1, 1);
+    }
+
+    const passes = this.passBuffers;
+    for (let i = 0; i < passes.length; i++) {
+      // Buffers swap as passes run, so every pass sees the newest content of every buffer.
+      for (let k = 0; k < this.buffers.length; k++) {
+        const b = this.buffers[k]!;
+        gl.activeTexture(gl.TEXTURE0 + b.unit);
+        gl.bindTexture(gl.TEXTURE_2D, b.front!.texture);
+        gl.uniform2f(this.bufferSize[k]!, b.front!.width, b.front!.height);
+      }
+      const buf = passes[i]!;
+      const w = buf ? buf.back!.width : this.width;
+      const h = buf ? buf.back!.height : this.height;
+      gl.bindFramebuffer(gl.FRAMEBUFFER, buf ? buf.back!.framebuffer : frame.target);
+      gl.viewport(0, 0, w, h);
+      gl.uniform1i(u.passIndex, i);
+      gl.uniform2f(u.renderSize, w, h);
+      drawQuad(gl, this.quad);
+      if (buf) [buf.front, buf.back] = [buf.back, buf.front];
+    }
+
+    const last = passes[passes.length - 1];
+    if (last && this.copy) {
+      // The last pass wrote into its buffer (so it persists); the frame's target gets a copy of it.
+      gl.useProgram(this.copy.program);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, last.front!.texture);
+      gl.uniform1i(this.copy.src, 0);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, frame.target);
+      gl.viewport(0, 0, this.width, this.height);
+      drawQuad(gl, this.quad);
+    }
+  }
+
+  /** Deletes every GL object this program created (the shared quad stays). Safe to call twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    const gl = this.gl;
+    gl.deleteProgram(this.program);
+    if (this.copy) gl.deleteProgram(this.copy.program);
+    gl.deleteTexture(this.dummy);
+    for (const b of this.buffers) {
+      if (b.front) destroyTarget(gl, b.front);
+      if (b.back) destroyTarget(gl, b.back);
+      b.front = b.back = null;
+    }
+  }
+}
+
+function safeEval(expr: SizeExpr, vars: Record<string, number>): number {
+  try {
+    return evalNode(expr, vars);
+  } catch {
+    return Number.NaN;
+  }
+}
