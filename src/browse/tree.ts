@@ -1,0 +1,235 @@
+// The immutable browse tree (sources, presets, live inputs, media files) with per-folder node arrays precomputed for GET /browse.
+import { createHash } from 'node:crypto';
+import type { MediaFile, MediaFolder, MediaSnapshot } from '../library/media-library.js';
+
+export type BrowseItemKind = 'sourceType' | 'sourcePreset' | 'liveInput' | 'fileInput';
+
+export interface BrowseActivate {
+  method: 'POST';
+  path: string;
+  body: Record<string, unknown>;
+}
+
+export interface BrowseItem {
+  kind: BrowseItemKind;
+  id: string;
+  name: string;
+  thumbnailUrl: string;
+  activate: BrowseActivate;
+}
+
+export interface BrowseInputs {
+  /** Source types, in the caller's order (kept). */
+  sources: BrowseItem[];
+  /** Source presets, in the caller's order (kept). */
+  presets: BrowseItem[];
+  /** One entry per live provider type (folder `/live/<slug of provider>`, named `label`); items in enumeration order. */
+  live: Array<{ provider: string; label: string; items: BrowseItem[] }>;
+  files: MediaSnapshot;
+}
+
+export interface FolderNode {
+  kind: 'folder';
+  id: string;
+  name: string;
+  activeState: false;
+  browsePath: string;
+  childCount: number;
+  children?: readonly BrowseNode[];
+}
+
+export interface ItemNode {
+  kind: BrowseItemKind;
+  id: string;
+  name: string;
+  activeState: boolean;
+  thumbnailUrl: string;
+  activate: BrowseActivate;
+}
+
+export type BrowseNode = FolderNode | ItemNode;
+
+export interface TreeFolder {
+  readonly browsePath: string;
+  readonly parentPath: string | null;
+  readonly id: string;
+  readonly name: string;
+  /** The depth-1 listing (visible children only), frozen and shared by every response. */
+  readonly nodes: readonly BrowseNode[];
+  /** Parallel to `nodes`: the folder behind a folder node, null for items. */
+  readonly subfolders: readonly (TreeFolder | null)[];
+  /** Item id → index in `nodes`, to find the active item without a scan. */
+  readonly itemIndex: ReadonlyMap<string, number>;
+}
+
+export interface BrowseTree {
+  /** Every addressable folder by browsePath (empty ones too). */
+  readonly folders: ReadonlyMap<string, TreeFolder>;
+  /** Visible nodes in the whole tree (folders + items). */
+  readonly nodeCount: number;
+}
+
+export const ROOT_FOLDERS = [
+  { slug: 'sources', name: 'Sources' },
+  { slug: 'presets', name: 'Presets' },
+  { slug: 'live', name: 'Live Inputs' },
+  { slug: 'files', name: 'Media Files' },
+] as const;
+
+export function folderId(browsePath: string): string {
+  return `folder:${createHash('sha256').update(browsePath).digest('hex').slice(0, 16)}`;
+}
+
+/** Lower-case; every run of characters outside a-z 0-9 _ becomes `-`; `-` trimmed; empty → `item`. */
+export function slugify(name: string): string {
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return s === '' ? 'item' : s;
+}
+
+export function fileItem(file: MediaFile): BrowseItem {
+  return {
+    kind: 'fileInput',
+    id: file.id,
+    name: file.name,
+    thumbnailUrl: `/media/thumbnails/${file.id}`,
+    activate: { method: 'POST', path: '/api/v1/inputs/file/select', body: { id: file.id } },
+  };
+}
+
+export function liveItem(device: { id: string; name: string }): BrowseItem {
+  return {
+    kind: 'liveInput',
+    id: `liveInput:${device.id}`,
+    name: device.name,
+    thumbnailUrl: `/api/v1/thumbnails/live/${encodeURIComponent(device.id)}`,
+    activate: { method: 'POST', path: '/api/v1/inputs/live/select', body: { id: device.id } },
+  };
+}
+
+/** A folder before paths are assigned. `tie` breaks slug collisions and name ties (media: absolute path). */
+interface Draft {
+  name: string;
+  tie: string;
+  slug?: string;
+  folders: Draft[];
+  items: BrowseItem[];
+  /** Items in the caller's order instead of by name. */
+  keepOrder: boolean;
+}
+
+const byName = (a: { name: string; tie: string }, b: { name: string; tie: string }): number => {
+  const x = a.name.toLowerCase();
+  const y = b.name.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.tie < b.tie ? -1 : a.tie > b.tie ? 1 : 0;
+};
+
+/** Sibling slugs made unique: colliding siblings sorted by name then tie; the 2nd gets `-2`, the 3rd `-3`, … */
+function assignSlugs(siblings: Draft[]): Map<Draft, string> {
+  const out = new Map<Draft, string>();
+  const groups = new Map<string, Draft[]>();
+  for (const d of siblings) {
+    const s = d.slug ?? slugify(d.name);
+    groups.set(s, [...(groups.get(s) ?? []), d]);
+  }
+  const used = new Set(groups.keys());
+  for (const [slug, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    group.sort(byName);
+    group.forEach((d, i) => {
+      if (i === 0) return void out.set(d, slug);
+      // A suffix that is some other sibling's own slug is skipped, so paths stay unique.
+      let n = i + 1;
+      while (used.has(`${slug}-${n}`)) n++;
+      used.add(`${slug}-${n}`);
+      out.set(d, `${slug}-${n}`);
+    });
+  }
+  return out;
+}
+
+function mediaDraft(name: string, tie: string, folder: MediaFolder): Draft {
+  return {
+    name,
+    tie,
+    folders: folder.folders.map((f) => mediaDraft(f.name, f.path, f)),
+    items: folder.files.map(fileItem),
+    keepOrder: false,
+  };
+}
+
+function itemNode(item: BrowseItem): ItemNode {
+  const activate = Object.freeze({ method: item.activate.method, path: item.activate.path, body: Object.freeze({ ...item.activate.body }) });
+  return Object.freeze({ kind: item.kind, id: item.id, name: item.name, activeState: false, thumbnailUrl: item.thumbnailUrl, activate });
+}
+
+export function buildBrowseTree(inputs: BrowseInputs): BrowseTree {
+  const folders = new Map<string, TreeFolder>();
+  let nodeCount = 0;
+
+  const roots = inputs.files.roots;
+  const filesDraft: Draft =
+    roots.length === 1 && roots[0] !== undefined
+      ? { ...mediaDraft('', roots[0].path, roots[0]), name: ROOT_FOLDERS[3].name, slug: 'files' }
+      : { name: ROOT_FOLDERS[3].name, tie: '', slug: 'files', folders: roots.map((r) => mediaDraft(r.name, r.path, r)), items: [], keepOrder: false };
+  const top: Draft = {
+    name: '',
+    tie: '',
+    keepOrder: true,
+    items: [],
+    folders: [
+      { name: ROOT_FOLDERS[0].name, tie: '', slug: 'sources', folders: [], items: inputs.sources, keepOrder: true },
+      { name: ROOT_FOLDERS[1].name, tie: '', slug: 'presets', folders: [], items: inputs.presets, keepOrder: true },
+      {
+        name: ROOT_FOLDERS[2].name,
+        tie: '',
+        slug: 'live',
+        keepOrder: true,
+        items: [],
+        folders: inputs.live.map((p) => ({ name: p.label, tie: p.provider, slug: slugify(p.provider), folders: [], items: p.items, keepOrder: true })),
+      },
+      filesDraft,
+    ],
+  };
+
+  /** Registers the folder and its subtree; returns its visible child count (0: hidden in its parent). */
+  const finish = (d: Draft, browsePath: string, parentPath: string | null): { folder: TreeFolder; visible: number } => {
+    const slugs = assignSlugs(d.folders);
+    // The four roots keep their fixed order; every other folder lists subfolders by name.
+    const ordered = parentPath === null ? d.folders : [...d.folders].sort(byName);
+    const nodes: BrowseNode[] = [];
+    const subfolders: (TreeFolder | null)[] = [];
+    for (const sub of ordered) {
+      const slug = slugs.get(sub) as string;
+      const path = browsePath === '/' ? `/${slug}` : `${browsePath}/${slug}`;
+      const child = finish(sub, path, browsePath);
+      if (child.visible === 0) continue;
+      nodes.push(Object.freeze({ kind: 'folder', id: child.folder.id, name: child.folder.name, activeState: false, browsePath: path, childCount: child.visible }));
+      subfolders.push(child.folder);
+    }
+    const items = d.keepOrder ? d.items : [...d.items].sort((a, b) => byName({ name: a.name, tie: a.id }, { name: b.name, tie: b.id }));
+    const itemIndex = new Map<string, number>();
+    for (const item of items) {
+      if (!itemIndex.has(item.id)) itemIndex.set(item.id, nodes.length);
+      nodes.push(itemNode(item));
+      subfolders.push(null);
+    }
+    nodeCount += nodes.length;
+    const folder: TreeFolder = Object.freeze({
+      browsePath,
+      parentPath,
+      id: folderId(browsePath),
+      name: d.name,
+      nodes: Object.freeze(nodes),
+      subfolders: Object.freeze(subfolders),
+      itemIndex,
+    });
+    folders.set(browsePath, folder);
+    return { folder, visible: nodes.length };
+  };
+  finish(top, '/', null);
+  return Object.freeze({ folders, nodeCount });
+}
