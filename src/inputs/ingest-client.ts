@@ -1,0 +1,173 @@
+// Main-thread handle of the ingest worker: opens and closes sources, tracks their states, relays the worker's logs.
+import { EventEmitter } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { log } from '../log.js';
+import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
+
+export interface OpenOptions {
+  /** Restart forever with backoff and watch for stalls (live inputs); otherwise one retry, then `failed`. */
+  live: boolean;
+  /** A thumbnail feed: lower frame rate and a box of at most 512 px. */
+  preview?: boolean;
+}
+
+export interface SourceStatus {
+  state: IngestState;
+  message?: string;
+}
+
+type StateListener = (key: string, state: IngestState, message: string | undefined) => void;
+
+const STOP_TIMEOUT_MS = 5000;
+
+export interface IngestClient {
+  on(event: 'state', listener: StateListener): this;
+  off(event: 'state', listener: StateListener): this;
+  once(event: 'state', listener: StateListener): this;
+}
+
+export class IngestClient extends EventEmitter {
+  private worker: Worker | null = null;
+  private readonly statuses = new Map<string, SourceStatus>();
+  private readonly waiting = new Map<string, Array<{ resolve: (ring: SharedArrayBuffer) => void; reject: (err: Error) => void }>>();
+  /** ffmpeg pids by key, killed synchronously if this process exits with the worker still running. */
+  private readonly pids = new Map<string, number>();
+  private stopped: Promise<void> | null = null;
+  private readonly onProcessExit = (): void => {
+    for (const pid of this.pids.values()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  constructor(private readonly init: IngestInit) {
+    super();
+    process.on('exit', this.onProcessExit);
+  }
+
+  /** Opens (or rejoins) a source; resolves with its frame ring as soon as the worker created it. */
+  open(key: string, input: IngestInput, opts: OpenOptions): Promise<SharedArrayBuffer> {
+    if (this.stopped) return Promise.reject(new Error('ingest client is stopped'));
+    const worker = this.ensureWorker();
+    return new Promise<SharedArrayBuffer>((resolve, reject) => {
+      const list = this.waiting.get(key) ?? [];
+      list.push({ resolve, reject });
+      this.waiting.set(key, list);
+      this.send(worker, { t: 'open', key, input, live: opts.live, preview: opts.preview ?? false });
+    });
+  }
+
+  close(key: string): void {
+    if (!this.worker || this.stopped) return;
+    this.send(this.worker, { t: 'close', key });
+  }
+
+  /** The key's last reported state; undefined when it was never opened or is closed. */
+  state(key: string): IngestState | undefined {
+    return this.statuses.get(key)?.state;
+  }
+
+  /** The key's last state with its message (the ffmpeg error text for `retrying` and `failed`). */
+  status(key: string): SourceStatus | undefined {
+    return this.statuses.get(key);
+  }
+
+  /** Kills every ffmpeg and waits for the worker thread to end. */
+  stop(): Promise<void> {
+    if (this.stopped) return this.stopped;
+    const worker = this.worker;
+    this.stopped = (async () => {
+      if (worker) {
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        const said = new Promise<void>((resolve) => {
+          const onMessage = (msg: IngestToMain) => {
+            if (msg.t === 'stopped') resolve();
+          };
+          worker.on('message', onMessage);
+          worker.once('exit', () => resolve());
+        });
+        this.send(worker, { t: 'stop' });
+        const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+        await said;
+        clearTimeout(timer);
+        // The worker closes its port after 'stopped'; terminate() makes sure a stuck thread ends too.
+        await worker.terminate();
+        await exited;
+      }
+      this.onProcessExit();
+      process.off('exit', this.onProcessExit);
+      this.rejectAll(new Error('ingest client stopped'));
+      this.statuses.clear();
+      this.pids.clear();
+    })();
+    return this.stopped;
+  }
+
+  private send(worker: Worker, msg: MainToIngest): void {
+    worker.postMessage(msg);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('../../workers/ingest/main.js', import.meta.url), { workerData: this.init });
+    this.worker = worker;
+    worker.on('message', (msg: IngestToMain) => this.onMessage(msg));
+    worker.on('error', (err) => log.error({ worker: 'ingest', error: err.message }, 'ingest worker crashed'));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      if (this.stopped) return;
+      // Its ffmpeg children died with it (parent-death signal); every open source is gone. The next open() starts
+      // a fresh worker with fresh rings.
+      log.error({ worker: 'ingest', code }, 'ingest worker exited unexpectedly');
+      this.onProcessExit();
+      this.pids.clear();
+      this.rejectAll(new Error('ingest worker exited'));
+      for (const key of [...this.statuses.keys()]) this.setStatus(key, 'failed', 'ingest worker exited');
+      this.statuses.clear();
+    });
+    return worker;
+  }
+
+  private onMessage(msg: IngestToMain): void {
+    switch (msg.t) {
+      case 'opened': {
+        const list = this.waiting.get(msg.key);
+        this.waiting.delete(msg.key);
+        for (const w of list ?? []) w.resolve(msg.ring);
+        return;
+      }
+      case 'state': {
+        if (msg.pid !== undefined) this.pids.set(msg.key, msg.pid);
+        else if (msg.state !== 'stalled') this.pids.delete(msg.key);
+        if (msg.state === 'failed' || msg.state === 'closed') {
+          // A failed open (the worker could not even create the source) must not leave its caller waiting.
+          const list = this.waiting.get(msg.key);
+          this.waiting.delete(msg.key);
+          for (const w of list ?? []) w.reject(new Error(msg.message ?? `source ${msg.state}`));
+        }
+        this.setStatus(msg.key, msg.state, msg.message);
+        return;
+      }
+      case 'log':
+        log[msg.level]({ worker: 'ingest', ...msg.fields }, msg.msg);
+        return;
+      case 'stopped':
+        return;
+    }
+  }
+
+  private setStatus(key: string, state: IngestState, message: string | undefined): void {
+    if (state === 'closed') this.statuses.delete(key);
+    else this.statuses.set(key, message === undefined ? { state } : { state, message });
+    this.emit('state', key, state, message);
+  }
+
+  private rejectAll(err: Error): void {
+    for (const list of this.waiting.values()) for (const w of list) w.reject(err);
+    this.waiting.clear();
+  }
+}

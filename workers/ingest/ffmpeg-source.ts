@@ -1,0 +1,293 @@
+// One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart backoff.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { IngestInput, IngestState } from '../../src/shared/messages.js';
+import { FrameRingWriter } from '../../src/shared/frame-ring.js';
+import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine } from './ffmpeg-args.js';
+
+export interface SourceOptions {
+  key: string;
+  input: IngestInput;
+  /** Live inputs restart forever and have a stall watchdog; media files get one retry. */
+  live: boolean;
+  ring: SharedArrayBuffer;
+  maxWidth: number;
+  maxHeight: number;
+  fps: number;
+  ffmpeg: string;
+  /** Command prefix that makes the child die with this thread (e.g. `setpriv --pdeathsig KILL --`), or []. */
+  wrapper: string[];
+  onState(state: IngestState, message?: string, pid?: number): void;
+  onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
+}
+
+export const STALL_MS = 2000;
+const TICK_MS = 250;
+const SECOND_TERM_MS = 100;
+const KILL_GRACE_MS = 500;
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_MAX_MS = 5000;
+/** Frames for this long count as a good run: backoff and the media-file retry budget start over. */
+const STABLE_MS = 10_000;
+/** ffmpeg names the output size before the first frame; this much unframed output means it never will. */
+const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+const MAX_STDERR_LINE = 8192;
+
+/** What one ffmpeg process has told us so far; a restart starts a fresh one. */
+interface Run {
+  child: ChildProcess;
+  stderrRest: string;
+  inOutput: boolean;
+  width: number;
+  height: number;
+  /** width×height×4 once the Output #0 line was seen; 0 until then. */
+  frameBytes: number;
+  pending: Buffer[];
+  pendingBytes: number;
+  slot: Uint8Array | null;
+  filled: number;
+  /** First meaningful error line and the latest one. */
+  errors: string[];
+  frames: number;
+  firstFrameAt: number;
+  lastFrameAt: number;
+  stallReason: string | null;
+  tick: NodeJS.Timeout | null;
+  killTimer: NodeJS.Timeout | null;
+}
+
+export class FfmpegSource {
+  private readonly writer: FrameRingWriter;
+  private readonly args: string[];
+  private run: Run | null = null;
+  private closing = false;
+  private closed: Promise<void> | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private backoffMs = BACKOFF_FIRST_MS;
+  private failures = 0;
+  state: IngestState = 'connecting';
+  message: string | undefined;
+
+  constructor(private readonly opts: SourceOptions) {
+    this.writer = new FrameRingWriter(opts.ring);
+    this.args = buildFfmpegArgs({ input: opts.input, maxWidth: opts.maxWidth, maxHeight: opts.maxHeight, fps: opts.fps });
+  }
+
+  get pid(): number | undefined {
+    return this.run?.child.pid;
+  }
+
+  start(): void {
+    if (!this.closing && !this.run) this.spawnRun();
+  }
+
+  /** Kills the process (TERM twice, then KILL), waits until it is reaped, then reports `closed` unless silent. */
+  close(silent = false): Promise<void> {
+    if (this.closed) return this.closed;
+    this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    const run = this.run;
+    const reaped = run ? new Promise<void>((resolve) => run.child.once('close', () => resolve())) : Promise.resolve();
+    this.closed = reaped.then(() => {
+      if (!silent) this.setState('closed');
+    });
+    if (run) this.kill(run);
+    return this.closed;
+  }
+
+  /** Last resort when the thread exits: no waiting, no reaping. */
+  killSync(): void {
+    this.closing = true;
+    try {
+      this.run?.child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  private setState(state: IngestState, message?: string): void {
+    this.state = state;
+    this.message = message;
+    this.opts.onState(state, message, state === 'connecting' || state === 'live' ? this.pid : undefined);
+  }
+
+  private spawnRun(): void {
+    const [cmd, ...pre] = [...this.opts.wrapper, this.opts.ffmpeg];
+    const child = spawn(cmd!, [...pre, ...this.args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run: Run = {
+      child,
+      stderrRest: '',
+      inOutput: false,
+      width: 0,
+      height: 0,
+      frameBytes: 0,
+      pending: [],
+      pendingBytes: 0,
+      slot: null,
+      filled: 0,
+      errors: [],
+      frames: 0,
+      firstFrameAt: 0,
+      lastFrameAt: 0,
+      stallReason: null,
+      tick: null,
+      killTimer: null,
+    };
+    this.run = run;
+    let finished = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
+      if (finished) return;
+      finished = true;
+      this.onExit(run, code, signal, spawnError);
+    };
+    child.stdout!.on('data', (chunk: Buffer) => this.onStdout(run, chunk));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => this.onStderr(run, text));
+    child.on('error', (err) => {
+      // Without a pid the process never started and no 'close' will follow.
+      if (child.pid === undefined) finish(null, null, `cannot start ${this.opts.ffmpeg}: ${err.message}`);
+      else this.opts.onLog('warn', 'ffmpeg process error', { source: this.opts.key, error: err.message });
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+    if (child.pid !== undefined) {
+      this.setState('connecting');
+      run.tick = setInterval(() => this.onTick(run), TICK_MS);
+    }
+  }
+
+  private onStderr(run: Run, text: string): void {
+    const parts = (run.stderrRest + text).split(/\r\n|\r|\n/);
+    run.stderrRest = parts.pop()!.slice(-MAX_STDERR_LINE);
+    for (const raw of parts) {
+      const line = parseStderrLine(raw);
+      if (!line) {
+        // The wrapper speaks without level tags (e.g. "setpriv: failed to execute ffmpeg").
+        if (raw.startsWith('setpriv:')) run.errors.push(raw);
+        continue;
+      }
+      if (line.context === '' && line.text.startsWith('Output #')) run.inOutput = true;
+      else if (run.inOutput && run.frameBytes === 0 && line.context === '') {
+        const size = parseOutputSize(line.text);
+        if (size) this.onOutputSize(run, size.width, size.height);
+      }
+      if (isMeaningfulError(line)) {
+        // The first cause and the latest words say what went wrong without the noise in between.
+        if (run.errors.length < 2) run.errors.push(line.text);
+        else run.errors[1] = line.text;
+      }
+    }
+  }
+
+  private onOutputSize(run: Run, width: number, height: number): void {
+    if (width > this.writer.geometry.maxWidth || height > this.writer.geometry.maxHeight) {
+      run.errors.push(`ffmpeg output ${width}x${height} exceeds the ring box`);
+      this.kill(run);
+      return;
+    }
+    run.width = width;
+    run.height = height;
+    run.frameBytes = width * height * 4;
+    const pending = run.pending;
+    run.pending = [];
+    run.pendingBytes = 0;
+    for (const chunk of pending) this.consume(run, chunk);
+  }
+
+  private onStdout(run: Run, chunk: Buffer): void {
+    if (run.frameBytes > 0) return this.consume(run, chunk);
+    // stdout and stderr are separate pipes: frames can arrive before the line that says how big they are.
+    run.pending.push(chunk);
+    run.pendingBytes += chunk.length;
+    if (run.pendingBytes > MAX_PENDING_BYTES) {
+      run.errors.push('ffmpeg wrote frames without naming their size');
+      run.pending = [];
+      this.kill(run);
+    }
+  }
+
+  /** Copies stdout bytes straight into ring slots (no per-frame buffers), committing each completed frame. */
+  private consume(run: Run, chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (!run.slot) {
+        run.slot = this.writer.begin(run.width, run.height);
+        run.filled = 0;
+      }
+      const n = Math.min(run.frameBytes - run.filled, chunk.length - offset);
+      chunk.copy(run.slot, run.filled, offset, offset + n);
+      run.filled += n;
+      offset += n;
+      if (run.filled === run.frameBytes) {
+        const now = Date.now();
+        this.writer.commit(now);
+        run.slot = null;
+        run.lastFrameAt = now;
+        if (run.frames++ === 0) {
+          run.firstFrameAt = now;
+          this.setState('live');
+        }
+      }
+    }
+  }
+
+  private onTick(run: Run): void {
+    if (this.closing || run.stallReason) return;
+    const now = Date.now();
+    if (run.frames > 0 && now - run.firstFrameAt >= STABLE_MS) {
+      this.backoffMs = BACKOFF_FIRST_MS;
+      this.failures = 0;
+    }
+    // Only after a first frame: a receiver still waiting for its sender is connecting, not stalled.
+    if (this.opts.live && run.frames > 0 && now - run.lastFrameAt > STALL_MS) {
+      run.stallReason = `no frames for ${STALL_MS} ms`;
+      this.setState('stalled', run.stallReason);
+      this.kill(run);
+    }
+  }
+
+  private kill(run: Run): void {
+    const child = run.child;
+    const alive = () => child.exitCode === null && child.signalCode === null;
+    if (!alive() || run.killTimer) return;
+    child.kill('SIGTERM');
+    // ffmpeg takes a first signal as "stop after the next packet"; only a second one interrupts a blocking read,
+    // which is where a stalled receiver sits. KILL ends whatever ignores both.
+    run.killTimer = setTimeout(() => {
+      if (alive()) child.kill('SIGTERM');
+      run.killTimer = setTimeout(() => {
+        if (alive()) child.kill('SIGKILL');
+      }, KILL_GRACE_MS - SECOND_TERM_MS);
+    }, SECOND_TERM_MS);
+  }
+
+  private onExit(run: Run, code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {
+    if (run.tick) clearInterval(run.tick);
+    if (run.killTimer) clearTimeout(run.killTimer);
+    if (this.run === run) this.run = null;
+    // `source`, not `key`: the logger redacts any field called key.
+    const fields = { source: this.opts.key, pid: run.child.pid, code, signal, frames: run.frames };
+    if (this.closing) {
+      this.opts.onLog('info', 'ffmpeg stopped', fields);
+      return;
+    }
+    const input = this.opts.input;
+    // A still image is done after its one frame; the ring keeps it and the state stays live.
+    if (input.kind === 'file' && input.still && run.frames > 0 && code === 0) return;
+    const message =
+      spawnError ??
+      run.stallReason ??
+      (run.errors.length > 0 ? run.errors.join('; ') : code === 0 ? 'input ended' : `ffmpeg exited with ${signal ?? `code ${code}`}`);
+    this.opts.onLog('warn', 'ffmpeg exited', { ...fields, reason: message });
+    if (!this.opts.live && ++this.failures > 1) {
+      this.setState('failed', message);
+      return;
+    }
+    this.setState('retrying', message);
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.closing) this.spawnRun();
+    }, delay);
+  }
+}

@@ -1,0 +1,125 @@
+// Ingest worker entry: one supervised ffmpeg per open key, each writing into its own SharedArrayBuffer frame ring.
+import { execFile } from 'node:child_process';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createFrameRing } from '../../src/shared/frame-ring.js';
+import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
+import { PREVIEW_FPS, previewBox } from './ffmpeg-args.js';
+import { FfmpegSource } from './ffmpeg-source.js';
+
+if (!parentPort) throw new Error('workers/ingest/main.js runs as a worker thread');
+const port = parentPort;
+const init = workerData as IngestInit;
+
+interface Entry {
+  source: FfmpegSource;
+  ring: SharedArrayBuffer;
+  /** Identity of what was opened: reopening the same thing reuses the running process. */
+  signature: string;
+}
+
+const entries = new Map<string, Entry>();
+let stopping = false;
+
+function post(msg: IngestToMain): void {
+  port.postMessage(msg);
+}
+
+function logToMain(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void {
+  post({ t: 'log', level, msg, fields });
+}
+
+// PR_SET_PDEATHSIG through setpriv: the kernel kills ffmpeg when the thread that spawned it (this worker) ends,
+// however it ends (terminate(), a crash of the process, SIGKILL), which no exit handler can promise.
+const wrapper: Promise<string[]> = new Promise((resolve) => {
+  execFile('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { timeout: 5000 }, (err) => {
+    if (err) logToMain('warn', 'setpriv --pdeathsig unavailable: ffmpeg children may outlive a killed vjd', { error: err.message });
+    resolve(err ? [] : ['setpriv', '--pdeathsig', 'KILL', '--']);
+  });
+});
+
+function signatureOf(input: IngestInput, live: boolean, preview: boolean): string {
+  return JSON.stringify([input, live, preview]);
+}
+
+async function open(key: string, input: IngestInput, live: boolean, preview: boolean): Promise<void> {
+  const signature = signatureOf(input, live, preview);
+  const existing = entries.get(key);
+  if (existing?.signature === signature) {
+    post({ t: 'opened', key, ring: existing.ring });
+    post({ t: 'state', key, state: existing.source.state, message: existing.source.message, pid: existing.source.pid });
+    return;
+  }
+  if (existing) {
+    // Same key, different input: the old process goes quietly; the key's states now describe the new one.
+    entries.delete(key);
+    void existing.source.close(true);
+  }
+  const box = preview ? previewBox(init.maxWidth, init.maxHeight) : { width: init.maxWidth, height: init.maxHeight };
+  const ring = createFrameRing(box.width, box.height);
+  let entry: Entry | undefined;
+  const source = new FfmpegSource({
+    key,
+    input,
+    live,
+    ring,
+    maxWidth: box.width,
+    maxHeight: box.height,
+    fps: preview ? Math.min(PREVIEW_FPS, init.fps) : init.fps,
+    ffmpeg: init.ffmpeg,
+    wrapper: await wrapper,
+    onState: (state, message, pid) => {
+      // A replaced or closed entry speaks no more for its key, except to say it closed while nothing reopened it.
+      const current = entries.get(key);
+      if (current !== entry && !(state === 'closed' && current === undefined)) return;
+      post({ t: 'state', key, state, message, pid });
+    },
+    onLog: logToMain,
+  });
+  entry = { source, ring, signature };
+  if (stopping) return;
+  entries.set(key, entry);
+  post({ t: 'opened', key, ring });
+  source.start();
+}
+
+async function close(key: string): Promise<void> {
+  const entry = entries.get(key);
+  if (!entry) {
+    post({ t: 'state', key, state: 'closed' });
+    return;
+  }
+  entries.delete(key);
+  await entry.source.close();
+}
+
+async function stop(): Promise<void> {
+  stopping = true;
+  const all = [...entries.values()];
+  entries.clear();
+  await Promise.all(all.map((e) => e.source.close(true)));
+  post({ t: 'stopped' });
+  port.close();
+}
+
+// Opens race the setpriv probe; handling messages in order keeps open → close → open of one key in order too.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (msg: MainToIngest) => {
+  queue = queue
+    .then(async () => {
+      if (stopping) return;
+      if (msg.t === 'open') await open(msg.key, msg.input, msg.live, msg.preview ?? false);
+      // Not awaited: the key is free at once, and a slow kill must not delay the next open.
+      else if (msg.t === 'close') void close(msg.key);
+      else if (msg.t === 'stop') await stop();
+    })
+    .catch((err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      logToMain('error', 'ingest command failed', { cmd: msg.t, source: 'key' in msg ? msg.key : undefined, error: message });
+      if (msg.t !== 'stop' && 'key' in msg) post({ t: 'state', key: msg.key, state: 'failed', message });
+    });
+});
+
+// Covers process.exit() inside this thread; terminate() and process death are covered by the parent-death signal.
+process.on('exit', () => {
+  for (const e of entries.values()) e.source.killSync();
+});
