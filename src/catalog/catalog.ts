@@ -1,0 +1,160 @@
+// The effect, generator and source-preset catalog: built-ins under assets/ plus the configured folders,
+// rescanned when a folder changes. A file that does not parse is skipped with a log line naming it and why.
+import { EventEmitter } from 'node:events';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IsfDescriptor } from '../shared/isf-types.js';
+import { parseIsf, isfTypeFromFileName } from './isf-parse.js';
+import { DirWatch } from '../util/dir-watch.js';
+import type { Logger } from '../log.js';
+
+/** Repo-relative assets folder (the compiled file lives in dist/src/catalog/). */
+export const ASSETS_DIR = fileURLToPath(new URL('../../../assets/', import.meta.url));
+
+const MAX_FILE_BYTES = 256 * 1024;
+const MAX_FILES_PER_DIR = 2000;
+
+export interface SourcePreset {
+  /** `preset:<type>` where type comes from the file name. */
+  id: string;
+  name: string;
+  /** Generator type the preset drives. */
+  source: string;
+  inputs: Record<string, unknown>;
+  file: string;
+}
+
+export interface CatalogSnapshot {
+  version: number;
+  effects: IsfDescriptor[];
+  generators: IsfDescriptor[];
+  presets: SourcePreset[];
+  noSignal: IsfDescriptor | null;
+}
+
+export interface CatalogDirs {
+  effects: string[];
+  sources: string[];
+  presets: string[];
+}
+
+export declare interface Catalog {
+  on(event: 'change', fn: (s: CatalogSnapshot) => void): this;
+}
+
+export class Catalog extends EventEmitter {
+  snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], noSignal: null };
+  private watch: DirWatch | null = null;
+  private signature = '';
+
+  constructor(
+    private readonly dirs: CatalogDirs,
+    private readonly log: Logger,
+    private readonly assetsDir = ASSETS_DIR,
+  ) {
+    super();
+  }
+
+  async start(): Promise<void> {
+    await this.reload();
+    const watched = [...this.dirs.effects, ...this.dirs.sources, ...this.dirs.presets];
+    if (watched.length > 0) {
+      this.watch = new DirWatch(watched, () => void this.reload());
+      await this.watch.start();
+    }
+  }
+
+  stop(): void {
+    this.watch?.close();
+  }
+
+  /** Scans every folder; emits 'change' when anything differs from the last scan. */
+  async reload(): Promise<void> {
+    const effects = new Map<string, IsfDescriptor>();
+    const generators = new Map<string, IsfDescriptor>();
+    // Built-ins first: an operator file of the same type replaces the built-in one.
+    for (const [dir, builtin] of [[join(this.assetsDir, 'effects'), true], ...this.dirs.effects.map((d) => [d, false] as const)] as const) {
+      for (const d of await this.scanIsf(dir, builtin)) place(d, 'effect', effects, dir, this.log);
+    }
+    for (const [dir, builtin] of [[join(this.assetsDir, 'generators'), true], ...this.dirs.sources.map((d) => [d, false] as const)] as const) {
+      for (const d of await this.scanIsf(dir, builtin)) place(d, 'generator', generators, dir, this.log);
+    }
+    const noSignal = (await this.scanIsf(join(this.assetsDir, 'internal'), true)).find((d) => d.type === 'no_signal') ?? null;
+    const presets = new Map<string, SourcePreset>();
+    for (const dir of [join(this.assetsDir, 'presets'), ...this.dirs.presets]) {
+      for (const p of await this.scanPresets(dir, generators)) presets.set(p.id, p);
+    }
+    const next = { effects: [...effects.values()], generators: [...generators.values()], presets: [...presets.values()], noSignal };
+    const signature = JSON.stringify(next);
+    if (signature === this.signature) return;
+    this.signature = signature;
+    this.snapshot = { version: this.snapshot.version + 1, ...next };
+    this.log.info({ effects: next.effects.length, generators: next.generators.length, presets: next.presets.length }, 'catalog loaded');
+    this.emit('change', this.snapshot);
+  }
+
+  private async scanIsf(dir: string, builtin: boolean): Promise<IsfDescriptor[]> {
+    const out: IsfDescriptor[] = [];
+    for (const name of await this.list(dir, '.fs')) {
+      const path = join(dir, name);
+      try {
+        const text = await readSmall(path);
+        const vsPath = join(dir, `${basename(name, '.fs')}.vs`);
+        const vertex = await readSmall(vsPath).catch(() => undefined);
+        out.push(parseIsf(text, { file: builtin ? `builtin:${name}` : path, fileName: name, ...(vertex !== undefined ? { vertex } : {}) }));
+      } catch (err) {
+        this.log.warn({ file: path, reason: (err as Error).message }, 'ISF file skipped');
+      }
+    }
+    return out;
+  }
+
+  private async scanPresets(dir: string, generators: Map<string, IsfDescriptor>): Promise<SourcePreset[]> {
+    const out: SourcePreset[] = [];
+    for (const name of await this.list(dir, '.json')) {
+      const path = join(dir, name);
+      try {
+        const raw = JSON.parse(await readSmall(path)) as Record<string, unknown>;
+        const presetName = raw.name;
+        const source = raw.source;
+        const inputs = raw.inputs ?? {};
+        if (typeof presetName !== 'string' || presetName.trim() === '' || presetName.length > 128) throw new Error('"name" must be a string of 1 to 128 characters');
+        if (typeof source !== 'string' || !generators.has(source)) throw new Error(`"source" must name an installed generator (got ${JSON.stringify(source)})`);
+        if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) throw new Error('"inputs" must be an object');
+        out.push({ id: `preset:${isfTypeFromFileName(name)}`, name: presetName.trim(), source, inputs: inputs as Record<string, unknown>, file: path });
+      } catch (err) {
+        this.log.warn({ file: path, reason: (err as Error).message }, 'preset file skipped');
+      }
+    }
+    return out;
+  }
+
+  private async list(dir: string, ext: string): Promise<string[]> {
+    try {
+      const names = (await readdir(dir)).filter((n) => extname(n).toLowerCase() === ext && !n.startsWith('.')).sort();
+      if (names.length > MAX_FILES_PER_DIR) {
+        this.log.warn({ dir, files: names.length, limit: MAX_FILES_PER_DIR }, 'folder has too many files; the rest are ignored');
+      }
+      return names.slice(0, MAX_FILES_PER_DIR);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') this.log.warn({ dir, err: (err as Error).message }, 'catalog folder unreadable');
+      return [];
+    }
+  }
+}
+
+function place(d: IsfDescriptor, kind: 'effect' | 'generator', into: Map<string, IsfDescriptor>, dir: string, log: Logger): void {
+  if (d.kind !== kind) {
+    log.warn({ file: d.file, dir }, kind === 'effect' ? 'ISF file has no inputImage, so it is a generator; put it in a sources folder' : 'ISF file has an inputImage, so it is an effect; put it in an effects folder');
+    return;
+  }
+  into.set(d.type, d);
+}
+
+async function readSmall(path: string): Promise<string> {
+  const s = await stat(path);
+  if (s.size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES} bytes`);
+  return readFile(path, 'utf8');
+}

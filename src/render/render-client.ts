@@ -1,0 +1,214 @@
+// Main-thread side of the render worker: starts it, keeps the newest chain snapshot and statistics for reads,
+// and sends commands with deadlines (CHAIN_BUSY after 1000 ms; the worker drops a command whose deadline passed).
+import { Worker } from 'node:worker_threads';
+import { EventEmitter } from 'node:events';
+import type { IsfDescriptor } from '../shared/isf-types.js';
+import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec } from '../shared/messages.js';
+import { ApiError } from '../http/errors.js';
+import type { Logger } from '../log.js';
+
+/** Spec: chain read/update 1000 ms, then CHAIN_BUSY. */
+export const CHAIN_BUDGET_MS = 1000;
+/** The worker's own deadline is earlier than the client's, so a reply that makes it in time is never discarded. */
+const WORKER_MARGIN_MS = 100;
+const HEARTBEAT_STALE_MS = 1000;
+
+export interface ChainSnapshot {
+  version: number;
+  items: ChainItem[];
+  entries: ChainEntryWire[];
+}
+
+export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string };
+
+interface Waiter<T> {
+  resolve(v: T): void;
+  timer: NodeJS.Timeout;
+}
+
+export declare interface RenderClient {
+  on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
+  on(event: 'source', fn: (key: string) => void): this;
+  on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator'; ok: boolean; error?: string }) => void): this;
+}
+
+export class RenderClient extends EventEmitter {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly chainWaiters = new Map<number, Waiter<ChainReplyOrBusy>>();
+  private readonly sourceWaiters = new Map<number, Waiter<SourceResult>>();
+  private readonly sampleWaiters = new Map<number, Waiter<Array<[number, number, number, number]> | null>>();
+  private lastBeat = 0;
+  private stopping = false;
+  snapshot: ChainSnapshot = { version: 0, items: [], entries: [] };
+  stats: RenderStats | null = null;
+  renderer = '';
+  ready = false;
+
+  constructor(
+    private readonly init: RenderInit,
+    private readonly log: Logger,
+    private readonly onFatal: (message: string) => void,
+  ) {
+    super();
+  }
+
+  start(display: string): Promise<void> {
+    // headless-gl opens the display through the C environment, which only the main thread's process.env writes.
+    process.env.DISPLAY = display;
+    const worker = new Worker(new URL('../../workers/render/main.js', import.meta.url), { workerData: this.init });
+    this.worker = worker;
+    return new Promise((resolve, reject) => {
+      worker.on('message', (m: RenderToMain) => {
+        if (m.t === 'ready') {
+          this.ready = true;
+          this.renderer = m.renderer;
+          this.lastBeat = Date.now();
+          resolve();
+        } else if (m.t === 'fatal') {
+          reject(new Error(m.message));
+        } else this.onMessage(m);
+      });
+      worker.on('error', (err) => {
+        reject(err);
+        if (!this.stopping) this.onFatal(`render worker failed: ${err.message}`);
+      });
+      worker.on('exit', (code) => {
+        this.ready = false;
+        if (!this.stopping) this.onFatal(`render worker exited with code ${code}`);
+      });
+    });
+  }
+
+  private post(m: MainToRender): void {
+    this.worker?.postMessage(m);
+  }
+
+  private onMessage(m: RenderToMain): void {
+    switch (m.t) {
+      case 'snapshot':
+        this.snapshot = { version: m.version, items: m.items, entries: m.entries };
+        this.emit('snapshot', this.snapshot);
+        return;
+      case 'chain-reply':
+        settle(this.chainWaiters, m.id, { reply: m.reply });
+        return;
+      case 'expired':
+        settle(this.chainWaiters, m.id, { busy: true });
+        return;
+      case 'source-reply':
+        // A switch that completed is the truth of the output, even when the request already gave up waiting.
+        if (m.ok) this.emit('source', m.key);
+        settle(this.sourceWaiters, m.id, m.ok ? { ok: true } : { ok: false, reason: m.reason, message: m.message });
+        return;
+      case 'sample-reply':
+        settle(this.sampleWaiters, m.id, m.pixels);
+        return;
+      case 'compiled':
+        this.emit('compiled', m);
+        return;
+      case 'stats':
+        this.stats = m.stats;
+        this.lastBeat = Date.now();
+        return;
+      case 'log':
+        this.log[m.level](m.fields ?? {}, m.msg);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The newest chain, or CHAIN_BUSY when the worker is not answering (no heartbeat within 1000 ms). */
+  readChain(): ChainSnapshot {
+    if (!this.alive()) throw new ApiError('CHAIN_BUSY', 'the render worker has not answered within 1000 ms; retry');
+    return this.snapshot;
+  }
+
+  alive(): boolean {
+    return this.ready && Date.now() - this.lastBeat <= HEARTBEAT_STALE_MS;
+  }
+
+  /** Applies a chain command within the budget measured from `startedAt`; throws CHAIN_BUSY or the worker's error. */
+  async chain(cmd: ChainCommand, startedAt = Date.now()): Promise<ChainItem> {
+    if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
+    const id = this.nextId++;
+    const deadline = startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS;
+    const result = await wait(this.chainWaiters, id, Math.max(0, startedAt + CHAIN_BUDGET_MS - Date.now()), { busy: true } as ChainReplyOrBusy, () =>
+      this.post({ t: 'chain', id, deadline, cmd }),
+    );
+    if ('busy' in result) throw new ApiError('CHAIN_BUSY', 'the chain was not updatable within 1000 ms; nothing changed; retry');
+    const r = result.reply;
+    if (r.ok) return r.item;
+    throw new ApiError(r.code, r.message, r.details);
+  }
+
+  /** Asks the worker to switch sources once the new one draws a frame before `deadline` (epoch ms). */
+  source(key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
+    if (!this.ready) return Promise.resolve({ ok: false, reason: 'failed', message: 'the renderer is not running' });
+    const id = this.nextId++;
+    // The worker decides by its own clock check; this timer only covers a worker that stopped answering.
+    const grace = Number.isFinite(deadline) ? Math.max(0, deadline - Date.now()) + WORKER_MARGIN_MS : 2 ** 31 - 1;
+    return wait(this.sourceWaiters, id, grace, { ok: false, reason: 'expired', message: 'the renderer did not answer in time' } as SourceResult, () =>
+      this.post({ t: 'source', id, key, deadline: Number.isFinite(deadline) ? deadline : Number.MAX_SAFE_INTEGER, spec }),
+    );
+  }
+
+  /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within 1000 ms. */
+  sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
+    const id = this.nextId++;
+    return wait(this.sampleWaiters, id, 1000, null, () => this.post({ t: 'sample', id, points }));
+  }
+
+  setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): void {
+    this.post({ t: 'catalog', effects, generators, noSignal });
+  }
+
+  restore(chain: ChainEntryWire[], ceiling: number): void {
+    this.post({ t: 'restore', chain, ceiling });
+  }
+
+  setGlobal(blackout: boolean, dimmer: number): void {
+    this.post({ t: 'global', blackout, dimmer });
+  }
+
+  setPalette(colors: string[]): void {
+    this.post({ t: 'palette', colors });
+  }
+
+  stall(ms: number): void {
+    this.post({ t: 'stall', ms });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const w = this.worker;
+    if (!w) return;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    this.post({ t: 'stop' });
+    const hard = setTimeout(() => void w.terminate(), 2000);
+    await exited;
+    clearTimeout(hard);
+  }
+}
+
+type ChainReplyOrBusy = { reply: Extract<RenderToMain, { t: 'chain-reply' }>['reply'] } | { busy: true };
+
+function wait<T>(waiters: Map<number, Waiter<T>>, id: number, ms: number, onTimeout: T, send: () => void): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const timer = setTimeout(() => {
+      waiters.delete(id);
+      resolve(onTimeout);
+    }, ms);
+    waiters.set(id, { resolve, timer });
+    send();
+  });
+}
+
+function settle<T>(waiters: Map<number, Waiter<T>>, id: number, value: T): void {
+  const w = waiters.get(id);
+  if (!w) return;
+  waiters.delete(id);
+  clearTimeout(w.timer);
+  w.resolve(value);
+}

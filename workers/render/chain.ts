@@ -1,0 +1,206 @@
+// The effects chain owned by the render worker: the state transitions of spec section 3 ("Effect in the chain")
+// and the answers of the effects routes. GL work is behind the injected instance factory so the rules test without GL.
+import type { IsfDescriptor } from '../../src/shared/isf-types.js';
+import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/messages.js';
+import { matchNameIndex } from '../../src/shared/names.js';
+
+/** One running effect: its own programs and buffers (two copies of one type never share persistent buffers). */
+export interface EffectInstance {
+  destroy(): void;
+}
+
+export interface ChainDeps<I extends EffectInstance> {
+  /** The installed effect types, in catalog order. */
+  catalog(): readonly IsfDescriptor[];
+  /** Creates a running instance; throws an Error whose message is the compile log line when the shader fails. */
+  instantiate(desc: IsfDescriptor): I;
+}
+
+export interface Slot<I extends EffectInstance> {
+  desc: IsfDescriptor;
+  enabled: boolean;
+  presetId: string;
+  inputs: Record<string, unknown>;
+  instance: I;
+}
+
+const byName = (s: { desc: IsfDescriptor }): string => s.desc.name;
+const byType = (s: { desc: IsfDescriptor }): string => s.desc.type;
+
+export class Chain<I extends EffectInstance> {
+  private slots: Array<Slot<I>> = [];
+  version = 0;
+
+  constructor(private readonly deps: ChainDeps<I>) {}
+
+  get length(): number {
+    return this.slots.length;
+  }
+
+  /** Enabled slots in chain order (the render path). */
+  enabled(): ReadonlyArray<Slot<I>> {
+    return this.slots.filter((s) => s.enabled);
+  }
+
+  items(): ChainItem[] {
+    return this.slots.map((s, i) => item(s, i));
+  }
+
+  entries(): ChainEntryWire[] {
+    return this.slots.map((s) => ({ type: s.desc.type, enabled: s.enabled, presetId: s.presetId, inputs: { ...s.inputs } }));
+  }
+
+  apply(cmd: ChainCommand): ChainReply {
+    switch (cmd.op) {
+      case 'add':
+        return this.add(cmd);
+      case 'remove':
+        return this.remove(cmd);
+      case 'toggle':
+      case 'enabled': {
+        const found = this.find(cmd.name, cmd.index);
+        if (!found.ok) return found.reply;
+        const slot = this.slots[found.at]!;
+        const next = cmd.op === 'toggle' ? !slot.enabled : cmd.enabled;
+        if (next !== slot.enabled) {
+          slot.enabled = next;
+          this.version++;
+        }
+        return { ok: true, item: item(slot, found.at) };
+      }
+    }
+  }
+
+  /**
+   * Rebuilds the chain from persisted entries (start-up). Entries whose type is gone or whose shader fails
+   * are skipped and reported, so one broken file never empties a show.
+   */
+  restore(entries: readonly ChainEntryWire[], ceiling: number): string[] {
+    const problems: string[] = [];
+    this.clear();
+    for (const e of entries) {
+      if (this.slots.length >= ceiling) {
+        problems.push(`${e.type}: over the effect ceiling ${ceiling}`);
+        continue;
+      }
+      const desc = this.deps.catalog().find((d) => d.type === e.type);
+      if (!desc) {
+        problems.push(`${e.type}: not installed`);
+        continue;
+      }
+      try {
+        this.slots.push({ desc, enabled: e.enabled, presetId: e.presetId, inputs: { ...e.inputs }, instance: this.deps.instantiate(desc) });
+      } catch (err) {
+        problems.push(`${e.type}: ${(err as Error).message}`);
+      }
+    }
+    this.version++;
+    return problems;
+  }
+
+  /** Swaps the descriptor of running slots when the catalog reloads a type (the caller re-instantiates). */
+  forEach(fn: (slot: Slot<I>) => void): void {
+    for (const s of this.slots) fn(s);
+  }
+
+  clear(): void {
+    for (const s of this.slots) s.instance.destroy();
+    this.slots = [];
+  }
+
+  private add(cmd: Extract<ChainCommand, { op: 'add' }>): ChainReply {
+    const catalog = this.deps.catalog();
+    const at = matchNameIndex(catalog, cmd.type, [(d) => d.name, (d) => d.type]);
+    if (at < 0) {
+      return {
+        ok: false,
+        code: 'ITEM_NOT_FOUND',
+        message: `no installed effect matches "${clip(cmd.type)}"`,
+        details: { requested: cmd.type, available: catalog.map((d) => d.type) },
+      };
+    }
+    const desc = catalog[at]!;
+    if (cmd.idempotent) {
+      const existing = this.slots.findIndex((s) => s.desc.type === desc.type);
+      if (existing >= 0) return { ok: true, item: item(this.slots[existing]!, existing) };
+    }
+    if (this.slots.length >= cmd.ceiling) {
+      return {
+        ok: false,
+        code: 'EFFECT_LIMIT_REACHED',
+        message: `the chain holds ${this.slots.length} effects, the ceiling of this license tier is ${cmd.ceiling}; nothing added`,
+      };
+    }
+    let instance: I;
+    try {
+      instance = this.deps.instantiate(desc);
+    } catch (err) {
+      return { ok: false, code: 'EFFECT_LOAD_FAILED', message: `${desc.type}: ${(err as Error).message}` };
+    }
+    const inputs = { ...cmd.inputs };
+    this.slots.push({ desc, enabled: true, presetId: cmd.presetId, inputs, instance });
+    this.version++;
+    return { ok: true, item: item(this.slots[this.slots.length - 1]!, this.slots.length - 1) };
+  }
+
+  private remove(cmd: Extract<ChainCommand, { op: 'remove' }>): ChainReply {
+    let at: number;
+    if (cmd.type !== undefined) {
+      at = matchNameIndex(this.slots, cmd.type, [byType, byName]);
+      if (at < 0) {
+        return {
+          ok: false,
+          code: 'ITEM_NOT_FOUND',
+          message: `no effect of type "${clip(cmd.type)}" is in the chain`,
+          details: { requested: cmd.type, available: this.slots.map(byType) },
+        };
+      }
+    } else {
+      const index = cmd.index ?? 0;
+      if (index < 1 || index > this.slots.length) return this.indexMiss(index);
+      at = index - 1;
+    }
+    const [removed] = this.slots.splice(at, 1);
+    removed!.instance.destroy();
+    this.version++;
+    return { ok: true, item: item(removed!, at) };
+  }
+
+  /** `name` wins over `index` (toggle per spec; enabled by the same rule, documented). */
+  private find(name: string | undefined, index: number | undefined): { ok: true; at: number } | { ok: false; reply: ChainReply } {
+    if (name !== undefined) {
+      const at = matchNameIndex(this.slots, name, [byName, byType]);
+      if (at >= 0) return { ok: true, at };
+      return {
+        ok: false,
+        reply: {
+          ok: false,
+          code: 'ITEM_NOT_FOUND',
+          message: `no loaded effect is named "${clip(name)}"`,
+          details: { requested: name, available: this.slots.map(byName) },
+        },
+      };
+    }
+    const i = index ?? 0;
+    if (i < 1 || i > this.slots.length) return { ok: false, reply: this.indexMiss(i) };
+    return { ok: true, at: i - 1 };
+  }
+
+  private indexMiss(index: number): ChainReply {
+    const max = this.slots.length;
+    return {
+      ok: false,
+      code: 'ITEM_NOT_FOUND',
+      message: max === 0 ? `nothing at position ${index}: the chain is empty` : `nothing at position ${index}: positions are 1 to ${max}`,
+      details: { requested: index, min: 1, max },
+    };
+  }
+}
+
+function item<I extends EffectInstance>(s: Slot<I>, at: number): ChainItem {
+  return { index: at + 1, name: s.desc.name, type: s.desc.type, enabled: s.enabled, presetId: s.presetId };
+}
+
+function clip(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}

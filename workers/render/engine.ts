@@ -1,0 +1,193 @@
+// The render loop: source stage → enabled effects in chain order (ping-pong targets) → dimmer/blackout → output,
+// paced at the configured fps with drift-free scheduling that skips frames rather than queueing them.
+import type { IsfDescriptor } from '../../src/shared/isf-types.js';
+import type { RenderStats, SourceSpec } from '../../src/shared/messages.js';
+import { paletteUniform } from '../../src/shared/palette.js';
+import { Chain, type EffectInstance } from './chain.js';
+import { FrameStats } from './frame-stats.js';
+import { Quad, type GL } from './gl-util.js';
+import { glCounts } from './gl-tracker.js';
+import { createTarget, destroyTarget, type IsfProgram, type RenderTarget } from './isf-program.js';
+import { OutputStage } from './output-stage.js';
+import { ProgramPool, type CompileResult } from './program-pool.js';
+import { SourceStage } from './source-stage.js';
+
+export interface EffectRunner extends EffectInstance {
+  program: IsfProgram;
+}
+
+export interface SourceOutcome {
+  id: number;
+  ok: boolean;
+  key: string;
+  reason?: 'expired' | 'superseded' | 'failed';
+  message?: string;
+}
+
+export class RenderEngine {
+  readonly chain: Chain<EffectRunner>;
+  readonly pool: ProgramPool;
+  readonly source: SourceStage;
+  readonly output: OutputStage;
+  private readonly quad: Quad;
+  private readonly ping: [RenderTarget, RenderTarget];
+  private readonly stats = new FrameStats();
+  private effects: IsfDescriptor[] = [];
+  private generators: IsfDescriptor[] = [];
+  private palette = paletteUniform([]);
+  private readonly t0 = performance.now();
+  private lastTime = 0;
+  private frameIndex = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private next = 0;
+  private readonly period: number;
+  /** Called after each frame with the source switch it completed or gave up, if any. */
+  onSource: (o: SourceOutcome) => void = () => {};
+  /** Called when a frame throws; the loop goes on with the next frame. */
+  onError: (message: string) => void = () => {};
+
+  constructor(
+    private readonly gl: GL,
+    readonly width: number,
+    readonly height: number,
+    readonly fps: number,
+    readonly renderer: string,
+  ) {
+    this.period = 1000 / fps;
+    this.quad = new Quad(gl);
+    this.pool = new ProgramPool(gl, this.quad, width, height);
+    this.chain = new Chain<EffectRunner>({
+      catalog: () => this.effects,
+      instantiate: (desc) => {
+        const program = this.pool.take(desc);
+        return { program, destroy: () => program.destroy() };
+      },
+    });
+    this.source = new SourceStage(gl, this.quad, this.pool, width, height);
+    this.output = new OutputStage(gl, this.quad, width, height);
+    this.ping = [createTarget(gl, width, height), createTarget(gl, width, height)];
+  }
+
+  setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): CompileResult[] {
+    this.effects = effects;
+    this.generators = generators;
+    const results = this.pool.setCatalog([...effects, ...generators, ...(noSignal ? [noSignal] : [])]);
+    // Running effects keep their programs; a reloaded file applies the next time the effect is added.
+    this.source.setNoSignal(noSignal && this.pool.errorOf(noSignal) === null ? noSignal : null);
+    return results.filter((r) => !noSignal || r.type !== noSignal.type || r.kind !== noSignal.kind);
+  }
+
+  setPalette(colors: string[]): void {
+    this.palette = paletteUniform(colors);
+  }
+
+  /** Queues a source switch; it happens on the first frame the new source can draw, unless its deadline passes. */
+  requestSource(id: number, key: string, deadline: number, spec: SourceSpec): void {
+    let built;
+    try {
+      built = this.source.build(spec, this.generators);
+    } catch (err) {
+      this.onSource({ id, ok: false, key, reason: 'failed', message: (err as Error).message });
+      return;
+    }
+    const old = this.source.pending;
+    if (old) {
+      this.source.drop(old.source);
+      this.onSource({ id: old.id, ok: false, key: old.key, reason: 'superseded', message: 'a later selection replaced this one before it drew a frame' });
+    }
+    this.source.pending = { id, key, deadline, source: built };
+  }
+
+  start(): void {
+    this.next = performance.now();
+    const tick = (): void => {
+      const now = performance.now();
+      const late = now - this.next;
+      if (late >= this.period) {
+        // Behind schedule: skip the missed slots instead of rendering a burst to catch up.
+        const missed = Math.floor(late / this.period);
+        this.stats.dropped += missed;
+        this.next += missed * this.period;
+      }
+      try {
+        this.renderFrame(now);
+      } catch (err) {
+        this.onError((err as Error).message);
+      }
+      this.next += this.period;
+      // Spare programs compile in idle time between frames, one at a time.
+      if (this.next - performance.now() > 2) this.pool.refill();
+      this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  renderFrame(now = performance.now()): void {
+    const gl = this.gl;
+    const time = (now - this.t0) / 1000;
+    const ctx = { time, timeDelta: this.frameIndex === 0 ? 0 : time - this.lastTime, frameIndex: this.frameIndex, palette: this.palette };
+    this.lastTime = time;
+
+    let switching = this.source.pending;
+    if (switching && Date.now() > switching.deadline) {
+      this.source.drop(switching.source);
+      this.source.pending = null;
+      this.onSource({ id: switching.id, ok: false, key: switching.key, reason: 'expired', message: 'no first frame before the activation deadline' });
+      switching = null;
+    }
+    if (switching && !this.source.ready(switching.source)) switching = null;
+
+    // At full level the last stage draws straight into the output target: the grading pass costs a full-screen
+    // draw (~4 ms at 720p on Mesa) and only runs while the dimmer or blackout changes the picture.
+    const enabled = this.chain.enabled();
+    const direct = this.output.passThrough();
+    const out = this.output.target;
+    let [a, b] = this.ping;
+    const drawSource = (t: RenderTarget): void => (switching ? this.source.draw(t, ctx, switching.source) : this.source.draw(t, ctx));
+    drawSource(direct && enabled.length === 0 ? out : a);
+    enabled.forEach((slot, i) => {
+      const target = direct && i === enabled.length - 1 ? out : b;
+      slot.instance.program.render({ input: a.texture, inputSize: [this.width, this.height], target: target.framebuffer, ...ctx, values: slot.inputs });
+      [a, b] = [b, a];
+    });
+    if (!direct) this.output.draw(a.texture);
+    gl.flush();
+
+    if (switching) {
+      this.source.pending = null;
+      this.source.commit(switching.key, switching.source);
+      this.onSource({ id: switching.id, ok: true, key: switching.key });
+    }
+    this.frameIndex++;
+    this.stats.record(now, performance.now() - now);
+  }
+
+  snapshotStats(): RenderStats {
+    const { p50, p99 } = this.stats.percentiles();
+    return {
+      targetFps: this.fps,
+      fps: this.stats.fps(performance.now()),
+      frameMsP50: p50,
+      frameMsP99: p99,
+      droppedFrames: this.stats.dropped,
+      frames: this.stats.frames,
+      renderer: this.renderer,
+      gl: glCounts(this.gl),
+    };
+  }
+
+  destroy(): void {
+    this.stop();
+    this.chain.clear();
+    this.source.destroy();
+    this.output.destroy();
+    for (const t of this.ping) destroyTarget(this.gl, t);
+    this.pool.destroy();
+    this.quad.destroy();
+  }
+}

@@ -1,0 +1,180 @@
+// The source stage: draws the current source (generator, ingest frame ring, or black) into the first buffer of
+// the chain, and holds a pending source until it has a frame, so a failed activation never interrupts the output.
+import type { SourceSpec } from '../../src/shared/messages.js';
+import type { IsfDescriptor } from '../../src/shared/isf-types.js';
+import { FrameRingReader } from '../../src/shared/frame-ring.js';
+import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
+import type { IsfProgram, RenderTarget } from './isf-program.js';
+import type { ProgramPool } from './program-pool.js';
+
+/** A live input that delivered no frame for this long shows the "no signal" card (spec: live frame freshness). */
+export const FRESH_MS = 2000;
+
+// Fits the frame's content rectangle into the render size keeping its aspect (black bars), flipping the
+// top-down ingest rows into GL's bottom-up orientation.
+const LETTERBOX = `
+precision mediump float;
+uniform sampler2D frame;
+uniform vec4 rect; // x, y, width, height of the picture in output pixels (GL orientation)
+void main() {
+  vec2 p = (gl_FragCoord.xy - rect.xy) / rect.zw;
+  if (p.x < 0.0 || p.y < 0.0 || p.x > 1.0 || p.y > 1.0) { gl_FragColor = vec4(0.0, 0.0, 0.0, 1.0); return; }
+  gl_FragColor = vec4(texture2D(frame, vec2(p.x, 1.0 - p.y)).rgb, 1.0);
+}`;
+
+export interface DrawContext {
+  time: number;
+  timeDelta: number;
+  frameIndex: number;
+  palette: { rgb: Float32Array; count: number };
+}
+
+type Active =
+  | { kind: 'none' }
+  | { kind: 'generator'; program: IsfProgram; values: Record<string, unknown> }
+  | { kind: 'ring'; reader: FrameRingReader; live: boolean; texture: unknown; texW: number; texH: number; frameNo: number };
+
+export interface Pending {
+  id: number;
+  key: string;
+  deadline: number;
+  source: Active;
+}
+
+export class SourceStage {
+  private current: Active = { kind: 'none' };
+  currentKey = '';
+  pending: Pending | null = null;
+  private readonly letterbox: unknown;
+  private readonly uRect: unknown;
+  private readonly uFrame: unknown;
+  private noSignal: IsfProgram | null = null;
+
+  constructor(
+    private readonly gl: GL,
+    private readonly quad: Quad,
+    private readonly pool: ProgramPool,
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    this.letterbox = compileProgram(gl, BLIT_VERTEX, LETTERBOX);
+    this.uRect = gl.getUniformLocation(this.letterbox, 'rect');
+    this.uFrame = gl.getUniformLocation(this.letterbox, 'frame');
+  }
+
+  setNoSignal(desc: IsfDescriptor | null): void {
+    this.noSignal?.destroy();
+    this.noSignal = null;
+    if (desc) this.noSignal = this.pool.take(desc);
+  }
+
+  /** Builds a source for `spec` (throws when a generator cannot compile). */
+  build(spec: SourceSpec, generators: readonly IsfDescriptor[]): Active {
+    if (spec.kind === 'none') return { kind: 'none' };
+    if (spec.kind === 'generator') {
+      const desc = generators.find((d) => d.type === spec.type);
+      if (!desc) throw new Error(`generator "${spec.type}" is not installed`);
+      return { kind: 'generator', program: this.pool.take(desc), values: { ...spec.inputs } };
+    }
+    const gl = this.gl;
+    const texture = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    return { kind: 'ring', reader: new FrameRingReader(spec.ring), live: spec.live, texture, texW: 0, texH: 0, frameNo: -1 };
+  }
+
+  /** A pending source can take over once it has something to show. */
+  ready(source: Active): boolean {
+    return source.kind !== 'ring' || source.reader.frameCount() > 0;
+  }
+
+  /** Makes `source` current, releasing the previous one. */
+  commit(key: string, source: Active): void {
+    this.release(this.current);
+    this.current = source;
+    this.currentKey = key;
+  }
+
+  drop(source: Active): void {
+    this.release(source);
+  }
+
+  /** Draws `source` (default: the current one) into `target`. */
+  draw(target: RenderTarget, ctx: DrawContext, source: Active = this.current): void {
+    const gl = this.gl;
+    if (source.kind === 'generator') {
+      source.program.render({ input: null, inputSize: [this.width, this.height], target: target.framebuffer, ...ctx, values: source.values });
+      return;
+    }
+    if (source.kind === 'ring') {
+      const stale = source.live && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
+      if (stale && this.noSignal) {
+        this.noSignal.render({ input: null, inputSize: [this.width, this.height], target: target.framebuffer, ...ctx, values: {} });
+        return;
+      }
+      if (this.upload(source)) {
+        this.drawFrame(target, source);
+        return;
+      }
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.viewport(0, 0, this.width, this.height);
+    gl.clearColor(0, 0, 0, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+  }
+
+  destroy(): void {
+    if (this.pending) this.release(this.pending.source);
+    this.pending = null;
+    this.release(this.current);
+    this.current = { kind: 'none' };
+    this.noSignal?.destroy();
+    this.gl.deleteProgram(this.letterbox);
+  }
+
+  /** Uploads the newest ring frame when it changed; false when the ring has no frame yet. */
+  private upload(s: Extract<Active, { kind: 'ring' }>): boolean {
+    const frame = s.reader.acquire();
+    if (!frame) return s.texW > 0;
+    if (frame.frameNo !== s.frameNo) {
+      const gl = this.gl;
+      gl.bindTexture(gl.TEXTURE_2D, s.texture);
+      gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+      if (frame.width !== s.texW || frame.height !== s.texH) {
+        gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, frame.width, frame.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, frame.pixels);
+        s.texW = frame.width;
+        s.texH = frame.height;
+      } else {
+        gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, frame.width, frame.height, gl.RGBA, gl.UNSIGNED_BYTE, frame.pixels);
+      }
+      // A frame overwritten while it was uploaded is uploaded again next time rather than kept torn.
+      s.frameNo = s.reader.release() ? frame.frameNo : -1;
+    } else {
+      s.reader.release();
+    }
+    return true;
+  }
+
+  private drawFrame(target: RenderTarget, s: Extract<Active, { kind: 'ring' }>): void {
+    const gl = this.gl;
+    const scale = Math.min(this.width / s.texW, this.height / s.texH);
+    const w = s.texW * scale;
+    const h = s.texH * scale;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.viewport(0, 0, this.width, this.height);
+    gl.useProgram(this.letterbox);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, s.texture);
+    gl.uniform1i(this.uFrame, 0);
+    gl.uniform4f(this.uRect, (this.width - w) / 2, (this.height - h) / 2, w, h);
+    this.quad.draw();
+  }
+
+  private release(s: Active): void {
+    if (s.kind === 'generator') s.program.destroy();
+    if (s.kind === 'ring') this.gl.deleteTexture(s.texture);
+  }
+}
