@@ -1,4 +1,4 @@
-// Global output controls: blackout and dimmer (persisted in state.json; the render worker applies them in its output stage).
+// Global output controls: blackout and dimmer, persisted in state.json and applied by the render worker's output stage.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { StateStore } from '../state/store.js';
@@ -14,7 +14,8 @@ const GlobalChange = Type.Object({
   dimmer: Type.Number({ minimum: 0, maximum: 1 }),
 });
 
-export function globalRoutes(state: StateStore): RouteDef[] {
+/** `apply` hands the new values to the render worker's output stage. */
+export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimmer: number) => void): RouteDef[] {
   const current = (): { blackout: boolean; dimmer: number } => {
     const s = state.peek();
     return { blackout: s.blackout, dimmer: s.dimmer };
@@ -49,6 +50,7 @@ export function globalRoutes(state: StateStore): RouteDef[] {
         state.update((s) => {
           s.blackout = req.body.enabled;
         });
+        apply(state.peek().blackout, state.peek().dimmer);
         return { json: { success: true, ...current() } };
       },
     }),
@@ -68,6 +70,7 @@ export function globalRoutes(state: StateStore): RouteDef[] {
         state.update((s) => {
           s.dimmer = req.body.value;
         });
+        apply(state.peek().blackout, state.peek().dimmer);
         return { json: { success: true, ...current() } };
       },
     }),

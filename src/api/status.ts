@@ -1,5 +1,5 @@
 // GET /status: application name and version, server state, uptime, HTTP engine, render stats; open without a key.
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { AppContext } from '../app/context.js';
 
@@ -33,17 +33,37 @@ export const StatusBody = Type.Object({
   }),
   license: Type.Object({ tier: Type.String(), effectCeiling: Type.Integer() }),
   render: Type.Object({
-    running: Type.Boolean({ description: 'false until the render worker is started' }),
+    running: Type.Boolean({ description: 'true while the render worker answers (heartbeat within 1000 ms)' }),
     width: Type.Integer(),
     height: Type.Integer(),
     targetFps: Type.Number(),
+    fps: Type.Number({ description: 'frames rendered in the last second' }),
+    frameMsP50: Type.Number({ description: 'median frame time over the recent frames (ms)' }),
+    frameMsP99: Type.Number({ description: '99th percentile frame time (ms)' }),
+    droppedFrames: Type.Integer({ description: 'frame slots skipped because a frame ran late' }),
+    frames: Type.Integer({ description: 'frames rendered since start' }),
+    renderer: Type.String({ description: 'GL renderer and version strings' }),
+    display: Type.String({ description: 'X display headless-gl renders through (own Xvfb or inherited $DISPLAY)' }),
+    gl: Type.Object(
+      {
+        textures: Type.Integer(),
+        programs: Type.Integer(),
+        framebuffers: Type.Integer(),
+        buffers: Type.Integer(),
+        shaders: Type.Integer(),
+        renderbuffers: Type.Integer(),
+      },
+      { description: 'GL objects alive; steady values mean no leaks' },
+    ),
   }),
 });
+
+export type RenderStatus = Static<typeof StatusBody>['render'];
 
 export function statusRoutes(ctx: AppContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
+  let memo: { tick: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
   const render = (): string => {
     const loaded = ctx.config();
     const lic = ctx.license();
@@ -51,10 +71,10 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
     const addresses = ctx.addresses();
     const apiKey = ctx.apiKeyRequired();
     const tick = Math.round((Date.now() - ctx.startedAt.getTime()) / 100);
-    if (memo && memo.tick === tick && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
+    const renderStatus = ctx.render();
+    if (memo && memo.tick === tick && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
       return memo.text;
     }
-    const cfg = loaded.config;
     const text = JSON.stringify({
       name: ctx.name,
       version: ctx.version,
@@ -65,9 +85,9 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
       server: { host: l.host, port: l.port, apiKeyRequired: apiKey, addresses },
       httpEngine: ctx.engine,
       license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
-      render: { running: false, width: cfg.render.width, height: cfg.render.height, targetFps: cfg.render.fps },
+      render: renderStatus,
     });
-    memo = { tick, config: loaded, license: lic, listener: l, addresses, apiKey, text };
+    memo = { tick, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
     return text;
   };
   return [

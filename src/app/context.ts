@@ -4,6 +4,7 @@ import type { ListenerStatus } from '../http/listener.js';
 import type { LicenseCheck } from '../license/license.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { NetworkAddress } from './network.js';
+import type { RenderStatus } from '../api/status.js';
 
 export interface AppContext {
   readonly name: 'vjd';
@@ -15,6 +16,8 @@ export interface AppContext {
   addresses(): NetworkAddress[];
   license(): LicenseCheck;
   apiKeyRequired(): boolean;
+  /** Render statistics (a new object only when they change). */
+  render(): RenderStatus;
   /** Capability features of the routes actually served. */
   features(): string[];
 }

@@ -22,11 +22,16 @@ import { writeStatusFile, removeStatusFile, statusFilePath } from './status-file
 import { networkAddresses, isLoopbackHost, AddressCache } from './network.js';
 import type { AppContext } from './context.js';
 import { packageVersion } from './version.js';
+import { startShow } from './show.js';
+import { effectsRoutes } from '../api/effects.js';
+import { sourcesRoutes } from '../api/sources.js';
+import { browseRoutes } from '../api/browse.js';
+import { testHookRoutes } from '../api/test-hooks.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set(['server.enabled', 'server.host', 'server.port', 'server.apiKey', 'license.trustedKeys', 'license.file']);
 const SHUTDOWN_DRAIN_MS = 3000;
-const SHUTDOWN_HARD_MS = 5000;
+const SHUTDOWN_HARD_MS = 8000;
 const LICENSE_POLL_MS = 500;
 
 export async function serve(flags: Overrides): Promise<void> {
@@ -53,6 +58,19 @@ export async function serve(flags: Overrides): Promise<void> {
   await mkdir(loaded.paths.dataDir, { recursive: true });
   await state.load();
 
+  let show: Awaited<ReturnType<typeof startShow>>;
+  try {
+    show = await startShow(loaded, state, log, (message) => {
+      log.fatal(message);
+      flushLog();
+      process.exit(1);
+    });
+  } catch (err) {
+    log.fatal({ err: (err as Error).message }, 'rendering could not start');
+    flushLog();
+    process.exit(1);
+  }
+
   let license: LicenseCheck = { valid: false, reason: 'not read yet' };
   const guard = new ApiKeyGuard();
   guard.setKey(loaded.config.server.apiKey);
@@ -71,13 +89,18 @@ export async function serve(flags: Overrides): Promise<void> {
     license: () => license,
     apiKeyRequired: () => guard.enabled,
     features: () => router?.features ?? [],
+    render: () => show.renderStatus(),
   };
 
   const assets = await loadDocsAssets();
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx),
-    ...globalRoutes(state),
+    ...globalRoutes(state, (blackout, dimmer) => show.render.setGlobal(blackout, dimmer)),
+    ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
+    ...sourcesRoutes(show.sources),
+    ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
+    ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];
   router = compileRoutes(routes);
@@ -164,7 +187,7 @@ export async function serve(flags: Overrides): Promise<void> {
     stopping = true;
     log.info({ signal, inFlight: listener.inFlight }, 'shutting down');
     const hard = setTimeout(() => {
-      log.error('shutdown took longer than 5 s; exiting');
+      log.error('shutdown took longer than 8 s; exiting');
       flushLog();
       process.exit(1);
     }, SHUTDOWN_HARD_MS);
@@ -174,6 +197,7 @@ export async function serve(flags: Overrides): Promise<void> {
     if (expiryTimer) clearTimeout(expiryTimer);
     await listener.close(SHUTDOWN_DRAIN_MS);
     await statusChain;
+    await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));
     await state.flush();
     await removeStatusFile(loaded.paths.runDir);
     log.info('stopped');

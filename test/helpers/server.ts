@@ -1,7 +1,7 @@
 // Test harness: starts the real built server (dist/src/cli.js serve) on a free port with a temp data dir
 // and config, waits for it, talks HTTP to it, and stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect as connectSocket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -71,8 +71,12 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   let configFile: string | null = null;
   const args = ['serve'];
   if (!opts.dataDirInConfig) args.push('--data-dir', dataDir);
+  // An existing (empty) default media folder keeps the first-run demo media generation out of tests that do not want it.
+  await mkdir(join(dataDir, 'media'), { recursive: true });
   if (opts.config !== null) {
     const cfg = { ...(opts.config ?? {}) } as Record<string, unknown>;
+    // Small frames keep several servers per test file cheap on a 2-core machine.
+    cfg.render ??= { width: 320, height: 180, fps: 30 };
     if (opts.dataDirInConfig) cfg.dataDir = dataDir;
     cfg.server = { host: '127.0.0.1', port, ...((cfg.server as object | undefined) ?? {}) };
     configFile = join(dataDir, 'config.json');
@@ -86,8 +90,10 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     if (r.code !== 0) throw new Error(`license activation failed: ${r.stderr}`);
   }
   args.push(...(opts.args ?? []));
+  // The server starts its own Xvfb (the production path) unless a test passes DISPLAY explicitly.
+  const { DISPLAY: _display, ...inherited } = process.env;
   const proc = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, VJD_LOG_LEVEL: 'debug', ...(opts.env ?? {}) },
+    env: { ...inherited, VJD_LOG_LEVEL: 'debug', VJD_TEST_HOOKS: '1', ...(opts.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -148,7 +154,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
 
   const waitFor = opts.waitFor ?? 'running';
   try {
-    if (waitFor === 'running') await waitForHttp(server, 15000, () => exited, () => out);
+    if (waitFor === 'running') await waitForHttp(server, 30000, () => exited, () => out);
     else await waitForLog(waitFor.slice(4));
   } catch (err) {
     await server.stop('SIGKILL');

@@ -48,7 +48,12 @@ test('GET /status reports name, version, state and the native uWS engine', async
   assert.is(b.server.apiKeyRequired, false);
   assert.is(b.license.tier, 'community');
   assert.is(b.license.effectCeiling, 8);
-  assert.equal(b.render, { running: false, width: 1280, height: 720, targetFps: 30 });
+  assert.equal(
+    Object.keys(b.render).sort(),
+    ['display', 'droppedFrames', 'fps', 'frameMsP50', 'frameMsP99', 'frames', 'gl', 'height', 'renderer', 'running', 'targetFps', 'width'],
+  );
+  assert.equal([b.render.width, b.render.height, b.render.targetFps], [320, 180, 30], 'the configured render size and rate');
+  assert.is(b.render.running, true);
 });
 
 test('GET /capabilities lists served features, tier and limits', async () => {
@@ -61,7 +66,8 @@ test('GET /capabilities lists served features, tier and limits', async () => {
   assert.ok(b.features.includes('docs'));
   assert.ok(b.features.includes('openapi'));
   assert.ok(b.features.includes('global'));
-  assert.not.ok(b.features.includes('effects-catalogue'), 'catalogue route is not served yet');
+  for (const f of ['effects-catalogue', 'effects', 'browse', 'sources', 'live-inputs', 'media-files']) assert.ok(b.features.includes(f), f);
+  assert.not.ok(b.features.includes('test'), 'test hooks are no feature');
   assert.is(b.license.tier, 'community');
   assert.is(b.limits.effectCeiling, 8);
   assert.is(b.limits.bodyLimitBytes, 65536);

@@ -46,7 +46,29 @@ test('openapi.yaml is OpenAPI 3.0 and passes redocly lint with no errors', async
 test('every served route is described, with security matching its auth', async () => {
   const doc = YAML.parse(yamlText);
   const paths = Object.keys(doc.paths).sort();
-  assert.equal(paths, ['/api/v1/capabilities', '/api/v1/docs', '/api/v1/global', '/api/v1/global/blackout', '/api/v1/global/dimmer', '/api/v1/openapi.yaml', '/api/v1/status']);
+  assert.equal(paths, [
+    '/api/v1/browse',
+    '/api/v1/capabilities',
+    '/api/v1/docs',
+    '/api/v1/effects',
+    '/api/v1/effects/add',
+    '/api/v1/effects/available',
+    '/api/v1/effects/current',
+    '/api/v1/effects/enabled',
+    '/api/v1/effects/remove',
+    '/api/v1/effects/toggle',
+    '/api/v1/global',
+    '/api/v1/global/blackout',
+    '/api/v1/global/dimmer',
+    '/api/v1/inputs/file/select',
+    '/api/v1/inputs/live/select',
+    '/api/v1/openapi.yaml',
+    '/api/v1/sources',
+    '/api/v1/sources/current',
+    '/api/v1/sources/select',
+    '/api/v1/status',
+  ]);
+  assert.not.ok(paths.some((p) => p.includes('_test')), 'test hooks stay out of the description');
   assert.equal(doc.paths['/api/v1/status'].get.security, []);
   assert.is(doc.paths['/api/v1/capabilities'].get.security, undefined, 'protected routes inherit the global security');
   assert.ok(doc.security.length >= 2);

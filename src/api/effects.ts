@@ -1,0 +1,207 @@
+// Effects routes (spec section 4): the catalog, the chain, and add/remove/toggle/enabled. Reads come from the render
+// worker's newest snapshot; mutations go to the worker with a 1000 ms deadline (503 CHAIN_BUSY = nothing changed).
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../http/errors.js';
+import type { RenderClient } from '../render/render-client.js';
+import type { CatalogSnapshot } from '../catalog/catalog.js';
+import type { ChainItem } from '../shared/messages.js';
+
+export interface EffectsDeps {
+  render: RenderClient;
+  catalog(): CatalogSnapshot;
+  /** Effect ceiling of the active license tier. */
+  ceiling(): number;
+}
+
+const NAME = { minLength: 1, maxLength: 256 };
+
+export const ChainItemSchema = Type.Object({
+  index: Type.Integer({ minimum: 1, description: '1-based chain position' }),
+  name: Type.String({ description: 'display name' }),
+  type: Type.String({ description: 'lower-case effect type' }),
+  enabled: Type.Boolean({ description: 'visibility state' }),
+  presetId: Type.String({ description: 'id of the effect preset this effect was loaded from; "" otherwise' }),
+});
+
+const CatalogItem = Type.Object({
+  type: Type.String({ description: 'effect type that can be loaded' }),
+  name: Type.String({ description: 'display name, also accepted where a name is matched' }),
+  inChain: Type.Boolean({ description: 'true when the chain holds at least one effect of this type' }),
+});
+
+const ChainList = Type.Object({
+  count: Type.Integer({ minimum: 0 }),
+  enabledCount: Type.Integer({ minimum: 0 }),
+  items: Type.Array(ChainItemSchema),
+});
+
+const Changed = Type.Object({ success: Type.Literal(true), current: ChainItemSchema });
+
+const common = { auth: 'required' as const, tags: ['effects'] };
+
+export function effectsRoutes(d: EffectsDeps): RouteDef[] {
+  return [
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: `${API_PREFIX}/effects/available`,
+      operationId: 'listAvailableEffects',
+      summary: 'The effect catalog: one entry per installed effect type',
+      description: 'Built-in effects plus ISF files from `effects.dirs`. `inChainCount` counts catalog types with at least one copy in the chain.',
+      feature: 'effects-catalogue',
+      schema: {},
+      responses: {
+        200: {
+          description: 'the catalog',
+          schema: Type.Object({ count: Type.Integer({ minimum: 0 }), inChainCount: Type.Integer({ minimum: 0 }), items: Type.Array(CatalogItem) }),
+        },
+      },
+      errors: ['CHAIN_BUSY'],
+      handler: () => {
+        const inChain = new Set(d.render.readChain().items.map((i) => i.type));
+        const items = d.catalog().effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type) }));
+        return { json: { count: items.length, inChainCount: items.filter((i) => i.inChain).length, items } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: `${API_PREFIX}/effects`,
+      operationId: 'listChain',
+      summary: 'The effects chain in order',
+      feature: 'effects',
+      schema: {},
+      responses: { 200: { description: 'the chain', schema: ChainList } },
+      errors: ['CHAIN_BUSY'],
+      handler: () => {
+        const items = d.render.readChain().items;
+        return { json: { count: items.length, enabledCount: items.filter((i) => i.enabled).length, items } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: `${API_PREFIX}/effects/current`,
+      operationId: 'listEnabledEffects',
+      summary: 'Enabled effects only, each with its index in the full chain (indexes can have gaps)',
+      feature: 'effects',
+      schema: {},
+      responses: { 200: { description: 'enabled effects', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemSchema) }) } },
+      errors: ['CHAIN_BUSY'],
+      handler: () => {
+        const items = d.render.readChain().items.filter((i) => i.enabled);
+        return { json: { count: items.length, items } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/add`,
+      operationId: 'addEffect',
+      summary: 'Append an effect to the chain',
+      description:
+        '`type` is matched against the display name first, then the type (case-insensitive; space, underscore and hyphen equivalent; trimmed). ' +
+        'The new effect is appended enabled. With `idempotent: true` and that type already in the chain, the first copy is returned and nothing is added. ' +
+        '403 at the effect ceiling of the license tier (community 8, pro 32, studio 128); 404 lists installed types in `details.available`; ' +
+        '500 EFFECT_LOAD_FAILED carries the shader compile error in `message`.',
+      feature: 'effects',
+      schema: {
+        body: Type.Object({
+          type: Type.String({ ...NAME, description: 'effect type or display name' }),
+          idempotent: Type.Optional(Type.Boolean({ default: false, description: 'return the existing effect instead of adding a copy' })),
+        }),
+      },
+      responses: { 200: { description: 'the slot of the effect', schema: Type.Intersect([Type.Object({ success: Type.Literal(true) }), ChainItemSchema]) } },
+      errors: ['INVALID_REQUEST', 'EFFECT_LIMIT_REACHED', 'ITEM_NOT_FOUND', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY'],
+      handler: async (req) => {
+        const started = Date.now();
+        const item = await d.render.chain(
+          { op: 'add', type: req.body.type, idempotent: req.body.idempotent ?? false, ceiling: d.ceiling(), presetId: '', inputs: {} },
+          started,
+        );
+        return { json: { success: true, ...item } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/remove`,
+      operationId: 'removeEffect',
+      summary: 'Remove an effect by type (the first of that type) or by index',
+      description:
+        'When both are sent, `type` wins. Later positions move down by one. A miss is 404 ITEM_NOT_FOUND with ' +
+        '`details {requested, available}` (types in the chain) for a type, or `details {requested, min, max}` for an index.',
+      feature: 'effects',
+      schema: {
+        body: Type.Object({
+          type: Type.Optional(Type.String({ ...NAME, description: 'effect type (or display name); the first match is removed' })),
+          index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
+        }),
+      },
+      responses: { 200: { description: 'the removed item as it was', schema: Type.Object({ success: Type.Literal(true), removed: ChainItemSchema }) } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      handler: async (req) => {
+        const started = Date.now();
+        const { type, index } = req.body;
+        if (type === undefined && index === undefined) throw new ApiError('INVALID_REQUEST', 'send `type` (string) or `index` (integer)');
+        const removed = await d.render.chain(type !== undefined ? { op: 'remove', type } : { op: 'remove', index: index! }, started);
+        return { json: { success: true, removed } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/toggle`,
+      operationId: 'toggleEffect',
+      summary: 'Flip the enabled state of one effect',
+      description:
+        'When both are sent, `name` wins. A name miss gives `details.available` (loaded effect names); an index miss gives `details.min` and `details.max`.',
+      feature: 'effects',
+      schema: {
+        body: Type.Object({
+          index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
+          name: Type.Optional(Type.String({ ...NAME, description: 'display name first, then type' })),
+        }),
+      },
+      responses: { 200: { description: 'the item after the change', schema: Changed } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      handler: async (req) => {
+        const started = Date.now();
+        const { index, name } = req.body;
+        if (index === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send `name` (string) or `index` (integer)');
+        const current = await d.render.chain(name !== undefined ? { op: 'toggle', name } : { op: 'toggle', index: index! }, started);
+        return { json: { success: true, current } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/enabled`,
+      operationId: 'setEffectEnabled',
+      summary: 'Show or hide one effect (idempotent)',
+      description:
+        'Precedence when both `index` and `name` are sent: `name` wins, as on toggle. Misses answer like toggle. Repeating a request changes nothing further.',
+      feature: 'effects',
+      schema: {
+        body: Type.Object({
+          enabled: Type.Boolean({ description: 'state to set' }),
+          index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
+          name: Type.Optional(Type.String({ ...NAME, description: 'display name first, then type' })),
+        }),
+      },
+      responses: { 200: { description: 'the item after the change', schema: Changed } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      handler: async (req) => {
+        const started = Date.now();
+        const { index, name, enabled } = req.body;
+        if (index === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send `name` (string) or `index` (integer)');
+        const current: ChainItem = await d.render.chain(
+          name !== undefined ? { op: 'enabled', enabled, name } : { op: 'enabled', enabled, index: index! },
+          started,
+        );
+        return { json: { success: true, current } };
+      },
+    }),
+  ];
+}

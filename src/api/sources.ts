@@ -1,0 +1,130 @@
+// Source routes: the source list, the current source, and the three select routes (live input, media file, any source).
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../http/errors.js';
+import type { SourceKind, SourceManager } from '../sources/source-manager.js';
+
+const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 512, description }));
+
+export const CurrentSourceSchema = Type.Object(
+  {
+    id: Type.String({ description: 'device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet' }),
+    name: Type.String({ description: 'display name; "" when nothing is selected yet' }),
+    sourceKind: Type.String({ description: '`live`, `file`, `generator`, `preset`, or `none` before the first selection' }),
+    type: Type.String({ description: '`live`, `video`, `image`, `generator`, or `none` before the first selection' }),
+  },
+  { description: 'the current source' },
+);
+
+const Selected = Type.Object({ success: Type.Literal(true), current: CurrentSourceSchema });
+
+const SelectBody = Type.Object({
+  id: Text('id, matched first (exactly, then case-insensitively)'),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'display name, flexible matching when no id matches' })),
+});
+
+const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'] as const;
+
+export function sourcesRoutes(m: SourceManager): RouteDef[] {
+  const select = (kinds: SourceKind[], label: string) => async (req: { body: { id?: string | undefined; name?: string | undefined } }) => {
+    const started = Date.now();
+    const id = usable(req.body.id);
+    const name = usable(req.body.name);
+    if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send a non-empty `id` or `name` string of 1 to 512 characters');
+    const entry = m.resolve(kinds, { id, name }, label);
+    const current = await m.select(entry, started);
+    return { json: { success: true, current } };
+  };
+  const activation =
+    'The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous ' +
+    'source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. ' +
+    'Selecting the current item answers 200 at once without interrupting it. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids).';
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/sources`,
+      auth: 'required',
+      operationId: 'listSources',
+      summary: 'Every selectable source: generators, presets, live inputs, media files (in that order)',
+      tags: ['sources'],
+      feature: 'sources',
+      schema: {},
+      responses: {
+        200: {
+          description: 'the sources; `active` marks the current one',
+          schema: Type.Object({
+            count: Type.Integer({ minimum: 0 }),
+            items: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), sourceKind: Type.String(), type: Type.String(), active: Type.Boolean() })),
+          }),
+        },
+      },
+      errors: [],
+      handler: () => {
+        const cur = m.currentSource();
+        const items = m.list().map((e) => ({ id: e.id, name: e.name, sourceKind: e.sourceKind, type: e.type, active: e.id === cur.id && e.sourceKind === cur.sourceKind }));
+        return { json: { count: items.length, items } };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/sources/current`,
+      auth: 'required',
+      operationId: 'getCurrentSource',
+      summary: 'The current source',
+      description: 'Before anything was ever selected the answer is 200 with `id` and `name` "" and `sourceKind`/`type` `none`.',
+      tags: ['sources'],
+      feature: 'sources',
+      schema: {},
+      responses: { 200: { description: 'the current source', schema: CurrentSourceSchema } },
+      errors: [],
+      handler: () => ({ json: m.currentSource() }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/sources/select`,
+      auth: 'required',
+      operationId: 'selectSource',
+      summary: 'Select any source by id or name',
+      description: `\`id\` matches any source id exactly first; \`name\` uses flexible matching over generators, presets, live inputs, then files (the first match wins). ${activation}`,
+      tags: ['sources'],
+      feature: 'sources',
+      schema: { body: SelectBody },
+      responses: { 200: { description: 'the new current source', schema: Selected } },
+      errors: [...SELECT_ERRORS],
+      handler: select(['generator', 'preset', 'live', 'file'], 'source'),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/inputs/live/select`,
+      auth: 'required',
+      operationId: 'selectLiveInput',
+      summary: 'Make a live input the current source',
+      description: `\`id\` is a device id or a browse node id \`liveInput:<id>\`. ${activation}`,
+      tags: ['sources'],
+      feature: 'live-inputs',
+      schema: { body: SelectBody },
+      responses: { 200: { description: 'the new current source', schema: Selected } },
+      errors: [...SELECT_ERRORS],
+      handler: select(['live'], 'live'),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/inputs/file/select`,
+      auth: 'required',
+      operationId: 'selectFileInput',
+      summary: 'Make a media file the current source',
+      description: `\`id\` is a media file id from browse. Videos loop; stills stay. ${activation}`,
+      tags: ['sources'],
+      feature: 'media-files',
+      schema: { body: SelectBody },
+      responses: { 200: { description: 'the new current source', schema: Selected } },
+      errors: [...SELECT_ERRORS],
+      handler: select(['file'], 'file'),
+    }),
+  ];
+}
+
+/** A string that still says something after trimming, else undefined. */
+function usable(s: string | undefined): string | undefined {
+  return s !== undefined && s.trim() !== '' ? s : undefined;
+}

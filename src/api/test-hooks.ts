@@ -1,0 +1,48 @@
+// Test-only routes, served only when the process runs with VJD_TEST_HOOKS=1 (never in a production config):
+// stalling the render worker proves CHAIN_BUSY semantics, sampling output pixels proves what is on screen.
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../http/errors.js';
+import type { RenderClient } from '../render/render-client.js';
+
+export function testHookRoutes(render: RenderClient): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/stall`,
+      auth: 'required',
+      operationId: 'testStall',
+      summary: 'Block the render worker for `ms` milliseconds (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: { body: Type.Object({ ms: Type.Integer({ minimum: 1, maximum: 10_000 }) }) },
+      responses: { 200: { description: 'stall requested' } },
+      errors: ['INVALID_REQUEST'],
+      handler: (req) => {
+        render.stall(req.body.ms);
+        return { json: { success: true } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/sample`,
+      auth: 'required',
+      operationId: 'testSample',
+      summary: 'Read output pixels at normalized points, origin top-left (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: {
+        body: Type.Object({
+          points: Type.Array(Type.Tuple([Type.Number({ minimum: 0, maximum: 1 }), Type.Number({ minimum: 0, maximum: 1 })]), { minItems: 1, maxItems: 64 }),
+        }),
+      },
+      responses: { 200: { description: 'RGBA per point' } },
+      errors: ['INVALID_REQUEST'],
+      handler: async (req) => {
+        const pixels = await render.sample(req.body.points as Array<[number, number]>);
+        if (!pixels) throw new ApiError('CHAIN_BUSY', 'the render worker did not answer within 1000 ms');
+        return { json: { pixels } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,184 @@
+// The show side of vjd: display, render worker, catalog, ingest worker, live inputs, media library, sources and
+// the browse tree, wired together and kept in step (a catalog or library change rebuilds what depends on it).
+import { join } from 'node:path';
+import { access } from 'node:fs/promises';
+import type { LoadedConfig } from '../config/load.js';
+import type { Logger } from '../log.js';
+import type { StateStore } from '../state/store.js';
+import { ensureDisplay, type Display } from '../render/xvfb.js';
+import { RenderClient } from '../render/render-client.js';
+import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
+import { IngestClient } from '../inputs/ingest-client.js';
+import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
+import type { LiveInput, LiveProvider } from '../inputs/providers.js';
+import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
+import { ensureDemoMedia } from '../library/demo-media.js';
+import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
+import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
+import type { RenderStatus } from '../api/status.js';
+
+export interface Show {
+  display: Display;
+  render: RenderClient;
+  catalog: Catalog;
+  ingest: IngestClient;
+  library: MediaLibrary;
+  sources: SourceManager;
+  browseTree(): BrowseTree;
+  renderStatus(): RenderStatus;
+  stop(): Promise<void>;
+}
+
+const LIVE_POLL_MS = 2000;
+
+export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
+  const cfg = loaded.config;
+  const display = await ensureDisplay(log);
+  const render = new RenderClient(
+    { width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps, testHooks: process.env.VJD_TEST_HOOKS === '1' },
+    log,
+    onFatal,
+  );
+  await render.start(display.name);
+  log.info({ renderer: render.renderer, width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps }, 'render worker ready');
+
+  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs }, log);
+  render.on('compiled', (r) => {
+    if (!r.ok) log.error({ type: r.type, kind: r.kind, error: r.error }, 'shader does not compile; it stays in the catalog and fails when used');
+  });
+  await catalog.start();
+  render.setCatalog(catalog.snapshot.effects, catalog.snapshot.generators, catalog.snapshot.noSignal);
+
+  const saved = state.peek();
+  // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
+  render.restore(saved.chain.map((e) => ({ ...e })), Number.MAX_SAFE_INTEGER);
+  render.setGlobal(saved.blackout, saved.dimmer);
+  render.on('snapshot', (snap) => {
+    state.update((s) => {
+      s.chain = snap.entries;
+    });
+  });
+
+  const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
+  const sources = new SourceManager(render, ingest, state, log);
+
+  const providers: LiveProvider[] = createLiveProviders(cfg);
+  let live: LiveInput[] = [];
+  const refreshLive = async (): Promise<void> => {
+    const next = await enumerateAll(providers);
+    if (JSON.stringify(next) !== JSON.stringify(live)) {
+      live = next;
+      rebuild();
+    }
+  };
+  const unwatch = providers.map((p) => p.watch?.(() => void refreshLive()));
+
+  const defaultMedia = join(loaded.paths.dataDir, 'media');
+  if (loaded.paths.mediaRoots.length === 1 && loaded.paths.mediaRoots[0] === defaultMedia && !(await exists(defaultMedia))) {
+    await ensureDemoMedia(defaultMedia, log).catch((err: Error) => log.warn({ err: err.message }, 'demo media not generated'));
+  }
+  const library = new MediaLibrary({ roots: loaded.paths.mediaRoots, cacheFile: join(loaded.paths.dataDir, 'cache', 'probe-cache.json'), log });
+  library.on('change', () => rebuild());
+  catalog.on('change', (s: CatalogSnapshot) => {
+    render.setCatalog(s.effects, s.generators, s.noSignal);
+    rebuild();
+  });
+
+  let tree: BrowseTree = buildBrowseTree({ sources: [], presets: [], live: [], files: library.snapshot() });
+  function rebuild(): void {
+    const cat = catalog.snapshot;
+    const media = library.snapshot();
+    const entries = sourceEntries(cat, live, media);
+    sources.setEntries(entries);
+    tree = buildBrowseTree({
+      sources: cat.generators.map((g) => sourceItem('sourceType', `source:${g.type}`, g.name)),
+      presets: cat.presets.map((p) => sourceItem('sourcePreset', p.id, p.name)),
+      live: providers.map((p) => ({ provider: p.type, label: p.label, items: live.filter((l) => l.provider === p.type && l.available).map(liveItem) })),
+      files: media,
+    });
+  }
+
+  await refreshLive();
+  await library.start();
+  rebuild();
+  await sources.restore(saved.currentSource);
+  const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
+  livePoll.unref();
+
+  let statusMemo: { stats: unknown; alive: boolean; value: RenderStatus } | null = null;
+  const renderStatus = (): RenderStatus => {
+    const stats = render.stats;
+    const alive = render.alive();
+    if (statusMemo && statusMemo.stats === stats && statusMemo.alive === alive) return statusMemo.value;
+    const value: RenderStatus = {
+      running: alive,
+      width: cfg.render.width,
+      height: cfg.render.height,
+      targetFps: cfg.render.fps,
+      fps: stats?.fps ?? 0,
+      frameMsP50: stats?.frameMsP50 ?? 0,
+      frameMsP99: stats?.frameMsP99 ?? 0,
+      droppedFrames: stats?.droppedFrames ?? 0,
+      frames: stats?.frames ?? 0,
+      renderer: render.renderer,
+      display: `${display.name} (${display.origin === 'xvfb' ? 'own Xvfb' : '$DISPLAY'})`,
+      gl: stats?.gl ?? { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 },
+    };
+    statusMemo = { stats, alive, value };
+    return value;
+  };
+
+  return {
+    display,
+    render,
+    catalog,
+    ingest,
+    library,
+    sources,
+    browseTree: () => tree,
+    renderStatus,
+    async stop() {
+      clearInterval(livePoll);
+      for (const u of unwatch) u?.();
+      catalog.stop();
+      library.stop();
+      await ingest.stop();
+      await render.stop();
+      await display.stop();
+    },
+  };
+}
+
+function sourceItem(kind: 'sourceType' | 'sourcePreset', id: string, name: string): BrowseItem {
+  return {
+    kind,
+    id,
+    name,
+    thumbnailUrl: `/api/v1/thumbnails/source/${id}`,
+    activate: { method: 'POST', path: '/api/v1/sources/select', body: { id } },
+  };
+}
+
+function sourceEntries(cat: CatalogSnapshot, live: readonly LiveInput[], media: MediaSnapshot): SourceEntry[] {
+  const out: SourceEntry[] = [];
+  for (const g of cat.generators) {
+    out.push({ id: `source:${g.type}`, name: g.name, sourceKind: 'generator', type: 'generator', spec: { kind: 'generator', type: g.type, inputs: {} } });
+  }
+  for (const p of cat.presets) {
+    out.push({ id: p.id, name: p.name, sourceKind: 'preset', type: 'generator', spec: { kind: 'generator', type: p.source, inputs: p.inputs } });
+  }
+  for (const l of live) {
+    if (l.available) out.push({ id: l.id, name: l.name, sourceKind: 'live', type: 'live', spec: { kind: 'live', input: l } });
+  }
+  for (const f of media.files) {
+    out.push({ id: f.id, name: f.name, sourceKind: 'file', type: f.type, spec: { kind: 'file', path: f.path, still: f.type === 'image' } });
+  }
+  return out;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}

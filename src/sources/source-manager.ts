@@ -1,0 +1,207 @@
+// Every selectable source (generators, presets, live inputs, media files), the current source and its activation:
+// a selection answers only after the render worker drew the new source's first frame to the output, and on timeout
+// or error the previous source keeps driving the output (spec section 3, "Current source").
+import { EventEmitter } from 'node:events';
+import type { RenderClient, SourceResult } from '../render/render-client.js';
+import type { IngestClient } from '../inputs/ingest-client.js';
+import type { LiveInput } from '../inputs/providers.js';
+import type { SourceSpec } from '../shared/messages.js';
+import { matchName } from '../shared/names.js';
+import { ApiError } from '../http/errors.js';
+import type { StateStore } from '../state/store.js';
+import type { Logger } from '../log.js';
+
+/** Spec: activation budget 5000 ms. */
+export const ACTIVATION_MS = 5000;
+const MAX_AVAILABLE = 50;
+
+export type SourceKind = 'generator' | 'preset' | 'live' | 'file';
+
+export interface SourceEntry {
+  id: string;
+  name: string;
+  sourceKind: SourceKind;
+  /** `live`, `video`, `image` or `generator` (presets are generators with saved inputs). */
+  type: string;
+  spec: { kind: 'generator'; type: string; inputs: Record<string, unknown> } | { kind: 'live'; input: LiveInput } | { kind: 'file'; path: string; still: boolean };
+}
+
+export interface CurrentSource {
+  id: string;
+  name: string;
+  sourceKind: SourceKind | 'none';
+  type: string;
+}
+
+/** The answer while nothing has been selected yet (documented): empty strings and kind/type `none`. */
+export const NO_SOURCE: CurrentSource = { id: '', name: '', sourceKind: 'none', type: 'none' };
+
+export interface SelectQuery {
+  id?: string | undefined;
+  name?: string | undefined;
+}
+
+export class SourceManager extends EventEmitter {
+  private entries: SourceEntry[] = [];
+  private current: SourceEntry | null = null;
+  /** Keys of ring sources opened in the ingest worker: the current one and those being activated. */
+  private readonly open = new Map<string, SourceEntry>();
+  private readonly activating = new Map<string, SourceEntry>();
+
+  constructor(
+    private readonly render: RenderClient,
+    private readonly ingest: IngestClient,
+    private readonly state: StateStore,
+    private readonly log: Logger,
+  ) {
+    super();
+    render.on('source', (key) => this.switched(key));
+  }
+
+  /** Replaces the list of selectable sources (catalog, live enumeration or media library changed). */
+  setEntries(entries: SourceEntry[]): void {
+    this.entries = entries;
+    if (this.current) {
+      const fresh = entries.find((e) => e.id === this.current!.id && e.sourceKind === this.current!.sourceKind);
+      // A source that disappeared stays current (its last frame or no-signal card keeps showing) until replaced.
+      if (fresh) this.current = fresh;
+    }
+    this.emit('change');
+  }
+
+  list(): readonly SourceEntry[] {
+    return this.entries;
+  }
+
+  currentSource(): CurrentSource {
+    const c = this.current;
+    return c ? { id: c.id, name: c.name, sourceKind: c.sourceKind, type: c.type } : NO_SOURCE;
+  }
+
+  /** Browse id of the current item (`liveInput:<id>` for live inputs), for `activeState`. */
+  activeItemId(): string | null {
+    const c = this.current;
+    if (!c) return null;
+    return c.sourceKind === 'live' ? `liveInput:${c.id}` : c.id;
+  }
+
+  /** Resolves a selection among `kinds` (id first, then flexible name) or throws 404 ITEM_NOT_FOUND. */
+  resolve(kinds: readonly SourceKind[], q: SelectQuery, label: string): SourceEntry {
+    const pool = this.entries.filter((e) => kinds.includes(e.sourceKind));
+    if (q.id !== undefined) {
+      const id = q.id.startsWith('liveInput:') ? q.id.slice('liveInput:'.length) : q.id;
+      const exact = pool.find((e) => e.id === id) ?? matchName(pool, id, [(e) => e.id]);
+      if (exact) return exact;
+    }
+    if (q.name !== undefined) {
+      const byName = matchName(pool, q.name, [(e) => e.name, (e) => e.id]);
+      if (byName) return byName;
+    }
+    const requested = q.id ?? q.name ?? '';
+    throw new ApiError('ITEM_NOT_FOUND', `no available ${label} matches "${requested.length > 80 ? `${requested.slice(0, 80)}…` : requested}"`, {
+      requested,
+      kind: label,
+      available: pool.slice(0, MAX_AVAILABLE).map((e) => e.id),
+    });
+  }
+
+  /** Activates `entry`; resolves with the current source after its first frame reached the output. */
+  async select(entry: SourceEntry, startedAt = Date.now()): Promise<CurrentSource> {
+    if (this.current && this.current.id === entry.id && this.current.sourceKind === entry.sourceKind) return this.currentSource();
+    const key = keyOf(entry);
+    const deadline = startedAt + ACTIVATION_MS - 100;
+    let result: SourceResult;
+    this.activating.set(key, entry);
+    try {
+      const spec = await beforeDeadline(this.specFor(entry, key), deadline);
+      result = spec ? await this.render.source(key, spec, deadline) : { ok: false, reason: 'expired', message: 'the input did not open in time' };
+    } catch (err) {
+      result = { ok: false, reason: 'failed', message: (err as Error).message };
+    } finally {
+      this.activating.delete(key);
+    }
+    if (!result.ok) {
+      this.closeUnused();
+      const why = result.reason === 'expired' ? `no first frame within ${ACTIVATION_MS} ms` : result.message;
+      throw new ApiError('ACTIVATION_TIMEOUT', `${entry.name}: ${why}; the previous source keeps driving the output`, {
+        requested: entry.id,
+        kind: entry.sourceKind,
+        reason: result.reason,
+        timeoutMs: ACTIVATION_MS,
+      });
+    }
+    return this.currentSource();
+  }
+
+  /** Restores the persisted current source at start-up: it is current at once and drives the output from its first frame. */
+  async restore(saved: { kind: string; id: string } | null): Promise<void> {
+    if (!saved) return;
+    const entry = this.entries.find((e) => e.sourceKind === saved.kind && e.id === saved.id);
+    if (!entry) {
+      this.log.warn({ kind: saved.kind, id: saved.id }, 'the saved current source is not available; starting without one');
+      return;
+    }
+    this.current = entry;
+    const key = keyOf(entry);
+    try {
+      const spec = await this.specFor(entry, key);
+      void this.render.source(key, spec, Number.POSITIVE_INFINITY);
+    } catch (err) {
+      this.log.error({ id: entry.id, err: (err as Error).message }, 'could not restore the current source');
+    }
+    this.emit('change');
+  }
+
+  private async specFor(entry: SourceEntry, key: string): Promise<SourceSpec> {
+    const s = entry.spec;
+    if (s.kind === 'generator') return { kind: 'generator', type: s.type, inputs: s.inputs };
+    const input = s.kind === 'live' ? s.input.input : { kind: 'file' as const, path: s.path, still: s.still };
+    const ring = await this.ingest.open(key, input, { live: s.kind === 'live' });
+    this.open.set(key, entry);
+    return { kind: 'ring', ring, live: s.kind === 'live' };
+  }
+
+  private switched(key: string): void {
+    const entry = this.activating.get(key) ?? this.open.get(key) ?? this.entries.find((e) => keyOf(e) === key);
+    if (!entry) return;
+    this.current = entry;
+    this.state.update((s) => {
+      s.currentSource = { kind: entry.sourceKind, id: entry.id };
+    });
+    this.closeUnused();
+    this.log.info({ id: entry.id, name: entry.name, kind: entry.sourceKind }, 'current source');
+    this.emit('change');
+  }
+
+  /** Closes ingest processes that are neither current nor being activated. */
+  private closeUnused(): void {
+    const keep = new Set([...(this.current ? [keyOf(this.current)] : []), ...this.activating.keys()]);
+    for (const key of [...this.open.keys()]) {
+      if (!keep.has(key)) {
+        this.open.delete(key);
+        this.ingest.close(key);
+      }
+    }
+  }
+}
+
+/** The promise's value, or null when `deadline` (epoch ms) passes first. */
+function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
+  return new Promise<T | null>((resolve, reject) => {
+    const t = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(t);
+        reject(err);
+      },
+    );
+  });
+}
+
+function keyOf(e: SourceEntry): string {
+  return `${e.sourceKind}:${e.id}`;
+}
