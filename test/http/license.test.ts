@@ -1,5 +1,5 @@
 // License gate over real sockets: no valid license means no port; activate/deactivate while running
-// start and stop the listener; paid tiers need a trusted Ed25519 signature; ceilings per tier.
+// start and stop the listener; paid tiers need a trusted Ed25519 signature; ceilings per tier, enforced by add.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateKeyPairSync } from 'node:crypto';
@@ -69,6 +69,15 @@ test('pro and studio licenses: signed by a trusted key, ceilings 32 and 128', as
       assert.is(caps.license.tier, tier);
       assert.is(caps.license.licensee, 'Test Venue');
       assert.is(caps.limits.effectCeiling, ceiling);
+      // The ceiling is what POST /effects/add enforces: `ceiling` effects fit, the next one is refused.
+      for (let i = 0; i < ceiling; i++) {
+        const r = await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: i % 2 ? 'invert' : 'posterize' } });
+        assert.is(r.status, 200, r.text);
+      }
+      const over = await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: 'invert' } });
+      assert.is(over.status, 403);
+      assert.is(over.json().code, 'EFFECT_LIMIT_REACHED');
+      assert.is((await req('GET', `${s.base}/api/v1/effects`)).json().count, ceiling);
     } finally {
       await s.cleanup();
     }
