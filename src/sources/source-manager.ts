@@ -47,6 +47,7 @@ export class SourceManager extends EventEmitter {
   /** Keys of ring sources opened in the ingest worker: the current one and those being activated. */
   private readonly open = new Map<string, SourceEntry>();
   private readonly activating = new Map<string, SourceEntry>();
+  private readonly inflight = new Map<string, Promise<CurrentSource>>();
 
   constructor(
     private readonly render: RenderClient,
@@ -106,9 +107,18 @@ export class SourceManager extends EventEmitter {
   }
 
   /** Activates `entry`; resolves with the current source after its first frame reached the output. */
-  async select(entry: SourceEntry, startedAt = Date.now()): Promise<CurrentSource> {
-    if (this.current && this.current.id === entry.id && this.current.sourceKind === entry.sourceKind) return this.currentSource();
+  select(entry: SourceEntry, startedAt = Date.now()): Promise<CurrentSource> {
+    if (this.current && this.current.id === entry.id && this.current.sourceKind === entry.sourceKind) return Promise.resolve(this.currentSource());
+    // Identical selections in flight share one activation (a double-tapped button must not supersede itself).
     const key = keyOf(entry);
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const p = this.activate(entry, key, startedAt).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  private async activate(entry: SourceEntry, key: string, startedAt: number): Promise<CurrentSource> {
     const deadline = startedAt + ACTIVATION_MS - 100;
     let result: SourceResult;
     this.activating.set(key, entry);

@@ -128,6 +128,21 @@ test('live select answers after the first frame is on the output; name and liveI
   assert.equal(await get('/sources/current'), { id: 'blue', name: 'Blue Test', sourceKind: 'live', type: 'live' });
 });
 
+test('identical selections in flight share one activation; a different later one supersedes', async () => {
+  await post('/sources/select', { id: 'source:solid_color' });
+  const [a, b] = await Promise.all([post('/inputs/live/select', { id: 'blue' }), post('/inputs/live/select', { name: 'Blue Test' })]);
+  assert.equal([a.status, b.status], [200, 200], 'a double-tap answers 200 twice');
+  await post('/sources/select', { id: 'source:solid_color' });
+  const first = post('/inputs/live/select', { id: 'red' });
+  await sleep(20);
+  const second = await post('/sources/select', { id: 'source:color_bars' });
+  const r = await first;
+  assert.is(second.status, 200);
+  if (r.status === 504) assert.is(r.json().details.reason, 'superseded');
+  else assert.is(r.status, 200, 'or red was already on screen before the generator replaced it');
+  assert.is((await get('/sources/current')).id, 'source:color_bars', 'the later selection wins');
+});
+
 test('504 ACTIVATION_TIMEOUT after 5000 ms; the previous source keeps driving the output', async () => {
   await post('/inputs/live/select', { id: 'red' });
   const started = Date.now();
