@@ -51,7 +51,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
 
   const saved = state.peek();
   // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
-  render.restore(saved.chain.map((e) => ({ ...e })), Number.MAX_SAFE_INTEGER);
+  // Awaited: the port opens only once the chain reads what was saved, never an empty chain that fills up later.
+  await render.restore(saved.chain.map((e) => ({ ...e })), Number.MAX_SAFE_INTEGER);
   render.setGlobal(saved.blackout, saved.dimmer);
   render.on('snapshot', (snap) => {
     state.update((s) => {

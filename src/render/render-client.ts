@@ -164,8 +164,11 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'catalog', effects, generators, noSignal });
   }
 
-  restore(chain: ChainEntryWire[], ceiling: number): void {
+  /** Rebuilds the saved chain; resolves once the worker published it (after compiling the catalog ahead). */
+  restore(chain: ChainEntryWire[], ceiling: number): Promise<void> {
+    const published = new Promise<void>((resolve) => this.once('snapshot', () => resolve()));
     this.post({ t: 'restore', chain, ceiling });
+    return published;
   }
 
   setGlobal(blackout: boolean, dimmer: number): void {

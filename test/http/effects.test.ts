@@ -213,6 +213,20 @@ void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage); }`;
   await clearChain();
 });
 
+test('no GL leaks: after add/remove cycles the live GL object counts return to where they were', async () => {
+  await clearChain();
+  const gl = async (): Promise<Record<string, number>> => (await get('/status')).render.gl;
+  await sleep(600);
+  const before = await gl();
+  for (let round = 0; round < 3; round++) {
+    for (const t of ['blur', 'trails', 'bloom', 'invert', 'trails']) assert.is((await post('/effects/add', { type: t })).status, 200);
+    await clearChain();
+  }
+  // Spare programs are refilled between frames; give the worker a moment, then compare.
+  await waitUntil(async () => JSON.stringify(await gl()) === JSON.stringify(before), 10000).catch(() => undefined);
+  assert.equal(await gl(), before);
+});
+
 test('the chain persists across a restart', async () => {
   await post('/effects/add', { type: 'invert' });
   await post('/effects/add', { type: 'pixelate' });
