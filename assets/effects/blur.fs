@@ -1,6 +1,6 @@
 /*{
   "NAME": "Blur",
-  "DESCRIPTION": "Gaussian blur: horizontal pass into a buffer, vertical pass into a second one, then scaled back up. Large radii work at reduced size, so cost stays flat.",
+  "DESCRIPTION": "Gaussian blur worked out at reduced size: box downsample, horizontal and vertical passes, then scaled back up. Radii of 4 px and more work at 1/2 to 1/32 size, so the cost stays low.",
   "CREDIT": "vjd",
   "ISFVSN": "2",
   "CATEGORIES": ["Blur"],
@@ -9,48 +9,46 @@
     { "NAME": "radius", "LABEL": "Radius (pixels)", "TYPE": "float", "MIN": 0.0, "MAX": 64.0, "DEFAULT": 8.0 }
   ],
   "PASSES": [
-    { "TARGET": "blurH", "WIDTH": "max(floor($WIDTH / max(floor(radius / 4), 1)), 1)", "HEIGHT": "max(floor($HEIGHT / max(floor(radius / 4), 1)), 1)" },
-    { "TARGET": "blurV", "WIDTH": "max(floor($WIDTH / max(floor(radius / 4), 1)), 1)", "HEIGHT": "max(floor($HEIGHT / max(floor(radius / 4), 1)), 1)" },
-    {}
+    { "TARGET": "work", "WIDTH": "max(floor($WIDTH / max(floor(radius / 2.0), 1.0)), 1)", "HEIGHT": "max(floor($HEIGHT / max(floor(radius / 2.0), 1.0)), 1)" },
+    { "TARGET": "work" },
+    { "TARGET": "work" }
   ]
 }*/
 
-// 13 taps over [-radius, +radius] in full-size pixels, sigma = radius / 2: tap k of 6 weighs exp(-2 (k/6)^2).
-// The buffers shrink by floor(radius / 4), which keeps the blur at least two buffer pixels wide (no blockiness).
-const float W0 = 1.0;
-const float W1 = 0.94596;
-const float W2 = 0.80074;
-const float W3 = 0.60653;
-const float W4 = 0.41111;
-const float W5 = 0.24935;
-const float W6 = 0.13534;
-
+// Gaussian with sigma = radius / 2 full-size pixels (reaching about +-radius), like a 13-tap kernel over
+// [-radius, +radius]. Everything runs in one buffer of 1/f size, f = max(floor(radius / 2), 1):
+//   pass 0: f x f box downsample of the input (4 bilinear fetches, each averaging 2x2 texels),
+//   pass 1: horizontal Gaussian on the buffer, pass 2: vertical (same fetches, direction by PASSINDEX).
+// The last pass has a TARGET, so the host copies (bilinearly upscales) that buffer to the frame: no full-size pass.
+// On llvmpipe every pass runs every fetch of the shader, so the shader keeps few of them: 4 + 5.
+// The buffer sigma leaves room for what the downsample box (f^2 - 1) / 12 and the upscale (about f^2 / 6) add.
 void main() {
   vec2 uv = isf_FragNormCoord;
-  if (PASSINDEX == 2) {
-    gl_FragColor = IMG_NORM_PIXEL(blurV, uv);
-    return;
-  }
-  float r = max(radius, 0.0) / 6.0;
-  vec4 sum;
-  if (PASSINDEX == 0) {
-    vec2 s = vec2(r / IMG_SIZE(inputImage).x, 0.0);
-    sum = IMG_NORM_PIXEL(inputImage, uv) * W0;
-    sum += (IMG_NORM_PIXEL(inputImage, uv + s) + IMG_NORM_PIXEL(inputImage, uv - s)) * W1;
-    sum += (IMG_NORM_PIXEL(inputImage, uv + 2.0 * s) + IMG_NORM_PIXEL(inputImage, uv - 2.0 * s)) * W2;
-    sum += (IMG_NORM_PIXEL(inputImage, uv + 3.0 * s) + IMG_NORM_PIXEL(inputImage, uv - 3.0 * s)) * W3;
-    sum += (IMG_NORM_PIXEL(inputImage, uv + 4.0 * s) + IMG_NORM_PIXEL(inputImage, uv - 4.0 * s)) * W4;
-    sum += (IMG_NORM_PIXEL(inputImage, uv + 5.0 * s) + IMG_NORM_PIXEL(inputImage, uv - 5.0 * s)) * W5;
-    sum += (IMG_NORM_PIXEL(inputImage, uv + 6.0 * s) + IMG_NORM_PIXEL(inputImage, uv - 6.0 * s)) * W6;
-  } else {
-    vec2 s = vec2(0.0, r / IMG_SIZE(inputImage).y);
-    sum = IMG_NORM_PIXEL(blurH, uv) * W0;
-    sum += (IMG_NORM_PIXEL(blurH, uv + s) + IMG_NORM_PIXEL(blurH, uv - s)) * W1;
-    sum += (IMG_NORM_PIXEL(blurH, uv + 2.0 * s) + IMG_NORM_PIXEL(blurH, uv - 2.0 * s)) * W2;
-    sum += (IMG_NORM_PIXEL(blurH, uv + 3.0 * s) + IMG_NORM_PIXEL(blurH, uv - 3.0 * s)) * W3;
-    sum += (IMG_NORM_PIXEL(blurH, uv + 4.0 * s) + IMG_NORM_PIXEL(blurH, uv - 4.0 * s)) * W4;
-    sum += (IMG_NORM_PIXEL(blurH, uv + 5.0 * s) + IMG_NORM_PIXEL(blurH, uv - 5.0 * s)) * W5;
-    sum += (IMG_NORM_PIXEL(blurH, uv + 6.0 * s) + IMG_NORM_PIXEL(blurH, uv - 6.0 * s)) * W6;
-  }
-  gl_FragColor = sum / (W0 + 2.0 * (W1 + W2 + W3 + W4 + W5 + W6));
+  float f = max(floor(radius / 2.0), 1.0);
+  // Pass 0: four fetches a quarter block off the center cover the f x f block evenly (exact box for f = 2 and 4;
+  // at f = 1 they all land on the pixel itself).
+  vec2 ip = (f > 1.0 ? 0.25 * f : 0.0) / IMG_SIZE(inputImage);
+  vec4 down = IMG_NORM_PIXEL(inputImage, uv + ip * vec2(-1.0, -1.0));
+  down += IMG_NORM_PIXEL(inputImage, uv + ip * vec2(1.0, -1.0));
+  down += IMG_NORM_PIXEL(inputImage, uv + ip * vec2(-1.0, 1.0));
+  down += IMG_NORM_PIXEL(inputImage, uv + ip * vec2(1.0, 1.0));
+
+  // Passes 1 and 2: 9 buffer texels (0, +-1 .. +-4) in 5 fetches, neighbours merged at weighted offsets.
+  float sigma2 = max(radius * radius * 0.25 - (f * f - 1.0) / 12.0 - f * f / 6.0, 0.04 * f * f) / (f * f);
+  float k = -0.5 / sigma2;
+  float w1 = exp(k);
+  float w2 = exp(4.0 * k);
+  float w3 = exp(9.0 * k);
+  float w4 = exp(16.0 * k);
+  float wa = w1 + w2;
+  float wb = w3 + w4;
+  vec2 dir = (PASSINDEX == 1 ? vec2(1.0, 0.0) : vec2(0.0, 1.0)) / IMG_SIZE(work);
+  vec2 da = dir * ((w1 + 2.0 * w2) / wa);
+  vec2 db = dir * ((3.0 * w3 + 4.0 * w4) / wb);
+  vec4 sum = IMG_NORM_PIXEL(work, uv);
+  sum += (IMG_NORM_PIXEL(work, uv + da) + IMG_NORM_PIXEL(work, uv - da)) * wa;
+  sum += (IMG_NORM_PIXEL(work, uv + db) + IMG_NORM_PIXEL(work, uv - db)) * wb;
+  sum /= 1.0 + 2.0 * (wa + wb);
+
+  gl_FragColor = PASSINDEX == 0 ? down * 0.25 : sum;
 }

@@ -11,26 +11,23 @@
   ]
 }*/
 
-float lumaAt(vec2 uv) {
-  return dot(IMG_NORM_PIXEL(inputImage, uv).rgb, vec3(0.2126, 0.7152, 0.0722));
-}
-
+// Sobel in four fetches: a bilinear fetch half a texel off on both axes averages a 2x2 block, and the four
+// blocks around a pixel give exactly Sobel / 4: gx = (ur + dr) - (ul + dl), gy = (ul + ur) - (dl + dr).
+// Their sum is the 3x3 [1 2 1] weighted local average, used for the neon color and alpha.
 void main() {
   vec2 uv = isf_FragNormCoord;
-  vec2 px = 1.0 / RENDERSIZE;
-  float tl = lumaAt(uv + px * vec2(-1.0, 1.0));
-  float t = lumaAt(uv + px * vec2(0.0, 1.0));
-  float tr = lumaAt(uv + px * vec2(1.0, 1.0));
-  float l = lumaAt(uv + px * vec2(-1.0, 0.0));
-  float r = lumaAt(uv + px * vec2(1.0, 0.0));
-  float bl = lumaAt(uv + px * vec2(-1.0, -1.0));
-  float b = lumaAt(uv + px * vec2(0.0, -1.0));
-  float br = lumaAt(uv + px * vec2(1.0, -1.0));
-  float gx = (tr + 2.0 * r + br) - (tl + 2.0 * l + bl);
-  float gy = (tl + 2.0 * t + tr) - (bl + 2.0 * b + br);
+  vec2 h = 0.5 / IMG_SIZE(inputImage);
+  vec4 ul = IMG_NORM_PIXEL(inputImage, uv + vec2(-h.x, h.y));
+  vec4 ur = IMG_NORM_PIXEL(inputImage, uv + h);
+  vec4 dl = IMG_NORM_PIXEL(inputImage, uv - h);
+  vec4 dr = IMG_NORM_PIXEL(inputImage, uv + vec2(h.x, -h.y));
+  vec4 lum = vec4(dot(ul.rgb, vec3(0.2126, 0.7152, 0.0722)), dot(ur.rgb, vec3(0.2126, 0.7152, 0.0722)),
+    dot(dl.rgb, vec3(0.2126, 0.7152, 0.0722)), dot(dr.rgb, vec3(0.2126, 0.7152, 0.0722)));
+  float gx = 4.0 * ((lum.y + lum.w) - (lum.x + lum.z));
+  float gy = 4.0 * ((lum.x + lum.y) - (lum.z + lum.w));
   // A unit step gives |g| = 4; normalize so strength 1 maps a full step to full brightness.
   float e = clamp(length(vec2(gx, gy)) * 0.25 * strength, 0.0, 1.0);
-  vec4 c = IMG_NORM_PIXEL(inputImage, uv);
+  vec4 avg = ul + ur + dl + dr;
   vec3 rgb;
   if (mode == 1) {
     rgb = vec3(e);
@@ -38,12 +35,9 @@ void main() {
     rgb = vec3(1.0 - e);
   } else {
     // Neon: the local average color pushed to full brightness, so edges between dark and light keep a hue.
-    vec3 avg = c.rgb;
-    avg += IMG_NORM_PIXEL(inputImage, uv + px * vec2(-1.0, 0.0)).rgb + IMG_NORM_PIXEL(inputImage, uv + px * vec2(1.0, 0.0)).rgb;
-    avg += IMG_NORM_PIXEL(inputImage, uv + px * vec2(0.0, -1.0)).rgb + IMG_NORM_PIXEL(inputImage, uv + px * vec2(0.0, 1.0)).rgb;
     float m = max(avg.r, max(avg.g, avg.b));
-    vec3 hue = m > 0.001 ? avg / m : vec3(1.0);
+    vec3 hue = m > 0.001 ? avg.rgb / m : vec3(1.0);
     rgb = hue * e;
   }
-  gl_FragColor = vec4(rgb, c.a);
+  gl_FragColor = vec4(rgb, avg.a * 0.25);
 }

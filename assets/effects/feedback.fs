@@ -14,29 +14,27 @@
     { "NAME": "clear", "LABEL": "Clear", "TYPE": "event" }
   ],
   "PASSES": [
-    { "TARGET": "loop", "PERSISTENT": true },
-    {}
+    { "TARGET": "loop", "PERSISTENT": true }
   ]
 }*/
 
+// One pass: the persistent buffer is also the output (the host copies the last pass's buffer to the frame).
+// Only .rgb of the loop is read back; .a carries the input's alpha.
 void main() {
   vec2 uv = isf_FragNormCoord;
-  if (PASSINDEX == 0) {
-    vec4 cur = IMG_NORM_PIXEL(inputImage, uv);
-    float aspect = RENDERSIZE.x / RENDERSIZE.y;
-    vec2 p = (uv - center) * vec2(aspect, 1.0);
-    float a = radians(rotation);
-    float c = cos(a);
-    float s = sin(a);
-    p = vec2(c * p.x + s * p.y, -s * p.x + c * p.y) / zoom;
-    vec2 src = center + p / vec2(aspect, 1.0);
-    vec3 prev = vec3(0.0);
-    if (!clear && src.x >= 0.0 && src.x <= 1.0 && src.y >= 0.0 && src.y <= 1.0) prev = IMG_NORM_PIXEL(loop, src).rgb;
-    // Color drift rotates the echo's channels a little every frame.
-    prev = mix(prev, prev.gbr, hueDrift * 0.15);
-    prev = max(prev * decay - 0.5 / 255.0, 0.0);
-    gl_FragColor = vec4(max(cur.rgb, prev), 1.0);
-  } else {
-    gl_FragColor = vec4(IMG_NORM_PIXEL(loop, uv).rgb, IMG_NORM_PIXEL(inputImage, uv).a);
-  }
+  vec4 cur = IMG_NORM_PIXEL(inputImage, uv);
+  float aspect = RENDERSIZE.x / RENDERSIZE.y;
+  float a = radians(rotation);
+  float c = cos(a) / zoom;
+  float s = sin(a) / zoom;
+  vec2 p = (uv - center) * vec2(aspect, 1.0);
+  vec2 src = center + vec2(c * p.x + s * p.y, -s * p.x + c * p.y) * vec2(1.0 / aspect, 1.0);
+  vec3 prev = IMG_NORM_PIXEL(loop, src).rgb;
+  // Outside the buffer (or on clear) the echo is black.
+  vec2 inside = step(vec2(0.0), src) * step(src, vec2(1.0));
+  prev *= clear ? 0.0 : inside.x * inside.y;
+  // Color drift rotates the echo's channels a little every frame.
+  prev = mix(prev, prev.gbr, hueDrift * 0.15);
+  prev = max(prev * decay - 0.5 / 255.0, 0.0);
+  gl_FragColor = vec4(max(cur.rgb, prev), cur.a);
 }

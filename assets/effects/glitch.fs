@@ -30,14 +30,10 @@ void main() {
   float dx = 0.0;
   if (pickCoarse < level * 0.5) dx += (glitchHash(vec2(coarse, stepT + 13.0)) - 0.5) * 2.0 * shift;
   if (pickFine < level * 0.35) dx += (glitchHash(vec2(fine, stepT + 29.0)) - 0.5) * shift;
-  vec4 c;
-  if (dx != 0.0) {
-    float split = dx * 0.35;
-    c = IMG_NORM_PIXEL(inputImage, vec2(fract(uv.x + dx), uv.y));
-    c.r = IMG_NORM_PIXEL(inputImage, vec2(fract(uv.x + dx + split), uv.y)).r;
-    c.b = IMG_NORM_PIXEL(inputImage, vec2(fract(uv.x + dx - split), uv.y)).b;
-  } else {
-    c = IMG_NORM_PIXEL(inputImage, uv);
-  }
+  // Three fetches in every case (llvmpipe runs both sides of a branch anyway); with dx = 0 all three read uv.
+  float split = dx * 0.35;
+  vec4 c = IMG_NORM_PIXEL(inputImage, vec2(dx != 0.0 ? fract(uv.x + dx) : uv.x, uv.y));
+  c.r = IMG_NORM_PIXEL(inputImage, vec2(dx != 0.0 ? fract(uv.x + dx + split) : uv.x, uv.y)).r;
+  c.b = IMG_NORM_PIXEL(inputImage, vec2(dx != 0.0 ? fract(uv.x + dx - split) : uv.x, uv.y)).b;
   gl_FragColor = c;
 }
