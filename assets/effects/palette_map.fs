@@ -13,14 +13,6 @@
   ]
 }*/
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 // Wraps a (possibly fractional) color position into [0, count).
 float wrapPos(float p, float count) {
   return mod(p, count);
@@ -37,10 +29,10 @@ void main() {
     float i0 = floor(p);
     float i1 = mod(i0 + 1.0, count);
     if (shift == 0.0) i1 = min(i0 + 1.0, count - 1.0);
-    mapped = mix(paletteColor(int(i0 + 0.5)), paletteColor(int(i1 + 0.5)), p - i0);
+    mapped = mix(PALETTE_COLOR(int(i0 + 0.5)), PALETTE_COLOR(int(i1 + 0.5)), p - i0);
   } else {
     float i = min(floor(l * count), count - 1.0);
-    mapped = paletteColor(int(wrapPos(i + floor(shift), count) + 0.5));
+    mapped = PALETTE_COLOR(int(wrapPos(i + floor(shift), count) + 0.5));
   }
   gl_FragColor = vec4(mix(c.rgb, mapped, amount), c.a);
 }

@@ -44,14 +44,6 @@ float fbm(vec2 p, float t) {
   return sum / norm;
 }
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 void main() {
   float aspect = RENDERSIZE.x / RENDERSIZE.y;
   vec2 p = isf_FragNormCoord * vec2(aspect, 1.0) * scale;
@@ -67,7 +59,7 @@ void main() {
     float count = float(PALETTE_COUNT > 0 ? PALETTE_COUNT : 1);
     float pos = n * (count - 1.0);
     float i0 = floor(pos);
-    rgb = mix(paletteColor(int(i0 + 0.5)), paletteColor(int(min(i0 + 1.0, count - 1.0) + 0.5)), pos - i0);
+    rgb = mix(PALETTE_COLOR(int(i0 + 0.5)), PALETTE_COLOR(int(min(i0 + 1.0, count - 1.0) + 0.5)), pos - i0);
   } else {
     rgb = vec3(n);
   }

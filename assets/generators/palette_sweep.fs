@@ -12,14 +12,6 @@
   ]
 }*/
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 void main() {
   float count = float(PALETTE_COUNT > 0 ? PALETTE_COUNT : 1);
   float a = radians(angle);
@@ -29,5 +21,5 @@ void main() {
   float i1 = mod(i0 + 1.0, count);
   float f = fract(pos);
   float t = blend > 0.0001 ? smoothstep(1.0 - blend, 1.0, f) : 0.0;
-  gl_FragColor = vec4(mix(paletteColor(int(i0 + 0.5)), paletteColor(int(i1 + 0.5)), t), 1.0);
+  gl_FragColor = vec4(mix(PALETTE_COLOR(int(i0 + 0.5)), PALETTE_COLOR(int(i1 + 0.5)), t), 1.0);
 }

@@ -15,14 +15,6 @@
 
 const float TAU = 6.2831853;
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 void main() {
   float aspect = RENDERSIZE.x / RENDERSIZE.y;
   vec2 p = (isf_FragNormCoord - 0.5) * vec2(aspect, 1.0) * scale;
@@ -38,7 +30,7 @@ void main() {
     float count = float(PALETTE_COUNT > 0 ? PALETTE_COUNT : 1);
     float pos = mod((v * 0.5 * contrast + 0.5 + colorShift) * count, count);
     float i0 = floor(pos);
-    rgb = mix(paletteColor(int(i0 + 0.5)), paletteColor(int(mod(i0 + 1.0, count) + 0.5)), smoothstep(0.0, 1.0, pos - i0));
+    rgb = mix(PALETTE_COLOR(int(i0 + 0.5)), PALETTE_COLOR(int(mod(i0 + 1.0, count) + 0.5)), smoothstep(0.0, 1.0, pos - i0));
   } else {
     rgb = 0.5 + 0.5 * cos(TAU * (v * 0.5 * contrast + colorShift + vec3(0.0, 0.33, 0.67)));
   }

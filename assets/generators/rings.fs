@@ -15,14 +15,6 @@
   ]
 }*/
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 void main() {
   float aspect = RENDERSIZE.x / RENDERSIZE.y;
   vec2 p = (isf_FragNormCoord - center) * vec2(aspect, 1.0);
@@ -34,7 +26,7 @@ void main() {
   vec3 col = ringColor.rgb;
   if (usePalette) {
     float count = float(PALETTE_COUNT > 0 ? PALETTE_COUNT : 1);
-    col = paletteColor(int(mod(idx, count) + 0.5));
+    col = PALETTE_COLOR(int(mod(idx, count) + 0.5));
   }
   gl_FragColor = vec4(mix(background.rgb, col, cover), 1.0);
 }

@@ -15,14 +15,6 @@
   ]
 }*/
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 // Signed distances (negative inside); s is the shape's radius.
 float shapeDistance(int kind, vec2 q, float s) {
   if (kind == 1) return max(abs(q.x), abs(q.y)) - s * 0.85;
@@ -50,7 +42,7 @@ void main() {
     if (shape == 4) kind = i - (i / 4) * 4;
     float s = size * (0.8 + 0.4 * fract(fi * 0.618));
     float cover = 1.0 - smoothstep(-aa, aa, shapeDistance(kind, q, s));
-    vec3 col = usePalette ? paletteColor(i - (i / colors) * colors) : fillColor.rgb;
+    vec3 col = usePalette ? PALETTE_COLOR(i - (i / colors) * colors) : fillColor.rgb;
     rgb = mix(rgb, col, cover);
   }
   gl_FragColor = vec4(rgb, 1.0);

@@ -18,14 +18,6 @@
 
 const float TAU = 6.2831853;
 
-vec3 paletteColor(int k) {
-  vec3 c = PALETTE[0];
-  for (int i = 0; i < 8; i++) {
-    if (i == k) c = PALETTE[i];
-  }
-  return c;
-}
-
 void main() {
   float aspect = RENDERSIZE.x / RENDERSIZE.y;
   vec2 p = (isf_FragNormCoord - 0.5) * vec2(aspect, 1.0);
@@ -40,7 +32,7 @@ void main() {
   vec3 rgb;
   if (usePalette) {
     float count = float(PALETTE_COUNT > 0 ? PALETTE_COUNT : 1);
-    vec3 c = paletteColor(int(mod(ring, count) + 0.5));
+    vec3 c = PALETTE_COLOR(int(mod(ring, count) + 0.5));
     rgb = checker > 0.5 ? c : c * 0.25;
   } else {
     rgb = checker > 0.5 ? colorA.rgb : colorB.rgb;

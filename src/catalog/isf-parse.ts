@@ -8,7 +8,7 @@ const INPUT_TYPES: readonly IsfInputType[] = ['float', 'long', 'bool', 'color', 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names the generated GLSL declares itself; an input or buffer with one of these would not compile.
 const RESERVED = new Set([
-  'TIME', 'TIMEDELTA', 'FRAMEINDEX', 'RENDERSIZE', 'PASSINDEX', 'DATE', 'PALETTE', 'PALETTE_COUNT',
+  'TIME', 'TIMEDELTA', 'FRAMEINDEX', 'RENDERSIZE', 'PASSINDEX', 'DATE', 'PALETTE', 'PALETTE_COUNT', 'PALETTE_COLOR',
   'isf_FragNormCoord', 'isf_position', 'WIDTH', 'HEIGHT',
 ]);
 // GLSL ES 1.00 keywords and reserved words (spec 3.6): a uniform with one of these names cannot compile.

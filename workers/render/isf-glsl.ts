@@ -139,6 +139,9 @@ export function buildIsfSources(desc: IsfDescriptor): IsfSources {
     'varying vec2 isf_FragNormCoord;',
     // ISF v1 spelling, still found in shared shaders.
     '#define vv_FragNormCoord isf_FragNormCoord',
+    // Palette color k (0-based): GLSL ES 1.00 cannot index a uniform array with a computed int, so every
+    // palette shader would otherwise carry this loop. One line, so compile-error line numbers stay exact.
+    `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`,
   ];
   const vert = hoistDirectives(rewriteImageMacros(desc.vertex ?? DEFAULT_VERTEX_MAIN));
   const vertHead = [
