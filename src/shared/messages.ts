@@ -40,8 +40,11 @@ export type ChainCommand =
 export type SourceSpec =
   | { kind: 'none' }
   | { kind: 'generator'; type: string; inputs: Record<string, unknown> }
-  /** Frames from the ingest worker's ring for this source; `live` inputs show "no signal" after 2000 ms without frames. */
-  | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean };
+  /**
+   * Frames from the ingest worker's ring for this source; `live` inputs show "no signal" after 2000 ms without
+   * frames. `immediate` switches before the first frame (restoring a saved source: no-signal card, not black).
+   */
+  | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean };
 
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */

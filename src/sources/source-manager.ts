@@ -155,7 +155,8 @@ export class SourceManager extends EventEmitter {
     const key = keyOf(entry);
     try {
       const spec = await this.specFor(entry, key);
-      void this.render.source(key, spec, Number.POSITIVE_INFINITY);
+      // A restored live input is on the output at once: the no-signal card until its first frame.
+      void this.render.source(key, spec.kind === 'ring' ? { ...spec, immediate: spec.live } : spec, Number.POSITIVE_INFINITY);
     } catch (err) {
       this.log.error({ id: entry.id, err: (err as Error).message }, 'could not restore the current source');
     }

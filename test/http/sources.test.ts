@@ -269,4 +269,21 @@ test('the current source survives a restart', async () => {
   await waitUntil(async () => near(await sample(), YELLOW), 10000);
 });
 
+test('a restored live input that delivers no frames shows the no-signal card, not black', async () => {
+  const live = { streams: [], v4l2: { enabled: false } };
+  const dataDir = s.dataDir;
+  await s.stop();
+  s = await startServer({ dataDir, port: s.port, config: { media: { roots: [media] }, live: { ...live, test: [{ id: 'red', name: 'Red Test', pattern: 'color=c=red:size=320x240:rate=30' }] } } });
+  assert.is((await post('/inputs/live/select', { id: 'red' })).status, 200);
+  await sleep(200);
+  await s.stop();
+  // Same id, but ffmpeg can no longer open it: the input stays current and the card is on the output.
+  s = await startServer({ dataDir, port: s.port, config: { media: { roots: [media] }, live: { ...live, test: [{ id: 'red', name: 'Red Test', pattern: 'nosuchsource' }] } } });
+  assert.is((await get('/sources/current')).id, 'red');
+  await waitUntil(async () => {
+    const px = await sample();
+    return !near(px, [0, 0, 0], 10) && !near(px, RED);
+  }, 10000);
+});
+
 test.run();
