@@ -100,9 +100,20 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   }
 
   await refreshLive();
-  await library.start();
   rebuild();
-  await sources.restore(saved.currentSource);
+  // The first scan of a big library probes every file (minutes for thousands); the port does not wait for it.
+  // A saved media file becomes current again when the scan has found it; other sources come back at once.
+  const savedIsFile = saved.currentSource?.kind === 'file';
+  if (!savedIsFile) await sources.restore(saved.currentSource);
+  let stopped = false;
+  void library
+    .start()
+    .then(async () => {
+      if (stopped) return;
+      rebuild();
+      if (savedIsFile) await sources.restore(saved.currentSource);
+    })
+    .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -139,10 +150,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     browseTree: () => tree,
     renderStatus,
     async stop() {
+      stopped = true;
       clearInterval(livePoll);
       for (const u of unwatch) u?.();
       catalog.stop();
-      library.stop();
+      await library.stop();
       await ingest.stop();
       await render.stop();
       await display.stop();
