@@ -68,26 +68,14 @@ function runFile(file) {
   });
 }
 
-// GL unit tests (headless-gl) need an X display: one private Xvfb serves the whole run when none is set.
-// Servers started by tests drop it again and start their own, as vjd does in production.
-let xvfb = null;
+// GL unit tests (headless-gl) need an X display: one private Xvfb (started the way vjd starts its own)
+// serves the whole run when none is set. Servers started by tests drop it again and start their own.
+let display = null;
 if (!process.env.DISPLAY) {
-  xvfb = spawn('Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '640x480x24'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-  const display = await new Promise((resolve, reject) => {
-    let text = '';
-    const t = setTimeout(() => reject(new Error('Xvfb did not start within 10 s')), 10_000);
-    xvfb.once('error', reject);
-    xvfb.stdio[3].on('data', (d) => {
-      text += d.toString();
-      const m = /^(\d+)\s*$/m.exec(text);
-      if (m) {
-        clearTimeout(t);
-        resolve(`:${m[1]}`);
-      }
-    });
-  });
-  process.env.DISPLAY = display;
-  process.env.VJD_TEST_XVFB = '1';
+  const { ensureDisplay } = await import('../dist/src/render/xvfb.js');
+  const quiet = { info() {}, warn() {}, error(...args) { console.error(...args); } };
+  display = await ensureDisplay(quiet);
+  process.env.DISPLAY = display.name;
 }
 
 const files = (await findTests(testDir)).filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
@@ -104,6 +92,6 @@ for (const r of results) {
   process.stdout.write(`${r.failed ? 'FAIL' : 'ok  '} ${r.file}  ${r.passed} passed, ${r.failed} failed  (${(r.ms / 1000).toFixed(1)} s)\n`);
 }
 if (files.length === 0) process.stdout.write('no test files found under dist/test\n');
-xvfb?.kill('SIGTERM');
+await display?.stop();
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 || files.length === 0 ? 1 : 0);

@@ -1,6 +1,7 @@
 // Gives headless-gl an X display: uses $DISPLAY when set, otherwise starts a private Xvfb (DESIGN.md section 1).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../log.js';
+import { parentDeathPrefix } from '../util/parent-death.js';
 
 export interface Display {
   name: string;
@@ -14,9 +15,10 @@ const START_TIMEOUT_MS = 10_000;
 export async function ensureDisplay(log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Display> {
   if (env.DISPLAY) return { name: env.DISPLAY, origin: 'inherited', stop: async () => {} };
   // -displayfd picks a free display number and writes it to fd 3 once the server accepts connections.
-  const child = spawn('Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '640x480x24', '-noreset'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  // Under setpriv the X server also goes when vjd is SIGKILLed (the exit handler below covers the rest).
+  const prefix = (await parentDeathPrefix('TERM')) ?? [];
+  const command = [...prefix, 'Xvfb', '-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '640x480x24', '-noreset'];
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-2000);

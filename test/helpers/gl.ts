@@ -1,5 +1,4 @@
 // Test harness for ISF shaders: one headless-gl context per process, render a descriptor, read pixels back top-down.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -41,22 +40,9 @@ export interface RenderOptions {
 
 let context: { gl: GL; width: number; height: number } | null = null;
 
-// headless-gl needs an X display; when none is given (plain `node` run), start a private Xvfb once per process.
+// headless-gl needs an X display: scripts/run-tests.mjs starts one for the whole run (as vjd does for itself).
 function ensureDisplay(): void {
-  if (process.env.DISPLAY) return;
-  let n = 90 + (process.pid % 400);
-  while (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) n++;
-  const child = spawn('Xvfb', [`:${n}`, '-nolisten', 'tcp', '-screen', '0', '64x64x24'], { stdio: 'ignore', detached: false });
-  child.unref();
-  // SIGTERM lets Xvfb remove its lock file and socket.
-  process.on('exit', () => child.kill('SIGTERM'));
-  // createTestGl is synchronous, so wait for the socket with a blocking sleep (tests only).
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; !existsSync(`/tmp/.X11-unix/X${n}`); waited += 20) {
-    if (waited > 10_000 || child.exitCode !== null) throw new Error('Xvfb did not start (is xvfb installed?)');
-    Atomics.wait(sleeper, 0, 0, 20);
-  }
-  process.env.DISPLAY = `:${n}`;
+  if (!process.env.DISPLAY) throw new Error('no X display: run GL tests through scripts/run-tests.mjs (it starts Xvfb) or xvfb-run');
 }
 
 /** The process's one GL context (tracked for leak counts); a different size resizes its drawing buffer. */

@@ -1,5 +1,5 @@
 // Ingest worker entry: one supervised ffmpeg per open key, each writing into its own SharedArrayBuffer frame ring.
-import { execFile } from 'node:child_process';
+import { parentDeathPrefix } from '../../src/util/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
@@ -30,11 +30,9 @@ function logToMain(level: 'info' | 'warn' | 'error', msg: string, fields?: Recor
 
 // PR_SET_PDEATHSIG through setpriv: the kernel kills ffmpeg when the thread that spawned it (this worker) ends,
 // however it ends (terminate(), a crash of the process, SIGKILL), which no exit handler can promise.
-const wrapper: Promise<string[]> = new Promise((resolve) => {
-  execFile('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { timeout: 5000 }, (err) => {
-    if (err) logToMain('warn', 'setpriv --pdeathsig unavailable: ffmpeg children may outlive a killed vjd', { error: err.message });
-    resolve(err ? [] : ['setpriv', '--pdeathsig', 'KILL', '--']);
-  });
+const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => {
+  if (!prefix) logToMain('warn', 'setpriv --pdeathsig unavailable: ffmpeg children may outlive a killed vjd');
+  return prefix ?? [];
 });
 
 function signatureOf(input: IngestInput, live: boolean, preview: boolean): string {
