@@ -43,6 +43,7 @@ export const StatusBody = Type.Object({
     droppedFrames: Type.Integer({ description: 'frame slots skipped because a frame ran late' }),
     frames: Type.Integer({ description: 'frames rendered since start' }),
     renderer: Type.String({ description: 'GL renderer and version strings' }),
+    contextRestarts: Type.Integer({ description: 'times the GL context was rebuilt after about 1 s of failing frames' }),
     display: Type.String({ description: 'X display headless-gl renders through (own Xvfb or inherited $DISPLAY)' }),
     gl: Type.Object(
       {

@@ -1,5 +1,6 @@
 // Test-only routes, served only when the process runs with VJD_TEST_HOOKS=1 (never in a production config):
-// stalling the render worker proves CHAIN_BUSY semantics, sampling output pixels proves what is on screen.
+// stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, sampling
+// output pixels proves what is on screen.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../http/errors.js';
@@ -20,6 +21,22 @@ export function testHookRoutes(render: RenderClient): RouteDef[] {
       errors: ['INVALID_REQUEST'],
       handler: (req) => {
         render.stall(req.body.ms);
+        return { json: { success: true } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/fail-frames`,
+      auth: 'required',
+      operationId: 'testFailFrames',
+      summary: 'Make the next `frames` frames throw, as on a broken GL context (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: { body: Type.Object({ frames: Type.Integer({ minimum: 1, maximum: 1000 }) }) },
+      responses: { 200: { description: 'failure injected' } },
+      errors: ['INVALID_REQUEST'],
+      handler: (req) => {
+        render.failFrames(req.body.frames);
         return { json: { success: true } };
       },
     }),

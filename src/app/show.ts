@@ -133,6 +133,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       droppedFrames: stats?.droppedFrames ?? 0,
       frames: stats?.frames ?? 0,
       renderer: render.renderer,
+      contextRestarts: stats?.contextRestarts ?? 0,
       display: `${display.name} (${display.origin === 'xvfb' ? 'own Xvfb' : '$DISPLAY'})`,
       gl: stats?.gl ?? { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 },
     };

@@ -183,6 +183,10 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'stall', ms });
   }
 
+  failFrames(frames: number): void {
+    this.post({ t: 'fail-frames', frames });
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     const w = this.worker;

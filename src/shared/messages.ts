@@ -58,6 +58,8 @@ export type MainToRender =
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
   | { t: 'sample'; id: number; points: Array<[number, number]> }
   | { t: 'stall'; ms: number }
+  /** Test hook: the next `frames` frames throw (drives context recovery). */
+  | { t: 'fail-frames'; frames: number }
   | { t: 'stop' };
 
 export interface RenderStats {
@@ -68,6 +70,8 @@ export interface RenderStats {
   droppedFrames: number;
   frames: number;
   renderer: string;
+  /** Times the worker rebuilt its GL context after repeated frame failures. */
+  contextRestarts: number;
   gl: { textures: number; programs: number; framebuffers: number; buffers: number; shaders: number; renderbuffers: number };
 }
 

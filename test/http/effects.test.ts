@@ -227,6 +227,27 @@ test('no GL leaks: after add/remove cycles the live GL object counts return to w
   assert.equal(await gl(), before);
 });
 
+test('frames that keep failing rebuild the GL context with the same chain, source and output', async () => {
+  await clearChain();
+  await post('/sources/select', { id: 'source:solid_color' });
+  await post('/effects/add', { type: 'invert' });
+  const sample = async (): Promise<number[]> => (await req('POST', api('/_test/sample'), { body: { points: [[0.5, 0.5]] } })).json().pixels[0];
+  const inverted = (px: number[]): boolean => Math.abs(px[0]! - 255) < 8 && Math.abs(px[1]! - 102) < 8 && px[2]! < 8;
+  await waitUntil(async () => inverted(await sample()), 5000);
+  const before = (await get('/status')).render.contextRestarts;
+  assert.is((await post('/_test/fail-frames', { frames: 45 })).status, 200);
+  await waitUntil(async () => (await get('/status')).render.contextRestarts === before + 1, 10000);
+  await waitUntil(async () => (await get('/status')).render.fps > 20, 10000);
+  assert.equal(
+    (await get('/effects')).items.map((i: any) => i.type),
+    ['invert'],
+  );
+  assert.ok(inverted(await sample()), 'the solid color source through invert is back on the output');
+  assert.is((await get('/sources/current')).id, 'source:solid_color');
+  assert.match(s.logs(), /render context recreated/);
+  await clearChain();
+});
+
 test('the chain persists across a restart', async () => {
   await post('/effects/add', { type: 'invert' });
   await post('/effects/add', { type: 'pixelate' });

@@ -43,8 +43,12 @@ export class RenderEngine {
   private readonly period: number;
   /** Called after each frame with the source switch it completed or gave up, if any. */
   onSource: (o: SourceOutcome) => void = () => {};
-  /** Called when a frame throws; the loop goes on with the next frame. */
-  onError: (message: string) => void = () => {};
+  /** Called after every frame: null when it rendered, the error message when it threw (the loop goes on). */
+  onFrame: (error: string | null) => void = () => {};
+  /** Test hook: this many coming frames throw, as frames on a broken context would. */
+  failFrames = 0;
+  /** Reported in the stats; set by whoever rebuilt the context. */
+  contextRestarts = 0;
 
   constructor(
     private readonly gl: GL,
@@ -110,9 +114,14 @@ export class RenderEngine {
         this.next += missed * this.period;
       }
       try {
+        if (this.failFrames > 0) {
+          this.failFrames--;
+          throw new Error('injected frame failure (test hook)');
+        }
         this.renderFrame(now);
+        this.onFrame(null);
       } catch (err) {
-        this.onError((err as Error).message);
+        this.onFrame((err as Error).message);
       }
       this.next += this.period;
       // Spare programs compile in idle time between frames, one at a time.
@@ -177,8 +186,18 @@ export class RenderEngine {
       droppedFrames: this.stats.dropped,
       frames: this.stats.frames,
       renderer: this.renderer,
+      contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
     };
+  }
+
+  /** Frees the GL context itself (after destroy, or instead of it when the context is broken). */
+  releaseContext(): void {
+    try {
+      this.gl.getExtension('STACKGL_destroy_context')?.destroy();
+    } catch {
+      // already gone
+    }
   }
 
   destroy(): void {

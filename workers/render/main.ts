@@ -1,7 +1,7 @@
 // Render worker entry: owns the one headless-gl context of the process, the effects chain and the frame loop.
 // Every message is typed in src/shared/messages.ts; chain commands past their deadline are dropped unapplied.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MainToRender, RenderInit, RenderToMain } from '../../src/shared/messages.js';
+import type { MainToRender, RenderInit, RenderToMain, SourceSpec } from '../../src/shared/messages.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
 
@@ -13,25 +13,88 @@ function fatal(message: string): void {
   post({ t: 'fatal', message });
 }
 
-let engine: RenderEngine;
-try {
-  const { default: createGL } = await import('gl');
+/** Consecutive failed frames (about 1 s at 30 fps) after which the context is rebuilt. */
+const RECOVER_AFTER = 30;
+const { default: createGL } = await import('gl');
+
+/** What a rebuilt context needs to continue where the old one stopped. */
+const kept: {
+  catalog: Extract<MainToRender, { t: 'catalog' }> | null;
+  global: { blackout: boolean; dimmer: number };
+  palette: string[];
+  source: { key: string; spec: SourceSpec } | null;
+} = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null };
+/** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source`. */
+const requested = new Map<number, { key: string; spec: SourceSpec }>();
+let contextRestarts = 0;
+let failedInARow = 0;
+
+/** Creates a GL context and an engine on it; the only place headless-gl contexts are made. */
+function createEngine(): RenderEngine {
   const gl = createGL(init.width, init.height, { preserveDrawingBuffer: false, antialias: false, depth: false, stencil: false });
   if (!gl) throw new Error('headless-gl could not create a context (no X display or no GLX)');
   trackGl(gl);
   const renderer = `${String(gl.getParameter(gl.RENDERER))} / ${String(gl.getParameter(gl.VERSION))}`;
-  engine = new RenderEngine(gl, init.width, init.height, init.fps, renderer);
-  engine.onSource = (o) => {
+  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer);
+  e.onSource = (o) => {
+    const req = requested.get(o.id);
+    requested.delete(o.id);
+    if (o.ok && req) kept.source = req;
     if (o.ok) post({ t: 'source-reply', id: o.id, ok: true, key: o.key });
     else post({ t: 'source-reply', id: o.id, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
   };
   let lastError = '';
-  engine.onError = (message) => {
-    if (message === lastError) return; // once per distinct error, not 30 times a second
-    lastError = message;
-    post({ t: 'log', level: 'error', msg: 'frame failed', fields: { err: message } });
+  e.onFrame = (error) => {
+    if (error === null) {
+      failedInARow = 0;
+      return;
+    }
+    if (error !== lastError) {
+      lastError = error; // logged once per distinct error, not 30 times a second
+      post({ t: 'log', level: 'error', msg: 'frame failed', fields: { err: error } });
+    }
+    if (++failedInARow >= RECOVER_AFTER) queueMicrotask(recover);
   };
-  post({ t: 'ready', renderer, width: init.width, height: init.height });
+  return e;
+}
+
+/**
+ * Frames keep failing: drop the context and build a new one with the same catalog, chain, source, palette and
+ * globals, instead of leaving the output frozen until someone restarts the process.
+ */
+function recover(): void {
+  if (failedInARow < RECOVER_AFTER) return;
+  failedInARow = 0;
+  const entries = engine.chain.entries();
+  const old = engine;
+  try {
+    old.destroy();
+  } catch {
+    // a broken context may refuse to clean up; it is dropped either way
+  }
+  old.releaseContext();
+  try {
+    engine = createEngine();
+  } catch (err) {
+    fatal(`render context could not be recreated: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  contextRestarts++;
+  engine.contextRestarts = contextRestarts;
+  if (kept.catalog) engine.setCatalog(kept.catalog.effects, kept.catalog.generators, kept.catalog.noSignal ?? null);
+  engine.chain.restore(entries, Number.MAX_SAFE_INTEGER);
+  engine.output.blackout = kept.global.blackout;
+  engine.output.dimmer = kept.global.dimmer;
+  engine.setPalette(kept.palette);
+  if (kept.source) engine.requestSource(0, kept.source.key, Number.MAX_SAFE_INTEGER, { ...kept.source.spec, ...(kept.source.spec.kind === 'ring' ? { immediate: true } : {}) });
+  engine.start();
+  post({ t: 'log', level: 'warn', msg: 'render context recreated after repeated frame failures', fields: { contextRestarts } });
+}
+
+let engine: RenderEngine;
+try {
+  engine = createEngine();
+  post({ t: 'ready', renderer: engine.renderer, width: init.width, height: init.height });
 } catch (err) {
   fatal((err as Error).message);
   throw err;
@@ -61,6 +124,7 @@ port.on('message', (m: MainToRender) => {
 function handle(m: MainToRender): void {
   switch (m.t) {
     case 'catalog': {
+      kept.catalog = m;
       for (const r of engine.setCatalog(m.effects, m.generators, m.noSignal ?? null)) {
         post({ t: 'compiled', type: r.type, kind: r.kind, ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
       }
@@ -84,17 +148,24 @@ function handle(m: MainToRender): void {
       return;
     }
     case 'source':
+      requested.set(m.id, { key: m.key, spec: m.spec });
       engine.requestSource(m.id, m.key, m.deadline, m.spec);
       return;
     case 'global':
+      kept.global = { blackout: m.blackout, dimmer: m.dimmer };
       engine.output.blackout = m.blackout;
       engine.output.dimmer = m.dimmer;
       return;
     case 'palette':
+      kept.palette = m.colors;
       engine.setPalette(m.colors);
       return;
     case 'sample':
       post({ t: 'sample-reply', id: m.id, pixels: engine.output.sample(m.points) });
+      return;
+    case 'fail-frames':
+      // Test hook: the next `frames` frames throw, as a broken context would. Refused unless hooks are enabled.
+      if (init.testHooks) engine.failFrames = Math.min(m.frames, 1000);
       return;
     case 'stall':
       if (init.testHooks) {
