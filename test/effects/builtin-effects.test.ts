@@ -1,14 +1,14 @@
 // Pixel tests for every built-in effect in assets/effects: known input in, expected colors out at chosen points.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { createQuad, createTarget, destroyQuad, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
+import { checkIsfFolder } from '../helpers/isf-assets.js';
 
 type Rgba = [number, number, number, number];
 type Pixels = (x: number, y: number) => Rgba;
@@ -88,26 +88,7 @@ function renderSequence(desc: IsfDescriptor, frames: Pixels[], values: Record<st
 // The folder as a whole.
 
 test('every effect file parses as an effect with NAME, DESCRIPTION, CATEGORIES; at least 24', async () => {
-  const files = (await readdir(EFFECTS_DIR)).filter((f) => f.endsWith('.fs'));
-  assert.ok(files.length >= 24, `only ${files.length} effects`);
-  const readme = await readFile(join(EFFECTS_DIR, 'README.md'), 'utf8');
-  for (const f of files) {
-    assert.match(f, /^[a-z0-9_]+\.fs$/, `${f}: file name must be the lower-case type`);
-    const text = await readFile(join(EFFECTS_DIR, f), 'utf8');
-    const desc = parseIsf(text, { file: `builtin:${f}`, fileName: f });
-    assert.is(desc.kind, 'effect', `${f} has no inputImage`);
-    const header = JSON.parse(text.slice(text.indexOf('/*') + 2, text.indexOf('*/'))) as Record<string, unknown>;
-    assert.type(header.NAME, 'string', `${f}: NAME`);
-    assert.ok(String(header.DESCRIPTION ?? '').length > 10, `${f}: DESCRIPTION`);
-    assert.ok(Array.isArray(header.CATEGORIES) && header.CATEGORIES.length > 0, `${f}: CATEGORIES`);
-    assert.is(header.CREDIT, 'vjd', `${f}: CREDIT`);
-    assert.is(header.ISFVSN, '2', `${f}: ISFVSN`);
-    for (const i of desc.inputs) {
-      if (i.type === 'float') assert.ok(i.min !== undefined && i.max !== undefined, `${f}: ${i.name} needs MIN and MAX`);
-      if (i.type === 'long') assert.ok(i.values && i.labels, `${f}: ${i.name} needs VALUES and LABELS`);
-    }
-    assert.ok(readme.includes(`\`${f}\``), `${f} is missing from assets/effects/README.md`);
-  }
+  await checkIsfFolder(EFFECTS_DIR, 'effect', 24);
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE } from '../../src/shared/palette.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
+import { checkIsfFolder } from '../helpers/isf-assets.js';
 
 type Rgba = [number, number, number, number];
 
@@ -80,27 +81,7 @@ async function animated(type: string, minColors = 20, t0 = 0.5, t1 = 1.7): Promi
 // The folders as a whole.
 
 test('every generator file parses as a generator with NAME, DESCRIPTION, CATEGORIES; at least 9', async () => {
-  const files = (await readdir(GEN_DIR)).filter((f) => f.endsWith('.fs'));
-  assert.ok(files.length >= 9, `only ${files.length} generators`);
-  const readme = await readFile(join(GEN_DIR, 'README.md'), 'utf8');
-  for (const f of files) {
-    assert.match(f, /^[a-z0-9_]+\.fs$/, `${f}: file name must be the lower-case type`);
-    const text = await readFile(join(GEN_DIR, f), 'utf8');
-    const desc = parseIsf(text, { file: `builtin:${f}`, fileName: f });
-    assert.is(desc.kind, 'generator', `${f} must not have an inputImage`);
-    assert.not.ok(desc.inputs.some((i) => i.type === 'image'), `${f}: generators take no images`);
-    const header = JSON.parse(text.slice(text.indexOf('/*') + 2, text.indexOf('*/'))) as Record<string, unknown>;
-    assert.type(header.NAME, 'string', `${f}: NAME`);
-    assert.ok(String(header.DESCRIPTION ?? '').length > 10, `${f}: DESCRIPTION`);
-    assert.ok(Array.isArray(header.CATEGORIES) && header.CATEGORIES.length > 0, `${f}: CATEGORIES`);
-    assert.is(header.CREDIT, 'vjd', `${f}: CREDIT`);
-    assert.is(header.ISFVSN, '2', `${f}: ISFVSN`);
-    for (const i of desc.inputs) {
-      if (i.type === 'float') assert.ok(i.min !== undefined && i.max !== undefined, `${f}: ${i.name} needs MIN and MAX`);
-      if (i.type === 'long') assert.ok(i.values && i.labels, `${f}: ${i.name} needs VALUES and LABELS`);
-    }
-    assert.ok(readme.includes(`\`${f}\``), `${f} is missing from assets/generators/README.md`);
-  }
+  await checkIsfFolder(GEN_DIR, 'generator', 9);
 });
 
 function valueFits(input: IsfInput, v: unknown): boolean {
