@@ -5,7 +5,6 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../http/errors.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
-import type { ChainItem } from '../shared/messages.js';
 
 export interface EffectsDeps {
   render: RenderClient;
@@ -37,6 +36,16 @@ const ChainList = Type.Object({
 });
 
 const Changed = Type.Object({ success: Type.Literal(true), current: ChainItemSchema });
+
+/** How toggle and enabled address one chain item; the render worker's chain applies the `name`-wins rule. */
+const Target = {
+  index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
+  name: Type.Optional(Type.String({ ...NAME, description: 'display name first, then type' })),
+};
+
+function requireOne(a: unknown, b: unknown, what: string): void {
+  if (a === undefined && b === undefined) throw new ApiError('INVALID_REQUEST', `send ${what}`);
+}
 
 const common = { auth: 'required' as const, tags: ['effects'] };
 
@@ -144,8 +153,8 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       handler: async (req) => {
         const started = Date.now();
         const { type, index } = req.body;
-        if (type === undefined && index === undefined) throw new ApiError('INVALID_REQUEST', 'send `type` (string) or `index` (integer)');
-        const removed = await d.render.chain(type !== undefined ? { op: 'remove', type } : { op: 'remove', index: index! }, started);
+        requireOne(type, index, '`type` (string) or `index` (integer)');
+        const removed = await d.render.chain({ op: 'remove', type, index }, started);
         return { json: { success: true, removed } };
       },
     }),
@@ -158,19 +167,14 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       description:
         'When both are sent, `name` wins. A name miss gives `details.available` (loaded effect names); an index miss gives `details.min` and `details.max`.',
       feature: 'effects',
-      schema: {
-        body: Type.Object({
-          index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
-          name: Type.Optional(Type.String({ ...NAME, description: 'display name first, then type' })),
-        }),
-      },
+      schema: { body: Type.Object(Target) },
       responses: { 200: { description: 'the item after the change', schema: Changed } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
       handler: async (req) => {
         const started = Date.now();
         const { index, name } = req.body;
-        if (index === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send `name` (string) or `index` (integer)');
-        const current = await d.render.chain(name !== undefined ? { op: 'toggle', name } : { op: 'toggle', index: index! }, started);
+        requireOne(name, index, '`name` (string) or `index` (integer)');
+        const current = await d.render.chain({ op: 'toggle', name, index }, started);
         return { json: { success: true, current } };
       },
     }),
@@ -184,22 +188,15 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         'Precedence when both `index` and `name` are sent: `name` wins, as on toggle. Misses answer like toggle. Repeating a request changes nothing further.',
       feature: 'effects',
       schema: {
-        body: Type.Object({
-          enabled: Type.Boolean({ description: 'state to set' }),
-          index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
-          name: Type.Optional(Type.String({ ...NAME, description: 'display name first, then type' })),
-        }),
+        body: Type.Object({ enabled: Type.Boolean({ description: 'state to set' }), ...Target }),
       },
       responses: { 200: { description: 'the item after the change', schema: Changed } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
       handler: async (req) => {
         const started = Date.now();
         const { index, name, enabled } = req.body;
-        if (index === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send `name` (string) or `index` (integer)');
-        const current: ChainItem = await d.render.chain(
-          name !== undefined ? { op: 'enabled', enabled, name } : { op: 'enabled', enabled, index: index! },
-          started,
-        );
+        requireOne(name, index, '`name` (string) or `index` (integer)');
+        const current = await d.render.chain({ op: 'enabled', enabled, name, index }, started);
         return { json: { success: true, current } };
       },
     }),

@@ -191,13 +191,21 @@ test('CHAIN_BUSY: a stalled render worker answers 503 and the mutation is never 
   await sleep(300);
   assertError(await req('GET', api('/effects')), 503, 'CHAIN_BUSY');
   assertError(await req('GET', api('/effects/available')), 503, 'CHAIN_BUSY');
-  await waitUntil(async () => (await req('GET', api('/effects'))).status === 200, 10000);
+  assertError(await req('GET', api('/effects/current')), 503, 'CHAIN_BUSY');
+  await post('/_test/stall', { ms: 4000 }); // queued behind the first stall: the worker stays busy for the writes below
+  const writes = await Promise.all([
+    post('/effects/remove', { index: 1 }),
+    post('/effects/toggle', { index: 1 }),
+    post('/effects/enabled', { index: 1, enabled: false }),
+  ]);
+  for (const w of writes) assertError(w, 503, 'CHAIN_BUSY');
+  await waitUntil(async () => (await req('GET', api('/effects'))).status === 200, 15000);
   await sleep(200);
   const chain = await get('/effects');
   assert.equal(
-    chain.items.map((i: any) => i.type),
-    ['invert'],
-    'the timed-out add was dropped by the worker',
+    chain.items.map((i: any) => [i.type, i.enabled]),
+    [['invert', true]],
+    'the timed-out add, remove, toggle and enabled were all dropped by the worker',
   );
   await clearChain();
 });

@@ -37,9 +37,12 @@ export class Chain<I extends EffectInstance> {
     return this.slots.length;
   }
 
-  /** Enabled slots in chain order (the render path). */
+  private enabledCache: { version: number; slots: ReadonlyArray<Slot<I>> } = { version: -1, slots: [] };
+
+  /** Enabled slots in chain order (the render path: rebuilt only when the chain changed, not per frame). */
   enabled(): ReadonlyArray<Slot<I>> {
-    return this.slots.filter((s) => s.enabled);
+    if (this.enabledCache.version !== this.version) this.enabledCache = { version: this.version, slots: this.slots.filter((s) => s.enabled) };
+    return this.enabledCache.slots;
   }
 
   items(): ChainItem[] {
@@ -106,6 +109,7 @@ export class Chain<I extends EffectInstance> {
   clear(): void {
     for (const s of this.slots) s.instance.destroy();
     this.slots = [];
+    this.version++;
   }
 
   private add(cmd: Extract<ChainCommand, { op: 'add' }>): ChainReply {

@@ -7,7 +7,7 @@ import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
-import { createTarget, destroyTarget, type IsfProgram, type RenderTarget } from './isf-program.js';
+import { createTarget, destroyTarget, type IsfFrame, type IsfProgram, type RenderTarget } from './isf-program.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { SourceStage } from './source-stage.js';
@@ -41,6 +41,8 @@ export class RenderEngine {
   private timer: NodeJS.Timeout | null = null;
   private next = 0;
   private readonly period: number;
+  /** One frame record, refilled per frame and per pass: the steady state allocates nothing per frame. */
+  private readonly frame: IsfFrame;
   /** Called after each frame with the source switch it completed or gave up, if any. */
   onSource: (o: SourceOutcome) => void = () => {};
   /** Called after every frame: null when it rendered, the error message when it threw (the loop goes on). */
@@ -58,6 +60,7 @@ export class RenderEngine {
     readonly renderer: string,
   ) {
     this.period = 1000 / fps;
+    this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
     this.chain = new Chain<EffectRunner>({
@@ -139,7 +142,11 @@ export class RenderEngine {
   renderFrame(now = performance.now()): void {
     const gl = this.gl;
     const time = (now - this.t0) / 1000;
-    const ctx = { time, timeDelta: this.frameIndex === 0 ? 0 : time - this.lastTime, frameIndex: this.frameIndex, palette: this.palette };
+    const ctx = this.frame;
+    ctx.time = time;
+    ctx.timeDelta = this.frameIndex === 0 ? 0 : time - this.lastTime;
+    ctx.frameIndex = this.frameIndex;
+    ctx.palette = this.palette;
     this.lastTime = time;
 
     let switching = this.source.pending;
@@ -157,13 +164,19 @@ export class RenderEngine {
     const direct = this.output.passThrough();
     const out = this.output.target;
     let [a, b] = this.ping;
-    const drawSource = (t: RenderTarget): void => (switching ? this.source.draw(t, ctx, switching.source) : this.source.draw(t, ctx));
-    drawSource(direct && enabled.length === 0 ? out : a);
-    enabled.forEach((slot, i) => {
-      const target = direct && i === enabled.length - 1 ? out : b;
-      slot.instance.program.render({ input: a.texture, inputSize: [this.width, this.height], target: target.framebuffer, ...ctx, values: slot.inputs });
-      [a, b] = [b, a];
-    });
+    const first = direct && enabled.length === 0 ? out : a;
+    if (switching) this.source.draw(first, ctx, switching.source);
+    else this.source.draw(first, ctx);
+    for (let i = 0; i < enabled.length; i++) {
+      const slot = enabled[i]!;
+      ctx.input = a.texture;
+      ctx.target = (direct && i === enabled.length - 1 ? out : b).framebuffer;
+      ctx.values = slot.inputs;
+      slot.instance.program.render(ctx);
+      const t = a;
+      a = b;
+      b = t;
+    }
     if (!direct) this.output.draw(a.texture);
     gl.flush();
 

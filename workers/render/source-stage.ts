@@ -4,11 +4,12 @@ import type { SourceSpec } from '../../src/shared/messages.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
-import type { IsfProgram, RenderTarget } from './isf-program.js';
+import type { IsfFrame, IsfProgram, RenderTarget } from './isf-program.js';
 import type { ProgramPool } from './program-pool.js';
 
 /** A live input that delivered no frame for this long shows the "no signal" card (spec: live frame freshness). */
 export const FRESH_MS = 2000;
+const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 // Fits the frame's content rectangle into the render size keeping its aspect (black bars), flipping the
 // top-down ingest rows into GL's bottom-up orientation.
@@ -22,12 +23,8 @@ void main() {
   gl_FragColor = vec4(texture2D(frame, vec2(p.x, 1.0 - p.y)).rgb, 1.0);
 }`;
 
-export interface DrawContext {
-  time: number;
-  timeDelta: number;
-  frameIndex: number;
-  palette: { rgb: Float32Array; count: number };
-}
+/** The frame record the engine reuses for every pass of a frame (no per-pass allocations). */
+export type DrawContext = IsfFrame;
 
 type Active =
   | { kind: 'none' }
@@ -106,13 +103,19 @@ export class SourceStage {
   draw(target: RenderTarget, ctx: DrawContext, source: Active = this.current): void {
     const gl = this.gl;
     if (source.kind === 'generator') {
-      source.program.render({ input: null, inputSize: [this.width, this.height], target: target.framebuffer, ...ctx, values: source.values });
+      ctx.input = null;
+      ctx.target = target.framebuffer;
+      ctx.values = source.values;
+      source.program.render(ctx);
       return;
     }
     if (source.kind === 'ring') {
       const stale = source.live && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
       if (stale && this.noSignal) {
-        this.noSignal.render({ input: null, inputSize: [this.width, this.height], target: target.framebuffer, ...ctx, values: {} });
+        ctx.input = null;
+        ctx.target = target.framebuffer;
+        ctx.values = NO_VALUES;
+        this.noSignal.render(ctx);
         return;
       }
       if (this.upload(source)) {
