@@ -11,7 +11,48 @@ export interface RenderInit {
   fps: number;
   /** Enables the test-only commands (stall). Set by the server only when VJD_TEST_HOOKS=1. */
   testHooks: boolean;
+  /**
+   * Counters the main thread reads without a message round trip (Int32, Atomics): see RENDER_COUNTERS. Lets
+   * `GET /thumbnails/current` answer 304 from a counter before any work is queued.
+   */
+  counters?: SharedArrayBuffer;
 }
+
+/** Int32 slots of RenderInit.counters. */
+export const RENDER_COUNTERS = {
+  /** Frames drawn to the output so far (the output's frame number). */
+  outputFrame: 0,
+  /** Bumped whenever what the output shows can change without a new frame being drawn (unused slot kept for layout). */
+  reserved: 1,
+  /** Number of Int32 slots. */
+  length: 4,
+} as const;
+
+/** What a thumbnail job asks the render worker to draw, area-averaged down to the job's size. */
+export type ThumbSubject =
+  /** The output target after effects, dimmer and blackout. */
+  | { kind: 'output' }
+  /** The newest frame of an ingest ring (its content rectangle). */
+  | { kind: 'ring'; ring: SharedArrayBuffer }
+  /** A generator rendered off-screen at render size, at a fixed `time` (seconds) so the image is stable. */
+  | { kind: 'generator'; type: string; inputs: Record<string, unknown>; time: number };
+
+/** A thumbnail job: draw `subject` at width×height into `slot` (top-down RGBA rows, stride width×4). */
+export interface ThumbJob {
+  id: number;
+  subject: ThumbSubject;
+  width: number;
+  height: number;
+  /** At least width×height×4 bytes; written by the render worker, then read by an encode worker. */
+  slot: SharedArrayBuffer;
+  /** Date.now() after which the job is dropped undone (the route answers 503 PREVIEW_TIMEOUT). */
+  deadline: number;
+}
+
+export type ThumbReply =
+  /** `frame`: the frame number drawn (output frame number, ring frame number, 0 for generators). */
+  | { t: 'thumb-reply'; id: number; ok: true; frame: number }
+  | { t: 'thumb-reply'; id: number; ok: false; reason: 'expired' | 'no-frame' | 'failed'; message: string };
 
 /** A chain item as the routes show it (spec section 2, "Effect chain item"). */
 export interface ChainItem {
@@ -57,6 +98,7 @@ export type MainToRender =
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
   | { t: 'sample'; id: number; points: Array<[number, number]> }
+  | ({ t: 'thumb' } & ThumbJob)
   | { t: 'stall'; ms: number }
   /** Test hook: the next `frames` frames throw (drives context recovery). */
   | { t: 'fail-frames'; frames: number }
@@ -90,6 +132,7 @@ export type RenderToMain =
   | { t: 'source-reply'; id: number; ok: true; key: string }
   | { t: 'source-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
+  | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */
   | { t: 'compiled'; type: string; kind: 'effect' | 'generator'; ok: boolean; error?: string }
   /** Sent every 250 ms: the heartbeat chain reads depend on, plus render statistics. */
@@ -126,3 +169,24 @@ export type IngestToMain =
   | { t: 'state'; key: string; state: IngestState; message?: string; pid?: number }
   | { t: 'stopped' }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+
+// ---------------------------------------------------------------- encode pool (piscina tasks, workers/encode)
+
+export type ImageFormat = 'png' | 'jpg';
+
+export type EncodeTask =
+  /** Encodes width×height top-down RGBA pixels from `pixels` (a thumbnail slot). */
+  | { op: 'encode'; pixels: SharedArrayBuffer; width: number; height: number; format: ImageFormat }
+  /** A placeholder card: `title` (large) and `subtitle` (small) rendered with the font shipped in assets/fonts. */
+  | { op: 'placeholder'; width: number; height: number; title: string; subtitle: string; format: ImageFormat }
+  /** Palette swatches: equal-width vertical bars in palette order, left to right. */
+  | { op: 'palette'; colors: string[]; width: number; height: number; format: ImageFormat }
+  /** Resizes an image file vjd wrote itself (a cached media poster) to exactly width×height and encodes it. */
+  | { op: 'file'; path: string; width: number; height: number; format: ImageFormat };
+
+/** What an encode task returns: the encoded image bytes. */
+export interface EncodeResult {
+  bytes: Uint8Array;
+  /** Milliseconds spent encoding inside the worker. */
+  ms: number;
+}
