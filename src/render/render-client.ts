@@ -3,7 +3,8 @@
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
-import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec } from '../shared/messages.js';
+import { RENDER_COUNTERS } from '../shared/messages.js';
+import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 
@@ -38,6 +39,9 @@ export class RenderClient extends EventEmitter {
   private readonly chainWaiters = new Map<number, Waiter<ChainReplyOrBusy>>();
   private readonly sourceWaiters = new Map<number, Waiter<SourceResult>>();
   private readonly sampleWaiters = new Map<number, Waiter<Array<[number, number, number, number]> | null>>();
+  private readonly thumbWaiters = new Map<number, Waiter<ThumbReply>>();
+  /** Counters the worker writes every frame (RENDER_COUNTERS); read here without a message round trip. */
+  private readonly counters = new Int32Array(new SharedArrayBuffer(RENDER_COUNTERS.length * 4));
   private lastBeat = 0;
   private stopping = false;
   snapshot: ChainSnapshot = { version: 0, items: [], entries: [] };
@@ -56,7 +60,9 @@ export class RenderClient extends EventEmitter {
   start(display: string): Promise<void> {
     // headless-gl opens the display through the C environment, which only the main thread's process.env writes.
     process.env.DISPLAY = display;
-    const worker = new Worker(new URL('../../workers/render/main.js', import.meta.url), { workerData: this.init });
+    const worker = new Worker(new URL('../../workers/render/main.js', import.meta.url), {
+      workerData: { ...this.init, counters: this.counters.buffer as SharedArrayBuffer } satisfies RenderInit,
+    });
     this.worker = worker;
     return new Promise((resolve, reject) => {
       worker.on('message', (m: RenderToMain) => {
@@ -103,6 +109,9 @@ export class RenderClient extends EventEmitter {
         return;
       case 'sample-reply':
         settle(this.sampleWaiters, m.id, m.pixels);
+        return;
+      case 'thumb-reply':
+        settle(this.thumbWaiters, m.id, m);
         return;
       case 'compiled':
         this.emit('compiled', m);
@@ -158,6 +167,22 @@ export class RenderClient extends EventEmitter {
   sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
     const id = this.nextId++;
     return wait(this.sampleWaiters, id, 1000, null, () => this.post({ t: 'sample', id, points }));
+  }
+
+  /** The output's frame number (frames drawn so far), read from shared memory. */
+  outputFrame(): number {
+    return Atomics.load(this.counters, RENDER_COUNTERS.outputFrame);
+  }
+
+  /**
+   * Runs a thumbnail job; the worker drops it undone once `job.deadline` passed. Resolves with an `expired` reply
+   * when the worker does not answer by the deadline (a stalled frame loop), so the caller never waits longer.
+   */
+  thumb(job: Omit<ThumbJob, 'id'>): Promise<ThumbReply> {
+    const id = this.nextId++;
+    const late: ThumbReply = { t: 'thumb-reply', id, ok: false, reason: 'expired', message: 'the renderer did not read the frame back in time' };
+    if (!this.ready) return Promise.resolve({ ...late, reason: 'failed', message: 'the renderer is not running' });
+    return wait(this.thumbWaiters, id, Math.max(0, job.deadline - Date.now()) + 20, late, () => this.post({ t: 'thumb', id, ...job }));
   }
 
   setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): void {

@@ -218,6 +218,23 @@ export class FrameRingReader {
   }
 
   /**
+   * Size of the newest frame's content without holding it (the main thread reads only this header, never
+   * pixels); null before the first frame.
+   */
+  newestSize(): { width: number; height: number } | null {
+    for (let attempt = 0; attempt < 64; attempt++) {
+      const slot = Atomics.load(this.header, R_NEWEST);
+      if (slot < 0) return null;
+      const base = slot * SLOT_INTS;
+      const seq = Atomics.load(this.slotHeaders, base + S_SEQ);
+      const width = Atomics.load(this.slotHeaders, base + S_W);
+      const height = Atomics.load(this.slotHeaders, base + S_H);
+      if (!(seq & 1) && Atomics.load(this.slotHeaders, base + S_SEQ) === seq && Atomics.load(this.header, R_NEWEST) === slot) return { width, height };
+    }
+    return null;
+  }
+
+  /**
    * Holds the newest frame until release(); null when no frame was committed yet. The returned object is reused by
    * the next acquire(). Holding a slot announces it to the writer, which then writes around it.
    */

@@ -1,7 +1,7 @@
 // The render loop: source stage → enabled effects in chain order (ping-pong targets) → dimmer/blackout → output,
 // paced at the configured fps with drift-free scheduling that skips frames rather than queueing them.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { RenderStats, SourceSpec } from '../../src/shared/messages.js';
+import { RENDER_COUNTERS, type RenderStats, type SourceSpec, type ThumbJob, type ThumbReply } from '../../src/shared/messages.js';
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
@@ -11,6 +11,7 @@ import { createTarget, destroyTarget, type IsfFrame, type IsfProgram, type Rende
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { SourceStage } from './source-stage.js';
+import { ThumbStage } from './thumb-stage.js';
 
 export interface EffectRunner extends EffectInstance {
   program: IsfProgram;
@@ -29,6 +30,7 @@ export class RenderEngine {
   readonly pool: ProgramPool;
   readonly source: SourceStage;
   readonly output: OutputStage;
+  private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
   private readonly ping: [RenderTarget, RenderTarget];
   private readonly stats = new FrameStats();
@@ -38,6 +40,8 @@ export class RenderEngine {
   private readonly t0 = performance.now();
   private lastTime = 0;
   private frameIndex = 0;
+  /** Frames drawn to the output; continues the counter's value so a rebuilt context never reuses a frame number. */
+  private outputFrames: number;
   private timer: NodeJS.Timeout | null = null;
   private next = 0;
   private readonly period: number;
@@ -58,8 +62,11 @@ export class RenderEngine {
     readonly height: number,
     readonly fps: number,
     readonly renderer: string,
+    /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
+    private readonly counters: Int32Array | null = null,
   ) {
     this.period = 1000 / fps;
+    this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
     this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
@@ -73,6 +80,12 @@ export class RenderEngine {
     this.source = new SourceStage(gl, this.quad, this.pool, width, height);
     this.output = new OutputStage(gl, this.quad, width, height);
     this.ping = [createTarget(gl, width, height), createTarget(gl, width, height)];
+    this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
+  }
+
+  /** Runs a thumbnail job now, between frames (this thread is the only one drawing). Throws on GL failures. */
+  thumb(job: ThumbJob): ThumbReply {
+    return this.thumbs.draw(job, { output: this.output.target, outputFrame: this.outputFrames, generators: this.generators, palette: this.palette });
   }
 
   setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): CompileResult[] {
@@ -186,6 +199,8 @@ export class RenderEngine {
       this.onSource({ id: switching.id, ok: true, key: switching.key });
     }
     this.frameIndex++;
+    this.outputFrames++;
+    if (this.counters) Atomics.store(this.counters, RENDER_COUNTERS.outputFrame, this.outputFrames);
     this.stats.record(now, performance.now() - now);
   }
 
@@ -217,6 +232,7 @@ export class RenderEngine {
     this.stop();
     this.chain.clear();
     this.source.destroy();
+    this.thumbs.destroy();
     this.output.destroy();
     for (const t of this.ping) destroyTarget(this.gl, t);
     this.pool.destroy();

@@ -1,13 +1,15 @@
 // Render worker entry: owns the one headless-gl context of the process, the effects chain and the frame loop.
 // Every message is typed in src/shared/messages.ts; chain commands past their deadline are dropped unapplied.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MainToRender, RenderInit, RenderToMain, SourceSpec } from '../../src/shared/messages.js';
+import { RENDER_COUNTERS, type MainToRender, type RenderInit, type RenderToMain, type SourceSpec } from '../../src/shared/messages.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
 
 const port = parentPort!;
 const init = workerData as RenderInit;
 const post = (m: RenderToMain): void => port.postMessage(m);
+/** Shared with the main thread and handed to every engine, so a rebuilt context keeps counting where it stopped. */
+const counters = init.counters ? new Int32Array(init.counters, 0, RENDER_COUNTERS.length) : null;
 
 function fatal(message: string): void {
   post({ t: 'fatal', message });
@@ -35,7 +37,7 @@ function createEngine(): RenderEngine {
   if (!gl) throw new Error('headless-gl could not create a context (no X display or no GLX)');
   trackGl(gl);
   const renderer = `${String(gl.getParameter(gl.RENDERER))} / ${String(gl.getParameter(gl.VERSION))}`;
-  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer);
+  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer, counters);
   e.onSource = (o) => {
     const req = requested.get(o.id);
     requested.delete(o.id);
@@ -118,6 +120,7 @@ port.on('message', (m: MainToRender) => {
     if (m.t === 'chain') post({ t: 'chain-reply', id: m.id, reply: { ok: false, code: 'EFFECT_LOAD_FAILED', message } });
     if (m.t === 'source') post({ t: 'source-reply', id: m.id, ok: false, reason: 'failed', message });
     if (m.t === 'sample') post({ t: 'sample-reply', id: m.id, pixels: [] });
+    if (m.t === 'thumb') post({ t: 'thumb-reply', id: m.id, ok: false, reason: 'failed', message });
   }
 });
 
@@ -162,6 +165,9 @@ function handle(m: MainToRender): void {
       return;
     case 'sample':
       post({ t: 'sample-reply', id: m.id, pixels: engine.output.sample(m.points) });
+      return;
+    case 'thumb':
+      post(engine.thumb(m));
       return;
     case 'fail-frames':
       // Test hook: the next `frames` frames throw, as a broken context would. Refused unless hooks are enabled.
