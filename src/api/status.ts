@@ -57,14 +57,43 @@ export const StatusBody = Type.Object({
       { description: 'GL objects alive; steady values mean no leaks' },
     ),
   }),
+  thumbnails: Type.Object(
+    {
+      requests: Type.Integer({ description: 'thumbnail requests that named a known subject' }),
+      notModified: Type.Integer({ description: 'answered 304 from counters, before any work was queued' }),
+      cacheHits: Type.Integer({ description: 'answered from the encoded-image cache without new work' }),
+      timeouts: Type.Integer({ description: '503 PREVIEW_TIMEOUT answers' }),
+      placeholders: Type.Integer({ description: 'placeholder cards rendered' }),
+      previewsOpen: Type.Integer({ description: 'live inputs open for preview only' }),
+      queue: Type.Object(
+        {
+          depth: Type.Integer({ description: 'queued plus running jobs' }),
+          queued: Type.Integer(),
+          running: Type.Integer(),
+          rejecting: Type.Boolean({ description: 'true from a rejection above depth 32 until the depth falls to 16' }),
+          jobs: Type.Integer({ description: 'jobs created (render and/or encode work)' }),
+          shared: Type.Integer({ description: 'requests that joined an identical job in flight' }),
+          rejected: Type.Integer({ description: '503 THUMBNAIL_QUEUE_FULL answers' }),
+          completed: Type.Integer(),
+          failed: Type.Integer(),
+        },
+        { description: 'the admission queue (32/16 hysteresis)' },
+      ),
+      encoder: Type.Object({ threads: Type.Integer(), queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), encodeMsP50: Type.Number() }, { description: 'the encode pool' }),
+      posters: Type.Object({ hits: Type.Integer(), misses: Type.Integer(), extracting: Type.Integer(), entries: Type.Integer() }, { description: 'media poster cache' }),
+      cache: Type.Object({ entries: Type.Integer(), bytes: Type.Integer() }, { description: 'encoded-image cache' }),
+    },
+    { description: 'thumbnail pipeline counters' },
+  ),
 });
 
 export type RenderStatus = Static<typeof StatusBody>['render'];
+export type ThumbnailStatus = Static<typeof StatusBody>['thumbnails'];
 
 export function statusRoutes(ctx: AppContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
+  let memo: { tick: number; thumbs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
   const render = (): string => {
     const loaded = ctx.config();
     const lic = ctx.license();
@@ -73,7 +102,8 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
     const apiKey = ctx.apiKeyRequired();
     const tick = Math.round((Date.now() - ctx.startedAt.getTime()) / 100);
     const renderStatus = ctx.render();
-    if (memo && memo.tick === tick && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
+    const thumbs = ctx.thumbnailsVersion();
+    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
       return memo.text;
     }
     const text = JSON.stringify({
@@ -87,8 +117,9 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
       httpEngine: ctx.engine,
       license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
       render: renderStatus,
+      thumbnails: ctx.thumbnails(),
     });
-    memo = { tick, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
+    memo = { tick, thumbs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
     return text;
   };
   return [

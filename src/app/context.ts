@@ -4,7 +4,7 @@ import type { ListenerStatus } from '../http/listener.js';
 import type { LicenseCheck } from '../license/license.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { NetworkAddress } from './network.js';
-import type { RenderStatus } from '../api/status.js';
+import type { RenderStatus, ThumbnailStatus } from '../api/status.js';
 
 export interface AppContext {
   readonly name: 'vjd';
@@ -18,6 +18,9 @@ export interface AppContext {
   apiKeyRequired(): boolean;
   /** Render statistics (a new object only when they change). */
   render(): RenderStatus;
+  /** Thumbnail pipeline counters, and a number that changes whenever they do (memoised status bodies). */
+  thumbnails(): ThumbnailStatus;
+  thumbnailsVersion(): number;
   /** Capability features of the routes actually served. */
   features(): string[];
 }

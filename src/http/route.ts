@@ -49,6 +49,8 @@ export interface ResponseDoc {
   /** JSON schema of the body; for non-JSON bodies set contentType and leave schema unset or a string/binary schema. */
   schema?: TSchema;
   contentType?: string;
+  /** Further content types the same answer may have (thumbnails: image/png or image/jpeg by `format`). */
+  altContentTypes?: string[];
   headers?: Record<string, { description: string; schema?: TSchema }>;
 }
 

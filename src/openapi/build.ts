@@ -227,7 +227,7 @@ function successResponse(doc: ResponseDoc): Json {
         : doc.contentType.startsWith('image/')
           ? { type: 'string', format: 'binary' }
           : { type: 'string' };
-    r['content'] = { [doc.contentType]: { schema } };
+    r['content'] = Object.fromEntries([doc.contentType, ...(doc.altContentTypes ?? [])].map((t) => [t, { schema }]));
   } else if (doc.schema !== undefined) {
     r['content'] = { 'application/json': { schema: toOpenApi30(doc.schema) } };
   }

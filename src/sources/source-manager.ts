@@ -46,6 +46,8 @@ export class SourceManager extends EventEmitter {
   private current: SourceEntry | null = null;
   /** Keys of ring sources opened in the ingest worker: the current one and those being activated. */
   private readonly open = new Map<string, SourceEntry>();
+  /** Frame rings of the open keys (thumbnails of the current live input read the same frames the output does). */
+  private readonly rings = new Map<string, SharedArrayBuffer>();
   private readonly activating = new Map<string, SourceEntry>();
   private readonly inflight = new Map<string, Promise<CurrentSource>>();
 
@@ -77,6 +79,13 @@ export class SourceManager extends EventEmitter {
   currentSource(): CurrentSource {
     const c = this.current;
     return c ? { id: c.id, name: c.name, sourceKind: c.sourceKind, type: c.type } : NO_SOURCE;
+  }
+
+  /** The frame ring of the live input `liveId` while it is the current source; null otherwise. */
+  currentLiveRing(liveId: string): SharedArrayBuffer | null {
+    const c = this.current;
+    if (!c || c.sourceKind !== 'live' || c.id !== liveId) return null;
+    return this.rings.get(keyOf(c)) ?? null;
   }
 
   /** Browse id of the current item (`liveInput:<id>` for live inputs), for `activeState`. */
@@ -169,6 +178,7 @@ export class SourceManager extends EventEmitter {
     const input = s.kind === 'live' ? s.input.input : { kind: 'file' as const, path: s.path, still: s.still };
     const ring = await this.ingest.open(key, input, { live: s.kind === 'live' });
     this.open.set(key, entry);
+    this.rings.set(key, ring);
     return { kind: 'ring', ring, live: s.kind === 'live' };
   }
 
@@ -190,6 +200,7 @@ export class SourceManager extends EventEmitter {
     for (const key of [...this.open.keys()]) {
       if (!keep.has(key)) {
         this.open.delete(key);
+        this.rings.delete(key);
         this.ingest.close(key);
       }
     }

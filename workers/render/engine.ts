@@ -43,6 +43,7 @@ export class RenderEngine {
   /** Frames drawn to the output; continues the counter's value so a rebuilt context never reuses a frame number. */
   private outputFrames: number;
   private timer: NodeJS.Timeout | null = null;
+  private readonly thumbJobs: Array<{ job: ThumbJob; done: (reply: ThumbReply) => void }> = [];
   private next = 0;
   private readonly period: number;
   /** One frame record, refilled per frame and per pass: the steady state allocates nothing per frame. */
@@ -83,7 +84,32 @@ export class RenderEngine {
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
   }
 
-  /** Runs a thumbnail job now, between frames (this thread is the only one drawing). Throws on GL failures. */
+  /**
+   * Queues a thumbnail job for the idle time after the next frame. A burst of thumbnail requests therefore
+   * slows thumbnails down (the main thread's queue fills and refuses work) instead of the output's frame rate.
+   */
+  queueThumb(job: ThumbJob, done: (reply: ThumbReply) => void): void {
+    this.thumbJobs.push({ job, done });
+  }
+
+  private runThumbs(): void {
+    if (this.thumbJobs.length === 0) return;
+    // At most 40% of a frame period, and never into the last 3 ms before the next frame is due.
+    const stopAt = Math.min(this.next - 3, performance.now() + this.period * 0.4);
+    while (this.thumbJobs.length > 0) {
+      const { job, done } = this.thumbJobs.shift()!;
+      let reply: ThumbReply;
+      try {
+        reply = this.thumb(job);
+      } catch (err) {
+        reply = { t: 'thumb-reply', id: job.id, ok: false, reason: 'failed', message: (err as Error).message };
+      }
+      done(reply);
+      if (performance.now() >= stopAt) break;
+    }
+  }
+
+  /** Runs a thumbnail job now (this thread is the only one drawing). Throws on GL failures. */
   thumb(job: ThumbJob): ThumbReply {
     return this.thumbs.draw(job, { output: this.output.target, outputFrame: this.outputFrames, generators: this.generators, palette: this.palette });
   }
@@ -140,7 +166,8 @@ export class RenderEngine {
         this.onFrame((err as Error).message);
       }
       this.next += this.period;
-      // Spare programs compile in idle time between frames, one at a time.
+      // Thumbnail jobs, then spare programs, use the idle time between frames: frames never wait for them.
+      this.runThumbs();
       if (this.next - performance.now() > 2) this.pool.refill();
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
     };

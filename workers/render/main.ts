@@ -167,7 +167,7 @@ function handle(m: MainToRender): void {
       post({ t: 'sample-reply', id: m.id, pixels: engine.output.sample(m.points) });
       return;
     case 'thumb':
-      post(engine.thumb(m));
+      engine.queueThumb(m, post);
       return;
     case 'fail-frames':
       // Test hook: the next `frames` frames throw, as a broken context would. Refused unless hooks are enabled.

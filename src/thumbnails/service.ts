@@ -1,0 +1,306 @@
+// Thumbnails of live inputs, the output, generators and presets, media files and palettes. Each request first
+// computes its ETag from counters (no pixels touched on this thread) and answers 304 when the client has it;
+// only then is work admitted through the 32/16 queue: the render worker reads back a downscale, the encode
+// pool turns it into PNG or JPEG.
+import { randomBytes } from 'node:crypto';
+import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
+import type { RenderClient } from '../render/render-client.js';
+import type { LiveInput } from '../inputs/providers.js';
+import type { Reply } from '../http/route.js';
+import { ApiError } from '../http/errors.js';
+import { LIMITS } from '../api/limits.js';
+import { etagOf, fitSize, matchesEtag, shortHash, type ThumbKind } from './params.js';
+import { ThumbQueue, type QueueStats } from './queue.js';
+import type { LivePreviews } from './live-previews.js';
+import type { EncodePool } from './encode-pool.js';
+import type { PosterCache } from './poster-cache.js';
+import { ResultCache } from './result-cache.js';
+
+/** Off-screen generator thumbnails are drawn at this TIME (seconds): far enough in for animations to show. */
+export const GENERATOR_THUMB_TIME = 2;
+/** Palette swatch strips are four times wider than high. */
+export const PALETTE_ASPECT = 4;
+/** Jobs running at once (render readback and encode overlap across jobs). */
+const CONCURRENCY = 4;
+
+const PROVIDER_LABELS: Record<string, string> = { test: 'test pattern', stream: 'network stream', v4l2: 'capture device' };
+
+export interface GeneratorThumbSource {
+  type: string;
+  inputs: Record<string, unknown>;
+  /** Changes whenever the image can change (shader text, inputs). */
+  signature: string;
+}
+
+export interface MediaThumbSource {
+  id: string;
+  name: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  width: number;
+  height: number;
+  still: boolean;
+  durationSec: number | null;
+}
+
+export interface PaletteThumbSource {
+  id: string;
+  colors: readonly string[];
+  version: number;
+  digest: string;
+}
+
+export interface ThumbnailDeps {
+  render: Pick<RenderClient, 'thumb' | 'outputFrame'>;
+  encoder: Pick<EncodePool, 'run' | 'stats'>;
+  previews: LivePreviews;
+  posters: Pick<PosterCache, 'get' | 'stats'>;
+  renderSize: { width: number; height: number };
+  /** Enumerated live inputs in enumeration order (available or not). */
+  liveInputs(): readonly LiveInput[];
+  matchLive(id: string): LiveInput | undefined;
+  generator(id: string): GeneratorThumbSource | undefined;
+  media(id: string): MediaThumbSource | undefined;
+  palette(id: string): PaletteThumbSource | undefined;
+  notFound(kind: 'source' | 'media' | 'palette', requested: string): ApiError;
+}
+
+interface Plan {
+  kind: ThumbKind;
+  width: number;
+  height: number;
+  digest: string;
+  /** Identifies the subject (two inputs may show the same frame number). */
+  subject: string;
+  /** Produces the image; `etag` overrides the planned one (the output moved on to a newer frame). */
+  make: () => Promise<{ bytes: Uint8Array; etag?: string }>;
+}
+
+export class ThumbnailService {
+  readonly queue = new ThumbQueue({ high: LIMITS.thumbnails.queueRejectAbove, low: LIMITS.thumbnails.queueResumeAt, concurrency: CONCURRENCY });
+  private readonly cache = new ResultCache(16 * 1024 * 1024, 256);
+  /** Per-process nonce in frame digests: frame numbers restart with the process, ETags must not repeat. */
+  private readonly boot = randomBytes(3).toString('hex');
+  private readonly ringSerials = new WeakMap<SharedArrayBuffer, string>();
+  private nextSerial = 1;
+  /** Media versions (id, size, mtime) whose poster could not be extracted. */
+  private readonly failedPosters = new Set<string>();
+  private readonly counts = { requests: 0, notModified: 0, cacheHits: 0, timeouts: 0, placeholders: 0 };
+
+  constructor(private readonly deps: ThumbnailDeps) {}
+
+  async live(rawId: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+    this.counts.requests++;
+    const input = rawId.length >= 1 && rawId.length <= LIMITS.thumbnails.liveIdMaxLength ? this.deps.matchLive(rawId) : undefined;
+    if (!input) throw new ApiError('DEVICE_NOT_FOUND', rawId.length === 0 ? 'the live input id is empty' : rawId.length > LIMITS.thumbnails.liveIdMaxLength ? 'the live input id is longer than 256 characters' : 'no enumerated live input matches that id');
+    const info = input.available ? this.deps.previews.frame(input) : { ring: null, frameCount: 0, lastFrameMs: 0, size: null };
+    const fresh = info.ring !== null && info.frameCount > 0 && Date.now() - info.lastFrameMs <= LIMITS.thumbnails.liveFrameMaxAgeMs;
+    const box = fitSize(info.size?.width ?? 16, info.size?.height ?? 9, size);
+    const placeholder = (): Plan => ({
+      kind: 'live',
+      ...box,
+      digest: `p${shortHash('live', input.id, input.name, input.provider, box.width, box.height)}`,
+      subject: `live:${input.id}`,
+      make: async () => {
+        this.counts.placeholders++;
+        return { bytes: await this.placeholderImage(box, input.name, `${PROVIDER_LABELS[input.provider] ?? input.provider} · no signal`, format) };
+      },
+    });
+    if (!fresh) return this.serve(placeholder(), format, ifNoneMatch);
+    const ring = info.ring!;
+    const plan: Plan = {
+      kind: 'live',
+      ...box,
+      digest: `f${this.boot}${this.serialOf(ring)}.${info.frameCount.toString(36)}`,
+      subject: `live:${input.id}`,
+      make: async () => {
+        const r = await this.readback({ kind: 'ring', ring }, box, format);
+        if (r === null) return placeholder().make();
+        return { bytes: r.bytes, etag: etagOf('live', box.width, box.height, format, `f${this.boot}${this.serialOf(ring)}.${r.frame.toString(36)}`) };
+      },
+    };
+    return this.serve(plan, format, ifNoneMatch);
+  }
+
+  current(size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+    this.counts.requests++;
+    const box = fitSize(this.deps.renderSize.width, this.deps.renderSize.height, size);
+    const frame = this.deps.render.outputFrame();
+    return this.serve(
+      {
+        kind: 'current',
+        ...box,
+        digest: `f${this.boot}.${frame.toString(36)}`,
+        subject: 'current',
+        make: async () => {
+          const r = await this.readback({ kind: 'output' }, box, format);
+          if (r === null) throw new ApiError('PREVIEW_TIMEOUT', 'the output has no frame yet; retry');
+          return { bytes: r.bytes, etag: etagOf('current', box.width, box.height, format, `f${this.boot}.${r.frame.toString(36)}`) };
+        },
+      },
+      format,
+      ifNoneMatch,
+    );
+  }
+
+  source(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+    this.counts.requests++;
+    const g = this.deps.generator(id);
+    if (!g) throw this.deps.notFound('source', id);
+    const { width, height } = this.deps.renderSize;
+    const box = fitSize(width, height, size);
+    const subject: ThumbSubject = { kind: 'generator', type: g.type, inputs: g.inputs, time: GENERATOR_THUMB_TIME };
+    return this.serve(
+      {
+        kind: 'source',
+        ...box,
+        digest: `g${shortHash(g.signature, width, height, GENERATOR_THUMB_TIME)}`,
+        subject: `source:${id}`,
+        make: async () => {
+          const r = await this.readback(subject, box, format);
+          if (r === null) throw new ApiError('PREVIEW_TIMEOUT', 'the generator could not be drawn; retry');
+          return { bytes: r.bytes };
+        },
+      },
+      format,
+      ifNoneMatch,
+    );
+  }
+
+  media(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+    this.counts.requests++;
+    const m = this.deps.media(id);
+    if (!m) throw this.deps.notFound('media', id);
+    const box = fitSize(m.width, m.height, size);
+    const version = shortHash(m.id, m.size, m.mtimeMs);
+    const card = `p${version}`;
+    // A file ffmpeg cannot read gets a card with its name; remembered so its ETag is known before any work next time.
+    const failed = this.failedPosters.has(version);
+    return this.serve(
+      {
+        kind: 'media',
+        ...box,
+        digest: failed ? card : `m${version}`,
+        subject: `media:${m.id}`,
+        make: async () => {
+          let poster: { path: string } | null = null;
+          if (!failed) {
+            try {
+              poster = await this.deps.posters.get({ id: m.id, path: m.path, size: m.size, mtimeMs: m.mtimeMs, kind: m.still ? 'still' : 'video', ...(m.durationSec !== null ? { duration: m.durationSec } : {}) });
+            } catch {
+              if (this.failedPosters.size > 10_000) this.failedPosters.clear();
+              this.failedPosters.add(version);
+            }
+          }
+          if (!poster) {
+            this.counts.placeholders++;
+            return { bytes: await this.placeholderImage(box, m.name, 'media file · no preview', format), etag: etagOf('media', box.width, box.height, format, card) };
+          }
+          return { bytes: (await this.deps.encoder.run({ op: 'file', path: poster.path, width: box.width, height: box.height, format })).bytes };
+        },
+      },
+      format,
+      ifNoneMatch,
+    );
+  }
+
+  palette(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+    this.counts.requests++;
+    const p = this.deps.palette(id);
+    if (!p) throw this.deps.notFound('palette', id);
+    const box = { width: size, height: Math.max(1, Math.round(size / PALETTE_ASPECT)) };
+    const colors = [...p.colors];
+    return this.serve(
+      {
+        kind: 'palette',
+        ...box,
+        digest: `v${p.version}.${p.digest}`,
+        subject: `palette:${p.id}`,
+        make: async () => ({ bytes: (await this.deps.encoder.run({ op: 'palette', colors, width: box.width, height: box.height, format })).bytes }),
+      },
+      format,
+      ifNoneMatch,
+    );
+  }
+
+  private async serve(plan: Plan, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+    const etag = etagOf(plan.kind, plan.width, plan.height, format, plan.digest);
+    if (matchesEtag(ifNoneMatch, etag)) {
+      this.counts.notModified++;
+      return { status: 304, headers: { ETag: etag, 'Cache-Control': 'no-cache' } };
+    }
+    const key = `${plan.subject}|${etag}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.counts.cacheHits++;
+      return imageReply(hit.bytes, hit.etag, format);
+    }
+    const made = await this.queue.submit(key, plan.make);
+    const finalEtag = made.etag ?? etag;
+    this.cache.set(key, { bytes: made.bytes, etag: finalEtag });
+    if (made.etag && made.etag !== etag) this.cache.set(`${plan.subject}|${made.etag}`, { bytes: made.bytes, etag: finalEtag });
+    return imageReply(made.bytes, finalEtag, format);
+  }
+
+  /** Render-worker readback into a fresh slot, then encode; null when the subject has no frame to show. */
+  private async readback(subject: ThumbSubject, box: { width: number; height: number }, format: ImageFormat): Promise<{ bytes: Uint8Array; frame: number } | null> {
+    const slot = new SharedArrayBuffer(box.width * box.height * 4);
+    const reply = await this.deps.render.thumb({ subject, width: box.width, height: box.height, slot, deadline: Date.now() + LIMITS.thumbnails.readbackTimeoutMs });
+    if (!reply.ok) {
+      if (reply.reason === 'no-frame') return null;
+      this.counts.timeouts++;
+      throw new ApiError('PREVIEW_TIMEOUT', reply.reason === 'expired' ? undefined : `frame readback failed: ${reply.message}`, undefined, { 'Retry-After': '1' });
+    }
+    const enc = await this.deps.encoder.run({ op: 'encode', pixels: slot, width: box.width, height: box.height, format });
+    return { bytes: enc.bytes, frame: reply.frame };
+  }
+
+  private async placeholderImage(box: { width: number; height: number }, title: string, subtitle: string, format: ImageFormat): Promise<Uint8Array> {
+    return (await this.deps.encoder.run({ op: 'placeholder', width: box.width, height: box.height, title: title.slice(0, 64), subtitle: subtitle.slice(0, 64), format })).bytes;
+  }
+
+  private serialOf(ring: SharedArrayBuffer): string {
+    let s = this.ringSerials.get(ring);
+    if (!s) {
+      s = (this.nextSerial++).toString(36);
+      this.ringSerials.set(ring, s);
+    }
+    return s;
+  }
+
+  /** Changes whenever any counter does (every counter only grows), so status bodies can be memoised on it. */
+  version(): number {
+    const c = this.counts;
+    const q = this.queue.stats();
+    return c.requests + c.notModified + c.cacheHits + c.timeouts + c.placeholders + q.jobs + q.shared + q.rejected + q.completed + q.failed + this.deps.previews.open() * 1e9;
+  }
+
+  stats(): ThumbnailStats {
+    return {
+      ...this.counts,
+      queue: this.queue.stats(),
+      encoder: this.deps.encoder.stats(),
+      posters: this.deps.posters.stats(),
+      cache: this.cache.stats(),
+      previewsOpen: this.deps.previews.open(),
+    };
+  }
+}
+
+export interface ThumbnailStats {
+  requests: number;
+  notModified: number;
+  cacheHits: number;
+  timeouts: number;
+  placeholders: number;
+  queue: QueueStats;
+  encoder: ReturnType<EncodePool['stats']>;
+  posters: ReturnType<PosterCache['stats']>;
+  cache: { entries: number; bytes: number };
+  previewsOpen: number;
+}
+
+function imageReply(bytes: Uint8Array, etag: string, format: ImageFormat): Reply {
+  return { status: 200, body: bytes, contentType: format === 'jpg' ? 'image/jpeg' : 'image/png', headers: { ETag: etag, 'Cache-Control': 'no-cache' } };
+}
