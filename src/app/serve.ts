@@ -26,6 +26,9 @@ import { startShow } from './show.js';
 import { effectsRoutes } from '../api/effects.js';
 import { sourcesRoutes } from '../api/sources.js';
 import { browseRoutes } from '../api/browse.js';
+import { thumbnailRoutes } from '../api/thumbnails.js';
+import { paletteRoutes } from '../api/palettes.js';
+import { actionRoutes } from '../api/actions.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
@@ -90,6 +93,8 @@ export async function serve(flags: Overrides): Promise<void> {
     apiKeyRequired: () => guard.enabled,
     features: () => router?.features ?? [],
     render: () => show.renderStatus(),
+    thumbnails: () => show.thumbnails.stats(),
+    thumbnailsVersion: () => show.thumbnails.version(),
   };
 
   const assets = await loadDocsAssets();
@@ -100,6 +105,17 @@ export async function serve(flags: Overrides): Promise<void> {
     ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
     ...sourcesRoutes(show.sources),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
+    ...thumbnailRoutes(show.thumbnails),
+    ...paletteRoutes(show.palette, () => show.palettes.list()),
+    ...actionRoutes({
+      actions: () => show.actions(),
+      render: show.render,
+      ceiling: () => (license.valid ? license.effectCeiling : 0),
+      sources: show.sources,
+      palettes: show.palette,
+      state,
+      applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),
+    }),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];

@@ -16,6 +16,15 @@ import { ensureDemoMedia } from '../library/demo-media.js';
 import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
 import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
 import type { RenderStatus } from '../api/status.js';
+import { PaletteLibrary } from '../palettes/library.js';
+import { PaletteSelection } from '../palettes/selection.js';
+import { EncodePool } from '../thumbnails/encode-pool.js';
+import { PosterCache } from '../thumbnails/poster-cache.js';
+import { LivePreviews } from '../thumbnails/live-previews.js';
+import { ThumbnailService } from '../thumbnails/service.js';
+import { buildActions, type Action } from '../actions/registry.js';
+import { ApiError } from '../http/errors.js';
+import { matchName } from '../shared/names.js';
 
 export interface Show {
   display: Display;
@@ -24,6 +33,10 @@ export interface Show {
   ingest: IngestClient;
   library: MediaLibrary;
   sources: SourceManager;
+  palettes: PaletteLibrary;
+  palette: PaletteSelection;
+  thumbnails: ThumbnailService;
+  actions(): readonly Action[];
   browseTree(): BrowseTree;
   renderStatus(): RenderStatus;
   stop(): Promise<void>;
@@ -44,7 +57,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
 
   const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs }, log);
   render.on('compiled', (r) => {
-    if (!r.ok) log.error({ type: r.type, kind: r.kind, error: r.error }, 'shader does not compile; it stays in the catalog and fails when used');
+    if (!r.ok) {
+      const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
+      log.error({ type: r.type, kind: r.kind, file, error: r.error }, 'shader does not compile; it stays in the catalog and fails when used');
+    }
   });
   await catalog.start();
   render.setCatalog(catalog.snapshot.effects, catalog.snapshot.generators, catalog.snapshot.noSignal);
@@ -59,6 +75,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       s.chain = snap.entries;
     });
   });
+
+  const palettes = new PaletteLibrary(loaded.paths.palettesDirs, log);
+  await palettes.start();
+  const palette = new PaletteSelection(palettes, state, (colors) => render.setPalette(colors), log);
+  palette.start();
 
   const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
   const sources = new SourceManager(render, ingest, state, log);
@@ -85,12 +106,72 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     rebuild();
   });
 
+  const previews = new LivePreviews(ingest, (id) => sources.currentLiveRing(id), log);
+  const encoder = new EncodePool({ log });
+  const posters = new PosterCache({ dir: join(loaded.paths.dataDir, 'cache', 'posters'), log });
+  const MAX_AVAILABLE = 50;
+  const thumbnails = new ThumbnailService({
+    render,
+    encoder,
+    previews,
+    posters,
+    renderSize: { width: cfg.render.width, height: cfg.render.height },
+    liveInputs: () => live,
+    matchLive: (raw) => {
+      const id = raw.startsWith('liveInput:') ? raw.slice('liveInput:'.length) : raw;
+      return live.find((l) => l.id === id) ?? matchName(live, raw, [(l) => l.name, (l) => l.id]);
+    },
+    generator: (id) => {
+      const cat = catalog.snapshot;
+      const byId = (x: string) => {
+        if (x.startsWith('source:')) {
+          const g = cat.generators.find((d) => d.type === x.slice('source:'.length));
+          return g ? { type: g.type, inputs: {}, signature: g.fragment } : undefined;
+        }
+        const p = cat.presets.find((q) => q.id === x);
+        const g = p ? cat.generators.find((d) => d.type === p.source) : undefined;
+        return p && g ? { type: g.type, inputs: p.inputs, signature: `${g.fragment}\u0000${JSON.stringify(p.inputs)}` } : undefined;
+      };
+      const exact = byId(id);
+      if (exact) return exact;
+      const items = [...cat.generators.map((g) => ({ id: `source:${g.type}`, name: g.name })), ...cat.presets.map((p) => ({ id: p.id, name: p.name }))];
+      const hit = matchName(items, id, [(i) => i.id, (i) => i.name]);
+      return hit ? byId(hit.id) : undefined;
+    },
+    media: (id) => {
+      const f = library.snapshot().byId.get(id);
+      return f ? { id: f.id, name: f.name, path: f.path, size: f.size, mtimeMs: f.mtimeMs, width: f.width, height: f.height, still: f.type === 'image', durationSec: f.durationSec } : undefined;
+    },
+    palette: (id) => {
+      const p = palettes.get(id) ?? palettes.find(id);
+      return p ? { id: p.id, colors: p.colors, version: p.version, digest: p.digest } : undefined;
+    },
+    notFound: (kind, requested) => {
+      const pool =
+        kind === 'media'
+          ? library.snapshot().files.map((f) => f.id)
+          : kind === 'palette'
+            ? palettes.list().map((p) => p.id)
+            : [...catalog.snapshot.generators.map((g) => `source:${g.type}`), ...catalog.snapshot.presets.map((p) => p.id)];
+      const shown = requested.length > 80 ? `${requested.slice(0, 80)}…` : requested;
+      return new ApiError('ITEM_NOT_FOUND', `no ${kind} matches "${shown}"`, { requested: requested.slice(0, 512), kind, available: pool.slice(0, MAX_AVAILABLE) });
+    },
+  });
+  let actions: Action[] = [];
+  const rebuildActions = (): void => {
+    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list());
+  };
+  palettes.on('change', rebuildActions);
+  sources.on('change', rebuildActions);
+
   let tree: BrowseTree = buildBrowseTree({ sources: [], presets: [], live: [], files: library.snapshot() });
   function rebuild(): void {
     const cat = catalog.snapshot;
     const media = library.snapshot();
     const entries = sourceEntries(cat, live, media);
     sources.setEntries(entries);
+    previews.retain(new Set(live.map((l) => l.id)));
+    rebuildActions();
     tree = buildBrowseTree({
       sources: cat.generators.map((g) => sourceItem('sourceType', `source:${g.type}`, g.name)),
       presets: cat.presets.map((p) => sourceItem('sourcePreset', p.id, p.name)),
@@ -148,6 +229,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     ingest,
     library,
     sources,
+    palettes,
+    palette,
+    thumbnails,
+    actions: () => actions,
     browseTree: () => tree,
     renderStatus,
     async stop() {
@@ -155,6 +240,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       clearInterval(livePoll);
       for (const u of unwatch) u?.();
       catalog.stop();
+      palettes.stop();
+      previews.stop();
+      await encoder.close();
       await library.stop();
       await ingest.stop();
       await render.stop();

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { parseIsf, isfTypeFromFileName } from './isf-parse.js';
 import { DirWatch } from '../util/dir-watch.js';
+import { parseEffectPreset, type EffectPreset } from './effect-presets.js';
 import type { Logger } from '../log.js';
 
 /** Repo-relative assets folder (the compiled file lives in dist/src/catalog/). */
@@ -30,6 +31,8 @@ export interface CatalogSnapshot {
   effects: IsfDescriptor[];
   generators: IsfDescriptor[];
   presets: SourcePreset[];
+  /** Effect presets (actions category Effect Presets). */
+  effectPresets: EffectPreset[];
   noSignal: IsfDescriptor | null;
 }
 
@@ -44,7 +47,7 @@ export declare interface Catalog {
 }
 
 export class Catalog extends EventEmitter {
-  snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], noSignal: null };
+  snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], effectPresets: [], noSignal: null };
   private watch: DirWatch | null = null;
   private signature = '';
 
@@ -81,11 +84,16 @@ export class Catalog extends EventEmitter {
       for (const d of await this.scanIsf(dir, builtin)) place(d, 'generator', generators, dir, this.log);
     }
     const noSignal = (await this.scanIsf(join(this.assetsDir, 'internal'), true)).find((d) => d.type === 'no_signal') ?? null;
+    // A presets folder holds both kinds: a file with "source" is a source preset, one with "effect" an effect preset.
     const presets = new Map<string, SourcePreset>();
-    for (const dir of [join(this.assetsDir, 'presets'), ...this.dirs.presets]) {
-      for (const p of await this.scanPresets(dir, generators)) presets.set(p.id, p);
+    const effectPresets = new Map<string, EffectPreset>();
+    for (const dir of [join(this.assetsDir, 'presets'), join(this.assetsDir, 'effect-presets'), ...this.dirs.presets]) {
+      for (const p of await this.scanPresets(dir, generators, effects)) {
+        if ('effect' in p) effectPresets.set(p.id, p);
+        else presets.set(p.id, p);
+      }
     }
-    const next = { effects: [...effects.values()], generators: [...generators.values()], presets: [...presets.values()], noSignal };
+    const next = { effects: [...effects.values()], generators: [...generators.values()], presets: [...presets.values()], effectPresets: [...effectPresets.values()], noSignal };
     const signature = JSON.stringify(next);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -110,12 +118,17 @@ export class Catalog extends EventEmitter {
     return out;
   }
 
-  private async scanPresets(dir: string, generators: Map<string, IsfDescriptor>): Promise<SourcePreset[]> {
-    const out: SourcePreset[] = [];
+  private async scanPresets(dir: string, generators: Map<string, IsfDescriptor>, effects: Map<string, IsfDescriptor>): Promise<Array<SourcePreset | EffectPreset>> {
+    const out: Array<SourcePreset | EffectPreset> = [];
     for (const name of await this.list(dir, '.json')) {
       const path = join(dir, name);
       try {
         const raw = JSON.parse(await readSmall(path)) as Record<string, unknown>;
+        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('a preset file holds one JSON object');
+        if ('effect' in raw) {
+          out.push(parseEffectPreset(raw, name, path, effects));
+          continue;
+        }
         const presetName = raw.name;
         const source = raw.source;
         const inputs = raw.inputs ?? {};

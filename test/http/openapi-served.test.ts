@@ -47,6 +47,8 @@ test('every served route is described, with security matching its auth', async (
   const doc = YAML.parse(yamlText);
   const paths = Object.keys(doc.paths).sort();
   assert.equal(paths, [
+    '/api/v1/actions',
+    '/api/v1/actions/{id}',
     '/api/v1/browse',
     '/api/v1/capabilities',
     '/api/v1/docs',
@@ -63,10 +65,19 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/inputs/file/select',
     '/api/v1/inputs/live/select',
     '/api/v1/openapi.yaml',
+    '/api/v1/palettes',
+    '/api/v1/palettes/current',
+    '/api/v1/palettes/next',
+    '/api/v1/palettes/select',
     '/api/v1/sources',
     '/api/v1/sources/current',
     '/api/v1/sources/select',
     '/api/v1/status',
+    '/api/v1/thumbnails/current',
+    '/api/v1/thumbnails/live/{id}',
+    '/api/v1/thumbnails/palette/{id}',
+    '/api/v1/thumbnails/source/{id}',
+    '/media/thumbnails/{id}',
   ]);
   assert.not.ok(paths.some((p) => p.includes('_test')), 'test hooks stay out of the description');
   assert.equal(doc.paths['/api/v1/status'].get.security, []);

@@ -1,0 +1,55 @@
+// The actions facility: every one-shot control a button can fire, listed with a stable id and a category, built
+// from the effect presets, the sources, the palettes and the global output controls.
+import type { EffectPreset } from '../catalog/effect-presets.js';
+import type { SourceEntry } from '../sources/source-manager.js';
+import type { Palette } from '../palettes/library.js';
+
+export const CATEGORIES = ['Effect Presets', 'Sources', 'Palettes', 'Global'] as const;
+export type ActionCategory = (typeof CATEGORIES)[number];
+
+/** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
+export const DIMMER_STEP = 0.1;
+
+export type ActionTarget =
+  | { kind: 'effect-preset'; preset: EffectPreset }
+  | { kind: 'source'; entry: SourceEntry }
+  | { kind: 'palette'; palette: Palette }
+  | { kind: 'palette-next' }
+  | { kind: 'blackout'; mode: 'on' | 'off' | 'toggle' }
+  | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' };
+
+export interface Action {
+  id: string;
+  name: string;
+  category: ActionCategory;
+  target: ActionTarget;
+}
+
+const GLOBAL: Action[] = [
+  { id: 'global.blackout-on', name: 'Blackout On', category: 'Global', target: { kind: 'blackout', mode: 'on' } },
+  { id: 'global.blackout-off', name: 'Blackout Off', category: 'Global', target: { kind: 'blackout', mode: 'off' } },
+  { id: 'global.blackout-toggle', name: 'Blackout Toggle', category: 'Global', target: { kind: 'blackout', mode: 'toggle' } },
+  { id: 'global.dimmer-up', name: 'Dimmer Up 10%', category: 'Global', target: { kind: 'dimmer', mode: 'up' } },
+  { id: 'global.dimmer-down', name: 'Dimmer Down 10%', category: 'Global', target: { kind: 'dimmer', mode: 'down' } },
+  { id: 'global.dimmer-full', name: 'Dimmer Full', category: 'Global', target: { kind: 'dimmer', mode: 'full' } },
+  { id: 'global.dimmer-zero', name: 'Dimmer Zero', category: 'Global', target: { kind: 'dimmer', mode: 'zero' } },
+];
+
+/** All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `palette.<paletteId>`, `palette.next`, `global.*`. */
+export function buildActions(presets: readonly EffectPreset[], sources: readonly SourceEntry[], palettes: readonly Palette[]): Action[] {
+  const out: Action[] = [];
+  for (const p of presets) out.push({ id: `preset.${p.id}`, name: p.name, category: 'Effect Presets', target: { kind: 'effect-preset', preset: p } });
+  for (const e of sources) out.push({ id: `source.${e.id}`, name: e.name, category: 'Sources', target: { kind: 'source', entry: e } });
+  out.push({ id: 'palette.next', name: 'Next Palette', category: 'Palettes', target: { kind: 'palette-next' } });
+  for (const p of palettes) out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
+  out.push(...GLOBAL);
+  return out;
+}
+
+/** Dimmer value after a dimmer action (rounded to the step so repeated steps land on clean values). */
+export function dimmerAfter(mode: 'up' | 'down' | 'full' | 'zero', value: number): number {
+  if (mode === 'full') return 1;
+  if (mode === 'zero') return 0;
+  const next = value + (mode === 'up' ? DIMMER_STEP : -DIMMER_STEP);
+  return Math.min(1, Math.max(0, Math.round(next * 10) / 10));
+}

@@ -1,0 +1,110 @@
+// Actions routes: GET /actions lists every action {id, name, category}; POST /actions/{id} triggers one with the
+// same rules, errors and answers as the route it stands for (effects/add, sources/select, palettes, global).
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../http/errors.js';
+import { CATEGORIES, dimmerAfter, type Action } from '../actions/registry.js';
+import type { RenderClient } from '../render/render-client.js';
+import type { SourceManager } from '../sources/source-manager.js';
+import { paletteView, type PaletteSelection } from '../palettes/selection.js';
+import type { StateStore } from '../state/store.js';
+
+export interface ActionDeps {
+  actions(): readonly Action[];
+  render: Pick<RenderClient, 'chain'>;
+  ceiling(): number;
+  sources: Pick<SourceManager, 'select'>;
+  palettes: Pick<PaletteSelection, 'select' | 'next'>;
+  state: StateStore;
+  applyGlobal(blackout: boolean, dimmer: number): void;
+}
+
+const ActionSchema = Type.Object({
+  id: Type.String({ description: '`preset.<presetId>`, `source.<sourceId>`, `palette.<paletteId>`, `palette.next` or `global.<control>`' }),
+  name: Type.String(),
+  category: Type.String({ description: CATEGORIES.map((c) => `\`${c}\``).join(', ') }),
+});
+
+const DESCRIPTION = [
+  'Triggers one action. The body is ignored (send none). The answer is `{success: true, action, result}` where `result` is what the equivalent route answers:',
+  '- **Effect Presets** (`preset.<id>`): adds the preset\'s effect with its saved input values, appended enabled, like POST /effects/add (never idempotent); `result` is the chain item, whose `presetId` is the preset id. Same 403 EFFECT_LIMIT_REACHED, 500 EFFECT_LOAD_FAILED and 503 CHAIN_BUSY rules.',
+  '- **Sources** (`source.<sourceId>`): selects the source like POST /sources/select; `result` is the current source. 504 ACTIVATION_TIMEOUT as there.',
+  '- **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.',
+  '- **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.',
+  'Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).',
+].join('\n\n');
+
+export function actionRoutes(d: ActionDeps): RouteDef[] {
+  const run = async (a: Action, started: number): Promise<unknown> => {
+    const t = a.target;
+    switch (t.kind) {
+      case 'effect-preset':
+        return d.render.chain({ op: 'add', type: t.preset.effect, idempotent: false, ceiling: d.ceiling(), presetId: t.preset.id, inputs: { ...t.preset.inputs } }, started);
+      case 'source':
+        return d.sources.select(t.entry, started);
+      case 'palette':
+        return paletteView(d.palettes.select(t.palette));
+      case 'palette-next':
+        return paletteView(d.palettes.next());
+      case 'blackout':
+      case 'dimmer': {
+        d.state.update((s) => {
+          if (t.kind === 'blackout') s.blackout = t.mode === 'toggle' ? !s.blackout : t.mode === 'on';
+          else s.dimmer = dimmerAfter(t.mode, s.dimmer);
+        });
+        const s = d.state.peek();
+        d.applyGlobal(s.blackout, s.dimmer);
+        return { blackout: s.blackout, dimmer: s.dimmer };
+      }
+    }
+  };
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/actions`,
+      auth: 'required',
+      operationId: 'listActions',
+      summary: 'Every action, in category order: Effect Presets, Sources, Palettes, Global',
+      tags: ['actions'],
+      feature: 'actions',
+      schema: {},
+      responses: { 200: { description: 'the actions', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ActionSchema) }) } },
+      errors: [],
+      handler: () => {
+        const items = d.actions().map((a) => ({ id: a.id, name: a.name, category: a.category }));
+        return { json: { count: items.length, items } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/actions/:id`,
+      auth: 'required',
+      operationId: 'triggerAction',
+      summary: 'Trigger one action',
+      description: DESCRIPTION,
+      tags: ['actions'],
+      feature: 'actions',
+      schema: { params: Type.Object({ id: Type.String({ description: 'action id from GET /actions' }) }) },
+      emptyBody: true,
+      responses: {
+        200: {
+          description: 'the action ran',
+          schema: Type.Object({ success: Type.Literal(true), action: ActionSchema, result: Type.Object({}, { additionalProperties: true, description: 'what the equivalent route answers (see above)' }) }),
+        },
+      },
+      errors: ['ITEM_NOT_FOUND', 'EFFECT_LIMIT_REACHED', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY', 'NO_CURRENT_PALETTE', 'ACTIVATION_TIMEOUT'],
+      handler: async (req) => {
+        const started = Date.now();
+        const id = req.params.id;
+        const all = d.actions();
+        const action = id.length <= 512 ? all.find((a) => a.id === id) : undefined;
+        if (!action) {
+          const shown = id.length > 80 ? `${id.slice(0, 80)}…` : id;
+          throw new ApiError('ITEM_NOT_FOUND', `no action has the id "${shown}"`, { requested: id.slice(0, 512), kind: 'action', available: all.slice(0, 50).map((a) => a.id) });
+        }
+        const result = await run(action, started);
+        return { json: { success: true, action: { id: action.id, name: action.name, category: action.category }, result } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,54 @@
+// Effect presets: JSON files `{name, effect: <type>, inputs: {...}}` that add one effect with saved input values
+// (triggered through the actions facility). Checked against the effect's ISF inputs when the catalog loads.
+import type { IsfDescriptor, IsfInput } from '../shared/isf-types.js';
+import { isfTypeFromFileName } from './isf-parse.js';
+
+export interface EffectPreset {
+  /** From the file name (`[a-z0-9_]`); carried by the chain item as `presetId`. */
+  id: string;
+  name: string;
+  /** Effect type it adds. */
+  effect: string;
+  inputs: Record<string, unknown>;
+  file: string;
+}
+
+/** Validates a parsed preset file; throws with the reason the file is skipped. */
+export function parseEffectPreset(raw: Record<string, unknown>, fileName: string, file: string, effects: ReadonlyMap<string, IsfDescriptor>): EffectPreset {
+  const name = raw.name;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 128) throw new Error('"name" must be a string of 1 to 128 characters');
+  const effect = raw.effect;
+  const desc = typeof effect === 'string' ? effects.get(effect) : undefined;
+  if (!desc) throw new Error(`"effect" must name an installed effect (got ${JSON.stringify(effect)?.slice(0, 80)})`);
+  const inputs = raw.inputs ?? {};
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) throw new Error('"inputs" must be an object');
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    const input = desc.inputs.find((i) => i.name === key);
+    if (!input || input.type === 'image') throw new Error(`"inputs.${key}": effect ${desc.type} has no such input`);
+    const problem = checkValue(input, value);
+    if (problem) throw new Error(`"inputs.${key}": ${problem}`);
+    out[key] = value;
+  }
+  return { id: isfTypeFromFileName(fileName), name: name.trim(), effect: desc.type, inputs: out, file };
+}
+
+/** Type check only: ranges are clamped where values reach the shader, as for every other input value. */
+function checkValue(input: IsfInput, v: unknown): string | null {
+  switch (input.type) {
+    case 'float':
+    case 'long':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a finite number';
+      if (input.type === 'long' && input.values && !input.values.includes(Math.round(v))) return `must be one of ${input.values.join(', ')}`;
+      return null;
+    case 'bool':
+    case 'event':
+      return typeof v === 'boolean' ? null : 'must be true or false';
+    case 'color':
+      return Array.isArray(v) && (v.length === 3 || v.length === 4) && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : 'must be [r, g, b] or [r, g, b, a] numbers 0..1';
+    case 'point2D':
+      return Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : 'must be [x, y] numbers';
+    default:
+      return 'is not settable';
+  }
+}
