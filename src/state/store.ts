@@ -1,7 +1,7 @@
 // The persisted show state (state.json): chain, current source, palette, blackout, dimmer; written atomically.
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { atomicWriteFile } from '../util/atomic-write.js';
+import { atomicWriteFile, removeStaleTemps } from '../util/atomic-write.js';
 import type { Logger } from '../log.js';
 
 export interface ChainEntry {
@@ -23,12 +23,18 @@ export interface ShowState {
 export const EMPTY_STATE: ShowState = { version: 1, chain: [], currentSource: null, paletteId: null, blackout: false, dimmer: 1 };
 
 const WRITE_DELAY_MS = 50;
+/** A failed write (disk full, read-only remount) is retried on its own, backing off up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5000;
 
 export class StateStore {
   private state: ShowState = structuredClone(EMPTY_STATE);
   private dirty = false;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  private retryMs = 0;
+  private failures = 0;
+  private lastError = '';
 
   constructor(
     private readonly file: string,
@@ -37,12 +43,19 @@ export class StateStore {
 
   /** Reads state.json; a missing file starts empty, an unreadable one is logged and set aside (never overwritten blindly). */
   async load(): Promise<ShowState> {
+    const stale = await removeStaleTemps(this.file);
+    if (stale > 0) this.log.info({ file: this.file, removed: stale }, 'removed temp files of an interrupted state write');
     try {
       const parsed = JSON.parse(await readFile(this.file, 'utf8')) as Partial<ShowState>;
       this.state = { ...structuredClone(EMPTY_STATE), ...sanitize(parsed) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') this.log.error({ file: this.file, err: (err as Error).message }, 'state file unreadable; starting from an empty state');
+      if (code !== 'ENOENT') {
+        // The first write (the restored chain is published at once) would replace a corrupt file: keep it for the operator.
+        const aside = err instanceof SyntaxError ? `${this.file}.unreadable-${Date.now()}` : null;
+        const keptAs = aside && (await rename(this.file, aside).then(() => aside, () => null));
+        this.log.error({ file: this.file, err: (err as Error).message, keptAs }, 'state file unreadable; starting from an empty state');
+      }
     }
     return this.get();
   }
@@ -76,9 +89,22 @@ export class StateStore {
         await mkdir(dirname(this.file), { recursive: true });
         await atomicWriteFile(this.file, snapshot);
       } catch (err) {
-        this.dirty = true; // keep the change; the next flush retries
-        this.log.error({ file: this.file, err: (err as Error).message }, 'state write failed; previous state file kept');
+        this.dirty = true; // keep the change for the retry below
+        this.failures++;
+        const message = (err as Error).message;
+        // One line per failure streak (and per new cause), not one per retry.
+        if (this.failures === 1 || message !== this.lastError) {
+          this.log.error({ file: this.file, err: message }, 'state write failed; previous state file kept; retrying');
+        }
+        this.lastError = message;
+        this.retryMs = Math.min(this.retryMs === 0 ? RETRY_FIRST_MS : this.retryMs * 2, RETRY_MAX_MS);
+        if (!this.timer) this.timer = setTimeout(() => void this.flush(), this.retryMs);
+        return;
       }
+      if (this.failures > 0) this.log.info({ file: this.file, failedAttempts: this.failures }, 'state written again');
+      this.failures = 0;
+      this.retryMs = 0;
+      this.lastError = '';
     });
     return this.writing;
   }
