@@ -2,7 +2,7 @@
 // in-process and through EncodePool. Writes bench/results/encode.{md,json}.
 import { Bench } from 'tinybench';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jpeg from 'jpeg-js';
@@ -62,6 +62,7 @@ interface Row {
 
 sharp.concurrency(1); // the pool's setting: one libvips thread per encode
 sharp.cache(false);
+const loadBefore = loadavg()[0]!;
 const pool = new EncodePool({ threads: 1 });
 const rows: Row[] = [];
 for (const [w, h] of SIZES) {
@@ -88,7 +89,7 @@ for (const [w, h] of SIZES) {
   // Rounds interleave the encoders, so a burst of load on this shared machine lands on all of them alike.
   const samples = new Map<string, number[]>(entries.map(([name]) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const bench = new Bench({ time: TIME_MS / ROUNDS, warmupTime: round === 0 ? 200 : 20, retainSamples: true, throws: true });
+    const bench = new Bench({ time: TIME_MS / ROUNDS, iterations: 8, warmupTime: round === 0 ? 200 : 20, retainSamples: true, throws: true });
     for (const [name, , fn] of entries) {
       bench.add(name, async () => {
         sizes.set(name, (await fn()).byteLength);
@@ -114,10 +115,11 @@ for (const [w, h] of SIZES) {
 await pool.close();
 
 const cpu = cpus();
-const machine = { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, node: process.version };
+// The 1-minute load average says how much else ran on the machine, which moves these numbers a lot on 2 cores.
+const machine = { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, node: process.version, loadBefore, loadAfter: loadavg()[0]! };
 const fmt = (n: number): string => n.toFixed(n < 10 ? 3 : 1);
 const lines = [
-  `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}. tinybench, ${TIME_MS} ms per task in ${ROUNDS} interleaved rounds, latency in ms.`,
+  `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}. tinybench, ${TIME_MS} ms per task in ${ROUNDS} interleaved rounds, latency in ms. Load average ${loadBefore.toFixed(2)} before, ${machine.loadAfter.toFixed(2)} after.`,
   '',
   'Input: gradient plus ±8 noise, top-down RGBA, alpha dropped (opaque output) everywhere. Speedup = baseline p50 / row p50, against jpeg-js for JPEG rows and pngjs for PNG rows.',
   '',
