@@ -61,8 +61,9 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
     const register = route.def.method === 'GET' ? app.get.bind(app) : app.post.bind(app);
     register(route.pattern, (res, req) => guarded(route, res, req, hooks, null));
   }
-  app.options('/*', (res) => {
+  app.options('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
+    if (ambiguousFraming(res, req)) return;
     res.cork(() => {
       res.writeStatus(STATUS_TEXT[204]!);
       writeHeaders(res, CORS_HEADERS);
@@ -72,6 +73,7 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
   });
   app.any('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
+    if (ambiguousFraming(res, req)) return;
     const { url } = readTarget(req);
     // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
     // does not match paths that carry a query string).
@@ -85,7 +87,9 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
             Allow: [...allowed, 'OPTIONS'].join(', '),
           })
         : new ApiError('NOT_FOUND', `no route ${truncate(url, 200)}`);
-    sendError(ex, err);
+    // A HEAD answer never carries a body (RFC 9110 section 9.3.2): body bytes after it would be read as the start
+    // of the next response on a kept-alive connection.
+    sendError(ex, err, req.getMethod() === 'head');
   });
 }
 
@@ -105,6 +109,10 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
   if (!hooks.isLive()) {
     ex.done = true;
     return void res.close();
+  }
+  if (ambiguousFraming(res, req)) {
+    ex.done = true;
+    return;
   }
   hooks.started();
 
@@ -154,6 +162,34 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
     }
     dispatch(route, request, ex, hooks);
   });
+}
+
+/**
+ * Request framing that two HTTP parsers could read differently is refused (RFC 9112 sections 6.1 and 6.3): uWS
+ * frames a body by the first of several Content-Length headers, dechunks when several Transfer-Encoding headers
+ * end in `identity`, and takes `xchunked` for chunked, then parses the bytes after that body as the next request on
+ * the connection. That would let a client smuggle a request past anything in front of vjd that reads the other
+ * framing. Such a connection is closed at once: uWS keeps parsing pipelined bytes after a `Connection: close` reply
+ * (and loses a reply written just before a close), so closing without an answer is the only way to drop what
+ * follows. Requests with neither header skip the header walk.
+ */
+function ambiguousFraming(res: HttpResponse, req: HttpRequest): boolean {
+  const te = req.getHeader('transfer-encoding');
+  if (req.getHeader('content-length') === '' && te === '') return false;
+  let lengths = 0;
+  let codings = 0;
+  try {
+    req.forEach((key) => {
+      if (key === 'content-length') lengths++;
+      else if (key === 'transfer-encoding') codings++;
+    });
+  } catch {
+    // The pure-JS fallback has no header walk; node:http under it already refuses conflicting framing.
+    return false;
+  }
+  const ambiguous = lengths > 1 || codings > 1 || (codings === 1 && (lengths > 0 || te.trim().toLowerCase() !== 'chunked'));
+  if (ambiguous) res.close();
+  return ambiguous;
 }
 
 function dispatch(route: CompiledRoute, request: RouteRequest, ex: Exchange, hooks: AdapterHooks): void {
@@ -207,8 +243,8 @@ function errorReply(err: ApiError): Reply {
   return { status: err.status, json: err.toBody(), headers: err.headers };
 }
 
-function sendError(ex: Exchange, err: ApiError): void {
-  writeReply(ex, errorReply(err), false);
+function sendError(ex: Exchange, err: ApiError, head = false): void {
+  writeReply(ex, errorReply(err), false, head);
 }
 
 /** Reads the body in chunks; calls back once with the bytes, or null when the limit is passed. */
@@ -299,7 +335,7 @@ function finish(ex: Exchange, hooks: AdapterHooks): void {
 }
 
 /** Writes status, CORS and reply headers and the body inside one cork; large bodies honour backpressure. */
-function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
+function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean, head = false): void {
   if (ex.aborted) return;
   const res = ex.res;
   const status = reply.status ?? 200;
@@ -318,8 +354,10 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     if (contentType && status !== 304) res.writeHeader('Content-Type', contentType);
     if (isJson && !reply.headers?.['Cache-Control']) res.writeHeader('Cache-Control', 'no-store');
     if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
-    if (closeAfter) res.writeHeader('Connection', 'close');
-    if (status === 304 || body === undefined) {
+    // closeAfter: uWS writes `Connection: close` itself when the reply ends with closeConnection set.
+    // A HEAD answer goes without Content-Length: uWS 20.30 does not count endWithoutBody(n > 0) as a reply and
+    // aborts the process when the handler returns.
+    if (status === 304 || body === undefined || head) {
       // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
       if (closeAfter) res.endWithoutBody(0, true);
       else res.endWithoutBody();
