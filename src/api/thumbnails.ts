@@ -29,6 +29,7 @@ const QUEUE_ERRORS: ErrorCode[] = ['PREVIEW_TIMEOUT', 'THUMBNAIL_QUEUE_FULL'];
 const COMMON = [
   '`size` (default 192) is the longest edge; the other edge follows the subject\'s aspect ratio. `format` is `png` (default) or `jpg`.',
   'The answer carries `ETag` `"<kind>-<width>x<height>-<format>-<digest>"` and `Cache-Control: no-cache`; a request whose `If-None-Match` equals the current ETag gets 304 without a body, decided from counters before any work is queued.',
+  'Ids longer than 256 characters match nothing (404).',
   'Work goes through one queue shared by all thumbnail routes: depth counts queued plus running jobs; above 32 new work is answered 503 THUMBNAIL_QUEUE_FULL (with `Retry-After: 1`) until the depth falls to 16. Identical concurrent requests share one job. The render worker must finish the readback within 500 ms of receiving the job, else 503 PREVIEW_TIMEOUT.',
 ].join('\n\n');
 

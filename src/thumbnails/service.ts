@@ -20,6 +20,8 @@ import { ResultCache } from './result-cache.js';
 export const GENERATOR_THUMB_TIME = 2;
 /** Palette swatch strips are four times wider than high. */
 export const PALETTE_ASPECT = 4;
+/** Longest id looked up (the live-input limit applies to every thumbnail id; longer ones match nothing). */
+const MAX_ID = LIMITS.thumbnails.liveIdMaxLength;
 /** Jobs running at once (render readback and encode overlap across jobs). */
 const CONCURRENCY = 4;
 
@@ -146,7 +148,7 @@ export class ThumbnailService {
 
   source(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
     this.counts.requests++;
-    const g = this.deps.generator(id);
+    const g = id.length <= MAX_ID ? this.deps.generator(id) : undefined;
     if (!g) throw this.deps.notFound('source', id);
     const { width, height } = this.deps.renderSize;
     const box = fitSize(width, height, size);
@@ -170,7 +172,7 @@ export class ThumbnailService {
 
   media(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
     this.counts.requests++;
-    const m = this.deps.media(id);
+    const m = id.length <= MAX_ID ? this.deps.media(id) : undefined;
     if (!m) throw this.deps.notFound('media', id);
     const box = fitSize(m.width, m.height, size);
     const version = shortHash(m.id, m.size, m.mtimeMs);
@@ -207,7 +209,7 @@ export class ThumbnailService {
 
   palette(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
     this.counts.requests++;
-    const p = this.deps.palette(id);
+    const p = id.length <= MAX_ID ? this.deps.palette(id) : undefined;
     if (!p) throw this.deps.notFound('palette', id);
     const box = { width: size, height: Math.max(1, Math.round(size / PALETTE_ASPECT)) };
     const colors = [...p.colors];
