@@ -1,19 +1,24 @@
-// HTTP benchmark: wrk against vjd and two reference servers in the same run; reports req/s and latency
-// percentiles per endpoint and the ratios vjd / bare uWS and vjd / node:http. Writes Markdown and JSON.
+// HTTP benchmark: wrk against vjd and two reference servers (bare uWS, node:http) replaying vjd's own answers per endpoint; Markdown + JSON.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startServer, req, freePort, ROOT, type TestServer } from '../test/helpers/server.js';
+import { startServer, req, freePort, tempDir, waitUntil, ROOT, type TestServer, type Res } from '../test/helpers/server.js';
+import type { ReferenceRoute } from './reference/servers.js';
 
 const run = promisify(execFile);
 const DURATION = process.env.VJD_BENCH_DURATION ?? '8s';
 const CONNECTIONS = Number(process.env.VJD_BENCH_CONNECTIONS ?? 64);
 const ROUNDS = Number(process.env.VJD_BENCH_ROUNDS ?? 3);
+/** Media files in the browse tree (one folder, listed at depth 1). */
+const TREE_FILES = Number(process.env.VJD_BENCH_TREE_FILES ?? 5000);
 /** Server on core 0, wrk on core 1, so the load generator does not steal the server's CPU. */
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
+const EFFECTS = ['invert', 'hue_shift', 'vignette'];
+const TARGETS = ['bare uWS', 'node:http', 'vjd'] as const;
+type Target = (typeof TARGETS)[number];
 
 interface WrkResult {
   rps: number;
@@ -23,12 +28,24 @@ interface WrkResult {
 }
 
 interface Row {
-  target: string;
+  target: Target;
   endpoint: string;
   rps: number;
   p50ms: number;
   p99ms: number;
   non2xx: number;
+  /** req/s of this target / bare uWS on the same endpoint. */
+  vsUws: number;
+  /** req/s of this target / node:http on the same endpoint. */
+  vsNode: number;
+}
+
+interface Endpoint {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** The answer vjd gave when captured; the references replay it. */
+  route: ReferenceRoute;
 }
 
 async function wrk(url: string, headers: Record<string, string> = {}): Promise<WrkResult> {
@@ -53,10 +70,10 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-async function startReference(kind: 'uws' | 'node', body: Buffer): Promise<{ port: number; proc: ChildProcess }> {
+async function startReference(kind: 'uws' | 'node', routesFile: string): Promise<{ port: number; proc: ChildProcess }> {
   const port = await freePort();
   const script = join(ROOT, 'dist', 'bench', 'reference', 'servers.js');
-  const proc = spawn('taskset', ['-c', SERVER_CPU, process.execPath, script, kind, String(port), body.toString('base64')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn('taskset', ['-c', SERVER_CPU, process.execPath, script, kind, String(port), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     proc.on('exit', (code) => reject(new Error(`${kind} reference exited ${code}`)));
@@ -64,71 +81,148 @@ async function startReference(kind: 'uws' | 'node', body: Buffer): Promise<{ por
   return { port, proc };
 }
 
-async function main(): Promise<void> {
-  const vjd: TestServer = await startServer({ env: { VJD_LOG_LEVEL: 'warn' } });
-  // Pin the already-running server to the server core.
-  await run('taskset', ['-a', '-p', '-c', SERVER_CPU, String(vjd.proc.pid)]);
-  const statusBody = (await req('GET', `${vjd.base}/api/v1/status`)).body;
-  const globalBody = (await req('GET', `${vjd.base}/api/v1/global`)).body;
-  const etag = String((await req('GET', `${vjd.base}/api/v1/openapi.yaml`)).headers['etag']);
-  const uws = await startReference('uws', statusBody);
-  const node = await startReference('node', statusBody);
-
-  const endpoints: Array<{ name: string; path: string; headers?: Record<string, string> }> = [
-    { name: 'GET /status', path: '/api/v1/status' },
-    { name: 'GET /global', path: '/api/v1/global' },
-    { name: 'GET /openapi.yaml (304)', path: '/api/v1/openapi.yaml', headers: { 'If-None-Match': etag } },
-  ];
-  const samples = new Map<string, WrkResult[]>();
-  const add = (key: string, r: WrkResult): void => void samples.set(key, [...(samples.get(key) ?? []), r]);
-  // Interleave targets round by round so drift on a shared machine hits all of them alike.
-  for (let round = 0; round < ROUNDS; round++) {
-    add('bare uWS|GET /status', await wrk(`http://127.0.0.1:${uws.port}/api/v1/status`));
-    add('node:http|GET /status', await wrk(`http://127.0.0.1:${node.port}/api/v1/status`));
-    for (const e of endpoints) add(`vjd|${e.name}`, await wrk(`${vjd.base}${e.path}`, e.headers));
-    process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+/**
+ * A media root of `count` one-byte files plus a probe cache that already knows them as 1280×720 videos: vjd's
+ * persistent ffprobe cache (keyed by path, size and mtime) lets the library list them without running ffprobe 5000 times.
+ */
+async function seedMediaTree(dataDir: string, count: number): Promise<string> {
+  const root = join(dataDir, 'library');
+  await mkdir(root, { recursive: true });
+  const entries: Record<string, { size: number; mtimeMs: number; result: unknown }> = {};
+  const result = { type: 'video', width: 1280, height: 720, durationSec: 5, fps: 30, codec: 'h264', format: 'mov,mp4,m4a,3gp,3g2,mj2' };
+  for (let i = 0; i < count; i += 250) {
+    const batch = Array.from({ length: Math.min(250, count - i) }, (_, k) => join(root, `clip ${String(i + k).padStart(5, '0')}.mp4`));
+    await Promise.all(batch.map((p) => writeFile(p, 'x')));
+    const stats = await Promise.all(batch.map((p) => stat(p)));
+    batch.forEach((p, k) => (entries[p] = { size: stats[k]!.size, mtimeMs: stats[k]!.mtimeMs, result }));
   }
-  uws.proc.kill();
-  node.proc.kill();
-  await vjd.cleanup();
+  await mkdir(join(dataDir, 'cache'), { recursive: true });
+  await writeFile(join(dataDir, 'cache', 'probe-cache.json'), JSON.stringify({ version: 1, entries }));
+  return root;
+}
 
-  const rows: Row[] = [...samples.entries()].map(([key, rs]) => {
-    const [target, endpoint] = key.split('|') as [string, string];
-    return {
-      target,
-      endpoint,
-      rps: Math.round(median(rs.map((r) => r.rps))),
-      p50ms: median(rs.map((r) => r.p50ms)),
-      p99ms: median(rs.map((r) => r.p99ms)),
-      non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
-    };
+const REPLAYED_HEADERS = new Set(['content-type', 'etag', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers']);
+
+function captured(url: string, r: Res, etag?: string): ReferenceRoute {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers)) if (REPLAYED_HEADERS.has(k) && typeof v === 'string') headers[k] = v;
+  return { url, status: r.status, headers, body: r.body.toString('base64'), ...(etag !== undefined ? { etag } : {}) };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await tempDir('vjd-http-bench-');
+  const mediaRoot = await seedMediaTree(dataDir, TREE_FILES);
+  const deadPort = await freePort();
+  const vjd: TestServer = await startServer({
+    dataDir,
+    env: { VJD_LOG_LEVEL: 'warn' },
+    config: {
+      media: { roots: [mediaRoot] },
+      // A network input nobody sends to: its thumbnail stays the placeholder card with a stable ETag.
+      live: { test: [], streams: [{ id: 'dead', name: 'Dead Cam', url: `tcp://127.0.0.1:${deadPort}` }], v4l2: { enabled: false } },
+    },
   });
-  const rpsOf = (t: string, e: string): number => rows.find((r) => r.target === t && r.endpoint === e)?.rps ?? NaN;
-  const bareUws = rpsOf('bare uWS', 'GET /status');
-  const nodeHttp = rpsOf('node:http', 'GET /status');
-  const vjdStatus = rpsOf('vjd', 'GET /status');
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const lines = [
-    `Machine: ${machine}. wrk -t1 -c${CONNECTIONS} -d${DURATION}, median of ${ROUNDS} interleaved rounds; server pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU}.`,
-    '',
-    '| target | endpoint | req/s | p50 ms | p99 ms | vs bare uWS | vs node:http |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    ...rows.map(
-      (r) =>
-        `| ${r.target} | ${r.endpoint} | ${r.rps} | ${r.p50ms.toFixed(2)} | ${r.p99ms.toFixed(2)} | ${(r.rps / bareUws).toFixed(2)} | ${(r.rps / nodeHttp).toFixed(2)} |`,
-    ),
-    '',
-    `304 path vs GET /status on vjd: ${(rpsOf('vjd', 'GET /openapi.yaml (304)') / vjdStatus).toFixed(2)}`,
-  ];
-  const md = lines.join('\n');
-  const outDir = join(ROOT, 'bench', 'results');
-  await mkdir(outDir, { recursive: true });
-  await writeFile(join(outDir, 'http.md'), `${md}\n`);
-  await writeFile(join(outDir, 'http.json'), `${JSON.stringify({ machine, date: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS, rows }, null, 2)}\n`);
-  process.stdout.write(`${md}\n`);
-  if (rows.some((r) => r.non2xx > 0 && !r.endpoint.includes('304'))) {
-    process.stderr.write('unexpected non-2xx responses during the benchmark\n');
-    process.exitCode = 1;
+  const api = (p: string): string => `${vjd.base}/api/v1${p}`;
+  try {
+    // Pin the already-running server (every thread) to the server core; threads and children started later inherit it.
+    await run('taskset', ['-a', '-p', '-c', SERVER_CPU, String(vjd.proc.pid)]);
+    await waitUntil(async () => (await req('GET', api('/browse?path=/files'))).json().count === TREE_FILES, 60000, 250);
+    for (const type of EFFECTS) {
+      const r = await req('POST', api('/effects/add'), { body: { type } });
+      if (r.status !== 200) throw new Error(`effects/add ${type}: ${r.status} ${r.text}`);
+    }
+
+    const browsePath = '/api/v1/browse?path=/files&depth=1';
+    const sourcePath = '/api/v1/thumbnails/source/source:plasma';
+    const livePath = '/api/v1/thumbnails/live/dead';
+    const sourceEtag = String((await req('GET', `${vjd.base}${sourcePath}`, { timeoutMs: 15000 })).headers.etag);
+    const liveEtag = String((await req('GET', `${vjd.base}${livePath}`, { timeoutMs: 15000 })).headers.etag);
+    if (!/^"live-\d+x\d+-png-p/.test(liveEtag)) throw new Error(`live/dead is not a placeholder: ${liveEtag}`);
+    const get = async (path: string, headers: Record<string, string> = {}): Promise<Res> => {
+      const r = await req('GET', `${vjd.base}${path}`, { headers, timeoutMs: 15000 });
+      if (r.status !== 200 && r.status !== 304) throw new Error(`GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+      return r;
+    };
+    const browse = await get(browsePath);
+    const browseBytes = browse.body.length;
+    const endpoints: Endpoint[] = [
+      { name: 'GET /status', url: '/api/v1/status', route: captured('/api/v1/status', await get('/api/v1/status')) },
+      { name: `GET /effects (${EFFECTS.length} in chain)`, url: '/api/v1/effects', route: captured('/api/v1/effects', await get('/api/v1/effects')) },
+      { name: `GET /browse /files depth 1 (${TREE_FILES} files)`, url: browsePath, route: captured(browsePath, browse) },
+      { name: 'GET /thumbnails/source/source:plasma (304)', url: sourcePath, headers: { 'If-None-Match': sourceEtag }, route: captured(sourcePath, await get(sourcePath, { 'If-None-Match': sourceEtag }), sourceEtag) },
+      { name: 'GET /thumbnails/live/dead placeholder (304)', url: livePath, headers: { 'If-None-Match': liveEtag }, route: captured(livePath, await get(livePath, { 'If-None-Match': liveEtag }), liveEtag) },
+    ];
+    for (const e of endpoints.slice(3)) if (e.route.status !== 304) throw new Error(`${e.name} answered ${e.route.status}, not 304`);
+    const effectsBody = JSON.parse(Buffer.from(endpoints[1]!.route.body, 'base64').toString()) as { count: number };
+    if (effectsBody.count !== EFFECTS.length) throw new Error(`effects chain holds ${effectsBody.count}`);
+
+    const routesFile = join(dataDir, 'reference-routes.json');
+    await writeFile(routesFile, JSON.stringify(endpoints.map((e) => e.route)));
+    const uws = await startReference('uws', routesFile);
+    const node = await startReference('node', routesFile);
+    const baseOf: Record<Target, string> = { 'bare uWS': `http://127.0.0.1:${uws.port}`, 'node:http': `http://127.0.0.1:${node.port}`, vjd: vjd.base };
+    const thumbsBefore = (await req('GET', api('/status'))).json().thumbnails as { requests: number; notModified: number };
+
+    const samples = new Map<string, WrkResult[]>();
+    const add = (key: string, r: WrkResult): void => void samples.set(key, [...(samples.get(key) ?? []), r]);
+    // Interleave targets and endpoints round by round so drift on a shared machine hits all of them alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const e of endpoints) for (const t of TARGETS) add(`${t}|${e.name}`, await wrk(`${baseOf[t]}${e.url}`, e.headers));
+      process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+    }
+    const thumbsAfter = (await req('GET', api('/status'))).json().thumbnails as { requests: number; notModified: number };
+    uws.proc.kill();
+    node.proc.kill();
+
+    const rows: Row[] = [];
+    for (const e of endpoints) {
+      const agg = (t: Target) => {
+        const rs = samples.get(`${t}|${e.name}`) ?? [];
+        return { rps: Math.round(median(rs.map((r) => r.rps))), p50ms: median(rs.map((r) => r.p50ms)), p99ms: median(rs.map((r) => r.p99ms)), non2xx: rs.reduce((a, r) => a + r.non2xx, 0) };
+      };
+      const u = agg('bare uWS');
+      const n = agg('node:http');
+      for (const t of TARGETS) {
+        const a = agg(t);
+        rows.push({ target: t, endpoint: e.name, ...a, vsUws: a.rps / u.rps, vsNode: a.rps / n.rps });
+      }
+    }
+    const rpsOf = (t: Target, e: string): number => rows.find((r) => r.target === t && r.endpoint === e)?.rps ?? NaN;
+    const vjdStatus = rpsOf('vjd', endpoints[0]!.name);
+    const ratio304 = { source: rpsOf('vjd', endpoints[3]!.name) / vjdStatus, livePlaceholder: rpsOf('vjd', endpoints[4]!.name) / vjdStatus };
+    const thumbRequests = thumbsAfter.requests - thumbsBefore.requests;
+    const thumb304 = thumbsAfter.notModified - thumbsBefore.notModified;
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const f2 = (v: number): string => v.toFixed(2);
+    const lines = [
+      `Machine: ${machine}. wrk -t1 -c${CONNECTIONS} -d${DURATION}, median of ${ROUNDS} interleaved rounds; servers pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU}. The reference servers replay the exact status, headers and body vjd answered on each path (captured before the run), so every ratio compares the same bytes on the same endpoint.`,
+      '',
+      '| endpoint | target | req/s | p50 ms | p99 ms | vs bare uWS | vs node:http |',
+      '|---|---|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.endpoint} | ${r.target} | ${r.rps} | ${f2(r.p50ms)} | ${f2(r.p99ms)} | ${f2(r.vsUws)} | ${f2(r.vsNode)} |`),
+      '',
+      `Browse tree: one media folder of ${TREE_FILES} files (1-byte files made known to the library through its probe cache as 1280×720 videos), listed at \`/files\` depth 1: ${TREE_FILES} nodes, ${(browseBytes / 2 ** 20).toFixed(2)} MiB of JSON per answer. Effects chain: ${EFFECTS.join(', ')}. \`live/dead\` is a stream input with no sender (placeholder card).`,
+      '',
+      `304 path req/s / GET /status req/s on vjd (target ≥ 0.8): source thumbnail ${f2(ratio304.source)}, live placeholder ${f2(ratio304.livePlaceholder)}. vjd counted ${thumb304} of ${thumbRequests} thumbnail requests as 304.`,
+    ];
+    const md = lines.join('\n');
+    const outDir = join(ROOT, 'bench', 'results');
+    await mkdir(outDir, { recursive: true });
+    await writeFile(join(outDir, 'http.md'), `${md}\n`);
+    const json = { machine, date: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS, tree: { files: TREE_FILES, depth: 1, bytes: browseBytes }, effects: EFFECTS, ratio304, thumbnailCounters: { requests: thumbRequests, notModified: thumb304 }, rows };
+    await writeFile(join(outDir, 'http.json'), `${JSON.stringify(json, null, 2)}\n`);
+    process.stdout.write(`${md}\n`);
+    if (rows.some((r) => r.non2xx > 0)) {
+      process.stderr.write('unexpected non-2xx/3xx responses during the benchmark\n');
+      process.exitCode = 1;
+    }
+    if (thumb304 !== thumbRequests) {
+      process.stderr.write(`only ${thumb304} of ${thumbRequests} thumbnail requests were answered 304\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await vjd.cleanup();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,4 @@
-// Micro benchmarks (tinybench) of the per-request work on the main thread, each beside a baseline
-// in the same run: constant-time key check vs plain ===, compiled TypeBox validation vs a hand check,
-// query parsing, and ETag matching.
+// Micro benchmarks (tinybench) of per-request main-thread work beside baselines: key check, validation, query parsing, name matching, browse tree build, thumbnail ETags.
 import { Bench } from 'tinybench';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +8,10 @@ import { Compile } from 'typebox/compile';
 import { ApiKeyGuard } from '../src/http/auth.js';
 import { conditional } from '../src/http/adapter.js';
 import { ROOT } from '../test/helpers/server.js';
+import { matchName } from '../src/shared/names.js';
+import { buildBrowseTree } from '../src/browse/tree.js';
+import { freezeSnapshot, mediaId, type MediaFile } from '../src/library/scan.js';
+import { etagOf, matchesEtag, shortHash } from '../src/thumbnails/params.js';
 
 const KEY = 'a-reasonably-long-api-key-0123456789';
 const guard = new ApiKeyGuard();
@@ -18,6 +20,31 @@ const Body = Type.Object({ value: Type.Number({ minimum: 0, maximum: 1 }) });
 const validator = Compile(Body);
 const body = JSON.parse('{"value":0.5}') as unknown;
 let sink = 0;
+
+// 500 catalog-like items; the query differs in case and separators and hits item 490, so nearly the whole list is scanned.
+const NAMED = Array.from({ length: 500 }, (_, i) => ({ name: `Effect Number ${i}`, type: `effect_number_${i}` }));
+const NAME_KEYS = [(x: { name: string }) => x.name, (x: { type: string }) => x.type];
+
+// 5000 media files in 10 folders of one root, as the library hands them to the browse tree (see bench/browse.ts for listing costs).
+const BROWSE_NODES = 5000;
+function mediaSnapshot(nodes: number) {
+  const rootPath = '/bench/media';
+  const folders = 10;
+  const per = Math.floor(nodes / folders);
+  const file = (rel: string, name: string): MediaFile => ({ id: mediaId(rootPath, rel), name, type: 'video', path: `${rootPath}/${rel}`, relPath: rel, rootIndex: 0, width: 1280, height: 720, durationSec: 5, fps: 30, size: 1, mtimeMs: 1 });
+  const sub = Array.from({ length: folders }, (_, f) => ({
+    name: `Set ${f}`,
+    path: `${rootPath}/set ${f}`,
+    relPath: `set ${f}`,
+    folders: [],
+    files: Array.from({ length: per }, (_, i) => file(`set ${f}/clip ${i}.mp4`, `Clip ${String(i).padStart(5, '0')}`)),
+  }));
+  return freezeSnapshot(1, [{ name: 'media', path: rootPath, relPath: '', folders: sub, files: [], index: 0, exists: true }]);
+}
+const snapshot = mediaSnapshot(BROWSE_NODES);
+
+const ETAG = etagOf('live', 192, 108, 'png', 'fa1b2c3.1k2');
+const ETAG_LIST = `"live-192x108-png-fa1b2c3.1k0", "live-192x108-png-fa1b2c3.1k1", W/${ETAG}`;
 
 const bench = new Bench({ time: 500, warmupTime: 100 });
 bench
@@ -39,6 +66,36 @@ bench
   })
   .add('ETag match -> 304 reply', () => {
     sink += conditional({ body: 'x', etag: '"abc"' }, '"abc"').status ?? 0;
+  })
+  .add('baseline: indexOf over 500 names (exact)', () => {
+    sink += NAMED.findIndex((x) => x.name === 'Effect Number 490');
+  })
+  .add('matchName over 500 items (hit at 490, name key)', () => {
+    sink += matchName(NAMED, '  effect_NUMBER-490 ', NAME_KEYS) ? 1 : 0;
+  })
+  .add('matchName over 500 items (hit at 490, type key)', () => {
+    sink += matchName(NAMED, 'EFFECT NUMBER 490', [(x) => x.type]) ? 1 : 0;
+  })
+  .add('matchName over 500 items (miss, both keys)', () => {
+    sink += matchName(NAMED, 'no such effect', NAME_KEYS) ? 1 : 0;
+  })
+  .add(`buildBrowseTree ${BROWSE_NODES} media files (10 folders)`, () => {
+    sink += buildBrowseTree({ sources: [], presets: [], live: [], files: snapshot }).nodeCount;
+  })
+  .add('thumbnail etagOf', () => {
+    sink += etagOf('current', 192, 108, 'jpg', `f1a2b3c.${(sink & 1023).toString(36)}`).length;
+  })
+  .add('thumbnail shortHash (sha256, 6 parts)', () => {
+    sink += shortHash('live', 'cam-1', 'Stage Cam', 'v4l2', 192, 108).length;
+  })
+  .add('thumbnail matchesEtag (exact)', () => {
+    sink += matchesEtag(ETAG, ETAG) ? 1 : 0;
+  })
+  .add('thumbnail matchesEtag (3-entry list, weak hit last)', () => {
+    sink += matchesEtag(ETAG_LIST, ETAG) ? 1 : 0;
+  })
+  .add('thumbnail matchesEtag (miss)', () => {
+    sink += matchesEtag('"live-192x108-png-fa1b2c3.1k0"', ETAG) ? 1 : 0;
   });
 
 await bench.run();
@@ -55,6 +112,7 @@ const lines = [
   ...rows.map((r) => `| ${r.name} | ${r.medianNs} | ${r.opsPerSec} |`),
   '',
   `constant-time key check costs ${(base('ApiKeyGuard') / base('baseline: key')).toFixed(0)}× a plain comparison (${base('ApiKeyGuard')} ns per request); compiled TypeBox check is ${(base('TypeBox') / base('baseline: hand')).toFixed(1)}× a hand-written check.`,
+  `flexible name matching over 500 items costs ${(base('matchName over 500 items (hit at 490, name') / base('baseline: indexOf')).toFixed(0)}× an exact scan (${(base('matchName over 500 items (hit at 490, name') / 1000).toFixed(1)} µs); building the browse tree for ${BROWSE_NODES} files takes ${(base('buildBrowseTree') / 1e6).toFixed(2)} ms (once per library change; GET /browse listing costs are in bench/results/browse.md); a thumbnail 304 decision (etagOf + matchesEtag) costs about ${base('thumbnail etagOf') + base('thumbnail matchesEtag (exact)')} ns.`,
 ];
 const md = lines.join('\n');
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });

@@ -2,7 +2,7 @@
 import Type, { type TSchema } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../http/errors.js';
-import { listBrowseJson } from '../browse/listing.js';
+import { listBrowseBytes } from '../browse/listing.js';
 import type { BrowseTree } from '../browse/tree.js';
 
 export interface BrowseDeps {
@@ -90,7 +90,7 @@ export function browseRoutes(deps: BrowseDeps): RouteDef[] {
       invalid: (_where, problem) => new ApiError(problem.includes('depth') ? 'INVALID_DEPTH' : 'INVALID_PATH'),
       responses: { 200: { description: 'the folder listing', schema: BrowseBody } },
       errors: ['INVALID_PATH', 'INVALID_DEPTH', 'PATH_NOT_FOUND'],
-      handler: (req) => ({ jsonText: listBrowseJson(deps.tree(), req.query.path, req.query.depth, deps.activeItemId()) }),
+      handler: (req) => ({ jsonText: listBrowseBytes(deps.tree(), req.query.path, req.query.depth, deps.activeItemId()) }),
     }),
   ];
 }

@@ -21,7 +21,8 @@ import { PaletteSelection } from '../palettes/selection.js';
 import { EncodePool } from '../thumbnails/encode-pool.js';
 import { PosterCache } from '../thumbnails/poster-cache.js';
 import { LivePreviews } from '../thumbnails/live-previews.js';
-import { ThumbnailService } from '../thumbnails/service.js';
+import { GENERATOR_THUMB_TIME, ThumbnailService, type GeneratorThumbSource } from '../thumbnails/service.js';
+import { shortHash } from '../thumbnails/params.js';
 import { buildActions, type Action } from '../actions/registry.js';
 import { ApiError } from '../http/errors.js';
 import { matchName } from '../shared/names.js';
@@ -122,21 +123,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       return live.find((l) => l.id === id) ?? matchName(live, raw, [(l) => l.name, (l) => l.id]);
     },
     generator: (id) => {
-      const cat = catalog.snapshot;
-      const byId = (x: string) => {
-        if (x.startsWith('source:')) {
-          const g = cat.generators.find((d) => d.type === x.slice('source:'.length));
-          return g ? { type: g.type, inputs: {}, signature: g.fragment } : undefined;
-        }
-        const p = cat.presets.find((q) => q.id === x);
-        const g = p ? cat.generators.find((d) => d.type === p.source) : undefined;
-        return p && g ? { type: g.type, inputs: p.inputs, signature: `${g.fragment}\u0000${JSON.stringify(p.inputs)}` } : undefined;
-      };
-      const exact = byId(id);
+      const table = generatorThumbs();
+      const exact = table.get(id);
       if (exact) return exact;
-      const items = [...cat.generators.map((g) => ({ id: `source:${g.type}`, name: g.name })), ...cat.presets.map((p) => ({ id: p.id, name: p.name }))];
-      const hit = matchName(items, id, [(i) => i.id, (i) => i.name]);
-      return hit ? byId(hit.id) : undefined;
+      const hit = matchName([...table.entries()], id, [([key]) => key, ([, g]) => g.name]);
+      return hit?.[1];
     },
     media: (id) => {
       const f = library.snapshot().byId.get(id);
@@ -157,6 +148,21 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       return new ApiError('ITEM_NOT_FOUND', `no ${kind} matches "${shown}"`, { requested: requested.slice(0, 512), kind, available: pool.slice(0, MAX_AVAILABLE) });
     },
   });
+  // Generators and presets as thumbnail subjects, with their image hash, rebuilt once per catalog snapshot.
+  let genThumbs: { version: number; table: Map<string, GeneratorThumbSource & { name: string }> } | null = null;
+  function generatorThumbs(): Map<string, GeneratorThumbSource & { name: string }> {
+    const cat = catalog.snapshot;
+    if (genThumbs?.version === cat.version) return genThumbs.table;
+    const table = new Map<string, GeneratorThumbSource & { name: string }>();
+    const sig = (fragment: string, inputs: Record<string, unknown>) => shortHash(fragment, JSON.stringify(inputs), cfg.render.width, cfg.render.height, GENERATOR_THUMB_TIME);
+    for (const g of cat.generators) table.set(`source:${g.type}`, { type: g.type, inputs: {}, name: g.name, signature: sig(g.fragment, {}) });
+    for (const p of cat.presets) {
+      const g = cat.generators.find((d) => d.type === p.source);
+      if (g) table.set(p.id, { type: g.type, inputs: p.inputs, name: p.name, signature: sig(g.fragment, p.inputs) });
+    }
+    genThumbs = { version: cat.version, table };
+    return table;
+  }
   let actions: Action[] = [];
   const rebuildActions = (): void => {
     actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list());

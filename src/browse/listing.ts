@@ -87,13 +87,21 @@ export function listBrowse(tree: BrowseTree, rawPath: string | undefined, rawDep
 }
 
 const JSON_CACHE_MAX = 256;
-const jsonCache = new WeakMap<BrowseTree, Map<string, string>>();
+const jsonCache = new WeakMap<BrowseTree, Map<string, Buffer>>();
 
 /**
  * GET /browse serialized, memoised per tree and (folder, depth, active id that matters): a tree is immutable,
  * so a repeated request costs a map lookup. The cache dies with the tree.
  */
 export function listBrowseJson(tree: BrowseTree, rawPath: string | undefined, rawDepth: string | undefined, activeItemId: string | null): string {
+  return listBrowseBytes(tree, rawPath, rawDepth, activeItemId).toString('utf8');
+}
+
+/**
+ * The same answer as UTF-8 bytes, which is what is cached: a 5000-node listing is over 1 MiB, and handing the
+ * HTTP engine a string would re-encode it on every request.
+ */
+export function listBrowseBytes(tree: BrowseTree, rawPath: string | undefined, rawDepth: string | undefined, activeItemId: string | null): Buffer {
   const { folder, depth } = resolve(tree, rawPath, rawDepth);
   // The active id only changes the bytes when that item is inside the listed levels.
   const relevant = holdsActive(folder, depth, { id: activeItemId, done: false }) ? activeItemId : null;
@@ -103,8 +111,8 @@ export function listBrowseJson(tree: BrowseTree, rawPath: string | undefined, ra
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const items = listNodes(folder, depth, { id: relevant, done: false });
-  const text = JSON.stringify({ path: folder.browsePath, parentPath: folder.parentPath, count: items.length, items });
+  const bytes = Buffer.from(JSON.stringify({ path: folder.browsePath, parentPath: folder.parentPath, count: items.length, items }));
   if (cache.size >= JSON_CACHE_MAX) cache.clear();
-  cache.set(key, text);
-  return text;
+  cache.set(key, bytes);
+  return bytes;
 }

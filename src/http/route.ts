@@ -35,8 +35,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** JSON body (serialized by the adapter). */
   json?: unknown;
-  /** JSON body already serialized (a memoised hot reply); sent with the same headers as `json`. */
-  jsonText?: string;
+  /** JSON body already serialized (a memoised hot reply; large ones as UTF-8 bytes); sent with the same headers as `json`. */
+  jsonText?: string | Uint8Array;
   /** Raw body with its content type (images, YAML, HTML, scripts). */
   body?: Uint8Array | string;
   contentType?: string;

@@ -28,6 +28,8 @@ interface Preview {
 export class LivePreviews {
   private readonly previews = new Map<string, Preview>();
   private readonly readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
+  /** What each input object reads (inputs are replaced, never changed, when the enumeration changes). */
+  private readonly sigs = new WeakMap<LiveInput, string>();
   /** The last frame size seen per input, so a placeholder keeps the input's aspect while it is disconnected. */
   private readonly sizes = new Map<string, { width: number; height: number }>();
   private readonly sweeper: NodeJS.Timeout;
@@ -60,7 +62,8 @@ export class LivePreviews {
   }
 
   private preview(input: LiveInput, now: number): SharedArrayBuffer | null {
-    const sig = JSON.stringify(input.input);
+    let sig = this.sigs.get(input);
+    if (sig === undefined) this.sigs.set(input, (sig = JSON.stringify(input.input)));
     let p = this.previews.get(input.id);
     if (p && p.inputSig !== sig) {
       this.closePreview(input.id);

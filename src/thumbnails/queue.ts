@@ -87,6 +87,12 @@ export class ThumbQueue {
     if (this.rejecting && this.depth <= this.opts.low) this.rejecting = false;
   }
 
+  /** Grows with every admission, join, rejection and completion (allocation-free, for memoised status bodies). */
+  version(): number {
+    const c = this.counts;
+    return c.jobs + c.shared + c.rejected + c.completed + c.failed;
+  }
+
   stats(): QueueStats {
     return { depth: this.depth, queued: this.waiting.length, running: this.running, rejecting: this.rejecting, ...this.counts };
   }

@@ -30,7 +30,7 @@ const PROVIDER_LABELS: Record<string, string> = { test: 'test pattern', stream: 
 export interface GeneratorThumbSource {
   type: string;
   inputs: Record<string, unknown>;
-  /** Changes whenever the image can change (shader text, inputs). */
+  /** Short hash that changes whenever the image can change (shader text, inputs, render size); computed once per catalog. */
   signature: string;
 }
 
@@ -86,6 +86,7 @@ export class ThumbnailService {
   private readonly boot = randomBytes(3).toString('hex');
   private readonly ringSerials = new WeakMap<SharedArrayBuffer, string>();
   private nextSerial = 1;
+  private readonly placeholderDigests = new WeakMap<LiveInput, Map<number, string>>();
   /** Media versions (id, size, mtime) whose poster could not be extracted. */
   private readonly failedPosters = new Set<string>();
   private readonly counts = { requests: 0, notModified: 0, cacheHits: 0, timeouts: 0, placeholders: 0 };
@@ -102,7 +103,7 @@ export class ThumbnailService {
     const placeholder = (): Plan => ({
       kind: 'live',
       ...box,
-      digest: `p${shortHash('live', input.id, input.name, input.provider, box.width, box.height)}`,
+      digest: this.placeholderDigest(input, box),
       subject: `live:${input.id}`,
       make: async () => {
         this.counts.placeholders++;
@@ -157,7 +158,7 @@ export class ThumbnailService {
       {
         kind: 'source',
         ...box,
-        digest: `g${shortHash(g.signature, width, height, GENERATOR_THUMB_TIME)}`,
+        digest: `g${g.signature}`,
         subject: `source:${id}`,
         make: async () => {
           const r = await this.readback(subject, box, format);
@@ -262,6 +263,20 @@ export class ThumbnailService {
     return (await this.deps.encoder.run({ op: 'placeholder', width: box.width, height: box.height, title: title.slice(0, 64), subtitle: subtitle.slice(0, 64), format })).bytes;
   }
 
+  /** Memoised per input object and size: the 304 path of a disconnected input must not hash on every poll. */
+  private placeholderDigest(input: LiveInput, box: { width: number; height: number }): string {
+    let bySize = this.placeholderDigests.get(input);
+    if (!bySize) this.placeholderDigests.set(input, (bySize = new Map()));
+    const k = box.width * 65536 + box.height;
+    let d = bySize.get(k);
+    if (d === undefined) {
+      d = `p${shortHash('live', input.id, input.name, input.provider, box.width, box.height)}`;
+      if (bySize.size > 1024) bySize.clear();
+      bySize.set(k, d);
+    }
+    return d;
+  }
+
   private serialOf(ring: SharedArrayBuffer): string {
     let s = this.ringSerials.get(ring);
     if (!s) {
@@ -274,8 +289,7 @@ export class ThumbnailService {
   /** Changes whenever any counter does (every counter only grows), so status bodies can be memoised on it. */
   version(): number {
     const c = this.counts;
-    const q = this.queue.stats();
-    return c.requests + c.notModified + c.cacheHits + c.timeouts + c.placeholders + q.jobs + q.shared + q.rejected + q.completed + q.failed + this.deps.previews.open() * 1e9;
+    return c.requests + c.notModified + c.cacheHits + c.timeouts + c.placeholders + this.queue.version() + this.deps.previews.open() * 1e9;
   }
 
   stats(): ThumbnailStats {
