@@ -5,9 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 const root = new URL('..', import.meta.url);
 const readmeUrl = new URL('README.md', root);
 let readme = await readFile(readmeUrl, 'utf8');
-// Newer result sets whose README section may not exist yet: a missing marker is reported instead of failing the run.
-const OPTIONAL = new Set(['thumbnails']);
-for (const name of ['http', 'micro', 'render', 'browse', 'activation', 'thumbnails']) {
+for (const name of ['http', 'micro', 'render', 'browse', 'activation', 'thumbnails', 'encode', 'soak']) {
   let table;
   try {
     table = (await readFile(new URL(`bench/results/${name}.md`, root), 'utf8')).trim();
@@ -17,11 +15,7 @@ for (const name of ['http', 'micro', 'render', 'browse', 'activation', 'thumbnai
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   const re = new RegExp(`${start}[\\s\\S]*?${end}`);
-  if (!re.test(readme)) {
-    if (!OPTIONAL.has(name)) throw new Error(`README.md lacks ${start} … ${end}`);
-    process.stderr.write(`README.md has no ${start} … ${end} markers; bench/results/${name}.md not copied\n`);
-    continue;
-  }
+  if (!re.test(readme)) throw new Error(`README.md lacks ${start} … ${end}`);
   readme = readme.replace(re, `${start}\n${table}\n${end}`);
 }
 await writeFile(readmeUrl, readme);
