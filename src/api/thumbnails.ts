@@ -1,7 +1,8 @@
 // Thumbnail routes: live inputs, the current output, generators and presets, media files and palettes. Every one
 // takes `size` and `format`, sends `ETag` and `Cache-Control: no-cache`, and answers 304 to a matching If-None-Match.
 import Type from 'typebox';
-import { defineRoute, API_PREFIX, type ResponseDoc, type RouteDef } from '../http/route.js';
+import { defineRoute, API_PREFIX, type Reply, type ResponseDoc, type RouteDef } from '../http/route.js';
+import type { ImageFormat } from '../shared/messages.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
 import { parseFormat, parseSize } from '../thumbnails/params.js';
 import type { ThumbnailService } from '../thumbnails/service.js';
@@ -33,113 +34,108 @@ const COMMON = [
   'Work goes through one queue shared by all thumbnail routes: depth counts queued plus running jobs; above 32 new work is answered 503 THUMBNAIL_QUEUE_FULL (with `Retry-After: 1`) until the depth falls to 16. Identical concurrent requests share one job. The render worker must finish the readback within 500 ms of receiving the job, else 503 PREVIEW_TIMEOUT.',
 ].join('\n\n');
 
-function idParam(description: string) {
-  return Type.Object({ id: Type.String({ description }) });
+interface ImageRouteSpec {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  feature: string;
+  /** Description of the `:id` parameter; null for routes without one. */
+  id: string | null;
+  errors: ErrorCode[];
+  serve: (id: string, size: number, format: ImageFormat, ifNoneMatch: string) => Promise<Reply>;
+}
+
+/** One image route: the shared query, responses, error mapping and parameter parsing around a service call. */
+function imageRoute(r: ImageRouteSpec): RouteDef {
+  return defineRoute({
+    method: 'GET',
+    auth: 'required',
+    tags: ['thumbnails'],
+    invalid: () => new ApiError('INVALID_REQUEST'),
+    path: r.path,
+    operationId: r.operationId,
+    summary: r.summary,
+    description: [r.description, COMMON].join('\n\n'),
+    feature: r.feature,
+    schema: { ...(r.id !== null ? { params: Type.Object({ id: Type.String({ description: r.id }) }) } : {}), query: Query },
+    responses: { 200: IMAGE, 304: NOT_MODIFIED },
+    errors: [...r.errors, ...QUEUE_ERRORS],
+    handler: (req) => {
+      const query = req.query as { size?: string; format?: string };
+      const params = req.params as { id?: string } | undefined;
+      return r.serve(params?.id ?? '', parseSize(query.size), parseFormat(query.format), req.headers['if-none-match']);
+    },
+  });
 }
 
 export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
-  const q = (query: { size?: string | undefined; format?: string | undefined }) => ({ size: parseSize(query.size), format: parseFormat(query.format) });
   const liveMissing = () => {
     throw new ApiError('DEVICE_NOT_FOUND', 'the live input id is empty');
   };
-  const base = {
-    method: 'GET' as const,
-    auth: 'required' as const,
-    tags: ['thumbnails'],
-    invalid: () => new ApiError('INVALID_REQUEST'),
-  };
+  // An empty id never reaches the `:id` route (no segment to match); it is still DEVICE_NOT_FOUND, not a missing route.
+  const empty = (path: string, operationId: string): RouteDef =>
+    defineRoute({ method: 'GET', auth: 'required', tags: ['thumbnails'], path, operationId, summary: 'Empty live input id', hidden: true, schema: {}, responses: {}, errors: ['DEVICE_NOT_FOUND'], handler: liveMissing });
   return [
-    defineRoute({
-      ...base,
+    imageRoute({
       path: `${API_PREFIX}/thumbnails/live/:id`,
       operationId: 'getLiveThumbnail',
       summary: 'Preview image of one live input',
       description: [
         '`id`: 1-256 characters; the device id (or `liveInput:<id>`) matched exactly first, then flexible name matching on name and id; on a tie the first input in enumeration order wins. Empty, longer than 256 or unmatched: 404 DEVICE_NOT_FOUND.',
         'A frame from the last 2000 ms is a live frame (kind `live`, a new ETag per frame). Otherwise the image is a placeholder card with the input\'s name and provider type; its digest starts with `p` and stays the same while the input stays disconnected or stale. An input that is not the current source is opened for preview (at most 512 px, 5 fps) on the first request; the first answers are placeholders, live frames follow; the preview closes after 20 s without requests. A placeholder keeps the input\'s last known aspect ratio (16:9 before any frame was seen).',
-        COMMON,
       ].join('\n\n'),
       feature: 'live-thumbnails',
-      schema: { params: idParam('device id or name, 1-256 characters'), query: Query },
-      responses: { 200: IMAGE, 304: NOT_MODIFIED },
-      errors: ['DEVICE_NOT_FOUND', ...QUEUE_ERRORS],
-      handler: (req) => {
-        const { size, format } = q(req.query);
-        return svc.live(req.params.id, size, format, req.headers['if-none-match']);
-      },
+      id: 'device id or name, 1-256 characters',
+      errors: ['DEVICE_NOT_FOUND'],
+      serve: (id, size, format, inm) => svc.live(id, size, format, inm),
     }),
-    // An empty id never reaches the `:id` route (no segment to match); it is still DEVICE_NOT_FOUND, not a missing route.
-    defineRoute({ ...base, path: `${API_PREFIX}/thumbnails/live/`, operationId: 'getLiveThumbnailEmpty', summary: 'Empty live input id', hidden: true, schema: {}, responses: {}, errors: ['DEVICE_NOT_FOUND'], handler: liveMissing }),
-    defineRoute({ ...base, path: `${API_PREFIX}/thumbnails/live`, operationId: 'getLiveThumbnailNone', summary: 'No live input id', hidden: true, schema: {}, responses: {}, errors: ['DEVICE_NOT_FOUND'], handler: liveMissing }),
-    defineRoute({
-      ...base,
+    empty(`${API_PREFIX}/thumbnails/live/`, 'getLiveThumbnailEmpty'),
+    empty(`${API_PREFIX}/thumbnails/live`, 'getLiveThumbnailNone'),
+    imageRoute({
       path: `${API_PREFIX}/thumbnails/current`,
       operationId: 'getCurrentThumbnail',
       summary: 'Image of the current output (after effects, dimmer and blackout)',
-      description: ['Kind `current`; the digest follows the output frame number, so a running output gives a new ETag per frame.', COMMON].join('\n\n'),
+      description: 'Kind `current`; the digest follows the output frame number, so a running output gives a new ETag per frame.',
       feature: 'output-thumbnail',
-      schema: { query: Query },
-      responses: { 200: IMAGE, 304: NOT_MODIFIED },
-      errors: QUEUE_ERRORS,
-      handler: (req) => {
-        const { size, format } = q(req.query);
-        return svc.current(size, format, req.headers['if-none-match']);
-      },
+      id: null,
+      errors: [],
+      serve: (_id, size, format, inm) => svc.current(size, format, inm),
     }),
-    defineRoute({
-      ...base,
+    imageRoute({
       path: `${API_PREFIX}/thumbnails/source/:id`,
       operationId: 'getSourceThumbnail',
       summary: 'Image of a generator (`source:<type>`) or source preset (`preset:<name>`), rendered off-screen',
-      description: [
+      description:
         'The generator is drawn off-screen at render size at TIME = 2 s with its default inputs (a preset: its saved inputs), so the image and its ETag (kind `source`) stay the same until the shader file or the preset changes. The `id` is matched exactly first, then by flexible name matching; unknown: 404 ITEM_NOT_FOUND with `details {requested, kind, available}`.',
-        COMMON,
-      ].join('\n\n'),
       feature: 'source-thumbnails',
-      schema: { params: idParam('`source:<type>` or `preset:<name>` as browse hands out, 1-256 characters'), query: Query },
-      responses: { 200: IMAGE, 304: NOT_MODIFIED },
-      errors: ['ITEM_NOT_FOUND', ...QUEUE_ERRORS],
-      handler: (req) => {
-        const { size, format } = q(req.query);
-        return svc.source(req.params.id, size, format, req.headers['if-none-match']);
-      },
+      id: '`source:<type>` or `preset:<name>` as browse hands out, 1-256 characters',
+      errors: ['ITEM_NOT_FOUND'],
+      serve: (id, size, format, inm) => svc.source(id, size, format, inm),
     }),
-    defineRoute({
-      ...base,
+    imageRoute({
       path: `${API_PREFIX}/thumbnails/palette/:id`,
       operationId: 'getPaletteThumbnail',
       summary: 'Swatches of a palette in palette order',
-      description: [
+      description:
         'Equal-width vertical bars, left to right in palette order, four times wider than high (`size` is the width). Kind `palette`; the digest is `v<content version>.<content hash>`, so editing the palette file changes the ETag. Unknown id: 404 ITEM_NOT_FOUND.',
-        COMMON,
-      ].join('\n\n'),
       feature: 'palette-thumbnails',
-      schema: { params: idParam('palette id, or its name (flexible matching), 1-256 characters'), query: Query },
-      responses: { 200: IMAGE, 304: NOT_MODIFIED },
-      errors: ['ITEM_NOT_FOUND', ...QUEUE_ERRORS],
-      handler: (req) => {
-        const { size, format } = q(req.query);
-        return svc.palette(req.params.id, size, format, req.headers['if-none-match']);
-      },
+      id: 'palette id, or its name (flexible matching), 1-256 characters',
+      errors: ['ITEM_NOT_FOUND'],
+      serve: (id, size, format, inm) => svc.palette(id, size, format, inm),
     }),
-    defineRoute({
-      ...base,
+    imageRoute({
       path: `/media/thumbnails/:id`,
       operationId: 'getMediaThumbnail',
       summary: 'Poster image of a media file (the `thumbnailUrl` browse hands out for files)',
       description: [
         'A poster frame (1 s in, or 10% of a short clip; the image itself for stills) is extracted once with ffmpeg and cached under `<dataDir>/cache/posters` by media id, file size and mtime, so a changed file gets a new poster and a new ETag (kind `media`). A file ffmpeg cannot read answers with a placeholder card (digest `p…`). Unknown id: 404 ITEM_NOT_FOUND.',
         'This route lives outside `/api/v1` because browse hands out this URL; the API key applies as on every protected route.',
-        COMMON,
       ].join('\n\n'),
       feature: 'media-thumbnails',
-      schema: { params: idParam('media id `media-<16 hex>`'), query: Query },
-      responses: { 200: IMAGE, 304: NOT_MODIFIED },
-      errors: ['ITEM_NOT_FOUND', ...QUEUE_ERRORS],
-      handler: (req) => {
-        const { size, format } = q(req.query);
-        return svc.media(req.params.id, size, format, req.headers['if-none-match']);
-      },
+      id: 'media id `media-<16 hex>`',
+      errors: ['ITEM_NOT_FOUND'],
+      serve: (id, size, format, inm) => svc.media(id, size, format, inm),
     }),
   ];
 }
