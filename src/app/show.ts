@@ -117,7 +117,6 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     previews,
     posters,
     renderSize: { width: cfg.render.width, height: cfg.render.height },
-    liveInputs: () => live,
     matchLive: (raw) => {
       const id = raw.startsWith('liveInput:') ? raw.slice('liveInput:'.length) : raw;
       return live.find((l) => l.id === id) ?? matchName(live, raw, [(l) => l.name, (l) => l.id]);

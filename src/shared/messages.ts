@@ -22,8 +22,6 @@ export interface RenderInit {
 export const RENDER_COUNTERS = {
   /** Frames drawn to the output so far (the output's frame number). */
   outputFrame: 0,
-  /** Bumped whenever what the output shows can change without a new frame being drawn (unused slot kept for layout). */
-  reserved: 1,
   /** Number of Int32 slots. */
   length: 4,
 } as const;

@@ -59,8 +59,7 @@ export interface ThumbnailDeps {
   previews: LivePreviews;
   posters: Pick<PosterCache, 'get' | 'stats'>;
   renderSize: { width: number; height: number };
-  /** Enumerated live inputs in enumeration order (available or not). */
-  liveInputs(): readonly LiveInput[];
+  /** The live input an id names: exact id (or `liveInput:<id>`), then flexible name; ties go to enumeration order. */
   matchLive(id: string): LiveInput | undefined;
   generator(id: string): GeneratorThumbSource | undefined;
   media(id: string): MediaThumbSource | undefined;
