@@ -1,7 +1,7 @@
 // Shared pieces of the fault-injection tests: the faults report, a 5xx watch, child-process lookup, pixel checks.
 import { readFile, readdir, rename, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, req, type Res } from '../helpers/server.js';
+import { RESULTS_DIR, req, type Res } from '../helpers/server.js';
 
 export type Rgb = [number, number, number];
 
@@ -9,7 +9,7 @@ export function near(px: number[], rgb: Rgb, tol = 40): boolean {
   return Math.abs(px[0]! - rgb[0]) <= tol && Math.abs(px[1]! - rgb[1]) <= tol && Math.abs(px[2]! - rgb[2]) <= tol;
 }
 
-/** The order faults are listed in bench/results/faults.json, whichever test file reports first. */
+/** The order faults are listed in faults.json, whichever test file reports first. */
 const ORDER = [
   'ffmpeg-killed',
   'media-deleted-truncated',
@@ -27,7 +27,7 @@ export interface FaultResult {
 }
 
 /**
- * Records one fault's outcome per test file; `save` merges them into bench/results/faults.json (the README quotes
+ * Records one fault's outcome per test file; `save` merges them into faults.json in RESULTS_DIR (the README quotes
  * it). `run` wraps a test body that returns its notes: a failed assertion records survived: false with the reason.
  */
 export class FaultReport {
@@ -45,7 +45,7 @@ export class FaultReport {
 
   async save(): Promise<void> {
     if (this.results.size === 0) return;
-    const file = join(ROOT, 'bench', 'results', 'faults.json');
+    const file = join(RESULTS_DIR, 'faults.json');
     let faults: FaultResult[] = [];
     try {
       const old = JSON.parse(await readFile(file, 'utf8')) as { faults?: FaultResult[] };
@@ -57,7 +57,7 @@ export class FaultReport {
     for (const r of this.results.values()) byName.set(r.name, r);
     const rank = (n: string): number => (ORDER.includes(n) ? ORDER.indexOf(n) : ORDER.length);
     const merged = [...byName.values()].sort((a, b) => rank(a.name) - rank(b.name));
-    await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+    await mkdir(RESULTS_DIR, { recursive: true });
     await writeFile(`${file}.tmp`, `${JSON.stringify({ faults: merged }, null, 2)}\n`);
     await rename(`${file}.tmp`, file);
   }

@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHead
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { startServer, req, waitUntil, ROOT, type TestServer } from '../helpers/server.js';
+import { startServer, req, waitUntil, RESULTS_DIR, type TestServer } from '../helpers/server.js';
 import { ERRORS, isErrorCode } from '../../src/http/errors.js';
 
 function intEnv(name: string, fallback: number): number {
@@ -1022,7 +1022,7 @@ test('connections left open on malformed bytes are closed by the server; their l
   console.log(`fuzz: ${stalledPool.length} connections held open on malformed bytes, all closed by the server within ${Date.now() - t0} ms of the check`);
 });
 
-test('process up; state restored; counts written to bench/results/fuzz.json', async () => {
+test('process up; state restored; counts written to the results dir (fuzz.json)', async () => {
   const auth = { headers: { 'x-api-key': KEY } };
   assert.is(s.proc.exitCode, null, 'the server process is running');
   assert.is((await req('GET', `${s.base}${API}/status`)).status, 200);
@@ -1042,7 +1042,7 @@ test('process up; state restored; counts written to bench/results/fuzz.json', as
   console.log(`fuzz: ${stats.cases} cases (${Object.entries(stats.byCategory).map(([k, v]) => `${k} ${v}`).join(', ')}) in ${(durationMs / 1000).toFixed(1)} s, seed ${SEED}`);
   console.log(`fuzz: ${stats.batches} batches with state checks, ${stats.mutations} accepted mutations, ${stats.resets} resets on oversized input, raw: ${stats.rawClosed} closed / ${stats.rawStalled} held open without an answer`);
   console.log(`fuzz: answers by status ${JSON.stringify(stats.statuses)}`);
-  const dir = join(ROOT, 'bench', 'results');
+  const dir = RESULTS_DIR;
   await mkdir(dir, { recursive: true });
   const out = {
     seed: SEED,

@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, req, waitUntil, sleep, ROOT, type TestServer } from '../helpers/server.js';
+import { startServer, req, waitUntil, sleep, RESULTS_DIR, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 const API = '/api/v1';
@@ -522,7 +522,7 @@ test('10 000 idle connections: the server holds them, the good client still gets
   };
 });
 
-test('shutdown after the abuse: nothing left in flight, clean exit; figures written to bench/results/protocol.json', async () => {
+test('shutdown after the abuse: nothing left in flight, clean exit; figures written to the results dir (protocol.json)', async () => {
   for (const sock of opened) sock.destroy();
   opened.clear();
   assert.is((await req('GET', api('/status'))).status, 200);
@@ -534,7 +534,7 @@ test('shutdown after the abuse: nothing left in flight, clean exit; figures writ
   assert.ok(line, 'shutdown logged');
   assert.is(JSON.parse(line!).inFlight, 0, 'aborted and refused requests left no in-flight count behind');
   assert.is(code, 0);
-  const dir = join(ROOT, 'bench', 'results');
+  const dir = RESULTS_DIR;
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'protocol.json'), `${JSON.stringify({ p99LimitMs: P99_LIMIT_MS, ...results }, null, 2)}\n`);
 });
