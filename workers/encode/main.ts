@@ -26,10 +26,15 @@ const JPEG_OPTIONS: JpegOptions = {
 };
 /**
  * PNG goes through node:zlib instead of sharp: libvips' PNG writer took 5–7 ms at 512×288 at its fastest settings
- * (bench/encode.ts). After the Up filter, run-length-only deflate is up to ~40 % faster than level 1 on noisy frames
- * for ~20 % more bytes, and still squeezes the zero rows of flat cards and bars to almost nothing.
+ * (bench/encode.ts). After the Up filter the deflate strategy is picked per image from how repetitive the filtered
+ * pixels are: show frames (gradients, footage, noise) go Huffman-only, which measured ~20 % faster than run-length
+ * deflate at the same size on them (2.4 vs 3.0 ms at 512×288), while flat cards, bars and mostly-black frames go
+ * run-length, which squeezes their repeated rows to almost nothing and is faster there too (0.8 vs 2.1 ms).
  */
-const DEFLATE = { level: 1, strategy: zlibConstants.Z_RLE };
+const DEFLATE_FRAME = { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY };
+const DEFLATE_FLAT = { level: 1, strategy: zlibConstants.Z_RLE };
+/** Share of filtered pixels equal to their left neighbour from which run-length wins (measured crossover ~0.75). */
+const FLAT_SHARE = 0.7;
 const FONT_DIR = fileURLToPath(new URL('../../../assets/fonts/', import.meta.url));
 const FONT_BOLD = `${FONT_DIR}DejaVuSans-Bold.ttf`;
 const FONT_REGULAR = `${FONT_DIR}DejaVuSans.ttf`;
@@ -103,9 +108,14 @@ async function encodeRaw(data: Uint8Array, width: number, height: number, channe
   return (channels === 4 ? img.removeAlpha() : img).jpeg(JPEG_OPTIONS).toBuffer();
 }
 
-/** Up filter straight from 32-bit RGBA words: subtracts all four bytes at once without borrows crossing bytes. */
-function upFilterRgba32(px: Uint32Array, width: number, height: number, out: Uint8Array): void {
+/**
+ * Up filter straight from 32-bit RGBA words: subtracts all four bytes at once without borrows crossing bytes.
+ * Returns how many filtered pixels repeat the one before them (the input to the deflate strategy choice).
+ */
+function upFilterRgba32(px: Uint32Array, width: number, height: number, out: Uint8Array): number {
   const stride = width * 3 + 1;
+  let repeats = 0;
+  let prev = -1;
   for (let y = 0; y < height; y++) {
     let o = y * stride;
     out[o++] = 2;
@@ -114,34 +124,54 @@ function upFilterRgba32(px: Uint32Array, width: number, height: number, out: Uin
       const a = px[i]!;
       const b = y === 0 ? 0 : px[i - width]!;
       const d = ((a | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((a ^ ~b) & 0x80808080);
+      const rgb = d & 0xffffff;
+      if (rgb === prev) repeats++;
+      prev = rgb;
       out[o++] = d;
       out[o++] = d >>> 8;
       out[o++] = d >>> 16;
     }
   }
+  return repeats;
 }
 
-function upFilterBytes(data: Uint8Array, width: number, height: number, channels: number, out: Uint8Array): void {
+/** The same filter and repeat count from bytes, for 3-channel pixels and unaligned or big-endian input. */
+function upFilterBytes(data: Uint8Array, width: number, height: number, channels: number, out: Uint8Array): number {
   const stride = width * 3 + 1;
   const rowIn = width * channels;
+  let repeats = 0;
+  let prev = -1;
   for (let y = 0; y < height; y++) {
     let o = y * stride;
     out[o++] = 2;
     for (let i = y * rowIn, end = i + rowIn; i < end; i += channels) {
       const u = i - rowIn;
-      out[o++] = data[i]! - (y === 0 ? 0 : data[u]!);
-      out[o++] = data[i + 1]! - (y === 0 ? 0 : data[u + 1]!);
-      out[o++] = data[i + 2]! - (y === 0 ? 0 : data[u + 2]!);
+      const r = (data[i]! - (y === 0 ? 0 : data[u]!)) & 255;
+      const g = (data[i + 1]! - (y === 0 ? 0 : data[u + 1]!)) & 255;
+      const b = (data[i + 2]! - (y === 0 ? 0 : data[u + 2]!)) & 255;
+      const rgb = r | (g << 8) | (b << 16);
+      if (rgb === prev) repeats++;
+      prev = rgb;
+      out[o++] = r;
+      out[o++] = g;
+      out[o++] = b;
     }
   }
+  return repeats;
 }
 
-/** 8-bit RGB PNG with the Up filter on every row: one subtraction per byte, and it suits both gradients and noise. */
-function writePng(data: Uint8Array, width: number, height: number, channels: 3 | 4): Uint8Array {
+/**
+ * 8-bit RGB PNG with the Up filter on every row: one subtraction per byte, and it suits both gradients and noise.
+ * `deflate` forces a strategy for bench/encode.ts's side-by-side rows; the pool always uses `auto`.
+ */
+export function writePng(data: Uint8Array, width: number, height: number, channels: 3 | 4, deflate: 'auto' | 'rle' | 'huffman' = 'auto'): Uint8Array {
   const filtered = Buffer.allocUnsafeSlow((width * 3 + 1) * height);
-  if (channels === 4 && LITTLE_ENDIAN && data.byteOffset % 4 === 0) upFilterRgba32(new Uint32Array(data.buffer, data.byteOffset, width * height), width, height, filtered);
-  else upFilterBytes(data, width, height, channels, filtered);
-  const idat = deflateSync(filtered, DEFLATE);
+  const repeats =
+    channels === 4 && LITTLE_ENDIAN && data.byteOffset % 4 === 0
+      ? upFilterRgba32(new Uint32Array(data.buffer, data.byteOffset, width * height), width, height, filtered)
+      : upFilterBytes(data, width, height, channels, filtered);
+  const flat = deflate === 'auto' ? repeats >= FLAT_SHARE * width * height : deflate === 'rle';
+  const idat = deflateSync(filtered, flat ? DEFLATE_FLAT : DEFLATE_FRAME);
   const out = new Uint8Array(8 + 25 + 12 + idat.length + 12);
   const view = new DataView(out.buffer);
   out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
