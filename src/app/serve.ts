@@ -9,6 +9,7 @@ import { readLicense, describeLicense } from '../license/store.js';
 import type { LicenseCheck } from '../license/license.js';
 import { loadUws } from '../http/uws.js';
 import { ApiKeyGuard } from '../http/auth.js';
+import { HostPolicy } from '../http/host-policy.js';
 import { compileRoutes, type Router } from '../http/router.js';
 import { HttpListener, type ListenerStatus } from '../http/listener.js';
 import type { RouteDef } from '../http/route.js';
@@ -32,7 +33,9 @@ import { actionRoutes } from '../api/actions.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
-const LIVE_KEYS = new Set(['server.enabled', 'server.host', 'server.port', 'server.apiKey', 'license.trustedKeys', 'license.file']);
+const LIVE_KEYS = new Set([
+  'server.enabled', 'server.host', 'server.port', 'server.apiKey', 'server.allowedHosts', 'server.allowPrivateNetwork', 'license.trustedKeys', 'license.file',
+]);
 const SHUTDOWN_DRAIN_MS = 3000;
 const SHUTDOWN_HARD_MS = 8000;
 const LICENSE_POLL_MS = 500;
@@ -77,6 +80,8 @@ export async function serve(flags: Overrides): Promise<void> {
   let license: LicenseCheck = { valid: false, reason: 'not read yet' };
   const guard = new ApiKeyGuard();
   guard.setKey(loaded.config.server.apiKey);
+  const hosts = new HostPolicy();
+  hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
 
   let router: Router | null = null;
   const addresses = new AddressCache();
@@ -123,7 +128,8 @@ export async function serve(flags: Overrides): Promise<void> {
 
   // Transitions are handled one at a time, so the status file always ends with the latest state.
   let statusChain: Promise<void> = Promise.resolve();
-  const listener = new HttpListener(uws, router, guard, log, (s) => {
+  const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
+  const listener = new HttpListener(uws, router, policy, log, (s) => {
     statusChain = statusChain.then(() => onListenerStatus(s));
   });
 
@@ -186,6 +192,7 @@ export async function serve(flags: Overrides): Promise<void> {
           log.info({ changed: changed.filter((k) => !restart.includes(k)) }, 'config reloaded');
           if (restart.length > 0) log.warn({ keys: restart }, 'these config changes take effect at the next restart');
           guard.setKey(loaded.config.server.apiKey);
+          hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
           if (loaded.paths.licenseFile !== watchedLicense) {
             unwatchFile(watchedLicense, onLicenseFile);
             watchedLicense = loaded.paths.licenseFile;

@@ -90,6 +90,10 @@ export const ConfigFileSchema = Type.Object(
           host: Type.Optional(HostSchema),
           port: Type.Optional(PortSchema),
           apiKey: Type.Optional(ApiKey),
+          allowedHosts: Type.Optional(
+            Type.Array(HostSchema, { maxItems: 64, description: 'a list of at most 64 host names (Host header values vjd answers for)' }),
+          ),
+          allowPrivateNetwork: Type.Optional(flag()),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -161,7 +165,16 @@ export interface StreamInputConfig {
 /** Fully-resolved configuration; paths are as written (the loader reports absolute ones separately). */
 export interface Config {
   dataDir: string;
-  server: { enabled: boolean; host: string; port: number; apiKey: string | null };
+  server: {
+    enabled: boolean;
+    host: string;
+    port: number;
+    apiKey: string | null;
+    /** Extra Host header names answered (besides loopback, this machine's names and addresses, and the bound host). */
+    allowedHosts: string[];
+    /** Grant CORS preflights that ask for private-network access (a public web page driving this box). */
+    allowPrivateNetwork: boolean;
+  };
   license: { file: string | null; trustedKeys: string[] };
   render: { width: number; height: number; fps: number };
   media: { roots: string[] };
@@ -187,7 +200,7 @@ function deepFreeze<T>(value: T): T {
 // Frozen so a caller that mutates instead of cloning fails loudly instead of changing every later load.
 export const DEFAULT_CONFIG: Config = deepFreeze({
   dataDir: './data',
-  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null },
+  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false },
   license: { file: null, trustedKeys: [] },
   render: { width: 1280, height: 720, fps: 30 },
   media: { roots: [] },

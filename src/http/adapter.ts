@@ -4,14 +4,26 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { ApiError } from './errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import type { ApiKeyGuard } from './auth.js';
-import { CAPTURED_HEADERS, type CapturedHeader, type Reply, type RouteRequest } from './route.js';
+import type { HostPolicy } from './host-policy.js';
+import { LIMITS } from '../api/limits.js';
+import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
-export const BODY_LIMIT = 64 * 1024;
+export const BODY_LIMIT = LIMITS.bodyLimitBytes;
 
-export interface AdapterHooks {
+/** What every request is checked against; the same for every listener generation. */
+export interface RequestPolicy {
   guard: ApiKeyGuard;
+  /** The Host names this server answers for (421 MISDIRECTED_REQUEST otherwise: DNS rebinding). */
+  hosts: HostPolicy;
+  /** Whether a CORS preflight asking for private-network access is granted (`server.allowPrivateNetwork`). */
+  privateNetwork(): boolean;
+  /** Resolves once every state change made so far is on disk; a mutation's 2xx is sent only after it. */
+  durable(): Promise<void>;
+}
+
+export interface AdapterHooks extends RequestPolicy {
   log: Logger;
   /** False once this app's listener was closed (rebind, disable, shutdown): its connections get closed. */
   isLive(): boolean;
@@ -23,7 +35,8 @@ export interface AdapterHooks {
 const STATUS_TEXT: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
-  405: '405 Method Not Allowed', 413: '413 Payload Too Large', 500: '500 Internal Server Error',
+  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
+  421: '421 Misdirected Request', 500: '500 Internal Server Error',
   503: '503 Service Unavailable', 504: '504 Gateway Timeout',
 };
 
@@ -38,6 +51,12 @@ interface Exchange {
   watching: boolean;
   /** The handler's view of the request; its `aborted` flag is set when the client goes away. */
   request: { aborted: boolean } | null;
+  /** A HEAD request served by a GET route: the same status and headers, no body. */
+  head: boolean;
+}
+
+function exchange(res: HttpResponse, head = false): Exchange {
+  return { res, aborted: false, done: false, watching: false, request: null, head };
 }
 
 /**
@@ -59,15 +78,19 @@ function watchAbort(ex: Exchange, hooks: AdapterHooks | null): void {
 export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHooks): void {
   for (const route of router.routes) {
     const register = route.def.method === 'GET' ? app.get.bind(app) : app.post.bind(app);
-    register(route.pattern, (res, req) => guarded(route, res, req, hooks, null));
+    register(route.pattern, (res, req) => guarded(route, res, req, hooks, null, false));
   }
   app.options('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
     if (ambiguousFraming(res, req)) return;
+    if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(exchange(res), misdirected(req.getHeader('host')));
+    // Private Network Access: a public page asking to reach this box gets no grant unless the operator opted in.
+    const pna = req.getHeader('access-control-request-private-network').toLowerCase() === 'true' && hooks.privateNetwork();
     res.cork(() => {
       res.writeStatus(STATUS_TEXT[204]!);
       writeHeaders(res, CORS_HEADERS);
       writeHeaders(res, PREFLIGHT_HEADERS);
+      if (pna) res.writeHeader('Access-Control-Allow-Private-Network', 'true');
       res.endWithoutBody();
     });
   });
@@ -75,26 +98,45 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
     if (!hooks.isLive()) return void res.close();
     if (ambiguousFraming(res, req)) return;
     const { url } = readTarget(req);
+    const method = req.getMethod().toUpperCase();
+    // HEAD is served by the GET route of the same path (RFC 9110 section 9.3.2).
+    const head = method === 'HEAD';
     // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
-    // does not match paths that carry a query string).
-    const found = router.find(req.getMethod(), url);
-    if (found) return guarded(found.route, res, req, hooks, found.params);
+    // does not match paths that carry a query string) and HEAD.
+    const found = router.find(head ? 'GET' : method, url);
+    if (found) return guarded(found.route, res, req, hooks, found.params, head);
+    const ex = exchange(res, head);
+    if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
     const allowed = router.methodsFor(url);
-    const ex: Exchange = { res, aborted: false, done: false, watching: false, request: null };
+    // A route that exists answers 401 before 405, so its methods are not told to a client without the key.
+    const needsKey = allowed.some((m) => router.find(m, url)?.route.def.auth === 'required');
+    if (needsKey && !hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization'))) {
+      return sendError(ex, unauthorized());
+    }
     const err =
       allowed.length > 0
-        ? new ApiError('METHOD_NOT_ALLOWED', `${truncate(req.getMethod().toUpperCase(), 16)} is not allowed on ${truncate(url, 200)}; use ${allowed.join(', ')}`, undefined, {
-            Allow: [...allowed, 'OPTIONS'].join(', '),
+        ? new ApiError('METHOD_NOT_ALLOWED', `${truncate(method, 16)} is not allowed on ${truncate(url, 200)}; use ${allowed.join(', ')}`, undefined, {
+            Allow: allowHeader(allowed),
           })
         : new ApiError('NOT_FOUND', `no route ${truncate(url, 200)}`);
-    // A HEAD answer never carries a body (RFC 9110 section 9.3.2): body bytes after it would be read as the start
-    // of the next response on a kept-alive connection.
-    sendError(ex, err, req.getMethod() === 'head');
+    sendError(ex, err);
   });
 }
 
-function guarded(route: CompiledRoute, res: HttpResponse, req: HttpRequest, hooks: AdapterHooks, params: string[] | null): void {
-  const ex: Exchange = { res, aborted: false, done: false, watching: false, request: null };
+function allowHeader(methods: Method[]): string {
+  return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+}
+
+function unauthorized(): ApiError {
+  return new ApiError('UNAUTHORIZED', undefined, undefined, { 'WWW-Authenticate': 'Bearer realm="vjd"' });
+}
+
+function misdirected(host: string): ApiError {
+  return new ApiError('MISDIRECTED_REQUEST', `this server does not answer for Host "${truncate(host, 100)}"; add the name to server.allowedHosts`);
+}
+
+function guarded(route: CompiledRoute, res: HttpResponse, req: HttpRequest, hooks: AdapterHooks, params: string[] | null, head: boolean): void {
+  const ex = exchange(res, head);
   try {
     handleRoute(route, ex, req, hooks, params);
   } catch (err) {
@@ -115,6 +157,7 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
     return;
   }
   hooks.started();
+  if (!hooks.hosts.allows(req.getHeader('host'))) return void respond(ex, hooks, errorReply(misdirected(req.getHeader('host'))));
 
   // Everything needed from req is read now: it is invalid after this function returns.
   const headers = {} as Record<CapturedHeader, string>;
@@ -126,7 +169,7 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
   });
 
   if (route.def.auth === 'required' && !hooks.guard.check(headers['x-api-key'], headers['authorization'])) {
-    return void respond(ex, hooks, errorReply(new ApiError('UNAUTHORIZED', undefined, undefined, { 'WWW-Authenticate': 'Bearer realm="vjd"' })));
+    return void respond(ex, hooks, errorReply(unauthorized()));
   }
 
   // A plain data field, not a getter: object literals with accessors leave V8's fast allocation path and,
@@ -155,7 +198,7 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
       return;
     }
     try {
-      request.body = parseJsonBody(body, route.def.emptyBody === true);
+      request.body = parseJsonBody(body, route.def.emptyBody === true, headers['content-type']);
     } catch (err) {
       respond(ex, hooks, errorReply(err as ApiError));
       return;
@@ -202,7 +245,16 @@ function dispatch(route: CompiledRoute, request: RouteRequest, ex: Exchange, hoo
   } catch (err) {
     return void respond(ex, hooks, failure(err, route, hooks));
   }
-  if (result instanceof Promise) {
+  if (request.method === 'POST') {
+    // A mutation's success is sent only once the change is on disk, so a 2xx survives a crash right after it.
+    watchAbort(ex, hooks);
+    Promise.resolve(result)
+      .then(async (reply) => ((reply.status ?? 200) < 300 ? ((await whenDurable(hooks)) ?? reply) : reply))
+      .then(
+        (reply) => respond(ex, hooks, reply),
+        (err: unknown) => respond(ex, hooks, failure(err, route, hooks)),
+      );
+  } else if (result instanceof Promise) {
     watchAbort(ex, hooks);
     result.then(
       (reply) => respond(ex, hooks, conditional(reply, request.headers['if-none-match'])),
@@ -210,6 +262,23 @@ function dispatch(route: CompiledRoute, request: RouteRequest, ex: Exchange, hoo
     );
   } else {
     respond(ex, hooks, conditional(result, request.headers['if-none-match']));
+  }
+}
+
+/** Null once everything changed so far is on disk; a 503 STATE_NOT_SAVED reply when the write failed or is too slow. */
+async function whenDurable(hooks: AdapterHooks): Promise<Reply | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the state file was not written within ${LIMITS.durableWaitMs} ms`), LIMITS.durableWaitMs);
+  });
+  try {
+    const why = await Promise.race([hooks.durable().then(() => null), slow]);
+    if (why === null) return null;
+    return errorReply(new ApiError('STATE_NOT_SAVED', `the change is applied but ${why}; vjd keeps retrying`, undefined, { 'Retry-After': '1' }));
+  } catch (err) {
+    return errorReply(new ApiError('STATE_NOT_SAVED', (err as Error).message, undefined, { 'Retry-After': '1' }));
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -243,8 +312,8 @@ function errorReply(err: ApiError): Reply {
   return { status: err.status, json: err.toBody(), headers: err.headers };
 }
 
-function sendError(ex: Exchange, err: ApiError, head = false): void {
-  writeReply(ex, errorReply(err), false, head);
+function sendError(ex: Exchange, err: ApiError): void {
+  writeReply(ex, errorReply(err), false);
 }
 
 /** Reads the body in chunks; calls back once with the bytes, or null when the limit is passed. */
@@ -266,10 +335,15 @@ function readBody(res: HttpResponse, ex: Exchange, limit: number, done: (body: B
   });
 }
 
-function parseJsonBody(body: Buffer, emptyOk: boolean): unknown {
+function parseJsonBody(body: Buffer, emptyOk: boolean, contentType: string): unknown {
   if (body.byteLength === 0 || isBlank(body)) {
     if (emptyOk) return {};
     throw new ApiError('INVALID_REQUEST', 'request body must be JSON');
+  }
+  // A body of another (or no) type is what a cross-site form, beacon or text/plain fetch sends without a CORS
+  // preflight: refusing it keeps pages on other origins from changing the show.
+  if (!isJsonType(contentType)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', contentType === '' ? 'a request body needs Content-Type: application/json' : `Content-Type ${truncate(contentType, 100)} is not accepted; send application/json`);
   }
   let text: string;
   try {
@@ -282,6 +356,12 @@ function parseJsonBody(body: Buffer, emptyOk: boolean): unknown {
   } catch (err) {
     throw new ApiError('INVALID_REQUEST', `request body is not valid JSON: ${truncate((err as Error).message, 120)}`);
   }
+}
+
+/** `application/json`, in any case, with or without parameters such as charset. */
+function isJsonType(value: string): boolean {
+  const semi = value.indexOf(';');
+  return (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
 }
 
 function isBlank(body: Buffer): boolean {
@@ -335,8 +415,9 @@ function finish(ex: Exchange, hooks: AdapterHooks): void {
 }
 
 /** Writes status, CORS and reply headers and the body inside one cork; large bodies honour backpressure. */
-function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean, head = false): void {
+function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
   if (ex.aborted) return;
+  const head = ex.head;
   const res = ex.res;
   const status = reply.status ?? 200;
   let body: Uint8Array | string | undefined;
@@ -355,8 +436,9 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean, head = fals
     if (isJson && !reply.headers?.['Cache-Control']) res.writeHeader('Cache-Control', 'no-store');
     if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
     // closeAfter: uWS writes `Connection: close` itself when the reply ends with closeConnection set.
-    // A HEAD answer goes without Content-Length: uWS 20.30 does not count endWithoutBody(n > 0) as a reply and
-    // aborts the process when the handler returns.
+    // HEAD: the Content-Length the GET would have is written as a plain header, because uWS 20.30 does not count
+    // endWithoutBody(n > 0) as a reply and aborts the process when the handler returns.
+    if (head && body !== undefined && status !== 304) res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
     if (status === 304 || body === undefined || head) {
       // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
       if (closeAfter) res.endWithoutBody(0, true);

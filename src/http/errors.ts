@@ -14,11 +14,14 @@ export const ERRORS = {
   NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
+  MISDIRECTED_REQUEST: { status: 421, message: 'this server does not answer for that Host; add the name to server.allowedHosts' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
   CHAIN_BUSY: { status: 503, message: 'the effects chain was not readable or updatable within 1000 ms; nothing changed; retry' },
   PREVIEW_TIMEOUT: { status: 503, message: 'frame readback did not complete within 500 ms' },
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
+  STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },
   ACTIVATION_TIMEOUT: { status: 504, message: 'activation did not complete within 5000 ms; the previous source keeps driving the output' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -2,8 +2,7 @@
 // closing the connections of a retired listener, and draining in-flight requests on shutdown.
 import { createServer } from 'node:net';
 import type { Logger } from '../log.js';
-import type { ApiKeyGuard } from './auth.js';
-import { mountRouter } from './adapter.js';
+import { mountRouter, type RequestPolicy } from './adapter.js';
 import type { Router } from './router.js';
 import type { TemplatedApp, us_listen_socket, Uws } from './uws.js';
 
@@ -43,7 +42,7 @@ export class HttpListener {
   constructor(
     private readonly uws: Uws,
     private readonly router: Router,
-    private readonly guard: ApiKeyGuard,
+    private readonly policy: RequestPolicy,
     private readonly log: Logger,
     private readonly onStatus: (s: ListenerStatus) => void,
   ) {}
@@ -107,7 +106,7 @@ export class HttpListener {
     const gen = ++this.generation;
     const app: TemplatedApp = this.uws.App();
     mountRouter(app, this.router, {
-      guard: this.guard,
+      ...this.policy,
       log: this.log,
       isLive: () => gen === this.generation,
       started: () => {

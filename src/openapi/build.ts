@@ -205,7 +205,10 @@ function errorCodesOf(route: RouteDef): ErrorCode[] {
   }
   if (route.auth === 'required') codes.push('UNAUTHORIZED');
   codes.push(...route.errors);
-  if (route.schema.body !== undefined || route.method === 'POST') codes.push('PAYLOAD_TOO_LARGE');
+  if (route.schema.body !== undefined || route.method === 'POST') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  // Every route refuses a Host the server does not answer for; every mutation answers only once it is saved.
+  codes.push('MISDIRECTED_REQUEST');
+  if (route.method === 'POST') codes.push('STATE_NOT_SAVED');
   codes.push('INTERNAL');
   return [...new Set(codes)];
 }

@@ -10,13 +10,14 @@ const { sizeMin, sizeMax, sizeDefault } = LIMITS.thumbnails;
 export type ThumbKind = 'live' | 'current' | 'source' | 'media' | 'palette';
 
 /**
- * `size`: a whole number is clamped to 32-512; anything else (absent, empty, decimals, words, over 32 characters)
- * takes the default 192.
+ * `size`: a whole decimal number is clamped to 32-512; anything else (absent, empty, decimals, words, hex, octal,
+ * binary or exponent forms that `Number()` would accept, over 32 characters) takes the default 192.
  */
 export function parseSize(raw: string | undefined): number {
   if (raw === undefined || raw.length === 0 || raw.length > 32) return sizeDefault;
-  const n = Number(raw.trim());
-  if (!Number.isInteger(n)) return sizeDefault;
+  const t = raw.trim();
+  if (!/^[+-]?\d+(\.0*)?$/.test(t)) return sizeDefault;
+  const n = Number(t);
   return Math.min(sizeMax, Math.max(sizeMin, n));
 }
 
