@@ -22,19 +22,38 @@ export interface ShowState {
 
 export const EMPTY_STATE: ShowState = { version: 1, chain: [], currentSource: null, paletteId: null, blackout: false, dimmer: 1 };
 
-const WRITE_DELAY_MS = 50;
 /** A failed write (disk full, read-only remount) is retried on its own, backing off up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5000;
 
+/** Raised to waiters of `durable()` when the write holding their change failed; the change stays applied and is retried. */
+export class StateNotSaved extends Error {}
+
+interface DurableWaiter {
+  seq: number;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Group commit: a change is applied in memory at once and written with every other change made while the previous
+ * write was on its way to disk, so a fader sending 100 changes a second costs one fsync'd write per batch.
+ * `durable()` tells a caller when everything changed so far is on disk, so an answer can promise it.
+ */
 export class StateStore {
   private state: ShowState = structuredClone(EMPTY_STATE);
-  private dirty = false;
+  /** Number of changes applied so far, and how many of them the last successful write held. */
+  private seq = 0;
+  private savedSeq = 0;
+  private writing = false;
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  private idle: Promise<void> = Promise.resolve();
+  private finishIdle: () => void = () => undefined;
+  private waiters: DurableWaiter[] = [];
   private retryMs = 0;
   private failures = 0;
   private lastError = '';
+  private writes = 0;
 
   constructor(
     private readonly file: string,
@@ -70,43 +89,103 @@ export class StateStore {
     return this.state;
   }
 
-  /** Applies a change and schedules one coalesced atomic write. */
-  update(change: (s: ShowState) => void): void {
-    change(this.state);
-    this.dirty = true;
-    if (!this.timer) this.timer = setTimeout(() => void this.flush(), WRITE_DELAY_MS);
+  /** Writes completed so far (for /status and the durability benchmark). */
+  get writeCount(): number {
+    return this.writes;
   }
 
-  /** Writes pending changes now (used on shutdown). */
+  /** Applies a change; it joins the next write (which starts at once unless one is on its way). */
+  update(change: (s: ShowState) => void): void {
+    change(this.state);
+    this.seq++;
+    this.schedule(0);
+  }
+
+  /**
+   * Resolves once every change applied before this call is on disk (fsync'd); rejects with StateNotSaved when the
+   * write holding them fails (the change stays applied and the write is retried in the background).
+   */
+  durable(): Promise<void> {
+    if (this.savedSeq >= this.seq) return Promise.resolve();
+    // After a failure the next attempt waits for its backoff; someone waiting for an answer tries now instead.
+    if (this.failures > 0 && !this.writing) {
+      this.cancelTimer();
+      this.schedule(0);
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ seq: this.seq, resolve, reject }));
+  }
+
+  /** Writes pending changes now and waits for them (used on shutdown); never rejects. */
   async flush(): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      this.cancelTimer();
+      if (this.writing) await this.idle;
+      else if (this.savedSeq < this.seq) await this.write();
+      else return;
+    }
+  }
+
+  private cancelTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.dirty) return this.writing;
-    this.dirty = false;
+  }
+
+  private schedule(ms: number): void {
+    if (this.writing || this.timer) return;
+    // setTimeout(0) rather than a microtask: every change made by the same burst of I/O callbacks joins the batch.
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, ms);
+  }
+
+  private async write(): Promise<void> {
+    if (this.writing || this.savedSeq >= this.seq) return;
+    this.writing = true;
+    this.idle = new Promise((resolve) => (this.finishIdle = resolve));
+    const batch = this.seq;
     const snapshot = JSON.stringify(this.state, null, 2);
-    this.writing = this.writing.then(async () => {
-      try {
-        await mkdir(dirname(this.file), { recursive: true });
-        await atomicWriteFile(this.file, snapshot);
-      } catch (err) {
-        this.dirty = true; // keep the change for the retry below
-        this.failures++;
-        const message = (err as Error).message;
-        // One line per failure streak (and per new cause), not one per retry.
-        if (this.failures === 1 || message !== this.lastError) {
-          this.log.error({ file: this.file, err: message }, 'state write failed; previous state file kept; retrying');
-        }
-        this.lastError = message;
-        this.retryMs = Math.min(this.retryMs === 0 ? RETRY_FIRST_MS : this.retryMs * 2, RETRY_MAX_MS);
-        if (!this.timer) this.timer = setTimeout(() => void this.flush(), this.retryMs);
-        return;
-      }
-      if (this.failures > 0) this.log.info({ file: this.file, failedAttempts: this.failures }, 'state written again');
-      this.failures = 0;
-      this.retryMs = 0;
-      this.lastError = '';
-    });
-    return this.writing;
+    let failed: Error | null = null;
+    try {
+      await mkdir(dirname(this.file), { recursive: true });
+      await atomicWriteFile(this.file, snapshot);
+    } catch (err) {
+      failed = err as Error;
+    }
+    this.writing = false;
+    this.finishIdle();
+    if (failed) return this.failed(failed, batch);
+    this.savedSeq = batch;
+    this.writes++;
+    if (this.failures > 0) this.log.info({ file: this.file, failedAttempts: this.failures }, 'state written again');
+    this.failures = 0;
+    this.retryMs = 0;
+    this.lastError = '';
+    this.settle((w) => w.seq <= batch, (w) => w.resolve());
+    if (this.savedSeq < this.seq) this.schedule(0);
+  }
+
+  private failed(err: Error, batch: number): void {
+    this.failures++;
+    const message = err.message;
+    // One line per failure streak (and per new cause), not one per retry.
+    if (this.failures === 1 || message !== this.lastError) {
+      this.log.error({ file: this.file, err: message }, 'state write failed; previous state file kept; retrying');
+    }
+    this.lastError = message;
+    this.retryMs = Math.min(this.retryMs === 0 ? RETRY_FIRST_MS : this.retryMs * 2, RETRY_MAX_MS);
+    const notSaved = new StateNotSaved(`the change is applied but could not be written to disk (${message}); vjd keeps retrying`);
+    this.settle((w) => w.seq <= batch, (w) => w.reject(notSaved));
+    this.schedule(this.retryMs);
+  }
+
+  private settle(match: (w: DurableWaiter) => boolean, act: (w: DurableWaiter) => void): void {
+    const keep: DurableWaiter[] = [];
+    for (const w of this.waiters) {
+      if (match(w)) act(w);
+      else keep.push(w);
+    }
+    this.waiters = keep;
   }
 }
 

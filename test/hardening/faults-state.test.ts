@@ -61,7 +61,7 @@ async function fillDisk(file: string): Promise<number> {
   return total;
 }
 
-test('disk full on state writes: requests answer from memory, the error is logged, state.json stays the last good write, then saves', () =>
+test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED, the error is logged, state.json stays the last good write, then saves', () =>
   report.run('disk-full-state-write', async () => {
     const work = await tempDir('vjd-faults-disk-');
     const dataDir = join(work, 'data');
@@ -89,7 +89,10 @@ test('disk full on state writes: requests answer from memory, the error is logge
         ['/effects/remove', { index: 2 }],
       ] as const) {
         const r = await c.post(route, body);
-        assert.is(r.status, 200, `${route} answers with the disk full: ${r.text}`);
+        // A 200 promises the change is on disk; with the disk full the change is applied, and said to be unsaved.
+        assert.is(r.status, 503, `${route} with the disk full: ${r.text}`);
+        assert.is(r.json().code, 'STATE_NOT_SAVED');
+        assert.match(r.json().message, /ENOSPC/);
       }
       const expected: Entry[] = [
         { type: 'invert', enabled: false },
@@ -100,7 +103,9 @@ test('disk full on state writes: requests answer from memory, the error is logge
       const line = s.logs().split('\n').find((l) => l.includes('state write failed'))!;
       assert.match(line, /ENOSPC/, `the cause is logged: ${line}`);
       assert.match(line, /state\.json/, 'with the file');
-      assert.is((await c.post('/global/dimmer', { value: 0.5 })).status, 200, 'other state changes answer too');
+      const dimmer = await c.post('/global/dimmer', { value: 0.5 });
+      assert.is(dimmer.status, 503, `other state changes are refused the same way: ${dimmer.text}`);
+      assert.is((await c.json('/global')).dimmer, 0.5, 'and applied all the same');
       // While the disk stays full (retries keep failing), state.json is always the last good write, never a torn one.
       const until = Date.now() + 2500;
       let reads = 0;
@@ -124,12 +129,13 @@ test('disk full on state writes: requests answer from memory, the error is logge
       }, 15000);
       const catchUpMs = Date.now() - freedAt;
       await s.waitForLog('state written again', 5000);
-      assert.equal(c.serverErrors, []);
+      assert.equal(c.serverErrors.filter((e) => !e.includes('STATE_NOT_SAVED')), []);
+      assert.is((await c.post('/global/dimmer', { value: 0.5 })).status, 200, 'mutations answer 200 again once writes succeed');
       await s.stop();
       s = await startServer({ dataDir, env, config: NO_LIVE });
       const again = new Client(() => s!.base);
       assert.equal(chainOfEffects(await again.json('/effects')), expected, 'a restart restores what was saved after the disk freed up');
-      return `${mounted ? 'data dir on a 4 MiB tmpfs filled to ENOSPC' : 'ENOSPC injected by VJD_FAULT_DISK_FULL_WHILE (no tmpfs mount possible)'}: 5 mutations answered 200 from memory, ENOSPC logged with the file, state.json read ${reads} times and always equal to the last good write, no temp files left; saved ${catchUpMs} ms after space came back with no further request; restored after a restart`;
+      return `${mounted ? 'data dir on a 4 MiB tmpfs filled to ENOSPC' : 'ENOSPC injected by VJD_FAULT_DISK_FULL_WHILE (no tmpfs mount possible)'}: 5 mutations applied and answered 503 STATE_NOT_SAVED, ENOSPC logged with the file, state.json read ${reads} times and always equal to the last good write, no temp files left; saved ${catchUpMs} ms after space came back with no further request; restored after a restart`;
     } finally {
       await s?.stop();
       if (mounted) await run('umount', [dataDir]).catch(() => run('umount', ['-l', dataDir]));
@@ -173,20 +179,16 @@ function apply(chain: Entry[], m: Mutation): Entry[] {
 }
 
 /**
- * Criterion for the chain in state.json after a SIGKILL. Mutations are sent one at a time, so the server has
- * applied the acknowledged ones (states S_0..S_n) and at most one more, the request in flight at the kill
- * (S_n+1). The render worker publishes the chain before it replies, so an acknowledged mutation is in the
- * in-memory state when its 200 arrives; the store writes 50 ms after the first change of a batch and a write
- * (temp file, fsync, rename, dir fsync) takes a few ms here. So every mutation acknowledged more than
- * DURABLE_MS before the kill must be on disk: the saved chain must equal S_k for some k with
- * k_min <= k <= n (+1 when a request was in flight), k_min = acks received at or before kill - DURABLE_MS.
- * DURABLE_MS leaves ten times the coalescing delay for a loaded 2-core machine. A torn or unparsable file,
- * a chain that was never a state of the sequence, or a lost acknowledged change fails the test.
+ * Criterion for state.json after a SIGKILL. Chain mutations are sent one at a time, so the server has applied the
+ * acknowledged ones (states S_0..S_n) and at most one more, the request in flight at the kill (S_n+1). A 200 means
+ * the change is on disk, so the saved chain must be S_n, or S_n+1 when a request was in flight. A dimmer stream
+ * runs beside it on its own connection with rising values: the saved dimmer is at least the last acknowledged one
+ * and at most the last one sent. A torn file, a state that never was, or any lost acknowledged change fails.
  */
-const DURABLE_MS = 500;
-const KILL_DELAYS_MS = [140, 380, 650, 1000, 1450];
+const ROUNDS = 20;
 
-test('SIGKILL at random moments during chain mutations: state.json always parses and holds an acknowledged prefix; a restart restores it', () =>
+
+test('SIGKILL at 20 random moments during chain and dimmer mutations: every acknowledged change is in state.json; a restart restores it', () =>
   report.run('sigkill-during-mutations', async () => {
     const seed = Number(process.env.VJD_FAULTS_SEED ?? Date.now() % 1e9);
     const r = rng(seed);
@@ -197,7 +199,9 @@ test('SIGKILL at random moments during chain mutations: state.json always parses
     let totalAcked = 0;
     let leftoverTemps = 0;
     try {
-      for (const [round, base] of KILL_DELAYS_MS.entries()) {
+      let dimmerSent = 0;
+      let dimmerAcked = 0;
+      for (let round = 0; round < ROUNDS; round++) {
         s = await startServer({ dataDir, config: NO_LIVE });
         const c = new Client(() => s!.base);
         assert.equal(chainOfEffects(await c.json('/effects')), saved, `round ${round}: the restarted server restores the saved chain (seed ${seed})`);
@@ -210,12 +214,24 @@ test('SIGKILL at random moments during chain mutations: state.json always parses
         const ackTimes: number[] = [];
         let killTime = 0;
         let inFlight: Mutation | null = null;
-        const delay = base + Math.floor(r() * 150);
+        const delay = 100 + Math.floor(r() * 1400);
         const proc = s.proc;
         const killer = setTimeout(() => {
           killTime = Date.now();
           proc.kill('SIGKILL');
         }, delay);
+        // The fader: its own connection, values rising by one step per request, so "saved >= last acked" is exact.
+        const dimmers = (async () => {
+          for (;;) {
+            const step = ++dimmerSent;
+            try {
+              const d = await c.post('/global/dimmer', { value: step / 100_000 });
+              if (d.status === 200) dimmerAcked = step;
+            } catch {
+              return;
+            }
+          }
+        })();
         for (;;) {
           const current = states[states.length - 1]!;
           const m = nextMutation(current, types, r);
@@ -237,6 +253,7 @@ test('SIGKILL at random moments during chain mutations: state.json always parses
           if (killTime > 0 && Date.now() - killTime > 2000) assert.unreachable('the server outlived SIGKILL');
         }
         clearTimeout(killer);
+        await dimmers;
         await s.stop();
         const text = await stateText(dataDir);
         let chain: Entry[];
@@ -246,7 +263,12 @@ test('SIGKILL at random moments during chain mutations: state.json always parses
           throw new Error(`round ${round}: state.json does not parse after SIGKILL at ${delay} ms (seed ${seed}): ${(err as Error).message}\n${text}`);
         }
         const n = ackTimes.length;
-        const kMin = ackTimes.filter((t) => t <= killTime - DURABLE_MS).length;
+        const kMin = n;
+        const savedDimmer = Math.round((JSON.parse(text) as { dimmer: number }).dimmer * 100_000);
+        assert.ok(
+          savedDimmer >= dimmerAcked && savedDimmer <= dimmerSent,
+          `round ${round}: saved dimmer step ${savedDimmer}, acknowledged ${dimmerAcked}, sent ${dimmerSent} (seed ${seed})`,
+        );
         const candidates = states.slice(kMin).map((st, i) => ({ k: kMin + i, st }));
         if (inFlight) candidates.push({ k: n + 1, st: apply(states[n]!, inFlight) });
         const hit = candidates.filter((cand) => same(cand.st, chain)).map((cand) => cand.k);
@@ -256,7 +278,7 @@ test('SIGKILL at random moments during chain mutations: state.json always parses
         );
         leftoverTemps += (await readdir(dataDir)).filter((f) => f.startsWith('.state.json.')).length;
         totalAcked += n;
-        rounds.push(`kill at ${delay} ms: ${n} acknowledged, saved = state after mutation ${hit.join('/')} (required >= ${kMin})`);
+        rounds.push(`${delay} ms: ${n} chain + dimmer ${dimmerAcked} acked, saved ${hit.join('/')}`);
         saved = chain;
         s = null;
       }
@@ -265,7 +287,7 @@ test('SIGKILL at random moments during chain mutations: state.json always parses
       const ownTemp = `.state.json.${s.proc.pid}.`;
       assert.equal((await readdir(dataDir)).filter((f) => f.startsWith('.state.json.') && !f.startsWith(ownTemp)), [], 'no stale temp files');
       assert.ok(totalAcked >= 20, `the bursts mutated the chain (${totalAcked} acknowledged mutations)`);
-      return `${KILL_DELAYS_MS.length} SIGKILLs during add/remove/toggle bursts (seed ${seed}); state.json parsed every time and held the chain after an acknowledged mutation no older than ${DURABLE_MS} ms before the kill; each restart restored it. ${rounds.join('; ')}; temp files left by the kills: ${leftoverTemps}, all removed at the next start`;
+      return `${ROUNDS} SIGKILLs during add/remove/toggle bursts with a concurrent dimmer stream (seed ${seed}); state.json parsed every time and held every acknowledged change; each restart restored it. ${rounds.join('; ')}; temp files left by the kills: ${leftoverTemps}, all removed at the next start`;
     } finally {
       await s?.stop();
       await rm(dataDir, { recursive: true, force: true });
