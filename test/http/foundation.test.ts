@@ -89,7 +89,7 @@ test('unknown route: 404 NOT_FOUND JSON with CORS', async () => {
 test('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async () => {
   const r = await req('POST', api('/status'), { body: {} });
   assert.is(r.status, 405);
-  assert.is(r.headers['allow'], 'GET, OPTIONS');
+  assert.is(r.headers['allow'], 'GET, HEAD, OPTIONS');
   assertCors(r.headers);
   assertErrorBody(r.json(), 'METHOD_NOT_ALLOWED');
   const d = await req('DELETE', api('/global'));
@@ -169,7 +169,7 @@ test('bodies over 64 KiB: 413 PAYLOAD_TOO_LARGE; exactly 64 KiB is read', async 
 test('chunked body over the limit without Content-Length: 413', async () => {
   const chunk = Buffer.alloc(16 * 1024, 0x20);
   const text = await rawExchange(s.port, (sock) => {
-    sock.write(`POST /api/v1/global/blackout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    sock.write(`POST /api/v1/global/blackout HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
     // Stream chunks like a real client; once the server has answered (and closed) there is nothing more to send.
     let sent = 0;
     let answered = false;
@@ -204,9 +204,9 @@ test('pipelined requests after a 304 and a preflight: framing stays correct', as
   const etag = String((await req('GET', api('/openapi.yaml'))).headers['etag']);
   const text = await rawExchange(s.port, (sock) => {
     sock.write(
-      `GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\n\r\n` +
-        `OPTIONS /api/v1/global HTTP/1.1\r\nHost: x\r\n\r\n` +
-        `GET /api/v1/status HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: ${etag}\r\n\r\n` +
+        `OPTIONS /api/v1/global HTTP/1.1\r\nHost: localhost\r\n\r\n` +
+        `GET /api/v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n`,
     );
   });
   const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1]);
@@ -218,7 +218,7 @@ test('pipelined requests after a 304 and a preflight: framing stays correct', as
 
 test('the server survives a client that disconnects mid-body', async () => {
   await rawExchange(s.port, (sock) => {
-    sock.write('POST /api/v1/global/dimmer HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"value":');
+    sock.write('POST /api/v1/global/dimmer HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n{"value":');
     setTimeout(() => sock.destroy(), 50);
   }).catch(() => undefined);
   const r = await req('GET', api('/status'));
