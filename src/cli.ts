@@ -70,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
     await serve(overrides(values));
     return -1; // keeps running
   }
-  const loaded = await loadConfig(overrides(values)).catch((err: unknown) => {
+  // These commands never bind server.host, so a name that does not resolve right now must not stop them.
+  const loaded = await loadConfig(overrides(values), process.env, { resolveHost: false }).catch((err: unknown) => {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   });
