@@ -70,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
     await serve(overrides(values));
     return -1; // keeps running
   }
-  const loaded = await loadConfig(overrides(values)).catch((err: unknown) => {
+  // These commands never bind server.host, so a name that does not resolve right now must not stop them.
+  const loaded = await loadConfig(overrides(values), process.env, { resolveHost: false }).catch((err: unknown) => {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   });
@@ -120,7 +121,8 @@ async function main(argv: string[]): Promise<number> {
     // The running server's own answer wins over the file, which is written just after each transition.
     const live = alive && file && Number(file.port) > 0 ? await httpStatus(String(file.host), Number(file.port)) : null;
     const state = live && typeof live.status === 'string' ? live.status : alive && file ? String(file.state) : 'Server Disabled';
-    const reason = live ? null : alive && file ? (file.reason as string | null) : 'vjd is not running';
+    // A running server may still explain itself (a wanted address it cannot bind yet while the old one serves).
+    const reason = live ? (typeof live.reason === 'string' ? live.reason : null) : alive && file ? (file.reason as string | null) : 'vjd is not running';
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ state, reason, pid: alive ? pid : null, file: alive ? file : null, live })}\n`);
     } else {

@@ -17,6 +17,10 @@ export const StatusBody = Type.Object({
   status: Type.Union([Type.Literal('Server Running'), Type.Literal('Server Starting'), Type.Literal('Server Disabled')], {
     description: 'status indicator; a client that can read this is talking to a running server',
   }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'why the server still answers on an older address than the configured one (the wanted host:port and the bind error; retried with backoff); null otherwise',
+  }),
   uptimeSeconds: Type.Number(),
   startedAt: Type.String({ format: 'date-time' }),
   server: Type.Object({
@@ -111,6 +115,7 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
       version: ctx.version,
       apiVersion: 'v1',
       status: l.state,
+      reason: l.reason,
       uptimeSeconds: tick / 10,
       startedAt: ctx.startedAt.toISOString(),
       server: { host: l.host, port: l.port, apiKeyRequired: apiKey, addresses },

@@ -170,7 +170,13 @@ export async function serve(flags: Overrides): Promise<void> {
 
   function applyListener(): Promise<void> {
     const s = loaded.config.server;
-    return listener.apply({ enabled: s.enabled, host: s.host, port: s.port, licenseProblem: license.valid ? null : license.reason });
+    return listener.apply({
+      enabled: s.enabled,
+      host: s.host,
+      address: loaded.bindAddress,
+      port: s.port,
+      licenseProblem: license.valid ? null : license.reason,
+    });
   }
 
   let watchedLicense = loaded.paths.licenseFile;

@@ -3,6 +3,7 @@ import { open, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { hostSyntaxProblem, resolveHost } from './host.js';
 import {
   ApiKeyStringSchema,
   ConfigFileSchema,
@@ -44,6 +45,14 @@ export interface Overrides {
   dataDir?: string;
 }
 
+export interface LoadOptions {
+  /**
+   * Resolve a server.host name (default true). Only `vjd serve` binds it; the other commands skip the lookup so
+   * they still work while a name does not resolve.
+   */
+  resolveHost?: boolean;
+}
+
 export type OriginKey = 'server.host' | 'server.port' | 'server.apiKey' | 'dataDir';
 export type Origin = 'flag' | 'env' | 'file' | 'default';
 
@@ -52,6 +61,8 @@ export interface LoadedConfig {
   /** Absolute path of the config file read, or null when running on defaults. */
   file: string | null;
   origin: Record<OriginKey, Origin>;
+  /** The IP literal the listener binds: server.host itself, what its name resolved to, or the name when not resolved. */
+  bindAddress: string;
   /** Absolute paths derived from the config. */
   paths: {
     dataDir: string;
@@ -177,6 +188,9 @@ function validateFile(value: unknown, file: string): ConfigFile {
     if (previous !== undefined) fail(`${at}.id`, `${at}.id ${JSON.stringify(id)} is already used by ${previous}`);
     seen.set(lower, at);
   }
+  const host = config.server?.host;
+  const hostProblem = host === undefined ? null : hostSyntaxProblem(host);
+  if (host !== undefined && hostProblem !== null) fail('server.host', hostMessage(host, hostProblem));
   return config;
 }
 
@@ -328,6 +342,10 @@ function overrideError(source: string, key: string, expected: string | undefined
   });
 }
 
+function hostMessage(host: string, problem: string): string {
+  return `server.host must be an IP address or a host name (got ${preview(host, false)}: ${problem})`;
+}
+
 function parsePort(raw: string | number, source: string): number {
   const n = typeof raw === 'number' ? raw : /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1024 || n > 65535) throw overrideError(source, 'server.port', describe(PortSchema), raw);
@@ -341,7 +359,7 @@ function pick(flag: string | number | undefined, flagName: string, env: string |
   return null;
 }
 
-export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): Promise<LoadedConfig> {
   const cwd = process.cwd();
   const named = pick(flags.config, '--config', env.VJD_CONFIG, 'VJD_CONFIG');
   let file: string | null = null;
@@ -360,11 +378,16 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
     dataDir: fromFile.dataDir !== undefined ? 'file' : 'default',
   };
 
+  // Where the winning host came from, so a failed lookup names the flag, env var or file like any other error.
+  let hostSource = origin['server.host'] === 'file' ? { source: file as string, file } : { source: 'the defaults', file: null };
   const host = pick(flags.host, '--host', env.VJD_HOST, 'VJD_HOST');
   if (host) {
     if (!checkHost.Check(host.value)) throw overrideError(host.source, 'server.host', describe(HostSchema), host.value);
+    const problem = hostSyntaxProblem(host.value);
+    if (problem !== null) throw new ConfigError({ source: host.source, key: 'server.host', file: null, detail: hostMessage(host.value, problem) });
     config.server.host = host.value;
     origin['server.host'] = host.origin;
+    hostSource = { source: host.source, file: null };
   }
   const port = pick(flags.port, '--port', env.VJD_PORT, 'VJD_PORT');
   if (port) {
@@ -386,6 +409,16 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
     origin.dataDir = dataDir.origin;
   }
 
+  let bindAddress = config.server.host;
+  if (opts.resolveHost !== false) {
+    const resolved = await resolveHost(config.server.host);
+    if ('problem' in resolved) {
+      const detail = `server.host ${preview(config.server.host, false)} ${resolved.problem}`;
+      throw new ConfigError({ ...hostSource, key: 'server.host', detail });
+    }
+    bindAddress = resolved.address;
+  }
+
   // Paths written in the file mean "next to the file"; defaults, flags and env mean "from where vjd was started".
   const fileDir = file ? dirname(file) : cwd;
   const inFile = (p: string): string => resolve(fileDir, p);
@@ -394,6 +427,7 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
     config,
     file,
     origin,
+    bindAddress,
     paths: {
       dataDir: dataDirAbs,
       licenseFile: config.license.file === null ? join(dataDirAbs, 'license.json') : inFile(config.license.file),

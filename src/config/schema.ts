@@ -40,7 +40,12 @@ function dirs() {
 
 export const PortSchema = integer(1024, 65535);
 
-export const HostSchema = Type.String({ minLength: 1, maxLength: 255, description: 'a host of 1 to 255 characters' });
+// Length only: the loader checks the form (IP literal or host name) and resolves names (src/config/host.ts).
+export const HostSchema = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: 'an IP address or a host name of 1 to 255 characters',
+});
 
 // The key travels in an HTTP header, so only visible ASCII can ever match a request.
 export const ApiKeyStringSchema = Type.String({

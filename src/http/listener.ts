@@ -1,6 +1,7 @@
-// The HTTP listener's lifecycle: Server Running / Starting / Disabled, rebinding on settings changes,
-// closing the connections of a retired listener, and draining in-flight requests on shutdown.
-import { createServer } from 'node:net';
+// The HTTP listener's lifecycle: Server Running / Starting / Disabled, rebinding on settings changes
+// make-before-break (the old socket serves until the new one is bound), closing the connections of a retired
+// listener, and draining in-flight requests on shutdown.
+import { createServer, isIPv4 } from 'node:net';
 import type { Logger } from '../log.js';
 import { mountRouter, type RequestPolicy } from './adapter.js';
 import type { Router } from './router.js';
@@ -10,7 +11,10 @@ export type ServerState = 'Server Running' | 'Server Starting' | 'Server Disable
 
 export interface ListenWish {
   enabled: boolean;
+  /** server.host as configured (shown in the status). */
   host: string;
+  /** The IP literal to bind: host itself, or what its name resolved to in the config load. */
+  address: string;
   port: number;
   /** Null when a valid license is held; otherwise why the server may not run. */
   licenseProblem: string | null;
@@ -18,9 +22,19 @@ export interface ListenWish {
 
 export interface ListenerStatus {
   state: ServerState;
-  /** Why the server is not running (disabled switch, license, bind failure); null while running. */
+  /**
+   * Why the server is not running (disabled switch, license, bind failure), or, while running, why it still
+   * serves on an older address than the configured one; null when running where configured.
+   */
   reason: string | null;
   host: string;
+  port: number;
+}
+
+interface Serving {
+  socket: us_listen_socket;
+  host: string;
+  address: string;
   port: number;
 }
 
@@ -28,9 +42,11 @@ const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5000;
 
 export class HttpListener {
-  private socket: us_listen_socket | null = null;
-  private generation = 0;
-  private bound: { host: string; port: number } | null = null;
+  /** The listen socket now serving; a new one replaces it only once bound (make-before-break). */
+  private serving: Serving | null = null;
+  /** Id of the one app whose connections may be served; any other app closes its connections on their next request. */
+  private liveApp = 0;
+  private appIds = 0;
   private wish: ListenWish | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDelay = RETRY_MIN_MS;
@@ -66,7 +82,7 @@ export class HttpListener {
 
   /** Stops accepting, closes the listen socket, and waits (bounded) for in-flight requests. */
   async close(drainMs: number): Promise<void> {
-    this.wish = { enabled: false, host: '', port: 0, licenseProblem: null };
+    this.wish = { enabled: false, host: '', address: '', port: 0, licenseProblem: null };
     this.clearRetry();
     this.unbind();
     this.setStatus({ state: 'Server Disabled', reason: 'shutting down', host: '', port: 0 });
@@ -84,51 +100,71 @@ export class HttpListener {
     const wish = this.wish;
     if (!wish) return;
     this.clearRetry();
+    // Switching off and losing the license close at once: there is nothing to make before the break.
     if (!wish.enabled || wish.licenseProblem !== null) {
-      if (this.bound) this.log.info({ host: this.bound.host, port: this.bound.port }, 'listener closed');
+      if (this.serving) this.log.info({ host: this.serving.host, port: this.serving.port }, 'listener closed');
       this.unbind();
       const reason = !wish.enabled ? 'server.enabled is false' : `no valid license: ${wish.licenseProblem}`;
       this.setStatus({ state: 'Server Disabled', reason, host: wish.host, port: wish.port });
       return;
     }
-    if (this.bound && this.bound.host === wish.host && this.bound.port === wish.port) {
+    if (this.serving && this.serving.address === wish.address && this.serving.port === wish.port) {
+      // Same socket address (a revert while a move was pending, or a name for the same address): keep the socket.
+      this.serving.host = wish.host;
+      this.retryDelay = RETRY_MIN_MS;
       this.setStatus({ state: 'Server Running', reason: null, host: wish.host, port: wish.port });
       return;
     }
-    this.unbind();
-    this.setStatus({ state: 'Server Starting', reason: null, host: wish.host, port: wish.port });
-    const free = await portIsFree(wish.host, wish.port);
+    if (this.serving && overlaps(this.serving, wish)) {
+      // A wildcard and a specific address on one port: the probe below would only find our own socket, so this one
+      // move closes first (a gap of one bind when the address is free).
+      this.log.info({ from: `${this.serving.host}:${this.serving.port}`, to: `${wish.host}:${wish.port}` }, 'listener closed to rebind an overlapping address');
+      this.unbind();
+    }
+    if (!this.serving) this.setStatus({ state: 'Server Starting', reason: null, host: wish.host, port: wish.port });
+    const free = await portIsFree(wish.address, wish.port);
     if (this.wish !== wish) return; // superseded while probing
     if (free !== true) {
-      this.scheduleRetry(wish, `cannot listen on ${wish.host}:${wish.port}: ${free}`);
+      this.scheduleRetry(wish, `cannot listen on ${endpoint(wish)}: ${free}`);
       return;
     }
-    const gen = ++this.generation;
+    const id = ++this.appIds;
     const app: TemplatedApp = this.uws.App();
     mountRouter(app, this.router, {
       ...this.policy,
       log: this.log,
-      isLive: () => gen === this.generation,
+      isLive: () => id === this.liveApp,
       started: () => {
         this.inflight++;
       },
       finished: () => this.requestFinished(),
     });
-    const socket = await new Promise<us_listen_socket | false>((resolve) => app.listen(wish.host, wish.port, resolve));
+    const socket = await new Promise<us_listen_socket | false>((resolve) => app.listen(wish.address, wish.port, resolve));
     if (!socket) {
-      this.generation++;
-      this.scheduleRetry(wish, `cannot listen on ${wish.host}:${wish.port}`);
+      this.scheduleRetry(wish, `cannot listen on ${endpoint(wish)}`);
       return;
     }
-    this.socket = socket;
-    this.bound = { host: wish.host, port: wish.port };
+    // The new socket is up: only now is the old one closed, and its kept-alive connections with it.
+    const old = this.serving;
+    this.serving = { socket, host: wish.host, address: wish.address, port: wish.port };
+    this.liveApp = id;
+    if (old) {
+      this.uws.us_listen_socket_close(old.socket);
+      this.log.info({ from: `${old.host}:${old.port}`, to: `${wish.host}:${wish.port}` }, 'listener moved');
+    }
     this.retryDelay = RETRY_MIN_MS;
     this.setStatus({ state: 'Server Running', reason: null, host: wish.host, port: wish.port });
   }
 
+  /** While an older socket serves, the state stays Running on its address and the reason names the wanted one. */
   private scheduleRetry(wish: ListenWish, reason: string): void {
     this.log.error({ host: wish.host, port: wish.port, retryInMs: this.retryDelay }, reason);
-    this.setStatus({ state: 'Server Starting', reason, host: wish.host, port: wish.port });
+    const old = this.serving;
+    if (old) {
+      this.setStatus({ state: 'Server Running', reason: `${reason}; still serving on ${old.host}:${old.port}`, host: old.host, port: old.port });
+    } else {
+      this.setStatus({ state: 'Server Starting', reason, host: wish.host, port: wish.port });
+    }
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (this.wish === wish) void this.apply(wish);
@@ -141,12 +177,11 @@ export class HttpListener {
     this.retryTimer = null;
   }
 
-  /** Closes the listen socket; bumping the generation makes the old app close its kept-alive connections. */
+  /** Closes the listen socket; retiring the live app makes it close its kept-alive connections. */
   private unbind(): void {
-    if (this.socket) this.uws.us_listen_socket_close(this.socket);
-    this.socket = null;
-    this.bound = null;
-    this.generation++;
+    if (this.serving) this.uws.us_listen_socket_close(this.serving.socket);
+    this.serving = null;
+    this.liveApp = 0;
   }
 
   private requestFinished(): void {
@@ -165,6 +200,34 @@ export class HttpListener {
   }
 }
 
+function endpoint(wish: ListenWish): string {
+  const at = wish.address === wish.host ? wish.host : `${wish.host} (${wish.address})`;
+  return `${at}:${wish.port}`;
+}
+
+/** IPv4-mapped IPv6 addresses are IPv4 to the kernel's bind conflict check. */
+function plain(address: string): string {
+  return address.toLowerCase().startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
+}
+
+/**
+ * Whether two binds on one port contend in the kernel: the same address, or a wildcard covering the other
+ * (uWS opens `::` dual-stack, so it covers IPv4 too).
+ */
+function overlaps(a: { address: string; port: number }, b: { address: string; port: number }): boolean {
+  if (a.port !== b.port) return false;
+  const x = plain(a.address);
+  const y = plain(b.address);
+  if (x === y || x === '::' || y === '::') return true;
+  return (x === '0.0.0.0' && isIPv4(y)) || (y === '0.0.0.0' && isIPv4(x));
+}
+
+const BIND_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'address already in use',
+  EADDRNOTAVAIL: 'address not available',
+  EACCES: 'permission denied',
+};
+
 /**
  * uWS binds with SO_REUSEPORT, so a second server on the same port would silently share its traffic.
  * A plain exclusive bind first tells whether anyone else holds the port.
@@ -172,7 +235,7 @@ export class HttpListener {
 function portIsFree(host: string, port: number): Promise<true | string> {
   return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE' ? 'address already in use' : (err.code ?? err.message)));
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(BIND_ERRORS[err.code ?? ''] ?? err.code ?? err.message));
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
   });
 }

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isIP } from 'node:net';
 import { ConfigError, describeOrigin, loadConfig, MAX_CONFIG_BYTES } from '../../src/config/load.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 
@@ -291,6 +292,59 @@ test('describeOrigin reports whether a key is set, never the key', async () => {
   assert.is(described.origin['server.apiKey'], 'flag');
   assert.not.ok(JSON.stringify(described).includes('very-secret-key'));
   assert.is(describeOrigin(await loadConfig({}, {})).auth, 'no api key');
+});
+
+test('server.host: an IP literal or a name that resolves; the error names the key and where the value came from', async () => {
+  for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', '192.0.2.1']) {
+    const loaded = await loadConfig({ config: await configFile({ server: { host } }) }, {});
+    assert.is(loaded.bindAddress, host, 'a literal binds as written');
+  }
+  const named = await loadConfig({ config: await configFile({ server: { host: 'localhost' } }) }, {});
+  assert.is(named.config.server.host, 'localhost');
+  assert.ok(isIP(named.bindAddress) !== 0, `a name binds the address it resolved to (${named.bindAddress})`);
+
+  const malformed: [string, RegExp][] = [
+    ['not a host!', /not a valid host name/],
+    ['1.2.3', /not a full IPv4 address/],
+    ['[::1]', /without brackets/],
+    ['a..b', /not a valid host name/],
+    ['-lead.example', /not a valid host name/],
+  ];
+  for (const [host, reason] of malformed) {
+    const file = await configFile({ server: { host } });
+    const err = await loadError({ config: file });
+    assert.is(err.key, 'server.host', host);
+    assert.is(err.file, file);
+    assert.ok(err.message.startsWith(`config error in ${file}: server.host must be an IP address or a host name (got ${JSON.stringify(host)}`), err.message);
+    assert.match(err.message, reason);
+  }
+  // The form is checked even when no lookup is wanted (vjd status, vjd license).
+  try {
+    await loadConfig({ config: await configFile({ server: { host: 'not a host!' } }) }, {}, { resolveHost: false });
+    assert.unreachable('a malformed host is refused without a lookup too');
+  } catch (err) {
+    assert.instance(err, ConfigError);
+  }
+
+  // RFC 6761: .invalid never resolves.
+  const file = await configFile({ server: { host: 'nohost.invalid' } });
+  let err = await loadError({ config: file });
+  assert.is(err.key, 'server.host');
+  assert.is(err.file, file);
+  assert.match(err.message, `config error in ${file}: server.host "nohost.invalid" does not resolve (`);
+  const unresolvedButSkipped = await loadConfig({ config: file }, {}, { resolveHost: false });
+  assert.is(unresolvedButSkipped.bindAddress, 'nohost.invalid');
+
+  err = await loadError({ host: 'nohost.invalid' });
+  assert.is(err.source, '--host');
+  assert.is(err.file, null);
+  assert.match(err.message, /^config error in --host: server\.host "nohost\.invalid" does not resolve/);
+  err = await loadError({}, { VJD_HOST: 'not a host!' });
+  assert.is(err.source, 'VJD_HOST');
+  assert.match(err.message, /^config error in VJD_HOST: server\.host must be an IP address or a host name/);
+  // A flag that wins over a bad file value does not hide the file's error, as with every other key.
+  err = await loadError({ config: await configFile({ server: { host: 'not a host!' } }), host: '127.0.0.1' });
+  assert.is(err.key, 'server.host');
 });
 
 test.run();
