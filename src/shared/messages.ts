@@ -80,8 +80,9 @@ export type SourceSpec =
   | { kind: 'none' }
   | { kind: 'generator'; type: string; inputs: Record<string, unknown> }
   /**
-   * Frames from the ingest worker's ring for this source; `live` inputs show "no signal" after 2000 ms without
-   * frames. `immediate` switches before the first frame (restoring a saved source: no-signal card, not black).
+   * Frames from the ingest worker's ring for this source; `live` inputs, and any ring whose reader is down, show
+   * "no signal" after 2000 ms without frames. `immediate` switches before the first frame (restoring a saved
+   * source: no-signal card, not black).
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean };
 
@@ -157,6 +158,8 @@ export interface IngestInit {
 
 export type MainToIngest =
   | { t: 'open'; key: string; input: IngestInput; live: boolean; preview?: boolean }
+  /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
+  | { t: 'restart'; key: string }
   | { t: 'close'; key: string }
   | { t: 'stop' };
 

@@ -106,6 +106,7 @@ port.on('message', (msg: MainToIngest) => {
     .then(async () => {
       if (stopping) return;
       if (msg.t === 'open') await open(msg.key, msg.input, msg.live, msg.preview ?? false);
+      else if (msg.t === 'restart') entries.get(msg.key)?.source.restart();
       // Not awaited: the key is free at once, and a slow kill must not delay the next open.
       else if (msg.t === 'close') void close(msg.key);
       else if (msg.t === 'stop') await stop();

@@ -110,7 +110,9 @@ export class SourceStage {
       return;
     }
     if (source.kind === 'ring') {
-      const stale = source.live && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
+      // A media file's frames may be seconds apart (variable frame rate, stills); it only counts as stale once
+      // its reader is down, whereas a live input is expected to keep delivering.
+      const stale = (source.live || source.reader.down()) && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
       if (stale && this.noSignal) {
         ctx.input = null;
         ctx.target = target.framebuffer;
