@@ -7,8 +7,6 @@ import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest }
 export interface OpenOptions {
   /** Watch for stalls (live inputs). Every open source is retried with backoff until it is closed. */
   live: boolean;
-  /** A thumbnail feed: lower frame rate and a box of at most 512 px. */
-  preview?: boolean;
 }
 
 export interface SourceStatus {
@@ -56,7 +54,7 @@ export class IngestClient extends EventEmitter {
       const list = this.waiting.get(key) ?? [];
       list.push({ resolve, reject });
       this.waiting.set(key, list);
-      this.send(worker, { t: 'open', key, input, live: opts.live, preview: opts.preview ?? false });
+      this.send(worker, { t: 'open', key, input, live: opts.live });
     });
   }
 

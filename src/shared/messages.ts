@@ -157,7 +157,7 @@ export interface IngestInit {
 }
 
 export type MainToIngest =
-  | { t: 'open'; key: string; input: IngestInput; live: boolean; preview?: boolean }
+  | { t: 'open'; key: string; input: IngestInput; live: boolean }
   /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
   | { t: 'restart'; key: string }
   | { t: 'close'; key: string }
