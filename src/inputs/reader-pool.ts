@@ -4,7 +4,9 @@
 // never drops its connection. Rings are sized for the program, so a preview needs no reader of its own; the
 // reader closes when its last role is released.
 import type { IngestClient } from './ingest-client.js';
-import type { IngestInput } from '../shared/messages.js';
+import type { IngestInput, IngestState } from '../shared/messages.js';
+import { FrameRingReader } from '../shared/frame-ring.js';
+import { LIMITS } from '../api/limits.js';
 import type { Logger } from '../log.js';
 
 export type ReaderRole = 'program' | 'activating' | 'preview';
@@ -17,6 +19,7 @@ interface Reader {
   live: boolean;
   roles: Set<ReaderRole>;
   ring: SharedArrayBuffer | null;
+  header: FrameRingReader | null;
   /** The open in progress or done; null when it failed (the next acquire opens again). */
   opening: Promise<SharedArrayBuffer> | null;
 }
@@ -37,7 +40,7 @@ export class ReaderPool {
   acquire(key: string, input: IngestInput, live: boolean, role: ReaderRole): Promise<SharedArrayBuffer> {
     let r = this.readers.get(key);
     if (!r) {
-      r = { input, live, roles: new Set(), ring: null, opening: null };
+      r = { input, live, roles: new Set(), ring: null, header: null, opening: null };
       this.readers.set(key, r);
     }
     r.roles.add(role);
@@ -62,11 +65,35 @@ export class ReaderPool {
     return this.readers.get(key)?.ring ?? null;
   }
 
+  /** Frames the reader's ring has received so far (0 when it is not open). */
+  frameCount(key: string): number {
+    return this.readers.get(key)?.header?.frameCount() ?? 0;
+  }
+
   /** Readers held for `role` and nothing else. */
   countOnly(role: ReaderRole): number {
     let n = 0;
     for (const r of this.readers.values()) if (r.roles.size === 1 && r.roles.has(role)) n++;
     return n;
+  }
+
+  /**
+   * Whether the reader is delivering: its process reports frames, it is not down, and (live inputs) its newest
+   * frame is within the spec's live frame freshness.
+   */
+  delivering(key: string): boolean {
+    const r = this.readers.get(key);
+    if (!r?.header || this.state(key) !== 'live' || r.header.down()) return false;
+    return !r.live || Date.now() - r.header.lastFrameTimeMs() <= LIMITS.thumbnails.liveFrameMaxAgeMs;
+  }
+
+  state(key: string): IngestState | undefined {
+    return this.ingest.state(key);
+  }
+
+  /** Starts the reader's process again now (its backoff reset), keeping its ring and its holders. */
+  restart(key: string): void {
+    if (this.readers.has(key)) this.ingest.restart(key);
   }
 
   private open(key: string, r: Reader): Promise<SharedArrayBuffer> {
@@ -75,6 +102,7 @@ export class ReaderPool {
       (ring) => {
         if (this.readers.get(key) !== r || r.opening !== p) return;
         r.ring = ring;
+        r.header = new FrameRingReader(ring);
       },
       (err: Error) => {
         // The holders keep their roles; the next acquire opens again.

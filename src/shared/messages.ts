@@ -82,9 +82,10 @@ export type SourceSpec =
   /**
    * Frames from the ingest worker's ring for this source; `live` inputs, and any ring whose reader is down, show
    * "no signal" after 2000 ms without frames. `immediate` switches before the first frame (restoring a saved
-   * source: no-signal card, not black).
+   * source: no-signal card, not black). `afterFrame` switches only on a frame newer than that ring frame number
+   * (a restarted reader of the current source: the answer waits for its first new frame).
    */
-  | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean };
+  | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */

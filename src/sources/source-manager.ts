@@ -2,7 +2,7 @@
 // a selection answers only after the render worker drew the new source's first frame to the output, and on timeout
 // or error the previous source keeps driving the output (spec section 3, "Current source"). Readers of inputs and
 // files are held through the reader pool (roles `activating` and `program`), which keeps them retrying for as
-// long as they are held.
+// long as they are held; a select of the current source while it delivers nothing restarts its reader.
 import { EventEmitter } from 'node:events';
 import type { RenderClient, SourceResult } from '../render/render-client.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
@@ -106,24 +106,48 @@ export class SourceManager extends EventEmitter {
     });
   }
 
-  /** Activates `entry`; resolves with the current source after its first frame reached the output. */
+  /**
+   * Activates `entry`; resolves with the current source after its first frame reached the output. The current
+   * source answers at once while it delivers frames; while it delivers none its reader is restarted and the
+   * answer waits for a new frame like any activation.
+   */
   select(entry: SourceEntry, startedAt = Date.now()): Promise<CurrentSource> {
-    if (this.current && this.current.id === entry.id && this.current.sourceKind === entry.sourceKind) return Promise.resolve(this.currentSource());
-    // Identical selections in flight share one activation (a double-tapped button must not supersede itself).
     const key = keyOf(entry);
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const p = this.activate(entry, key, startedAt).finally(() => this.inflight.delete(key));
-    this.inflight.set(key, p);
-    return p;
+    // Identical selections in flight share one activation (a double-tapped button must not supersede itself).
+    let shared = this.inflight.get(key);
+    if (!shared) {
+      const isCurrent = this.current !== null && keyOf(this.current) === key;
+      if (isCurrent && this.delivering(entry)) return Promise.resolve(this.currentSource());
+      const p = this.activate(entry, key, startedAt, isCurrent).finally(() => {
+        if (this.inflight.get(key) === p) this.inflight.delete(key);
+      });
+      this.inflight.set(key, (shared = p));
+    }
+    // The worker may switch up to the end of the budget, so no request hears of a failure before its own budget
+    // has passed (the activation itself is over: a new select of the same source starts a new one).
+    return shared.catch(async (err: unknown) => {
+      const early = startedAt + ACTIVATION_MS - Date.now();
+      if (early > 0) await sleep(early);
+      throw err;
+    });
   }
 
-  private async activate(entry: SourceEntry, key: string, startedAt: number): Promise<CurrentSource> {
-    const deadline = startedAt + ACTIVATION_MS - 100;
+  private delivering(entry: SourceEntry): boolean {
+    return readerOf(entry) === null || this.readers.delivering(keyOf(entry));
+  }
+
+  private async activate(entry: SourceEntry, key: string, startedAt: number, restart: boolean): Promise<CurrentSource> {
+    const deadline = startedAt + ACTIVATION_MS;
     let result: SourceResult;
     this.activating.set(key, entry);
     try {
       const spec = await beforeDeadline(this.specFor(entry, key, 'activating'), deadline);
+      if (spec?.kind === 'ring' && restart) {
+        // Switch on the first frame of the new process, not on the frame the output already shows.
+        spec.afterFrame = this.readers.frameCount(key);
+        this.readers.restart(key);
+        this.log.info({ id: entry.id, state: this.readers.state(key) }, 'restarting the current source: it delivers no frames');
+      }
       result = spec ? await this.render.source(key, spec, deadline) : { ok: false, reason: 'expired', message: 'the input did not open in time' };
     } catch (err) {
       result = { ok: false, reason: 'failed', message: (err as Error).message };
@@ -133,7 +157,11 @@ export class SourceManager extends EventEmitter {
     }
     if (!result.ok) {
       const why = result.reason === 'expired' ? `no first frame within ${ACTIVATION_MS} ms` : result.message;
-      throw new ApiError('ACTIVATION_TIMEOUT', `${entry.name}: ${why}; the previous source keeps driving the output`, {
+      const after =
+        restart && this.current !== null && keyOf(this.current) === key
+          ? `${why} after restarting it; it stays the current source and keeps retrying`
+        : `${why}; the previous source keeps driving the output`;
+      throw new ApiError('ACTIVATION_TIMEOUT', `${entry.name}: ${after}`, {
         requested: entry.id,
         kind: entry.sourceKind,
         reason: result.reason,
@@ -223,6 +251,8 @@ function readerOf(e: SourceEntry): ReaderSpec | null {
   if (s.kind === 'file') return { input: { kind: 'file', path: s.path, still: s.still }, live: false };
   return null;
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The promise's value, or null when `deadline` (epoch ms) passes first. */
 function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
