@@ -9,6 +9,7 @@ import { ensureDisplay, type Display } from '../render/xvfb.js';
 import { RenderClient } from '../render/render-client.js';
 import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
 import { IngestClient } from '../inputs/ingest-client.js';
+import { ReaderPool } from '../inputs/reader-pool.js';
 import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
 import type { LiveInput, LiveProvider } from '../inputs/providers.js';
 import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
@@ -83,7 +84,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   palette.start();
 
   const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
-  const sources = new SourceManager(render, ingest, state, log);
+  // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
+  const readers = new ReaderPool(ingest, log);
+  const sources = new SourceManager(render, readers, state, log);
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -107,7 +110,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     rebuild();
   });
 
-  const previews = new LivePreviews(ingest, (id) => sources.currentLiveRing(id), log);
+  const previews = new LivePreviews(readers);
   const encoder = new EncodePool({ log });
   const posters = new PosterCache({ dir: join(loaded.paths.dataDir, 'cache', 'posters'), log });
   const MAX_AVAILABLE = 50;

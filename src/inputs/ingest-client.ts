@@ -5,10 +5,8 @@ import { log } from '../log.js';
 import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
 
 export interface OpenOptions {
-  /** Restart forever with backoff and watch for stalls (live inputs); otherwise one retry, then `failed`. */
+  /** Watch for stalls (live inputs). Every open source is retried with backoff until it is closed. */
   live: boolean;
-  /** A thumbnail feed: lower frame rate and a box of at most 512 px. */
-  preview?: boolean;
 }
 
 export interface SourceStatus {
@@ -56,8 +54,14 @@ export class IngestClient extends EventEmitter {
       const list = this.waiting.get(key) ?? [];
       list.push({ resolve, reject });
       this.waiting.set(key, list);
-      this.send(worker, { t: 'open', key, input, live: opts.live, preview: opts.preview ?? false });
+      this.send(worker, { t: 'open', key, input, live: opts.live });
     });
+  }
+
+  /** Starts the key's process again now (a reader the caller knows is not delivering), with the backoff reset. */
+  restart(key: string): void {
+    if (!this.worker || this.stopped) return;
+    this.send(this.worker, { t: 'restart', key });
   }
 
   close(key: string): void {
@@ -143,8 +147,9 @@ export class IngestClient extends EventEmitter {
       case 'state': {
         if (msg.pid !== undefined) this.pids.set(msg.key, msg.pid);
         else if (msg.state !== 'stalled') this.pids.delete(msg.key);
-        if (msg.state === 'failed' || msg.state === 'closed') {
-          // A failed open (the worker could not even create the source) must not leave its caller waiting.
+        // A failed open (the worker could not even create the source) must not leave its caller waiting. `closed`
+        // only ever answers a close() sent earlier, so a waiter present then belongs to a later open.
+        if (msg.state === 'failed') {
           const list = this.waiting.get(msg.key);
           this.waiting.delete(msg.key);
           for (const w of list ?? []) w.reject(new Error(msg.message ?? `source ${msg.state}`));

@@ -2,7 +2,8 @@
 //
 // Layout (all Int32, accessed with Atomics):
 //   ring header (16 ints): magic, maxWidth, maxHeight, slots, newest slot (-1 = none), frame counter,
-//                          last commit time (hi, lo), reserved…
+//                          last commit time (hi, lo), down flag (the writer's reader died; cleared by the next
+//                          commit), reserved…
 //   slot headers (8 ints each): seq (odd while written), width, height, frameNo, time hi, time lo,
 //                               readers holding the slot, reserved
 //   pixel slots: `slots` × maxWidth×maxHeight×4 bytes, 64-byte aligned, top-down RGBA rows, stride width×4.
@@ -25,6 +26,7 @@ const R_NEWEST = 4;
 const R_COUNT = 5;
 const R_TIME_HI = 6;
 const R_TIME_LO = 7;
+const R_DOWN = 8;
 
 const S_SEQ = 0;
 const S_W = 1;
@@ -171,9 +173,18 @@ export class FrameRingWriter {
     Atomics.store(this.header, R_TIME_HI, hi);
     Atomics.store(this.header, R_TIME_LO, lo);
     Atomics.store(this.header, R_COUNT, frameNo);
+    Atomics.store(this.header, R_DOWN, 0);
     this.lastSlot = slot;
     this.writing = -1;
     return frameNo;
+  }
+
+  /**
+   * Marks the ring's source as down (its process died or stalled): readers stop treating the newest frame as
+   * the source's picture once it is old, even for sources whose frames may legitimately be far apart.
+   */
+  setDown(): void {
+    Atomics.store(this.header, R_DOWN, 1);
   }
 }
 
@@ -215,6 +226,11 @@ export class FrameRingReader {
       const t = joinTime(Atomics.load(this.header, R_TIME_HI), Atomics.load(this.header, R_TIME_LO));
       if (Atomics.load(this.header, R_COUNT) === count) return count === 0 ? 0 : t;
     }
+  }
+
+  /** Whether the writer reported its source down since the last commit. */
+  down(): boolean {
+    return Atomics.load(this.header, R_DOWN) === 1;
   }
 
   /**

@@ -80,10 +80,12 @@ export type SourceSpec =
   | { kind: 'none' }
   | { kind: 'generator'; type: string; inputs: Record<string, unknown> }
   /**
-   * Frames from the ingest worker's ring for this source; `live` inputs show "no signal" after 2000 ms without
-   * frames. `immediate` switches before the first frame (restoring a saved source: no-signal card, not black).
+   * Frames from the ingest worker's ring for this source; `live` inputs, and any ring whose reader is down, show
+   * "no signal" after 2000 ms without frames. `immediate` switches before the first frame (restoring a saved
+   * source: no-signal card, not black). `afterFrame` switches only on a frame newer than that ring frame number
+   * (a restarted reader of the current source: the answer waits for its first new frame).
    */
-  | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean };
+  | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */
@@ -156,7 +158,9 @@ export interface IngestInit {
 }
 
 export type MainToIngest =
-  | { t: 'open'; key: string; input: IngestInput; live: boolean; preview?: boolean }
+  | { t: 'open'; key: string; input: IngestInput; live: boolean }
+  /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
+  | { t: 'restart'; key: string }
   | { t: 'close'; key: string }
   | { t: 'stop' };
 

@@ -1,11 +1,13 @@
 // Every selectable source (generators, presets, live inputs, media files), the current source and its activation:
 // a selection answers only after the render worker drew the new source's first frame to the output, and on timeout
-// or error the previous source keeps driving the output (spec section 3, "Current source").
+// or error the previous source keeps driving the output (spec section 3, "Current source"). Readers of inputs and
+// files are held through the reader pool (roles `activating` and `program`), which keeps them retrying for as
+// long as they are held; a select of the current source while it delivers nothing restarts its reader.
 import { EventEmitter } from 'node:events';
 import type { RenderClient, SourceResult } from '../render/render-client.js';
-import type { IngestClient } from '../inputs/ingest-client.js';
+import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
-import type { SourceSpec } from '../shared/messages.js';
+import type { IngestInput, SourceSpec } from '../shared/messages.js';
 import { matchName } from '../shared/names.js';
 import { ApiError } from '../http/errors.js';
 import type { StateStore } from '../state/store.js';
@@ -44,16 +46,12 @@ export interface SelectQuery {
 export class SourceManager extends EventEmitter {
   private entries: SourceEntry[] = [];
   private current: SourceEntry | null = null;
-  /** Keys of ring sources opened in the ingest worker: the current one and those being activated. */
-  private readonly open = new Map<string, SourceEntry>();
-  /** Frame rings of the open keys (thumbnails of the current live input read the same frames the output does). */
-  private readonly rings = new Map<string, SharedArrayBuffer>();
   private readonly activating = new Map<string, SourceEntry>();
   private readonly inflight = new Map<string, Promise<CurrentSource>>();
 
   constructor(
     private readonly render: RenderClient,
-    private readonly ingest: IngestClient,
+    private readonly readers: ReaderPool,
     private readonly state: StateStore,
     private readonly log: Logger,
   ) {
@@ -79,13 +77,6 @@ export class SourceManager extends EventEmitter {
   currentSource(): CurrentSource {
     const c = this.current;
     return c ? { id: c.id, name: c.name, sourceKind: c.sourceKind, type: c.type } : NO_SOURCE;
-  }
-
-  /** The frame ring of the live input `liveId` while it is the current source; null otherwise. */
-  currentLiveRing(liveId: string): SharedArrayBuffer | null {
-    const c = this.current;
-    if (!c || c.sourceKind !== 'live' || c.id !== liveId) return null;
-    return this.rings.get(keyOf(c)) ?? null;
   }
 
   /** Browse id of the current item (`liveInput:<id>` for live inputs), for `activeState`. */
@@ -115,34 +106,62 @@ export class SourceManager extends EventEmitter {
     });
   }
 
-  /** Activates `entry`; resolves with the current source after its first frame reached the output. */
+  /**
+   * Activates `entry`; resolves with the current source after its first frame reached the output. The current
+   * source answers at once while it delivers frames; while it delivers none its reader is restarted and the
+   * answer waits for a new frame like any activation.
+   */
   select(entry: SourceEntry, startedAt = Date.now()): Promise<CurrentSource> {
-    if (this.current && this.current.id === entry.id && this.current.sourceKind === entry.sourceKind) return Promise.resolve(this.currentSource());
-    // Identical selections in flight share one activation (a double-tapped button must not supersede itself).
     const key = keyOf(entry);
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const p = this.activate(entry, key, startedAt).finally(() => this.inflight.delete(key));
-    this.inflight.set(key, p);
-    return p;
+    // Identical selections in flight share one activation (a double-tapped button must not supersede itself).
+    let shared = this.inflight.get(key);
+    if (!shared) {
+      const isCurrent = this.current !== null && keyOf(this.current) === key;
+      if (isCurrent && this.delivering(entry)) return Promise.resolve(this.currentSource());
+      const p = this.activate(entry, key, startedAt, isCurrent).finally(() => {
+        if (this.inflight.get(key) === p) this.inflight.delete(key);
+      });
+      this.inflight.set(key, (shared = p));
+    }
+    // The worker may switch up to the end of the budget, so no request hears of a failure before its own budget
+    // has passed (the activation itself is over: a new select of the same source starts a new one).
+    return shared.catch(async (err: unknown) => {
+      const early = startedAt + ACTIVATION_MS - Date.now();
+      if (early > 0) await sleep(early);
+      throw err;
+    });
   }
 
-  private async activate(entry: SourceEntry, key: string, startedAt: number): Promise<CurrentSource> {
-    const deadline = startedAt + ACTIVATION_MS - 100;
+  private delivering(entry: SourceEntry): boolean {
+    return readerOf(entry) === null || this.readers.delivering(keyOf(entry));
+  }
+
+  private async activate(entry: SourceEntry, key: string, startedAt: number, restart: boolean): Promise<CurrentSource> {
+    const deadline = startedAt + ACTIVATION_MS;
     let result: SourceResult;
     this.activating.set(key, entry);
     try {
-      const spec = await beforeDeadline(this.specFor(entry, key), deadline);
+      const spec = await beforeDeadline(this.specFor(entry, key, 'activating'), deadline);
+      if (spec?.kind === 'ring' && restart) {
+        // Switch on the first frame of the new process, not on the frame the output already shows.
+        spec.afterFrame = this.readers.frameCount(key);
+        this.readers.restart(key);
+        this.log.info({ id: entry.id, state: this.readers.state(key) }, 'restarting the current source: it delivers no frames');
+      }
       result = spec ? await this.render.source(key, spec, deadline) : { ok: false, reason: 'expired', message: 'the input did not open in time' };
     } catch (err) {
       result = { ok: false, reason: 'failed', message: (err as Error).message };
     } finally {
       this.activating.delete(key);
+      this.readers.release(key, 'activating');
     }
     if (!result.ok) {
-      this.closeUnused();
       const why = result.reason === 'expired' ? `no first frame within ${ACTIVATION_MS} ms` : result.message;
-      throw new ApiError('ACTIVATION_TIMEOUT', `${entry.name}: ${why}; the previous source keeps driving the output`, {
+      const after =
+        restart && this.current !== null && keyOf(this.current) === key
+          ? `${why} after restarting it; it stays the current source and keeps retrying`
+        : `${why}; the previous source keeps driving the output`;
+      throw new ApiError('ACTIVATION_TIMEOUT', `${entry.name}: ${after}`, {
         requested: entry.id,
         kind: entry.sourceKind,
         reason: result.reason,
@@ -163,7 +182,7 @@ export class SourceManager extends EventEmitter {
     this.current = entry;
     const key = keyOf(entry);
     try {
-      const spec = await this.specFor(entry, key);
+      const spec = await this.specFor(entry, key, 'program');
       // A restored live input is on the output at once: the no-signal card until its first frame.
       void this.render.source(key, spec.kind === 'ring' ? { ...spec, immediate: spec.live } : spec, Number.POSITIVE_INFINITY);
     } catch (err) {
@@ -172,40 +191,68 @@ export class SourceManager extends EventEmitter {
     this.emit('change');
   }
 
-  private async specFor(entry: SourceEntry, key: string): Promise<SourceSpec> {
+  private async specFor(entry: SourceEntry, key: string, role: ReaderRole): Promise<SourceSpec> {
     const s = entry.spec;
     if (s.kind === 'generator') return { kind: 'generator', type: s.type, inputs: s.inputs };
-    const input = s.kind === 'live' ? s.input.input : { kind: 'file' as const, path: s.path, still: s.still };
-    const ring = await this.ingest.open(key, input, { live: s.kind === 'live' });
-    this.open.set(key, entry);
-    this.rings.set(key, ring);
-    return { kind: 'ring', ring, live: s.kind === 'live' };
+    const r = readerOf(entry)!;
+    const ring = await this.readers.acquire(key, r.input, r.live, role);
+    return { kind: 'ring', ring, live: r.live };
   }
 
   private switched(key: string): void {
-    const entry = this.activating.get(key) ?? this.open.get(key) ?? this.entries.find((e) => keyOf(e) === key);
+    const c = this.current;
+    const entry = this.activating.get(key) ?? (c && keyOf(c) === key ? c : undefined) ?? this.entries.find((e) => keyOf(e) === key);
     if (!entry) return;
     this.current = entry;
+    const r = readerOf(entry);
+    if (r) this.holdProgram(key, r);
+    if (c && keyOf(c) !== key) this.readers.release(keyOf(c), 'program');
     this.state.update((s) => {
       s.currentSource = { kind: entry.sourceKind, id: entry.id };
     });
-    this.closeUnused();
     this.log.info({ id: entry.id, name: entry.name, kind: entry.sourceKind }, 'current source');
     this.emit('change');
   }
 
-  /** Closes ingest processes that are neither current nor being activated. */
-  private closeUnused(): void {
-    const keep = new Set([...(this.current ? [keyOf(this.current)] : []), ...this.activating.keys()]);
-    for (const key of [...this.open.keys()]) {
-      if (!keep.has(key)) {
-        this.open.delete(key);
-        this.rings.delete(key);
-        this.ingest.close(key);
-      }
-    }
+  /**
+   * Holds the new current source's reader for the program. One that had to be opened anew (a switch that
+   * completed after its request gave up and released the reader) has a new ring, which the output is pointed at.
+   */
+  private holdProgram(key: string, r: ReaderSpec): void {
+    const had = this.readers.ring(key);
+    this.readers.acquire(key, r.input, r.live, 'program').then(
+      (ring) => {
+        if (had === null) this.repoint(key, ring);
+      },
+      () => {
+        // logged by the pool; the reader is retried by the next acquire
+      },
+    );
+  }
+
+  /** Points the output at the current source's new ring (its reader had been closed and was opened again). */
+  private repoint(key: string, ring: SharedArrayBuffer): void {
+    const c = this.current;
+    const r = c && keyOf(c) === key ? readerOf(c) : null;
+    if (!r) return;
+    void this.render.source(key, { kind: 'ring', ring, live: r.live, immediate: r.live }, Number.POSITIVE_INFINITY);
   }
 }
+
+interface ReaderSpec {
+  input: IngestInput;
+  live: boolean;
+}
+
+/** What an entry's reader reads; null for generators and presets (drawn by the render worker itself). */
+function readerOf(e: SourceEntry): ReaderSpec | null {
+  const s = e.spec;
+  if (s.kind === 'live') return { input: s.input.input, live: true };
+  if (s.kind === 'file') return { input: { kind: 'file', path: s.path, still: s.still }, live: false };
+  return null;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The promise's value, or null when `deadline` (epoch ms) passes first. */
 function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
@@ -224,6 +271,7 @@ function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
   });
 }
 
+/** The render worker's key of a source, and the reader pool's key of inputs and files (see liveReaderKey). */
 function keyOf(e: SourceEntry): string {
   return `${e.sourceKind}:${e.id}`;
 }

@@ -1,15 +1,16 @@
-// Frames for live-input thumbnails: the current input's own ring, or a lightweight preview feed (at most 512 px,
-// 5 fps) opened on the first thumbnail request and closed after a quiet period without requests.
-import type { IngestClient } from '../inputs/ingest-client.js';
+// Frames for live-input thumbnails: the input's one reader in the reader pool, held in the `preview` role from the
+// first thumbnail request until a quiet period without requests. The current input's reader is the program's own
+// (no second ffmpeg, which an input that takes one connection could not have), and a previewed input that leaves
+// the program keeps its reader for the preview instead of being closed and reopened.
+import { liveReaderKey, type ReaderPool } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
 import { FrameRingReader } from '../shared/frame-ring.js';
-import type { Logger } from '../log.js';
 
-/** A preview feed nobody asked about for this long is closed (its ffmpeg stops). */
+/** A preview nobody asked about for this long releases its reader (its ffmpeg stops unless it is on the output). */
 export const PREVIEW_QUIET_MS = 20_000;
 
 export interface LiveFrameInfo {
-  /** Ring to read; null while a preview feed is still opening. */
+  /** Ring to read; null while the reader is still opening. */
   ring: SharedArrayBuffer | null;
   frameCount: number;
   lastFrameMs: number;
@@ -17,39 +18,29 @@ export interface LiveFrameInfo {
   size: { width: number; height: number } | null;
 }
 
-interface Preview {
-  key: string;
-  ring: SharedArrayBuffer | null;
-  reader: FrameRingReader | null;
-  lastUse: number;
-  inputSig: string;
-}
-
 export class LivePreviews {
-  private readonly previews = new Map<string, Preview>();
+  /** Last request time per previewed input id. */
+  private readonly lastUse = new Map<string, number>();
   private readonly readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
-  /** What each input object reads (inputs are replaced, never changed, when the enumeration changes). */
-  private readonly sigs = new WeakMap<LiveInput, string>();
   /** The last frame size seen per input, so a placeholder keeps the input's aspect while it is disconnected. */
   private readonly sizes = new Map<string, { width: number; height: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly ingest: IngestClient,
-    private readonly currentRing: (liveId: string) => SharedArrayBuffer | null,
-    private readonly log: Logger,
+    private readonly pool: ReaderPool,
     private readonly quietMs = PREVIEW_QUIET_MS,
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(2000, quietMs));
     this.sweeper.unref();
   }
 
-  /** Where `input`'s newest frame is; opens a preview feed when the input is not the current source. */
+  /** Where `input`'s newest frame is; holds its reader for the preview (opening it if nobody else has). */
   frame(input: LiveInput, now = Date.now()): LiveFrameInfo {
-    const own = this.currentRing(input.id);
-    let ring: SharedArrayBuffer | null = own;
-    if (own) this.closePreview(input.id);
-    else ring = this.preview(input, now);
+    const key = liveReaderKey(input.id);
+    this.lastUse.set(input.id, now);
+    // Joins the reader the program may already hold; errors are logged by the pool and the next request retries.
+    this.pool.acquire(key, input.input, true, 'preview').catch(() => {});
+    const ring = this.pool.ring(key);
     if (!ring) return { ring: null, frameCount: 0, lastFrameMs: 0, size: this.sizes.get(input.id) ?? null };
     let reader = this.readers.get(ring);
     if (!reader) {
@@ -61,57 +52,27 @@ export class LivePreviews {
     return { ring, frameCount: reader.frameCount(), lastFrameMs: reader.lastFrameTimeMs(), size: this.sizes.get(input.id) ?? null };
   }
 
-  private preview(input: LiveInput, now: number): SharedArrayBuffer | null {
-    let sig = this.sigs.get(input);
-    if (sig === undefined) this.sigs.set(input, (sig = JSON.stringify(input.input)));
-    let p = this.previews.get(input.id);
-    if (p && p.inputSig !== sig) {
-      this.closePreview(input.id);
-      p = undefined;
-    }
-    if (!p) {
-      const created: Preview = { key: `preview:${input.id}`, ring: null, reader: null, lastUse: now, inputSig: sig };
-      this.previews.set(input.id, created);
-      this.log.info({ input: input.id }, 'live preview opened');
-      this.ingest.open(created.key, input.input, { live: true, preview: true }).then(
-        (ring) => {
-          if (this.previews.get(input.id) === created) created.ring = ring;
-        },
-        (err: Error) => {
-          // The next request tries again; meanwhile the placeholder is shown.
-          if (this.previews.get(input.id) === created) this.previews.delete(input.id);
-          this.log.warn({ input: input.id, err: err.message }, 'live preview could not open');
-        },
-      );
-      return null;
-    }
-    p.lastUse = now;
-    return p.ring;
-  }
-
-  private closePreview(id: string): void {
-    const p = this.previews.get(id);
-    if (!p) return;
-    this.previews.delete(id);
-    this.ingest.close(p.key);
-    this.log.info({ input: id }, 'live preview closed');
+  private release(id: string): void {
+    this.lastUse.delete(id);
+    this.pool.release(liveReaderKey(id), 'preview');
   }
 
   private sweep(now = Date.now()): void {
-    for (const [id, p] of this.previews) if (now - p.lastUse > this.quietMs) this.closePreview(id);
+    for (const [id, at] of this.lastUse) if (now - at > this.quietMs) this.release(id);
   }
 
-  /** Closes previews of inputs that no longer exist. */
+  /** Releases previews of inputs that no longer exist. */
   retain(ids: ReadonlySet<string>): void {
-    for (const id of [...this.previews.keys()]) if (!ids.has(id)) this.closePreview(id);
+    for (const id of [...this.lastUse.keys()]) if (!ids.has(id)) this.release(id);
   }
 
+  /** Inputs whose reader is open for previews only (not on the output, not being activated). */
   open(): number {
-    return this.previews.size;
+    return this.pool.countOnly('preview');
   }
 
   stop(): void {
     clearInterval(this.sweeper);
-    for (const id of [...this.previews.keys()]) this.closePreview(id);
+    for (const id of [...this.lastUse.keys()]) this.release(id);
   }
 }

@@ -6,7 +6,6 @@ import {
   isMeaningfulError,
   parseOutputSize,
   parseStderrLine,
-  previewBox,
   videoFilter,
 } from '../../workers/ingest/ffmpeg-args.js';
 import type { IngestInput } from '../../src/shared/messages.js';
@@ -82,12 +81,6 @@ test('filter fits the box with even sides and caps the rate without duplicating'
   assert.is(videoFilter(64, 36, null), 'scale=w=64:h=36:force_original_aspect_ratio=decrease:force_divisible_by=2');
   assert.throws(() => args({ kind: 'lavfi', pattern: 'x' }, { fps: 0 }), /fps/);
   assert.throws(() => args({ kind: 'lavfi', pattern: 'x' }, { maxWidth: 1 }), /too small/);
-});
-
-test('preview box keeps the aspect ratio within 512 px', () => {
-  assert.equal(previewBox(1280, 720), { width: 512, height: 288 });
-  assert.equal(previewBox(720, 1280), { width: 288, height: 512 });
-  assert.equal(previewBox(320, 180), { width: 320, height: 180 });
 });
 
 test('stderr lines: level, context, text', () => {

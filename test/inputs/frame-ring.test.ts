@@ -185,4 +185,17 @@ test('cross-thread: the writer finishes while the reader holds a frame the whole
   assert.is(r.frameCount(), 501);
 });
 
+test('the down flag: set by the writer when its source dies, cleared by the next commit, frames kept', () => {
+  const sab = createFrameRing(8, 8);
+  const w = new FrameRingWriter(sab);
+  const r = new FrameRingReader(sab);
+  assert.not.ok(r.down());
+  writeFrame(w, 8, 8, 1);
+  w.setDown();
+  assert.ok(r.down());
+  assert.is(r.frameCount(), 1, 'the last frame stays readable');
+  writeFrame(w, 8, 8, 2);
+  assert.not.ok(r.down());
+});
+
 test.run();

@@ -219,13 +219,34 @@ test('a bad lavfi pattern reports the ffmpeg error text', async () => {
   await waitState('bad', 'closed');
 });
 
-test('a media file that cannot be opened fails after one retry', async () => {
-  await client.open('missing', { kind: 'file', path: join(dir, 'missing.mp4'), still: false }, { live: false });
-  const failed = await waitState('missing', 'failed');
-  assert.match(failed.message ?? '', /No such file or directory/);
-  assert.equal(statesOf('missing'), ['connecting', 'retrying', 'connecting', 'failed']);
-  assert.equal(await ffmpegChildren([...senders].map((s) => s.pid!)), []);
+test('a media file that cannot be opened is retried with growing backoff until closed; its ring is marked down', async () => {
+  const ring = await client.open('missing', { kind: 'file', path: join(dir, 'missing.mp4'), still: false }, { live: false });
+  const first = await waitState('missing', 'retrying');
+  assert.match(first.message ?? '', /No such file or directory/);
+  assert.ok(new FrameRingReader(ring).down(), 'readers know the source is down');
+  await waitFor(() => statesOf('missing').filter((s) => s === 'retrying').length >= 3, 15_000, 'three failed runs');
+  const tries = events.filter((e) => e.key === 'missing' && e.state === 'connecting').map((e) => e.at);
+  const fails = events.filter((e) => e.key === 'missing' && e.state === 'retrying').map((e) => e.at);
+  // 1000 ms, then 2000 ms between a failure and the next run (with room for late messages).
+  assert.ok(tries[1]! - fails[0]! >= 750, `first retry ${tries[1]! - fails[0]!} ms after the failure`);
+  assert.ok(tries[2]! - fails[1]! >= 1500, `second retry ${tries[2]! - fails[1]!} ms after the failure`);
+  assert.not.ok(statesOf('missing').includes('failed'), 'an open source never gives up');
   client.close('missing');
+  await waitState('missing', 'closed');
+  assert.equal(await ffmpegChildren([...senders].map((s) => s.pid!)), []);
+});
+
+test('restart() starts a waiting source at once instead of after its backoff', async () => {
+  await client.open('gone', { kind: 'file', path: join(dir, 'gone.mp4'), still: false }, { live: false });
+  await waitFor(() => statesOf('gone').filter((s) => s === 'retrying').length >= 3, 15_000, 'three failed runs');
+  const third = events.filter((e) => e.key === 'gone' && e.state === 'retrying')[2]!.at;
+  // The next run is due 4000 ms after the third failure; a restart starts it now.
+  client.restart('gone');
+  const again = await waitState('gone', 'connecting', 10_000, third + 1);
+  assert.ok(again.at < third + 4000, `restarted ${again.at - third} ms after the failure, before its backoff ran out`);
+  assert.is(statesOf('gone').filter((s) => s === 'connecting').length, 4, 'one new run');
+  client.close('gone');
+  await waitState('gone', 'closed');
 });
 
 test('a still image gives one frame and stays', async () => {
@@ -252,7 +273,7 @@ test('reopening a key with the same input keeps its process; close and stop leav
   const own = () => ffmpegChildren([...senders].map((s) => s.pid!));
   assert.equal(await own(), []);
   await client.open('a', { kind: 'lavfi', pattern: 'color=c=white:size=32x18' }, { live: true });
-  await client.open('b', { kind: 'lavfi', pattern: 'testsrc2=size=64x36' }, { live: true, preview: true });
+  await client.open('b', { kind: 'lavfi', pattern: 'testsrc2=size=64x36' }, { live: true });
   await waitState('a', 'live');
   await waitState('b', 'live');
   const before = await own();

@@ -1,8 +1,10 @@
-// Live preview feeds: opened on the first thumbnail request for an input that is not current, reused while
-// requests keep coming, closed after the quiet period, never opened for the current input.
+// Live previews over the reader pool: a preview holds the input's one reader from the first request until the
+// quiet period, shares it with the program in either order (one open, one ring), and a reader leaving the program
+// keeps serving the preview.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LivePreviews } from '../../src/thumbnails/live-previews.js';
+import { ReaderPool } from '../../src/inputs/reader-pool.js';
 import { createFrameRing, FrameRingWriter } from '../../src/shared/frame-ring.js';
 import type { IngestClient } from '../../src/inputs/ingest-client.js';
 import type { LiveInput } from '../../src/inputs/providers.js';
@@ -11,27 +13,28 @@ const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 const input: LiveInput = { id: 'cam', name: 'Cam', provider: 'test', input: { kind: 'lavfi', pattern: 'testsrc2' }, available: true };
 
 function fakeIngest() {
-  const opened: Array<{ key: string; preview: boolean | undefined }> = [];
+  const opened: string[] = [];
   const closed: string[] = [];
   const ring = createFrameRing(64, 48);
   const ingest = {
-    open: async (key: string, _input: unknown, opts: { preview?: boolean }) => {
-      opened.push({ key, preview: opts.preview });
+    open: async (key: string) => {
+      opened.push(key);
       return ring;
     },
     close: (key: string) => closed.push(key),
+    state: () => 'live',
   } as unknown as IngestClient;
-  return { ingest, opened, closed, ring };
+  return { pool: new ReaderPool(ingest, quiet), opened, closed, ring };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-test('opens a preview feed on first use, reports frames, closes after the quiet period', async () => {
+test('opens the reader on first use, reports frames, releases it after the quiet period', async () => {
   const f = fakeIngest();
-  const p = new LivePreviews(f.ingest, () => null, quiet, 200);
+  const p = new LivePreviews(f.pool, 200);
   const first = p.frame(input);
   assert.is(first.ring, null, 'still opening: the caller shows a placeholder');
-  assert.equal(f.opened, [{ key: 'preview:cam', preview: true }]);
+  assert.equal(f.opened, ['live:cam']);
   await tick();
   const w = new FrameRingWriter(f.ring);
   w.begin(40, 30);
@@ -43,36 +46,53 @@ test('opens a preview feed on first use, reports frames, closes after the quiet 
   assert.is(f.opened.length, 1, 'reused, not reopened');
   assert.is(p.open(), 1);
   await new Promise((r) => setTimeout(r, 700));
-  assert.equal(f.closed, ['preview:cam']);
+  assert.equal(f.closed, ['live:cam']);
   assert.is(p.open(), 0);
   // The last seen size survives the close, so a placeholder keeps the input's aspect.
   assert.equal(p.frame(input).size, { width: 40, height: 30 });
   p.stop();
 });
 
-test('the current input is read from its own ring; an open preview of it is closed', async () => {
+test('program first: the preview reads the program reader; it is not counted as preview-only', async () => {
   const f = fakeIngest();
-  const own = createFrameRing(32, 32);
-  let current: SharedArrayBuffer | null = null;
-  const p = new LivePreviews(f.ingest, () => current, quiet, 10_000);
+  const p = new LivePreviews(f.pool, 10_000);
+  const ring = await f.pool.acquire('live:cam', input.input, true, 'program');
+  assert.is(p.frame(input).ring, ring);
+  assert.equal(f.opened, ['live:cam'], 'one reader');
+  assert.is(p.open(), 0);
+  // Leaving the program: the reader stays for the preview, no close and no reopen.
+  f.pool.release('live:cam', 'program');
+  assert.equal(f.closed, []);
+  assert.is(p.frame(input).ring, ring);
+  assert.is(p.open(), 1);
+  p.stop();
+  assert.equal(f.closed, ['live:cam']);
+});
+
+test('preview first: the program joins the same reader; the quiet period does not close it while on the output', async () => {
+  const f = fakeIngest();
+  const p = new LivePreviews(f.pool, 200);
   p.frame(input);
   await tick();
-  current = own;
-  const info = p.frame(input);
-  assert.is(info.ring, own);
-  assert.equal(f.closed, ['preview:cam']);
+  const ring = await f.pool.acquire('live:cam', input.input, true, 'program');
+  assert.is(ring, f.ring);
+  assert.equal(f.opened, ['live:cam'], 'one reader');
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(f.closed, [], 'the preview role went quiet; the program still holds the reader');
+  f.pool.release('live:cam', 'program');
+  assert.equal(f.closed, ['live:cam']);
   p.stop();
 });
 
-test('retain() closes previews of inputs that disappeared; stop() closes all', async () => {
+test('retain() releases previews of inputs that disappeared; stop() releases all', async () => {
   const f = fakeIngest();
-  const p = new LivePreviews(f.ingest, () => null, quiet, 10_000);
+  const p = new LivePreviews(f.pool, 10_000);
   p.frame(input);
   p.frame({ ...input, id: 'other' });
   p.retain(new Set(['other']));
-  assert.equal(f.closed, ['preview:cam']);
+  assert.equal(f.closed, ['live:cam']);
   p.stop();
-  assert.equal(f.closed, ['preview:cam', 'preview:other']);
+  assert.equal(f.closed, ['live:cam', 'live:other']);
 });
 
 test.run();

@@ -10,17 +10,6 @@ export interface FfmpegArgsOptions {
   fps: number;
 }
 
-/** Frame rate cap of preview rings (thumbnails do not need more). */
-export const PREVIEW_FPS = 5;
-/** Longest edge of a preview ring's box: thumbnails are at most 512 px wide or high. */
-export const PREVIEW_MAX_EDGE = 512;
-
-/** The box a preview ring uses: the main box shrunk (aspect kept) to fit PREVIEW_MAX_EDGE. */
-export function previewBox(maxWidth: number, maxHeight: number): { width: number; height: number } {
-  const scale = Math.min(1, PREVIEW_MAX_EDGE / Math.max(maxWidth, maxHeight));
-  return { width: Math.max(2, Math.floor((maxWidth * scale) / 2) * 2), height: Math.max(2, Math.floor((maxHeight * scale) / 2) * 2) };
-}
-
 // A URL without a scheme (or file:) is a file on disk: it is read at its native rate, not as fast as it decodes.
 function isFileUrl(url: string): boolean {
   return url.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(url);

@@ -1,4 +1,6 @@
-// One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart backoff.
+// One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart
+// backoff. A source is retried for as long as it is open: whoever holds it open (the current source, a pending
+// activation, a thumbnail preview) wants its frames back once the input can be read again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IngestInput, IngestState } from '../../src/shared/messages.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
@@ -7,7 +9,7 @@ import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine } 
 export interface SourceOptions {
   key: string;
   input: IngestInput;
-  /** Live inputs restart forever and have a stall watchdog; media files get one retry. */
+  /** Live inputs have a stall watchdog (a receiver whose sender went quiet never exits on its own). */
   live: boolean;
   ring: SharedArrayBuffer;
   maxWidth: number;
@@ -24,9 +26,9 @@ export const STALL_MS = 2000;
 const TICK_MS = 250;
 const SECOND_TERM_MS = 100;
 const KILL_GRACE_MS = 500;
-const BACKOFF_FIRST_MS = 250;
-const BACKOFF_MAX_MS = 5000;
-/** Frames for this long count as a good run: backoff and the media-file retry budget start over. */
+const BACKOFF_FIRST_MS = 1000;
+const BACKOFF_MAX_MS = 10_000;
+/** Frames for this long count as a good run: the backoff starts over. */
 const STABLE_MS = 10_000;
 /** ffmpeg names the output size before the first frame; this much unframed output means it never will. */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
@@ -51,6 +53,8 @@ interface Run {
   firstFrameAt: number;
   lastFrameAt: number;
   stallReason: string | null;
+  /** Killed by restart(): the next process starts at once. */
+  restarting: boolean;
   tick: NodeJS.Timeout | null;
   killTimer: NodeJS.Timeout | null;
 }
@@ -63,7 +67,6 @@ export class FfmpegSource {
   private closed: Promise<void> | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private backoffMs = BACKOFF_FIRST_MS;
-  private failures = 0;
   state: IngestState = 'connecting';
   message: string | undefined;
 
@@ -80,10 +83,26 @@ export class FfmpegSource {
     if (!this.closing && !this.run) this.spawnRun();
   }
 
+  /** Starts a fresh process now (the current one, if any, is killed first) and resets the backoff. */
+  restart(): void {
+    if (this.closing) return;
+    this.backoffMs = BACKOFF_FIRST_MS;
+    if (this.run) {
+      this.run.restarting = true;
+      this.kill(this.run);
+      return;
+    }
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    this.spawnRun();
+  }
+
   /** Kills the process (TERM twice, then KILL), waits until it is reaped, then reports `closed` unless silent. */
   close(silent = false): Promise<void> {
     if (this.closed) return this.closed;
     this.closing = true;
+    // A ring still shown somewhere (a switch that completed after its request gave up) must not freeze there.
+    this.writer.setDown();
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     const run = this.run;
@@ -130,6 +149,7 @@ export class FfmpegSource {
       firstFrameAt: 0,
       lastFrameAt: 0,
       stallReason: null,
+      restarting: false,
       tick: null,
       killTimer: null,
     };
@@ -233,13 +253,11 @@ export class FfmpegSource {
   private onTick(run: Run): void {
     if (this.closing || run.stallReason) return;
     const now = Date.now();
-    if (run.frames > 0 && now - run.firstFrameAt >= STABLE_MS) {
-      this.backoffMs = BACKOFF_FIRST_MS;
-      this.failures = 0;
-    }
+    if (run.frames > 0 && now - run.firstFrameAt >= STABLE_MS) this.backoffMs = BACKOFF_FIRST_MS;
     // Only after a first frame: a receiver still waiting for its sender is connecting, not stalled.
     if (this.opts.live && run.frames > 0 && now - run.lastFrameAt > STALL_MS) {
       run.stallReason = `no frames for ${STALL_MS} ms`;
+      this.writer.setDown();
       this.setState('stalled', run.stallReason);
       this.kill(run);
     }
@@ -272,16 +290,19 @@ export class FfmpegSource {
     }
     const input = this.opts.input;
     // A still image is done after its one frame; the ring keeps it and the state stays live.
-    if (input.kind === 'file' && input.still && run.frames > 0 && code === 0) return;
+    if (input.kind === 'file' && input.still && run.frames > 0 && code === 0 && !run.restarting) return;
+    if (run.restarting) {
+      this.opts.onLog('info', 'ffmpeg restarted', fields);
+      this.spawnRun();
+      return;
+    }
+    // Until a new process delivers, the ring's newest frame is no longer the source's picture.
+    this.writer.setDown();
     const message =
       spawnError ??
       run.stallReason ??
       (run.errors.length > 0 ? run.errors.join('; ') : code === 0 ? 'input ended' : `ffmpeg exited with ${signal ?? `code ${code}`}`);
-    this.opts.onLog('warn', 'ffmpeg exited', { ...fields, reason: message });
-    if (!this.opts.live && ++this.failures > 1) {
-      this.setState('failed', message);
-      return;
-    }
+    this.opts.onLog('warn', 'ffmpeg exited', { ...fields, reason: message, retryInMs: this.backoffMs });
     this.setState('retrying', message);
     const delay = this.backoffMs;
     this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);

@@ -3,7 +3,6 @@ import { parentDeathPrefix } from '../../src/util/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
-import { PREVIEW_FPS, previewBox } from './ffmpeg-args.js';
 import { FfmpegSource } from './ffmpeg-source.js';
 
 if (!parentPort) throw new Error('workers/ingest/main.js runs as a worker thread');
@@ -35,12 +34,12 @@ const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => {
   return prefix ?? [];
 });
 
-function signatureOf(input: IngestInput, live: boolean, preview: boolean): string {
-  return JSON.stringify([input, live, preview]);
+function signatureOf(input: IngestInput, live: boolean): string {
+  return JSON.stringify([input, live]);
 }
 
-async function open(key: string, input: IngestInput, live: boolean, preview: boolean): Promise<void> {
-  const signature = signatureOf(input, live, preview);
+async function open(key: string, input: IngestInput, live: boolean): Promise<void> {
+  const signature = signatureOf(input, live);
   const existing = entries.get(key);
   if (existing?.signature === signature) {
     post({ t: 'opened', key, ring: existing.ring });
@@ -52,17 +51,17 @@ async function open(key: string, input: IngestInput, live: boolean, preview: boo
     entries.delete(key);
     void existing.source.close(true);
   }
-  const box = preview ? previewBox(init.maxWidth, init.maxHeight) : { width: init.maxWidth, height: init.maxHeight };
-  const ring = createFrameRing(box.width, box.height);
+  // Every ring is sized for the program: one reader per input serves the output and its thumbnails alike.
+  const ring = createFrameRing(init.maxWidth, init.maxHeight);
   let entry: Entry | undefined;
   const source = new FfmpegSource({
     key,
     input,
     live,
     ring,
-    maxWidth: box.width,
-    maxHeight: box.height,
-    fps: preview ? Math.min(PREVIEW_FPS, init.fps) : init.fps,
+    maxWidth: init.maxWidth,
+    maxHeight: init.maxHeight,
+    fps: init.fps,
     ffmpeg: init.ffmpeg,
     wrapper: await wrapper,
     onState: (state, message, pid) => {
@@ -105,7 +104,8 @@ port.on('message', (msg: MainToIngest) => {
   queue = queue
     .then(async () => {
       if (stopping) return;
-      if (msg.t === 'open') await open(msg.key, msg.input, msg.live, msg.preview ?? false);
+      if (msg.t === 'open') await open(msg.key, msg.input, msg.live);
+      else if (msg.t === 'restart') entries.get(msg.key)?.source.restart();
       // Not awaited: the key is free at once, and a slow kill must not delay the next open.
       else if (msg.t === 'close') void close(msg.key);
       else if (msg.t === 'stop') await stop();

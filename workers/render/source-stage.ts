@@ -29,7 +29,7 @@ export type DrawContext = IsfFrame;
 type Active =
   | { kind: 'none' }
   | { kind: 'generator'; program: IsfProgram; values: Record<string, unknown> }
-  | { kind: 'ring'; reader: FrameRingReader; live: boolean; immediate: boolean; texture: unknown; texW: number; texH: number; frameNo: number };
+  | { kind: 'ring'; reader: FrameRingReader; live: boolean; immediate: boolean; afterFrame: number; texture: unknown; texW: number; texH: number; frameNo: number };
 
 export interface Pending {
   id: number;
@@ -80,12 +80,22 @@ export class SourceStage {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    return { kind: 'ring', reader: new FrameRingReader(spec.ring), live: spec.live, immediate: spec.immediate === true, texture, texW: 0, texH: 0, frameNo: -1 };
+    return {
+      kind: 'ring',
+      reader: new FrameRingReader(spec.ring),
+      live: spec.live,
+      immediate: spec.immediate === true,
+      afterFrame: spec.afterFrame ?? 0,
+      texture,
+      texW: 0,
+      texH: 0,
+      frameNo: -1,
+    };
   }
 
   /** A pending source can take over once it has something to show. */
   ready(source: Active): boolean {
-    return source.kind !== 'ring' || source.immediate || source.reader.frameCount() > 0;
+    return source.kind !== 'ring' || source.immediate || source.reader.frameCount() > source.afterFrame;
   }
 
   /** Makes `source` current, releasing the previous one. */
@@ -110,7 +120,9 @@ export class SourceStage {
       return;
     }
     if (source.kind === 'ring') {
-      const stale = source.live && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
+      // A media file's frames may be seconds apart (variable frame rate, stills); it only counts as stale once
+      // its reader is down, whereas a live input is expected to keep delivering.
+      const stale = (source.live || source.reader.down()) && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
       if (stale && this.noSignal) {
         ctx.input = null;
         ctx.target = target.framebuffer;

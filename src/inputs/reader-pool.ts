@@ -1,0 +1,115 @@
+// One ingest reader (one ffmpeg, one frame ring) per source key, shared by every role that needs its frames: the
+// program (the current source), a pending activation, and thumbnail previews. An input that takes one connection
+// (a listening URL, a capture device) can then be previewed and put on the output at once, and a change of roles
+// never drops its connection. Rings are sized for the program, so a preview needs no reader of its own; the
+// reader closes when its last role is released.
+import type { IngestClient } from './ingest-client.js';
+import type { IngestInput, IngestState } from '../shared/messages.js';
+import { FrameRingReader } from '../shared/frame-ring.js';
+import { LIMITS } from '../api/limits.js';
+import type { Logger } from '../log.js';
+
+export type ReaderRole = 'program' | 'activating' | 'preview';
+
+/** The key of a live input's reader; the source manager's key of the same input (`<sourceKind>:<id>`). */
+export const liveReaderKey = (id: string): string => `live:${id}`;
+
+interface Reader {
+  input: IngestInput;
+  live: boolean;
+  roles: Set<ReaderRole>;
+  ring: SharedArrayBuffer | null;
+  header: FrameRingReader | null;
+  /** The open in progress or done; null when it failed (the next acquire opens again). */
+  opening: Promise<SharedArrayBuffer> | null;
+}
+
+export class ReaderPool {
+  private readonly readers = new Map<string, Reader>();
+
+  constructor(
+    private readonly ingest: IngestClient,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Adds `role` to the reader of `key`, opening it if nobody holds it; resolves with its ring. A key names one
+   * input for the life of the process (providers are built once; a device id keeps its device path), so a
+   * holder joining an open reader never changes what it reads.
+   */
+  acquire(key: string, input: IngestInput, live: boolean, role: ReaderRole): Promise<SharedArrayBuffer> {
+    let r = this.readers.get(key);
+    if (!r) {
+      r = { input, live, roles: new Set(), ring: null, header: null, opening: null };
+      this.readers.set(key, r);
+    }
+    r.roles.add(role);
+    r.opening ??= this.open(key, r);
+    return r.opening;
+  }
+
+  /** Drops `role` from the reader of `key`; the last role closes it (its ffmpeg stops). */
+  release(key: string, role: ReaderRole): void {
+    const r = this.readers.get(key);
+    if (!r || !r.roles.delete(role) || r.roles.size > 0) return;
+    this.readers.delete(key);
+    this.ingest.close(key);
+  }
+
+  has(key: string, role: ReaderRole): boolean {
+    return this.readers.get(key)?.roles.has(role) ?? false;
+  }
+
+  /** The reader's ring once it is open; null otherwise. */
+  ring(key: string): SharedArrayBuffer | null {
+    return this.readers.get(key)?.ring ?? null;
+  }
+
+  /** Frames the reader's ring has received so far (0 when it is not open). */
+  frameCount(key: string): number {
+    return this.readers.get(key)?.header?.frameCount() ?? 0;
+  }
+
+  /** Readers held for `role` and nothing else. */
+  countOnly(role: ReaderRole): number {
+    let n = 0;
+    for (const r of this.readers.values()) if (r.roles.size === 1 && r.roles.has(role)) n++;
+    return n;
+  }
+
+  /**
+   * Whether the reader is delivering: its process reports frames, it is not down, and (live inputs) its newest
+   * frame is within the spec's live frame freshness.
+   */
+  delivering(key: string): boolean {
+    const r = this.readers.get(key);
+    if (!r?.header || this.state(key) !== 'live' || r.header.down()) return false;
+    return !r.live || Date.now() - r.header.lastFrameTimeMs() <= LIMITS.thumbnails.liveFrameMaxAgeMs;
+  }
+
+  state(key: string): IngestState | undefined {
+    return this.ingest.state(key);
+  }
+
+  /** Starts the reader's process again now (its backoff reset), keeping its ring and its holders. */
+  restart(key: string): void {
+    if (this.readers.has(key)) this.ingest.restart(key);
+  }
+
+  private open(key: string, r: Reader): Promise<SharedArrayBuffer> {
+    const p = this.ingest.open(key, r.input, { live: r.live });
+    p.then(
+      (ring) => {
+        if (this.readers.get(key) !== r || r.opening !== p) return;
+        r.ring = ring;
+        r.header = new FrameRingReader(ring);
+      },
+      (err: Error) => {
+        // The holders keep their roles; the next acquire opens again.
+        if (this.readers.get(key) === r && r.opening === p) r.opening = null;
+        this.log.warn({ source: key, err: err.message }, 'ingest reader could not open');
+      },
+    );
+    return p;
+  }
+}

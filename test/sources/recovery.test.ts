@@ -1,0 +1,86 @@
+// A current media file whose reader dies recovers by itself over real HTTP: its media root removed and its ffmpeg
+// SIGKILLed, the output goes to the no-signal card (never a frozen frame); the root restored, the file's frames
+// come back without any new request.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startServer, req, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
+import { decodeImage, near } from '../helpers/images.js';
+import { childPids } from '../hardening/faults-common.js';
+
+const run = promisify(execFile);
+const YELLOW: [number, number, number] = [255, 255, 0];
+let s: TestServer;
+let work = '';
+let fixture = '';
+let media = '';
+const api = (p: string): string => `${s.base}/api/v1${p}`;
+const get = async (p: string) => (await req('GET', api(p), { timeoutMs: 15000 })).json();
+
+/**
+ * The middle pixel of the output, read from GET /thumbnails/current (what a control surface sees); [] when a
+ * loaded machine missed the 500 ms readback (503 PREVIEW_TIMEOUT), which matches no color.
+ */
+async function outputCenter(): Promise<number[]> {
+  const r = await req('GET', api('/thumbnails/current?size=64'), { timeoutMs: 15000 });
+  if (r.status === 503) return [];
+  assert.is(r.status, 200, r.text.slice(0, 200));
+  const img = decodeImage(r.body, r.headers['content-type'] as string);
+  return img.at(img.width >> 1, img.height >> 1);
+}
+
+/** The no-signal card's middle band: a dark, flat grey (assets/internal/no_signal.fs), neither the file nor black. */
+function noSignal(px: number[]): boolean {
+  if (px.length < 3) return false;
+  const [r, g, b] = px as [number, number, number];
+  return Math.max(r, g, b) - Math.min(r, g, b) <= 12 && r >= 35 && r <= 110;
+}
+
+test.before(async () => {
+  work = await tempDir('vjd-recovery-');
+  fixture = join(work, 'Yellow Loop.mp4');
+  media = join(work, 'library');
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:size=320x240:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', fixture]);
+  await mkdir(media);
+  await copyFile(fixture, join(media, 'Yellow Loop.mp4'));
+  s = await startServer({ dataDir: join(work, 'data'), config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  await waitUntil(async () => (await get('/sources')).items.some((i: any) => i.sourceKind === 'file'), 30000);
+});
+
+test.after(async () => {
+  await s?.cleanup();
+  await rm(work, { recursive: true, force: true });
+});
+
+test('a current file whose reader dies: no-signal card within seconds, its frames back by themselves once the file is back', async () => {
+  const sel = await req('POST', api('/inputs/file/select'), { body: { name: 'Yellow Loop' }, timeoutMs: 15000 });
+  assert.is(sel.status, 200, sel.text);
+  const current = sel.json().current;
+  await waitUntil(async () => near(await outputCenter(), YELLOW), 10000, 100);
+
+  // ffmpeg keeps reading the file it has open; only a new ffmpeg finds it gone.
+  await rm(media, { recursive: true, force: true });
+  const pids = await childPids(s.proc.pid!, 'Yellow Loop.mp4');
+  assert.is(pids.length, 1, `one ffmpeg reads the file (${pids})`);
+  process.kill(pids[0]!, 'SIGKILL');
+
+  let last: number[] = [];
+  await waitUntil(async () => noSignal((last = await outputCenter())), 15000, 200).catch(() => {
+    throw new Error(`the output did not go to the no-signal card; its middle is ${last}`);
+  });
+  assert.equal(await get('/sources/current'), current, 'the file stays current while it has no frames');
+
+  await mkdir(media);
+  await copyFile(fixture, join(media, 'Yellow Loop.mp4'));
+  // No request but reads: the retries (1 s doubling to 10 s) find the file again.
+  await waitUntil(async () => near((last = await outputCenter()), YELLOW), 40000, 250).catch(() => {
+    throw new Error(`the file's frames did not come back; the output's middle is ${last}`);
+  });
+  assert.equal(await get('/sources/current'), current);
+  assert.is((await childPids(s.proc.pid!, 'Yellow Loop.mp4')).length, 1, 'one ffmpeg reads the file again');
+});
+
+test.run();
