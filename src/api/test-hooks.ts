@@ -1,6 +1,6 @@
 // Test-only routes, served only when the process runs with VJD_TEST_HOOKS=1 (never in a production config):
-// stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, sampling
-// output pixels proves what is on screen.
+// stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, slow frames
+// prove previews still get render time, sampling output pixels proves what is on screen.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../http/errors.js';
@@ -37,6 +37,22 @@ export function testHookRoutes(render: RenderClient): RouteDef[] {
       errors: ['INVALID_REQUEST'],
       handler: (req) => {
         render.failFrames(req.body.frames);
+        return { json: { success: true } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/slow-frames`,
+      auth: 'required',
+      operationId: 'testSlowFrames',
+      summary: 'Make the next `frames` frames each take at least `ms` longer, leaving no idle time (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: { body: Type.Object({ ms: Type.Integer({ minimum: 1, maximum: 2000 }), frames: Type.Integer({ minimum: 1, maximum: 10_000 }) }) },
+      responses: { 200: { description: 'slow frames requested' } },
+      errors: ['INVALID_REQUEST'],
+      handler: (req) => {
+        render.slowFrames(req.body.ms, req.body.frames);
         return { json: { success: true } };
       },
     }),

@@ -212,6 +212,10 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'fail-frames', frames });
   }
 
+  slowFrames(ms: number, frames: number): void {
+    this.post({ t: 'slow-frames', ms, frames });
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     const w = this.worker;

@@ -9,7 +9,7 @@ export interface RenderInit {
   width: number;
   height: number;
   fps: number;
-  /** Enables the test-only commands (stall). Set by the server only when VJD_TEST_HOOKS=1. */
+  /** Enables the test-only commands (stall, fail-frames, slow-frames). Set by the server only when VJD_TEST_HOOKS=1. */
   testHooks: boolean;
   /**
    * Counters the main thread reads without a message round trip (Int32, Atomics): see RENDER_COUNTERS. Lets
@@ -102,6 +102,8 @@ export type MainToRender =
   | { t: 'stall'; ms: number }
   /** Test hook: the next `frames` frames throw (drives context recovery). */
   | { t: 'fail-frames'; frames: number }
+  /** Test hook: the next `frames` frames each take at least `ms` longer (slow frames starve idle-time work). */
+  | { t: 'slow-frames'; ms: number; frames: number }
   | { t: 'stop' };
 
 export interface RenderStats {

@@ -111,10 +111,11 @@ test('broken palette and effect files: the server starts, names each broken file
 
 test('config file replaced with invalid JSON: the last good config keeps serving, the reason is logged; a later valid edit applies', () =>
   report.run('invalid-config-edit', async () => {
+    c.serverErrors.length = 0; // the previous test's failure is its own
     const file = s.configFile!;
     const before = count('keeping the last good config');
     await replaceConfig('{ "server": { "apiKey": "half-written" ');
-    await poll('the rejection to be logged', () => (count('keeping the last good config') > before ? true : undefined), 5000);
+    await poll('the rejection to be logged', () => (count('keeping the last good config') > before ? true : undefined), 15000);
     const line = s.logs().split('\n').filter((l) => l.includes('keeping the last good config')).pop()!;
     assert.ok(line.includes(file), `the log line names the config file: ${line}`);
     assert.match(line, /JSON|parse|Unexpected|Expected/i, 'and says why');
@@ -124,17 +125,17 @@ test('config file replaced with invalid JSON: the last good config keeps serving
     }
     // An empty file (an editor crashed between truncate and write) is just as invalid.
     await writeFile(file, '');
-    await poll('the empty file to be rejected', () => (count('keeping the last good config') > before + 1 ? true : undefined), 5000);
+    await poll('the empty file to be rejected', () => (count('keeping the last good config') > before + 1 ? true : undefined), 15000);
     assert.is((await c.get('/effects')).status, 200);
 
     await replaceConfig(JSON.stringify({ ...config(), server: { host: '127.0.0.1', port: s.port, apiKey: 'fault-key-1' } }, null, 2));
-    await poll('the new api key to apply', async () => ((await c.get('/effects')).status === 401 ? true : undefined), 5000);
+    await poll('the new api key to apply', async () => ((await c.get('/effects')).status === 401 ? true : undefined), 15000);
     const withKey = await req('GET', `${s.base}/api/v1/effects`, { headers: { 'X-API-Key': 'fault-key-1' } });
     assert.is(withKey.status, 200, 'the new key is accepted');
     assert.is(s.proc.exitCode, null);
     // Back to no key, so the server ends the way it started.
     await replaceConfig(JSON.stringify({ ...config(), server: { host: '127.0.0.1', port: s.port } }, null, 2));
-    await poll('the key to be removed', async () => ((await c.get('/effects')).status === 200 ? true : undefined), 5000);
+    await poll('the key to be removed', async () => ((await c.get('/effects')).status === 200 ? true : undefined), 15000);
     assert.equal(c.serverErrors, []);
     return 'config replaced with invalid JSON, then emptied: served on with the last good config, the file and the parse error logged each time; a later valid edit (apiKey) applied without a restart';
   }),

@@ -23,10 +23,13 @@ let media: string;
 const c = new Client(() => s.base);
 const report = new FaultReport();
 
-/** Every read route a control surface polls; none may answer 5xx while a fault is in progress. */
+/**
+ * Every read route a control surface polls; none may answer 5xx while a fault is in progress, except the load
+ * answers the spec documents for thumbnails (counted in the fault's figures; the thumbnail is asked again).
+ */
 async function sweep(): Promise<void> {
   for (const p of ['/status', '/sources', '/sources/current', '/browse?path=/files&depth=3', '/effects', '/palettes/current']) await c.get(p);
-  const thumb = await c.get('/thumbnails/current?size=64');
+  const thumb = await c.thumb('/thumbnails/current?size=64');
   assert.is(thumb.status, 200, `current thumbnail: ${thumb.text}`);
 }
 
@@ -81,6 +84,7 @@ async function copyTree(from: string, to: string): Promise<void> {
 
 test('ffmpeg of the current live input SIGKILLed: the input stays current, ffmpeg restarts, the color comes back', () =>
   report.run('ffmpeg-killed', async () => {
+    c.serverErrors.length = 0; // one test's failure is its own, not the next one's
     const sel = await c.post('/inputs/live/select', { id: 'red' });
     assert.is(sel.status, 200, sel.text);
     assert.ok(near(await c.sample(), RED), 'red on the output before the fault');
@@ -97,7 +101,7 @@ test('ffmpeg of the current live input SIGKILLed: the input stays current, ffmpe
       sawCurrent++;
       const pids = await childPids(s.proc.pid!, RED_PATTERN);
       return pids.length === 1 && pids[0] !== old ? pids[0] : undefined;
-    }, 10000, 50);
+    }, 30000, 50);
     const restartMs = Date.now() - killedAt;
     // The output keeps the last frame for a while, so red alone proves nothing: frames must flow again (the live
     // preview's ETag changes per frame and is not a placeholder), and red must outlast the 2000 ms stall window
@@ -109,9 +113,9 @@ test('ffmpeg of the current live input SIGKILLed: the input stays current, ffmpe
       const fresh = r.status === 200 && !/-p[^-"]*"$/.test(tag) && lastTag !== '' && tag !== lastTag;
       lastTag = tag;
       return fresh ? true : undefined;
-    }, 10000, 150);
+    }, 30000, 150);
     const framesMs = Date.now() - killedAt;
-    await poll('red on the output after the stall window', async () => (Date.now() - killedAt > 2600 && near(await c.sample(), RED) ? true : undefined), 10000, 100);
+    await poll('red on the output after the stall window', async () => (Date.now() - killedAt > 2600 && near(await c.sample(), RED) ? true : undefined), 30000, 100);
     assert.ok(sawCurrent > 0);
     assert.equal(await c.json('/sources/current'), { id: 'red', name: 'Red Test', sourceKind: 'live', type: 'live' });
     assert.match(s.logs(), /"msg":"ffmpeg exited"[^\n]*SIGKILL|SIGKILL[^\n]*"msg":"ffmpeg exited"/, 'the exit is logged with its signal');
@@ -119,11 +123,12 @@ test('ffmpeg of the current live input SIGKILLed: the input stays current, ffmpe
     await sweep();
     assert.equal(c.serverErrors, []);
     return `ffmpeg pid ${old} SIGKILLed; new ffmpeg after ${restartMs} ms, fresh frames after ${framesMs} ms; red on the output past the stall window; the input stayed current`;
-  }),
+  }, c),
 );
 
 test('media files deleted and truncated while current: the server keeps serving, another source selects; no 5xx', () =>
   report.run('media-deleted-truncated', async () => {
+    c.serverErrors.length = 0; // one test's failure is its own, not the next one's
     const yellow = await c.post('/inputs/file/select', { name: 'Yellow Loop' });
     assert.is(yellow.status, 200, yellow.text);
     const yellowId = yellow.json().current.id;
@@ -135,7 +140,7 @@ test('media files deleted and truncated while current: the server keeps serving,
       const cur = await c.json('/sources/current');
       assert.is(cur.id, yellowId, 'a vanished file stays current until replaced');
       return (await fileItems()).some((f) => f.id === yellowId) ? undefined : true;
-    }, 15000, 200);
+    }, 30000, 200);
     const dropMs = Date.now() - deletedAt;
     assert.not.ok((await browseFiles()).some((n) => n.id === yellowId), 'browse drops it too');
     assert.is((await c.post('/inputs/file/select', { id: yellowId })).status, 404, 'the deleted file is no longer selectable');
@@ -153,7 +158,7 @@ test('media files deleted and truncated while current: the server keeps serving,
       await sweep();
       assert.is((await c.json('/sources/current')).id, cyanId);
       return (await fileItems()).some((f) => f.id === cyanId) ? undefined : true;
-    }, 15000, 200);
+    }, 30000, 200);
     const truncDropMs = Date.now() - truncatedAt;
     // Give ffmpeg time to run into the cut-off part (the clip is read at its own rate) while the surface keeps polling.
     const until = Date.now() + 3000;
@@ -171,17 +176,18 @@ test('media files deleted and truncated while current: the server keeps serving,
     await sweep();
     assert.equal(c.serverErrors, [], 'no 5xx anywhere');
     return `current video deleted (dropped from /sources after ${dropMs} ms, stayed current) and another truncated to a third (dropped after ${truncDropMs} ms; ffmpeg exits logged after the cut: ${ffmpegExits}); /sources/current kept answering, a still and a generator selected afterwards; no 5xx`;
-  }),
+  }, c),
 );
 
 test('media root removed and re-created with files: browse and /sources drop them, then pick them up again', () =>
   report.run('media-root-recreated', async () => {
+    c.serverErrors.length = 0; // one test's failure is its own, not the next one's
     await rm(media, { recursive: true, force: true });
     const removedAt = Date.now();
     await poll('files gone from /sources and browse', async () => {
       await sweep();
       return (await fileItems()).length === 0 && (await browseFiles()).length === 0 ? true : undefined;
-    }, 15000, 200);
+    }, 30000, 200);
     const goneMs = Date.now() - removedAt;
     const browseRoot = await c.get('/browse?path=/files');
     assert.is(browseRoot.status, 200, 'the files folder still answers with the root gone');
@@ -192,7 +198,7 @@ test('media root removed and re-created with files: browse and /sources drop the
     const files = await poll('files back in /sources', async () => {
       const f = await fileItems();
       return f.length === 3 ? f : undefined;
-    }, 20000, 200);
+    }, 30000, 200);
     const backMs = Date.now() - backAt;
     assert.equal(files.map((f) => f.name).sort(), ['Cyan Clip', 'Yellow Loop', 'magenta still']);
     const nodes = await browseFiles();
@@ -202,7 +208,7 @@ test('media root removed and re-created with files: browse and /sources drop the
     assert.ok(near(await c.sample(), YELLOW), 'a re-created file plays');
     assert.equal(c.serverErrors, []);
     return `root removed: files gone from /sources and browse after ${goneMs} ms; re-created: back after ${backMs} ms, playable`;
-  }),
+  }, c),
 );
 
 test.run();

@@ -75,10 +75,7 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
       s = await startServer({ dataDir, env, config: NO_LIVE });
       const c = new Client(() => s!.base);
       assert.is((await c.post('/effects/add', { type: 'invert' })).status, 200);
-      await poll('invert in state.json', async () => (same(chainOfState(await stateText(dataDir)), [{ type: 'invert', enabled: true }]) ? true : undefined));
-      // Settled: no other start-up write (palette, source) can land after this read.
-      await new Promise((r) => setTimeout(r, 300));
-      const good = await stateText(dataDir);
+      await poll('invert in state.json', async () => (same(chainOfState(await stateText(dataDir)), [{ type: 'invert', enabled: true }]) ? true : undefined), 15000);
       if (mounted) await fillDisk(join(dataDir, 'filler'));
       else await writeFile(flag, '');
       const failedBefore = s.logs().split('state write failed').length - 1;
@@ -99,7 +96,11 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
         { type: 'pixelate', enabled: true },
       ];
       assert.equal(chainOfEffects(await c.json('/effects')), expected, 'the chain lives on in memory');
-      await poll('the write failure to be logged', () => (s!.logs().split('state write failed').length - 1 > failedBefore ? true : undefined), 5000);
+      await poll('the write failure to be logged', () => (s!.logs().split('state write failed').length - 1 > failedBefore ? true : undefined), 15000);
+      // The last good write is what is on disk once writes fail: read here, no start-up write (palette, source) can
+      // land after it, however slow the machine. None of the mutations above made it to disk.
+      const good = await stateText(dataDir);
+      assert.equal(chainOfState(good), [{ type: 'invert', enabled: true }], 'no mutation made with the disk full was saved');
       const line = s.logs().split('\n').find((l) => l.includes('state write failed'))!;
       assert.match(line, /ENOSPC/, `the cause is logged: ${line}`);
       assert.match(line, /state\.json/, 'with the file');
@@ -128,7 +129,7 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
         return same(chainOfState(JSON.stringify(saved)), expected) && saved.dimmer === 0.5 ? true : undefined;
       }, 15000);
       const catchUpMs = Date.now() - freedAt;
-      await s.waitForLog('state written again', 5000);
+      await s.waitForLog('state written again', 15000);
       assert.equal(c.serverErrors.filter((e) => !e.includes('STATE_NOT_SAVED')), []);
       assert.is((await c.post('/global/dimmer', { value: 0.5 })).status, 200, 'mutations answer 200 again once writes succeed');
       await s.stop();
@@ -216,10 +217,15 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
         let inFlight: Mutation | null = null;
         const delay = 100 + Math.floor(r() * 1400);
         const proc = s.proc;
-        const killer = setTimeout(() => {
-          killTime = Date.now();
-          proc.kill('SIGKILL');
-        }, delay);
+        // Timed from the first acknowledged mutation, so every round kills a burst under way however slowly the
+        // machine starts one.
+        let killer: NodeJS.Timeout | undefined;
+        const arm = (): void => {
+          killer ??= setTimeout(() => {
+            killTime = Date.now();
+            proc.kill('SIGKILL');
+          }, delay);
+        };
         // The fader: its own connection, values rising by one step per request, so "saved >= last acked" is exact.
         const dimmers = (async () => {
           for (;;) {
@@ -246,6 +252,7 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
           if (res.status === 200) {
             ackTimes.push(Date.now());
             states.push(apply(current, m));
+            arm();
           } else {
             // A 503 CHAIN_BUSY changed nothing; anything else means the model and the server disagree.
             assert.is(res.status, 503, `${m.route} ${JSON.stringify(m.body)} answered ${res.status}: ${res.text} (seed ${seed})`);
@@ -286,8 +293,9 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
       assert.equal(chainOfEffects(await new Client(() => s!.base).json('/effects')), saved, 'the final restart restores the saved chain');
       const ownTemp = `.state.json.${s.proc.pid}.`;
       assert.equal((await readdir(dataDir)).filter((f) => f.startsWith('.state.json.') && !f.startsWith(ownTemp)), [], 'no stale temp files');
-      assert.ok(totalAcked >= 20, `the bursts mutated the chain (${totalAcked} acknowledged mutations)`);
-      return `${ROUNDS} SIGKILLs during add/remove/toggle bursts with a concurrent dimmer stream (seed ${seed}); state.json parsed every time and held every acknowledged change; each restart restored it. ${rounds.join('; ')}; temp files left by the kills: ${leftoverTemps}, all removed at the next start`;
+      // Each round acknowledged at least one mutation before its kill (the kill is timed from the first); how many
+      // more depends on the machine's speed, so the total is reported, not bounded.
+      return `${ROUNDS} SIGKILLs during add/remove/toggle bursts with a concurrent dimmer stream (seed ${seed}, ${totalAcked} chain mutations acknowledged); state.json parsed every time and held every acknowledged change; each restart restored it. ${rounds.join('; ')}; temp files left by the kills: ${leftoverTemps}, all removed at the next start`;
     } finally {
       await s?.stop();
       await rm(dataDir, { recursive: true, force: true });

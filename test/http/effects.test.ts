@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, req, waitUntil, sleep, type TestServer } from '../helpers/server.js';
+import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 let effectsDir: string;
@@ -44,6 +44,21 @@ test.before(async () => {
 test.after(async () => {
   await s.cleanup();
 });
+
+/** GL object counts once three readings in a row (each after a new stats update) agree. */
+async function settledGl(read: () => Promise<Record<string, number>>): Promise<Record<string, number>> {
+  let last = '';
+  let same = 0;
+  let value: Record<string, number> = {};
+  await waitUntil(async () => {
+    value = await read();
+    const text = JSON.stringify(value);
+    same = text === last ? same + 1 : 0;
+    last = text;
+    return same >= 2;
+  }, 30000, 300);
+  return value;
+}
 
 test('/status reports a running renderer with stats', async () => {
   await waitUntil(async () => (await get('/status')).render.fps > 0, 15000);
@@ -181,26 +196,31 @@ test('toggle and enabled: transitions, precedence, misses, idempotence; current 
 
 test('CHAIN_BUSY: a stalled render worker answers 503 and the mutation is never applied', async () => {
   await post('/effects/add', { type: 'invert' });
-  assert.is((await post('/_test/stall', { ms: 2500 })).status, 200);
-  await sleep(100);
+  // Commands reach the worker in order, so the add below queues behind the stall whenever it is sent.
+  const stalledAt = Date.now();
+  assert.is((await post('/_test/stall', { ms: 5000 })).status, 200);
   const started = Date.now();
   const r = await post('/effects/add', { type: 'hue_shift' });
   const took = Date.now() - started;
   assertError(r, 503, 'CHAIN_BUSY');
-  assert.ok(took >= 900 && took < 2000, `answered after the 1000 ms budget (${took} ms)`);
-  await sleep(300);
+  // Answered by the 1000 ms budget, not by the worker once the stall ended.
+  assert.ok(took >= 900 && Date.now() - stalledAt < 5000, `answered after the 1000 ms budget (${took} ms), before the 5000 ms stall ended`);
+  // Reads answer CHAIN_BUSY once the worker's heartbeat is over 1000 ms old.
+  await waitUntil(async () => (await req('GET', api('/effects'))).status === 503, 3000, 50);
   assertError(await req('GET', api('/effects')), 503, 'CHAIN_BUSY');
   assertError(await req('GET', api('/effects/available')), 503, 'CHAIN_BUSY');
   assertError(await req('GET', api('/effects/current')), 503, 'CHAIN_BUSY');
-  await post('/_test/stall', { ms: 4000 }); // queued behind the first stall: the worker stays busy for the writes below
+  await post('/_test/stall', { ms: 2000 }); // queued behind the first stall: the worker stays busy for the writes below
   const writes = await Promise.all([
     post('/effects/remove', { index: 1 }),
     post('/effects/toggle', { index: 1 }),
     post('/effects/enabled', { index: 1, enabled: false }),
   ]);
   for (const w of writes) assertError(w, 503, 'CHAIN_BUSY');
-  await waitUntil(async () => (await req('GET', api('/effects'))).status === 200, 15000);
-  await sleep(200);
+  await waitUntil(async () => (await req('GET', api('/effects'))).status === 200, 30000);
+  // A sample goes through the worker after the dropped writes (commands are handled in order): once it answers,
+  // any of them the worker had wrongly applied would show in the chain.
+  assert.is((await post('/_test/sample', { points: [[0.5, 0.5]] })).status, 200);
   const chain = await get('/effects');
   assert.equal(
     chain.items.map((i: any) => [i.type, i.enabled]),
@@ -224,14 +244,15 @@ void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage); }`;
 test('no GL leaks: after add/remove cycles the live GL object counts return to where they were', async () => {
   await clearChain();
   const gl = async (): Promise<Record<string, number>> => (await get('/status')).render.gl;
-  await sleep(600);
-  const before = await gl();
+  // Settled: spare programs are refilled between frames after the last test's removals; the baseline is taken
+  // once the counts stop moving over a few stats updates (250 ms apart), not after a fixed pause.
+  const before = await settledGl(gl);
   for (let round = 0; round < 3; round++) {
     for (const t of ['blur', 'trails', 'bloom', 'invert', 'trails']) assert.is((await post('/effects/add', { type: t })).status, 200);
     await clearChain();
   }
-  // Spare programs are refilled between frames; give the worker a moment, then compare.
-  await waitUntil(async () => JSON.stringify(await gl()) === JSON.stringify(before), 10000).catch(() => undefined);
+  // Spare programs are refilled between frames; wait for the counts to return, then compare.
+  await waitUntil(async () => JSON.stringify(await gl()) === JSON.stringify(before), 30000).catch(() => undefined);
   assert.equal(await gl(), before);
 });
 
@@ -241,11 +262,12 @@ test('frames that keep failing rebuild the GL context with the same chain, sourc
   await post('/effects/add', { type: 'invert' });
   const sample = async (): Promise<number[]> => (await req('POST', api('/_test/sample'), { body: { points: [[0.5, 0.5]] } })).json().pixels[0];
   const inverted = (px: number[]): boolean => Math.abs(px[0]! - 255) < 8 && Math.abs(px[1]! - 102) < 8 && px[2]! < 8;
-  await waitUntil(async () => inverted(await sample()), 5000);
+  await waitUntil(async () => inverted(await sample()), 15000);
   const before = (await get('/status')).render.contextRestarts;
   assert.is((await post('/_test/fail-frames', { frames: 45 })).status, 200);
-  await waitUntil(async () => (await get('/status')).render.contextRestarts === before + 1, 10000);
-  await waitUntil(async () => (await get('/status')).render.fps > 20, 10000);
+  await waitUntil(async () => (await get('/status')).render.contextRestarts === before + 1, 30000);
+  // The new context renders: its frame count (stats restart with the engine) climbs past a second's worth.
+  await waitUntil(async () => (await get('/status')).render.frames >= 30, 30000);
   assert.equal(
     (await get('/effects')).items.map((i: any) => i.type),
     ['invert'],

@@ -230,7 +230,8 @@ function rawExchange(port: number, write: (sock: import('node:net').Socket) => v
   return new Promise((resolve, reject) => {
     const sock = connect(port, '127.0.0.1');
     let out = '';
-    let timer = setTimeout(() => sock.destroy(), 3000);
+    // Up to 10 s for the first byte (a loaded machine), then 300 ms of quiet ends the exchange.
+    let timer = setTimeout(() => sock.destroy(), 10000);
     sock.on('connect', () => write(sock));
     sock.on('data', (d) => {
       out += d.toString();

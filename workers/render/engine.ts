@@ -11,7 +11,11 @@ import { createTarget, destroyTarget, type IsfFrame, type IsfProgram, type Rende
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { SourceStage } from './source-stage.js';
+import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
+
+/** Never signalled: Atomics.wait on it is a plain sleep (the slow-frames test hook). */
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 export interface EffectRunner extends EffectInstance {
   program: IsfProgram;
@@ -43,7 +47,7 @@ export class RenderEngine {
   /** Frames drawn to the output; continues the counter's value so a rebuilt context never reuses a frame number. */
   private outputFrames: number;
   private timer: NodeJS.Timeout | null = null;
-  private readonly thumbJobs: Array<{ job: ThumbJob; done: (reply: ThumbReply) => void }> = [];
+  private readonly thumbJobs: ThumbSchedule;
   private next = 0;
   private readonly period: number;
   /** One frame record, refilled per frame and per pass: the steady state allocates nothing per frame. */
@@ -54,6 +58,8 @@ export class RenderEngine {
   onFrame: (error: string | null) => void = () => {};
   /** Test hook: this many coming frames throw, as frames on a broken context would. */
   failFrames = 0;
+  /** Test hook: this many coming frames take at least `ms` longer, as frames of a heavy chain or a starved CPU would. */
+  slowFrames = { ms: 0, frames: 0 };
   /** Reported in the stats; set by whoever rebuilt the context. */
   contextRestarts = 0;
 
@@ -82,31 +88,22 @@ export class RenderEngine {
     this.output = new OutputStage(gl, this.quad, width, height);
     this.ping = [createTarget(gl, width, height), createTarget(gl, width, height)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
+    this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
   }
 
   /**
-   * Queues a thumbnail job for the idle time after the next frame. A burst of thumbnail requests therefore
-   * slows thumbnails down (the main thread's queue fills and refuses work) instead of the output's frame rate.
+   * Queues a thumbnail job for the slot after the next frame: one job (the earliest deadline, and any that could
+   * not wait another frame) is served even when frames leave no idle time; more only in the idle time. A burst of
+   * thumbnail requests therefore slows thumbnails down (the main thread's queue fills and refuses work) instead of
+   * the output's frame rate, and slow frames do not starve a preview past its budget.
    */
   queueThumb(job: ThumbJob, done: (reply: ThumbReply) => void): void {
     this.thumbJobs.push({ job, done });
   }
 
   private runThumbs(): void {
-    if (this.thumbJobs.length === 0) return;
-    // At most 40% of a frame period, and never into the last 3 ms before the next frame is due.
-    const stopAt = Math.min(this.next - 3, performance.now() + this.period * 0.4);
-    while (this.thumbJobs.length > 0) {
-      const { job, done } = this.thumbJobs.shift()!;
-      let reply: ThumbReply;
-      try {
-        reply = this.thumb(job);
-      } catch (err) {
-        reply = { t: 'thumb-reply', id: job.id, ok: false, reason: 'failed', message: (err as Error).message };
-      }
-      done(reply);
-      if (performance.now() >= stopAt) break;
-    }
+    // Past the guaranteed slice: at most 40% of a frame period, and never into the last 3 ms before the next frame.
+    this.thumbJobs.serve(Math.min(this.next - 3, performance.now() + this.period * 0.4));
   }
 
   /** Runs a thumbnail job now (this thread is the only one drawing). Throws on GL failures. */
@@ -147,6 +144,8 @@ export class RenderEngine {
   start(): void {
     this.next = performance.now();
     const tick = (): void => {
+      // A preview that could not wait for this frame is drawn before it (rare unless frames run long).
+      this.thumbJobs.serveUrgent();
       const now = performance.now();
       const late = now - this.next;
       if (late >= this.period) {
@@ -166,7 +165,7 @@ export class RenderEngine {
         this.onFrame((err as Error).message);
       }
       this.next += this.period;
-      // Thumbnail jobs, then spare programs, use the idle time between frames: frames never wait for them.
+      // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
       if (this.next - performance.now() > 2) this.pool.refill();
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
@@ -228,6 +227,11 @@ export class RenderEngine {
     this.frameIndex++;
     this.outputFrames++;
     if (this.counters) Atomics.store(this.counters, RENDER_COUNTERS.outputFrame, this.outputFrames);
+    if (this.slowFrames.frames > 0) {
+      this.slowFrames.frames--;
+      // Sleeps rather than spins: a long frame without taking a core from the rest of the machine.
+      Atomics.wait(SLEEPER, 0, 0, this.slowFrames.ms);
+    }
     this.stats.record(now, performance.now() - now);
   }
 

@@ -173,6 +173,10 @@ function handle(m: MainToRender): void {
       // Test hook: the next `frames` frames throw, as a broken context would. Refused unless hooks are enabled.
       if (init.testHooks) engine.failFrames = Math.min(m.frames, 1000);
       return;
+    case 'slow-frames':
+      // Test hook: frames run long, as with a heavy chain on a loaded machine. Refused unless hooks are enabled.
+      if (init.testHooks) engine.slowFrames = { ms: Math.min(m.ms, 2000), frames: Math.min(m.frames, 10_000) };
+      return;
     case 'stall':
       if (init.testHooks) {
         // Test hook: blocks this thread to prove CHAIN_BUSY semantics. Refused unless hooks are enabled.

@@ -94,6 +94,32 @@ export class ThumbStage {
     private readonly renderHeight: number,
   ) {
     this.maxSize = Math.min(4096, Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096);
+    this.warm();
+  }
+
+  /**
+   * Compiles every downscaler and draws it once, while the worker starts. Mesa JIT-compiles a shader at its first
+   * draw, and that first draw cost 100-530 ms per tap count here (cold shader cache, 2 loaded cores): enough to push
+   * the first preview of a new size past its 500 ms budget. Each warm pass picks its tap count from its own scale
+   * (sources of 6n texels onto 3), from an NPOT texture like the real sources.
+   */
+  private warm(): void {
+    const gl = this.gl;
+    const dst = createTarget(gl, 3, 3);
+    try {
+      for (let n = 1; n <= MAX_TAPS; n++) {
+        const src = createTarget(gl, 6 * n, 6 * n);
+        try {
+          this.pass({ texture: src.texture, width: src.width, height: src.height, topDown: false }, dst, true);
+        } finally {
+          destroyTarget(gl, src);
+        }
+      }
+      // Waits for the draws, so the compiles happen here and not in the first job.
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    } finally {
+      destroyTarget(gl, dst);
+    }
   }
 
   /** Runs one job now and answers it; throws only on GL failures (the caller answers `failed`). */
