@@ -2,7 +2,7 @@
 // same rules, errors and answers as the route it stands for (effects/add, sources/select, palettes, global).
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { CATEGORIES, dimmerAfter, type Action } from '../actions/registry.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { SourceManager } from '../sources/source-manager.js';
@@ -99,8 +99,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         const all = d.actions();
         const action = id.length <= 512 ? all.find((a) => a.id === id) : undefined;
         if (!action) {
-          const shown = id.length > 80 ? `${id.slice(0, 80)}…` : id;
-          throw new ApiError('ITEM_NOT_FOUND', `no action has the id "${shown}"`, { requested: id.slice(0, 512), kind: 'action', available: all.slice(0, 50).map((a) => a.id) });
+          throw notFound('action', id, all.map((a) => a.id), 'no action has the id');
         }
         const result = await run(action, started);
         return { json: { success: true, action: { id: action.id, name: action.name, category: action.category }, result } };

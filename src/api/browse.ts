@@ -1,7 +1,7 @@
 // GET /browse: one folder of the browse tree (sources, presets, live inputs, media files), answered from the newest immutable tree.
 import Type, { type TSchema } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { listBrowseBytes } from '../browse/listing.js';
 import type { BrowseTree } from '../browse/tree.js';
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Type from 'typebox';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { API_PREFIX, defineRoute, type RouteDef } from '../http/route.js';
 
 export interface DocsAsset {

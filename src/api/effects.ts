@@ -2,7 +2,7 @@
 // worker's newest snapshot; mutations go to the worker with a 1000 ms deadline (503 CHAIN_BUSY = nothing changed).
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 

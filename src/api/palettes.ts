@@ -1,7 +1,7 @@
 // Palette routes: the library with its colors, the current palette, next (wrapping) and select by id or name.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { paletteView, type PaletteSelection } from '../palettes/selection.js';
 import type { Palette } from '../palettes/library.js';
 

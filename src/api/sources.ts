@@ -1,7 +1,7 @@
 // Source routes: the source list, the current source, and the three select routes (live input, media file, any source).
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { SourceKind, SourceManager } from '../sources/source-manager.js';
 
 const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 512, description }));

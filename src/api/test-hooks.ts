@@ -3,7 +3,7 @@
 // prove previews still get render time, sampling output pixels proves what is on screen.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { RenderClient } from '../render/render-client.js';
 
 export function testHookRoutes(render: RenderClient): RouteDef[] {

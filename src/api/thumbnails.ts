@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type Reply, type ResponseDoc, type RouteDef } from '../http/route.js';
 import type { ImageFormat } from '../shared/messages.js';
-import { ApiError, type ErrorCode } from '../http/errors.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import { parseFormat, parseSize } from '../thumbnails/params.js';
 import type { ThumbnailService } from '../thumbnails/service.js';
 

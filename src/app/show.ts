@@ -25,7 +25,7 @@ import { LivePreviews } from '../thumbnails/live-previews.js';
 import { GENERATOR_THUMB_TIME, ThumbnailService, type GeneratorThumbSource } from '../thumbnails/service.js';
 import { shortHash } from '../thumbnails/params.js';
 import { buildActions, type Action } from '../actions/registry.js';
-import { ApiError } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { matchName } from '../shared/names.js';
 
 export interface Show {
@@ -113,7 +113,6 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const previews = new LivePreviews(readers);
   const encoder = new EncodePool({ log });
   const posters = new PosterCache({ dir: join(loaded.paths.dataDir, 'cache', 'posters'), log });
-  const MAX_AVAILABLE = 50;
   const thumbnails = new ThumbnailService({
     render,
     encoder,
@@ -146,8 +145,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
           : kind === 'palette'
             ? palettes.list().map((p) => p.id)
             : [...catalog.snapshot.generators.map((g) => `source:${g.type}`), ...catalog.snapshot.presets.map((p) => p.id)];
-      const shown = requested.length > 80 ? `${requested.slice(0, 80)}…` : requested;
-      return new ApiError('ITEM_NOT_FOUND', `no ${kind} matches "${shown}"`, { requested: requested.slice(0, 512), kind, available: pool.slice(0, MAX_AVAILABLE) });
+      return notFound(kind, requested, pool);
     },
   });
   // Generators and presets as thumbnail subjects, with their image hash, rebuilt once per catalog snapshot.

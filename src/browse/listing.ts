@@ -12,7 +12,7 @@
 //   folder does too; a media folder that was deleted answers PATH_NOT_FOUND.
 // - activeItemId is a browse node id: the media id for files, `liveInput:<deviceId>` for live inputs, the item id
 //   for source types and presets. The first matching item in listing order (depth first) is the only one marked.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { BrowseNode, BrowseTree, TreeFolder } from './tree.js';
 
 export interface BrowseResponse {

@@ -1,7 +1,7 @@
 // The only module that touches uWS req/res: abort safety, corked writes, bounded body reading,
 // JSON and query parsing, auth, CORS, validation, and backpressure-aware replies.
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';

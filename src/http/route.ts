@@ -1,7 +1,7 @@
 // Routes as data: a route is a plain object (method, path, schemas, auth, docs, handler).
 // The router compiles the schemas once, the OpenAPI generator reads the same objects.
 import type { Static, TSchema } from 'typebox';
-import type { ApiError, ErrorCode } from './errors.js';
+import type { ApiError, ErrorCode } from '../errors.js';
 
 export type Method = 'GET' | 'POST';
 

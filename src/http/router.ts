@@ -1,7 +1,7 @@
 // Compiles route objects once at startup: schema validators, path matchers and the method table for 404/405.
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 import type { Method, RouteDef } from './route.js';
 
 type Validator = { Check(v: unknown): boolean; Errors(v: unknown): { instancePath: string; message: string }[] };

@@ -1,6 +1,6 @@
 // Builds the OpenAPI 3.0.3 description served at /api/v1/openapi.yaml from the same route objects the router serves.
 import YAML from 'yaml';
-import { ERROR_CODES, ERRORS, type ErrorCode } from '../http/errors.js';
+import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import type { ResponseDoc, RouteDef } from '../http/route.js';
 import { toOpenApi30 } from './schema-convert.js';
 

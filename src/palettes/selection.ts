@@ -1,12 +1,10 @@
 // The current palette: persisted in state.json by id, pushed to the render worker whenever it or its file changes.
 // A deleted file leaves no current palette (404 NO_CURRENT_PALETTE) until another is selected or the file returns.
 import { EventEmitter } from 'node:events';
-import { ApiError } from '../http/errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 import type { Palette, PaletteLibrary } from './library.js';
-
-const MAX_AVAILABLE = 50;
 
 /** The palette object of the interface (spec section 2, "Palette"). */
 export interface PaletteView {
@@ -60,11 +58,7 @@ export class PaletteSelection extends EventEmitter {
     const hit = (q.id !== undefined ? (this.library.get(q.id) ?? this.library.find(q.id)) : undefined) ?? (q.name !== undefined ? this.library.find(q.name) : undefined);
     if (hit) return hit;
     const requested = q.id ?? q.name ?? '';
-    throw new ApiError('ITEM_NOT_FOUND', `no palette matches "${requested.length > 80 ? `${requested.slice(0, 80)}…` : requested}"`, {
-      requested,
-      kind: 'palette',
-      available: this.library.list().slice(0, MAX_AVAILABLE).map((p) => p.id),
-    });
+    throw notFound('palette', requested, this.library.list().map((p) => p.id));
   }
 
   select(p: Palette): Palette {

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
 import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /** Spec: chain read/update 1000 ms, then CHAIN_BUSY. */

@@ -9,13 +9,12 @@ import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
 import type { IngestInput, SourceSpec } from '../shared/messages.js';
 import { matchName } from '../shared/names.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 
 /** Spec: activation budget 5000 ms. */
 export const ACTIVATION_MS = 5000;
-const MAX_AVAILABLE = 50;
 
 export type SourceKind = 'generator' | 'preset' | 'live' | 'file';
 
@@ -99,11 +98,7 @@ export class SourceManager extends EventEmitter {
       if (byName) return byName;
     }
     const requested = q.id ?? q.name ?? '';
-    throw new ApiError('ITEM_NOT_FOUND', `no available ${label} matches "${requested.length > 80 ? `${requested.slice(0, 80)}…` : requested}"`, {
-      requested,
-      kind: label,
-      available: pool.slice(0, MAX_AVAILABLE).map((e) => e.id),
-    });
+    throw notFound(label, requested, pool.map((e) => e.id), `no available ${label} matches`);
   }
 
   /**

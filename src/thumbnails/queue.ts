@@ -1,6 +1,6 @@
 // The thumbnail admission queue: depth counts queued plus running jobs; above 32 new work is rejected until the
 // depth falls back to 16 (explicit hysteresis), and identical requests in flight share one job.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 export interface QueueOptions {
   /** A new job that would take the depth above this is rejected, and rejection starts (spec: 32). */

@@ -7,7 +7,7 @@ import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
 import type { Reply } from '../http/route.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { LIMITS } from '../api/limits.js';
 import { etagOf, fitSize, matchesEtag, shortHash, type ThumbKind } from './params.js';
 import { ThumbQueue, type QueueStats } from './queue.js';

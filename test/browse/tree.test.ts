@@ -1,7 +1,7 @@
 // Tests for the browse tree and GET /browse semantics: order, hidden empty folders, paths, slugs, depth, errors, speed.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/errors.js';
 import { buildBrowseTree, fileItem, folderId, liveItem, slugify, type BrowseInputs, type BrowseItem, type BrowseNode, type FolderNode } from '../../src/browse/tree.js';
 import { listBrowse, listBrowseJson } from '../../src/browse/listing.js';
 import { freezeSnapshot, mediaId, type MediaFile, type MediaFolder, type MediaRoot } from '../../src/library/scan.js';

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startServer, req, waitUntil, RESULTS_DIR, type TestServer } from '../helpers/server.js';
-import { ERRORS, isErrorCode } from '../../src/http/errors.js';
+import { ERRORS, isErrorCode } from '../../src/errors.js';
 
 function intEnv(name: string, fallback: number): number {
   const v = Number(process.env[name]);

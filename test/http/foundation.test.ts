@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect } from 'node:net';
 import { startServer, req, type TestServer } from '../helpers/server.js';
-import { ERROR_CODES } from '../../src/http/errors.js';
+import { ERROR_CODES } from '../../src/errors.js';
 
 let s: TestServer;
 const api = (p: string): string => `${s.base}/api/v1${p}`;

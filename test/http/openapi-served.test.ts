@@ -7,7 +7,7 @@ import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { startServer, req, ROOT, tempDir, type TestServer } from '../helpers/server.js';
-import { ERRORS, ERROR_CODES } from '../../src/http/errors.js';
+import { ERRORS, ERROR_CODES } from '../../src/errors.js';
 
 let s: TestServer;
 let yamlText = '';

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Type from 'typebox';
 import YAML from 'yaml';
-import { ApiError, ERROR_CODES } from '../../src/http/errors.js';
+import { ApiError, ERROR_CODES } from '../../src/errors.js';
 import { defineRoute, type RouteDef } from '../../src/http/route.js';
 import { buildOpenApi, toYaml } from '../../src/openapi/build.js';
 

@@ -1,7 +1,7 @@
 // Checks the docs page assets come from the local swagger-ui-dist and that the asset route serves only known names.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/errors.js';
 import type { RouteDef, RouteRequest } from '../../src/http/route.js';
 import { docsRoutes, loadDocsAssets, type DocsAssets } from '../../src/api/docs.js';
 

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ThumbQueue } from '../../src/thumbnails/queue.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/errors.js';
 import { etagOf, fitSize, matchesEtag, parseFormat, parseSize } from '../../src/thumbnails/params.js';
 
 function deferred(): { promise: Promise<string>; resolve: (v: string) => void } {

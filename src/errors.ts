@@ -62,3 +62,17 @@ export class ApiError extends Error {
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERRORS, code);
 }
+
+/** Longest `requested` echoed back in details, and how many candidate ids a 404 lists. */
+const REQUESTED_MAX = 512;
+const AVAILABLE_MAX = 50;
+
+/**
+ * 404 ITEM_NOT_FOUND for a lookup that matched nothing, in the one shape every route documents:
+ * `details {requested, kind, available}`. `phrase` starts the message (default `no <kind> matches`); the requested
+ * text is quoted after it, cut to 80 characters so a long id does not flood a log line.
+ */
+export function notFound(kind: string, requested: string, available: readonly string[], phrase = `no ${kind} matches`): ApiError {
+  const shown = requested.length > 80 ? `${requested.slice(0, 80)}…` : requested;
+  return new ApiError('ITEM_NOT_FOUND', `${phrase} "${shown}"`, { requested: requested.slice(0, REQUESTED_MAX), kind, available: available.slice(0, AVAILABLE_MAX) });
+}
