@@ -5,7 +5,7 @@ import { defineRoute, API_PREFIX, type Reply, type ResponseDoc, type RouteDef } 
 import type { ImageFormat } from '../shared/messages.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { parseFormat, parseSize } from '../thumbnails/params.js';
-import type { ThumbnailService } from '../thumbnails/service.js';
+import type { ThumbnailService, ThumbResult } from '../thumbnails/service.js';
 
 const Query = Type.Object({
   size: Type.Optional(Type.String({ description: 'longest edge in pixels: a whole number, clamped to 32-512; anything else takes the default 192' })),
@@ -43,7 +43,7 @@ interface ImageRouteSpec {
   /** Description of the `:id` parameter; null for routes without one. */
   id: string | null;
   errors: ErrorCode[];
-  serve: (id: string, size: number, format: ImageFormat, ifNoneMatch: string) => Promise<Reply>;
+  serve: (id: string, size: number, format: ImageFormat, ifNoneMatch: string) => Promise<ThumbResult>;
 }
 
 /** One image route: the shared query, responses, error mapping and parameter parsing around a service call. */
@@ -64,9 +64,15 @@ function imageRoute(r: ImageRouteSpec): RouteDef {
     handler: (req) => {
       const query = req.query as { size?: string; format?: string };
       const params = req.params as { id?: string } | undefined;
-      return r.serve(params?.id ?? '', parseSize(query.size), parseFormat(query.format), req.headers['if-none-match']);
+      return r.serve(params?.id ?? '', parseSize(query.size), parseFormat(query.format), req.headers['if-none-match']).then(imageReply);
     },
   });
+}
+
+/** 304 when the client has the image, else the image; both carry the ETag and `Cache-Control: no-cache`. */
+function imageReply(r: ThumbResult): Reply {
+  const headers = { ETag: r.etag, 'Cache-Control': 'no-cache' };
+  return r.image === null ? { status: 304, headers } : { status: 200, body: r.image.bytes, contentType: r.image.contentType, headers };
 }
 
 export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {

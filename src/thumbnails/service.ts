@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
-import type { Reply } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../api/limits.js';
 import { etagOf, fitSize, matchesEtag, shortHash, type ThumbKind } from './params.js';
@@ -92,7 +91,7 @@ export class ThumbnailService {
 
   constructor(private readonly deps: ThumbnailDeps) {}
 
-  async live(rawId: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+  async live(rawId: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const input = rawId.length >= 1 && rawId.length <= LIMITS.thumbnails.liveIdMaxLength ? this.deps.matchLive(rawId) : undefined;
     if (!input) throw new ApiError('DEVICE_NOT_FOUND', rawId.length === 0 ? 'the live input id is empty' : rawId.length > LIMITS.thumbnails.liveIdMaxLength ? 'the live input id is longer than 256 characters' : 'no enumerated live input matches that id');
@@ -125,7 +124,7 @@ export class ThumbnailService {
     return this.serve(plan, format, ifNoneMatch);
   }
 
-  current(size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+  current(size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const box = fitSize(this.deps.renderSize.width, this.deps.renderSize.height, size);
     const frame = this.deps.render.outputFrame();
@@ -146,7 +145,7 @@ export class ThumbnailService {
     );
   }
 
-  source(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+  source(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const g = id.length <= MAX_ID ? this.deps.generator(id) : undefined;
     if (!g) throw this.deps.notFound('source', id);
@@ -170,7 +169,7 @@ export class ThumbnailService {
     );
   }
 
-  media(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+  media(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const m = id.length <= MAX_ID ? this.deps.media(id) : undefined;
     if (!m) throw this.deps.notFound('media', id);
@@ -207,7 +206,7 @@ export class ThumbnailService {
     );
   }
 
-  palette(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+  palette(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const p = id.length <= MAX_ID ? this.deps.palette(id) : undefined;
     if (!p) throw this.deps.notFound('palette', id);
@@ -226,23 +225,23 @@ export class ThumbnailService {
     );
   }
 
-  private async serve(plan: Plan, format: ImageFormat, ifNoneMatch: string): Promise<Reply> {
+  private async serve(plan: Plan, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     const etag = etagOf(plan.kind, plan.width, plan.height, format, plan.digest);
     if (matchesEtag(ifNoneMatch, etag)) {
       this.counts.notModified++;
-      return { status: 304, headers: { ETag: etag, 'Cache-Control': 'no-cache' } };
+      return { etag, image: null };
     }
     const key = `${plan.subject}|${etag}`;
     const hit = this.cache.get(key);
     if (hit) {
       this.counts.cacheHits++;
-      return imageReply(hit.bytes, hit.etag, format);
+      return { etag: hit.etag, image: { bytes: hit.bytes, contentType: contentTypeOf(format) } };
     }
     const made = await this.queue.submit(key, plan.make);
     const finalEtag = made.etag ?? etag;
     this.cache.set(key, { bytes: made.bytes, etag: finalEtag });
     if (made.etag && made.etag !== etag) this.cache.set(`${plan.subject}|${made.etag}`, { bytes: made.bytes, etag: finalEtag });
-    return imageReply(made.bytes, finalEtag, format);
+    return { etag: finalEtag, image: { bytes: made.bytes, contentType: contentTypeOf(format) } };
   }
 
   /** Render-worker readback into a fresh slot, then encode; null when the subject has no frame to show. */
@@ -316,6 +315,12 @@ export interface ThumbnailStats {
   previewsOpen: number;
 }
 
-function imageReply(bytes: Uint8Array, etag: string, format: ImageFormat): Reply {
-  return { status: 200, body: bytes, contentType: format === 'jpg' ? 'image/jpeg' : 'image/png', headers: { ETag: etag, 'Cache-Control': 'no-cache' } };
+/** What a thumbnail request resolves to; `image` is null when the client's If-None-Match already names `etag`. */
+export interface ThumbResult {
+  etag: string;
+  image: { bytes: Uint8Array; contentType: string } | null;
+}
+
+function contentTypeOf(format: ImageFormat): string {
+  return format === 'jpg' ? 'image/jpeg' : 'image/png';
 }
