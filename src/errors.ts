@@ -1,9 +1,12 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
 // The OpenAPI description and the README's error table are checked against this list by a test.
+import { LIMITS, NOT_FOUND_AVAILABLE_MAX } from './limits.js';
+
+const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
 export const ERRORS = {
-  INVALID_PATH: { status: 400, message: 'path is longer than 512 characters or has characters outside A-Z a-z 0-9 / _ -' },
-  INVALID_DEPTH: { status: 400, message: 'depth must be an integer from 1 to 3' },
+  INVALID_PATH: { status: 400, message: `path is longer than ${browse.pathMaxLength} characters or has characters outside A-Z a-z 0-9 / _ -` },
+  INVALID_DEPTH: { status: 400, message: `depth must be an integer from ${browse.depthMin} to ${browse.depthMax}` },
   INVALID_REQUEST: { status: 400, message: 'the request is not valid' },
   UNAUTHORIZED: { status: 401, message: 'a valid API key is required (X-API-Key or Authorization: Bearer)' },
   EFFECT_LIMIT_REACHED: { status: 403, message: 'the effects chain is at the effect ceiling of the license tier' },
@@ -18,11 +21,11 @@ export const ERRORS = {
   MISDIRECTED_REQUEST: { status: 421, message: 'this server does not answer for that Host; add the name to server.allowedHosts' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
-  CHAIN_BUSY: { status: 503, message: 'the effects chain was not readable or updatable within 1000 ms; nothing changed; retry' },
-  PREVIEW_TIMEOUT: { status: 503, message: 'frame readback did not complete within 500 ms' },
+  CHAIN_BUSY: { status: 503, message: `the effects chain was not readable or updatable within ${chainTimeoutMs} ms; nothing changed; retry` },
+  PREVIEW_TIMEOUT: { status: 503, message: `frame readback did not complete within ${thumbnails.readbackTimeoutMs} ms` },
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
   STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },
-  ACTIVATION_TIMEOUT: { status: 504, message: 'activation did not complete within 5000 ms; the previous source keeps driving the output' },
+  ACTIVATION_TIMEOUT: { status: 504, message: `activation did not complete within ${activationTimeoutMs} ms; the previous source keeps driving the output` },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -63,10 +66,6 @@ export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERRORS, code);
 }
 
-/** Longest `requested` echoed back in details, and how many candidate ids a 404 lists. */
-const REQUESTED_MAX = 512;
-const AVAILABLE_MAX = 50;
-
 /**
  * 404 ITEM_NOT_FOUND for a lookup that matched nothing, in the one shape every route documents:
  * `details {requested, kind, available}`. `phrase` starts the message (default `no <kind> matches`); the requested
@@ -74,5 +73,5 @@ const AVAILABLE_MAX = 50;
  */
 export function notFound(kind: string, requested: string, available: readonly string[], phrase = `no ${kind} matches`): ApiError {
   const shown = requested.length > 80 ? `${requested.slice(0, 80)}…` : requested;
-  return new ApiError('ITEM_NOT_FOUND', `${phrase} "${shown}"`, { requested: requested.slice(0, REQUESTED_MAX), kind, available: available.slice(0, AVAILABLE_MAX) });
+  return new ApiError('ITEM_NOT_FOUND', `${phrase} "${shown}"`, { requested: requested.slice(0, LIMITS.selectIdMaxLength), kind, available: available.slice(0, NOT_FOUND_AVAILABLE_MAX) });
 }

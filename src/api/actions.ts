@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { notFound } from '../errors.js';
+import { LIMITS, NOT_FOUND_AVAILABLE_MAX } from '../limits.js';
 import { CATEGORIES, dimmerAfter, type Action } from '../actions/registry.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { SourceManager } from '../sources/source-manager.js';
@@ -31,7 +32,7 @@ const DESCRIPTION = [
   '- **Sources** (`source.<sourceId>`): selects the source like POST /sources/select; `result` is the current source. 504 ACTIVATION_TIMEOUT as there.',
   '- **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.',
   '- **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.',
-  'Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).',
+  `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
 ].join('\n\n');
 
 export function actionRoutes(d: ActionDeps): RouteDef[] {
@@ -97,7 +98,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         const started = Date.now();
         const id = req.params.id;
         const all = d.actions();
-        const action = id.length <= 512 ? all.find((a) => a.id === id) : undefined;
+        const action = id.length <= LIMITS.selectIdMaxLength ? all.find((a) => a.id === id) : undefined;
         if (!action) {
           throw notFound('action', id, all.map((a) => a.id), 'no action has the id');
         }

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { AppContext } from '../app/context.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits.js';
 
 export const CapabilitiesBody = Type.Object({
   apiVersion: Type.Literal('v1'),

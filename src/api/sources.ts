@@ -2,9 +2,10 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import type { SourceKind, SourceManager } from '../sources/source-manager.js';
 
-const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 512, description }));
+const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description }));
 
 export const CurrentSourceSchema = Type.Object(
   {
@@ -20,7 +21,7 @@ const Selected = Type.Object({ success: Type.Literal(true), current: CurrentSour
 
 const SelectBody = Type.Object({
   id: Text('id, matched first (exactly, then case-insensitively)'),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'display name, flexible matching when no id matches' })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
 });
 
 const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'] as const;
@@ -30,13 +31,13 @@ export function sourcesRoutes(m: SourceManager): RouteDef[] {
     const started = Date.now();
     const id = usable(req.body.id);
     const name = usable(req.body.name);
-    if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send a non-empty `id` or `name` string of 1 to 512 characters');
+    if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
     const entry = m.resolve(kinds, { id, name }, label);
     const current = await m.select(entry, started);
     return { json: { success: true, current } };
   };
   const activation =
-    'The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous ' +
+    `The answer is sent after the new source drew its first frame to the output (budget ${LIMITS.activationTimeoutMs} ms). On 504 ACTIVATION_TIMEOUT the previous ` +
     'source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. ' +
     'Selecting the current item answers 200 at once without interrupting it. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids).';
   return [

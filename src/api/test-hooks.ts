@@ -4,6 +4,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import type { RenderClient } from '../render/render-client.js';
 
 export function testHookRoutes(render: RenderClient): RouteDef[] {
@@ -73,7 +74,7 @@ export function testHookRoutes(render: RenderClient): RouteDef[] {
       errors: ['INVALID_REQUEST'],
       handler: async (req) => {
         const pixels = await render.sample(req.body.points as Array<[number, number]>);
-        if (!pixels) throw new ApiError('CHAIN_BUSY', 'the render worker did not answer within 1000 ms');
+        if (!pixels) throw new ApiError('CHAIN_BUSY', `the render worker did not answer within ${LIMITS.chainTimeoutMs} ms`);
         return { json: { pixels } };
       },
     }),

@@ -13,6 +13,7 @@
 // - activeItemId is a browse node id: the media id for files, `liveInput:<deviceId>` for live inputs, the item id
 //   for source types and presets. The first matching item in listing order (depth first) is the only one marked.
 import { ApiError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import type { BrowseNode, BrowseTree, TreeFolder } from './tree.js';
 
 export interface BrowseResponse {
@@ -22,14 +23,13 @@ export interface BrowseResponse {
   items: readonly BrowseNode[];
 }
 
-export const BROWSE_PATH_MAX = 512;
 const PATH_RE = /^[A-Za-z0-9/_-]+$/;
 const DEPTH_RE = /^[123]$/;
 
 /** The folder key for a raw `path` query value; throws INVALID_PATH. */
 export function normalizeBrowsePath(raw: string | undefined): string {
   if (raw === undefined) return '/';
-  if (raw.length < 1 || raw.length > BROWSE_PATH_MAX || !PATH_RE.test(raw)) throw new ApiError('INVALID_PATH');
+  if (raw.length < 1 || raw.length > LIMITS.browse.pathMaxLength || !PATH_RE.test(raw)) throw new ApiError('INVALID_PATH');
   const trimmed = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
   return trimmed.toLowerCase();
 }

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
-import { LIMITS } from '../api/limits.js';
+import { LIMITS } from '../limits.js';
 import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';

@@ -6,7 +6,7 @@
 import type { IngestClient } from './ingest-client.js';
 import type { IngestInput, IngestState } from '../shared/messages.js';
 import { FrameRingReader } from '../shared/frame-ring.js';
-import { LIMITS } from '../api/limits.js';
+import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 
 export type ReaderRole = 'program' | 'activating' | 'preview';

@@ -1,17 +1,19 @@
 // Main-thread side of the render worker: starts it, keeps the newest chain snapshot and statistics for reads,
-// and sends commands with deadlines (CHAIN_BUSY after 1000 ms; the worker drops a command whose deadline passed).
+// and sends commands with deadlines (CHAIN_BUSY after LIMITS.chainTimeoutMs; the worker drops a command whose deadline passed).
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
 import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
 import { ApiError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 
-/** Spec: chain read/update 1000 ms, then CHAIN_BUSY. */
-export const CHAIN_BUDGET_MS = 1000;
+/** Spec: chain read/update within this budget, then CHAIN_BUSY. */
+const CHAIN_BUDGET_MS = LIMITS.chainTimeoutMs;
 /** The worker's own deadline is earlier than the client's, so a reply that makes it in time is never discarded. */
 const WORKER_MARGIN_MS = 100;
+/** A worker silent this long is treated as not answering (it beats far more often while it renders). */
 const HEARTBEAT_STALE_MS = 1000;
 
 export interface ChainSnapshot {
@@ -128,9 +130,9 @@ export class RenderClient extends EventEmitter {
     }
   }
 
-  /** The newest chain, or CHAIN_BUSY when the worker is not answering (no heartbeat within 1000 ms). */
+  /** The newest chain, or CHAIN_BUSY when the worker is not answering (no heartbeat within HEARTBEAT_STALE_MS). */
   readChain(): ChainSnapshot {
-    if (!this.alive()) throw new ApiError('CHAIN_BUSY', 'the render worker has not answered within 1000 ms; retry');
+    if (!this.alive()) throw new ApiError('CHAIN_BUSY', `the render worker has not answered within ${HEARTBEAT_STALE_MS} ms; retry`);
     return this.snapshot;
   }
 
@@ -146,7 +148,7 @@ export class RenderClient extends EventEmitter {
     const result = await wait(this.chainWaiters, id, Math.max(0, startedAt + CHAIN_BUDGET_MS - Date.now()), { busy: true } as ChainReplyOrBusy, () =>
       this.post({ t: 'chain', id, deadline, cmd }),
     );
-    if ('busy' in result) throw new ApiError('CHAIN_BUSY', 'the chain was not updatable within 1000 ms; nothing changed; retry');
+    if ('busy' in result) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
     const r = result.reply;
     if (r.ok) return r.item;
     throw new ApiError(r.code, r.message, r.details);
@@ -163,10 +165,10 @@ export class RenderClient extends EventEmitter {
     );
   }
 
-  /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within 1000 ms. */
+  /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within the chain budget. */
   sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
     const id = this.nextId++;
-    return wait(this.sampleWaiters, id, 1000, null, () => this.post({ t: 'sample', id, points }));
+    return wait(this.sampleWaiters, id, CHAIN_BUDGET_MS, null, () => this.post({ t: 'sample', id, points }));
   }
 
   /** The output's frame number (frames drawn so far), read from shared memory. */

@@ -10,11 +10,12 @@ import type { LiveInput } from '../inputs/providers.js';
 import type { IngestInput, SourceSpec } from '../shared/messages.js';
 import { matchName } from '../shared/names.js';
 import { ApiError, notFound } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import type { StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 
-/** Spec: activation budget 5000 ms. */
-export const ACTIVATION_MS = 5000;
+/** Spec: a selection answers within this budget or 504 ACTIVATION_TIMEOUT. */
+const ACTIVATION_MS = LIMITS.activationTimeoutMs;
 
 export type SourceKind = 'generator' | 'preset' | 'live' | 'file';
 

@@ -2,7 +2,7 @@
 // image size, and the ETag form `"<kind>-<width>x<height>-<format>-<digest>"`.
 import { createHash } from 'node:crypto';
 import type { ImageFormat } from '../shared/messages.js';
-import { LIMITS } from '../api/limits.js';
+import { LIMITS } from '../limits.js';
 
 const { sizeMin, sizeMax, sizeDefault } = LIMITS.thumbnails;
 

@@ -7,7 +7,7 @@ import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
 import type { RenderClient } from '../render/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
 import { ApiError } from '../errors.js';
-import { LIMITS } from '../api/limits.js';
+import { LIMITS } from '../limits.js';
 import { etagOf, fitSize, matchesEtag, shortHash, type ThumbKind } from './params.js';
 import { ThumbQueue, type QueueStats } from './queue.js';
 import type { LivePreviews } from './live-previews.js';
@@ -93,8 +93,8 @@ export class ThumbnailService {
 
   async live(rawId: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
-    const input = rawId.length >= 1 && rawId.length <= LIMITS.thumbnails.liveIdMaxLength ? this.deps.matchLive(rawId) : undefined;
-    if (!input) throw new ApiError('DEVICE_NOT_FOUND', rawId.length === 0 ? 'the live input id is empty' : rawId.length > LIMITS.thumbnails.liveIdMaxLength ? 'the live input id is longer than 256 characters' : 'no enumerated live input matches that id');
+    const input = rawId.length >= 1 && rawId.length <= MAX_ID ? this.deps.matchLive(rawId) : undefined;
+    if (!input) throw new ApiError('DEVICE_NOT_FOUND', rawId.length === 0 ? 'the live input id is empty' : rawId.length > MAX_ID ? `the live input id is longer than ${MAX_ID} characters` : 'no enumerated live input matches that id');
     const info = input.available ? this.deps.previews.frame(input) : { ring: null, frameCount: 0, lastFrameMs: 0, size: null };
     const fresh = info.ring !== null && info.frameCount > 0 && Date.now() - info.lastFrameMs <= LIMITS.thumbnails.liveFrameMaxAgeMs;
     const box = fitSize(info.size?.width ?? 16, info.size?.height ?? 9, size);

@@ -1,4 +1,5 @@
-// Limits of the control-surface interface (spec section 8), reported by GET /capabilities and used by the routes.
+// Limits of the control-surface interface (spec section 8): the one place their numbers live. LIMITS is reported
+// as is by GET /capabilities; routes, services, schemas and error messages read it rather than repeating a number.
 export const LIMITS = {
   bodyLimitBytes: 64 * 1024,
   selectIdMaxLength: 512,
@@ -19,3 +20,6 @@ export const LIMITS = {
     liveFrameMaxAgeMs: 2000,
   },
 } as const;
+
+/** Not reported in /capabilities: how many candidate ids a 404 ITEM_NOT_FOUND lists in `details.available`. */
+export const NOT_FOUND_AVAILABLE_MAX = 50;
