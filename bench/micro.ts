@@ -11,7 +11,8 @@ import { ROOT } from '../test/helpers/server.js';
 import { matchName } from '../src/shared/names.js';
 import { buildBrowseTree } from '../src/browse/tree.js';
 import { freezeSnapshot, mediaId, type MediaFile } from '../src/library/scan.js';
-import { etagOf, matchesEtag, shortHash } from '../src/thumbnails/params.js';
+import { etagOf, shortHash } from '../src/thumbnails/params.js';
+import { etagMatches } from '../src/util/etag.js';
 
 const KEY = 'a-reasonably-long-api-key-0123456789';
 const guard = new ApiKeyGuard();
@@ -89,13 +90,13 @@ bench
     sink += shortHash('live', 'cam-1', 'Stage Cam', 'v4l2', 192, 108).length;
   })
   .add('thumbnail matchesEtag (exact)', () => {
-    sink += matchesEtag(ETAG, ETAG) ? 1 : 0;
+    sink += etagMatches(ETAG, ETAG) ? 1 : 0;
   })
   .add('thumbnail matchesEtag (3-entry list, weak hit last)', () => {
-    sink += matchesEtag(ETAG_LIST, ETAG) ? 1 : 0;
+    sink += etagMatches(ETAG_LIST, ETAG) ? 1 : 0;
   })
   .add('thumbnail matchesEtag (miss)', () => {
-    sink += matchesEtag('"live-192x108-png-fa1b2c3.1k0"', ETAG) ? 1 : 0;
+    sink += etagMatches('"live-192x108-png-fa1b2c3.1k0"', ETAG) ? 1 : 0;
   });
 
 await bench.run();

@@ -6,6 +6,7 @@ import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
+import { etagMatches } from '../util/etag.js';
 import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
@@ -290,16 +291,6 @@ export function conditional(reply: Reply, ifNoneMatch: string): Reply {
     return { status: 304, headers: { ETag: reply.etag, 'Cache-Control': headers['Cache-Control'] ?? 'no-cache' } };
   }
   return { ...reply, headers };
-}
-
-function etagMatches(header: string, etag: string): boolean {
-  if (header.length > 4096) return false;
-  if (header === etag) return true;
-  for (const part of header.split(',')) {
-    const t = part.trim();
-    if (t === '*' || t === etag || (t.startsWith('W/') && t.slice(2) === etag)) return true;
-  }
-  return false;
 }
 
 function failure(err: unknown, route: CompiledRoute, hooks: AdapterHooks): Reply {

@@ -41,14 +41,3 @@ export function etagOf(kind: ThumbKind, width: number, height: number, format: I
 export function shortHash(...parts: Array<string | number>): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 12);
 }
-
-/** True when an If-None-Match header names `etag` (a list, `*`, and weak forms count). */
-export function matchesEtag(header: string, etag: string): boolean {
-  if (header === '' || header.length > 8192) return false;
-  if (header === etag) return true;
-  for (const part of header.split(',')) {
-    const t = part.trim();
-    if (t === '*' || t === etag || (t.startsWith('W/') && t.slice(2) === etag)) return true;
-  }
-  return false;
-}

@@ -8,7 +8,8 @@ import type { RenderClient } from '../render/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import { etagOf, fitSize, matchesEtag, shortHash, type ThumbKind } from './params.js';
+import { etagOf, fitSize, shortHash, type ThumbKind } from './params.js';
+import { etagMatches } from '../util/etag.js';
 import { ThumbQueue, type QueueStats } from './queue.js';
 import type { LivePreviews } from './live-previews.js';
 import type { EncodePool } from './encode-pool.js';
@@ -227,7 +228,7 @@ export class ThumbnailService {
 
   private async serve(plan: Plan, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     const etag = etagOf(plan.kind, plan.width, plan.height, format, plan.digest);
-    if (matchesEtag(ifNoneMatch, etag)) {
+    if (etagMatches(ifNoneMatch, etag)) {
       this.counts.notModified++;
       return { etag, image: null };
     }

@@ -3,7 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ThumbQueue } from '../../src/thumbnails/queue.js';
 import { ApiError } from '../../src/errors.js';
-import { etagOf, fitSize, matchesEtag, parseFormat, parseSize } from '../../src/thumbnails/params.js';
+import { etagOf, fitSize, parseFormat, parseSize } from '../../src/thumbnails/params.js';
+import { etagMatches as matchesEtag } from '../../src/util/etag.js';
 
 function deferred(): { promise: Promise<string>; resolve: (v: string) => void } {
   let resolve!: (v: string) => void;
