@@ -6,6 +6,7 @@ import { loadConfig, ConfigError, type Overrides } from './config/load.js';
 import { activateCommunity, activateFromFile, deactivate, readLicense, describeLicense } from './license/store.js';
 import { packageVersion } from './app/version.js';
 import { readStatusFile } from './app/status-file.js';
+import { pidAlive } from './util/pid-alive.js';
 
 const USAGE = `usage:
   vjd serve [--config FILE] [--host H] [--port N] [--api-key K] [--data-dir D]
@@ -117,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'status') {
     const file = await readStatusFile(loaded.paths.runDir);
     const pid = typeof file?.pid === 'number' ? file.pid : null;
-    const alive = pid !== null && isAlive(pid);
+    const alive = pid !== null && pidAlive(pid);
     // The running server's own answer wins over the file, which is written just after each transition.
     const live = alive && file && Number(file.port) > 0 ? await httpStatus(String(file.host), Number(file.port)) : null;
     const state = live && typeof live.status === 'string' ? live.status : alive && file ? String(file.state) : 'Server Disabled';
@@ -133,15 +134,6 @@ async function main(argv: string[]): Promise<number> {
     return state === 'Server Running' ? 0 : 3;
   }
   fail(`unknown command ${JSON.stringify(cmd)}\n${USAGE}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function httpStatus(host: string, port: number): Promise<Record<string, unknown> | null> {

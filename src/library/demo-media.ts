@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log.js';
+import { pidAlive } from '../util/pid-alive.js';
 
 export interface DemoMediaResult {
   /** true when this call created the media folder. */
@@ -69,14 +70,7 @@ async function removeStale(parent: string, prefix: string, log: Logger): Promise
     const m = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length)) : null;
     if (!m) continue;
     const pid = Number(m[1]);
-    let alive = pid === process.pid;
-    try {
-      if (!alive) process.kill(pid, 0);
-      alive = true;
-    } catch {
-      alive = false;
-    }
-    if (alive) continue;
+    if (pid === process.pid || pidAlive(pid)) continue;
     await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
     log.info({ dir: join(parent, name) }, 'removed an unfinished demo media folder');
   }

@@ -4,7 +4,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Logger } from '../log.js';
 import { ProbeCache } from './probe-cache.js';
-import { limiter, probeFile, type ProbeFn } from './probe.js';
+import { probeFile, type ProbeFn } from './probe.js';
+import { limiter } from '../util/limiter.js';
 import { emptyRoot, freezeSnapshot, identity, scanRoots, signatureOf, type MediaSnapshot } from './scan.js';
 
 export { mediaId, type MediaFile, type MediaFolder, type MediaRoot, type MediaSnapshot } from './scan.js';

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { basename, extname, join } from 'node:path';
 import type { Logger } from '../log.js';
 import type { ProbeCache } from './probe-cache.js';
-import { limiter, ProbeError, type MediaType, type ProbeFn, type ProbeResult } from './probe.js';
+import { limiter } from '../util/limiter.js';
+import { ProbeError, type MediaType, type ProbeFn, type ProbeResult } from './probe.js';
 
 export interface MediaFile {
   /** `media-` + first 16 hex of sha256(`<root absolute path>\0<relPath>`): stable across restarts and rescans. */

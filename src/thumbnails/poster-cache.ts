@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from '../log.js';
-import { limiter } from '../library/probe.js';
+import { limiter } from '../util/limiter.js';
+import { pidAlive } from '../util/pid-alive.js';
 import { parentDeathPrefix } from '../util/parent-death.js';
 
 export interface PosterMedia {
@@ -54,15 +55,6 @@ const FILTER =
   `scale='min(${MAX_SIDE},iw)':'min(${MAX_SIDE},ih)':force_original_aspect_ratio=decrease`;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 let warnedNoPrefix = false;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Width and height from a PNG's IHDR chunk (the first 24 bytes), or null when the bytes are not a PNG header. */
 function ihdr(b: Buffer): { width: number; height: number } | null {
@@ -158,7 +150,7 @@ export class PosterCache {
       await Promise.all(
         (await readdir(this.dir)).map(async (n) => {
           const temp = TEMP.exec(n);
-          if (temp && Number(temp[1]) !== process.pid && !alive(Number(temp[1]))) await this.remove(n);
+          if (temp && Number(temp[1]) !== process.pid && !pidAlive(Number(temp[1]))) await this.remove(n);
           if (!ENTRY.test(n)) return;
           const st = await stat(join(this.dir, n)).catch(() => null);
           if (st?.isFile()) found.push([n, st.mtimeMs]);

@@ -2,6 +2,7 @@
 import { access, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { pidAlive } from './pid-alive.js';
 
 /**
  * Test-only fault injection: with VJD_TEST_HOOKS=1 and VJD_FAULT_DISK_FULL_WHILE=<flag file>, every write fails the
@@ -71,20 +72,11 @@ export async function removeStaleTemps(path: string): Promise<number> {
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const pid = Number(name.slice(prefix.length).split('.')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && running(pid)) continue;
+    if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) continue;
     await unlink(join(dir, name)).then(
       () => removed++,
       () => undefined,
     );
   }
   return removed;
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
