@@ -27,6 +27,7 @@ import { shortHash } from '../thumbnails/params.js';
 import { buildActions, type Action } from '../actions/registry.js';
 import { notFound } from '../errors.js';
 import { matchName } from '../shared/names.js';
+import { deviceIdOf } from '../browse/live-id.js';
 
 export interface Show {
   display: Display;
@@ -120,7 +121,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     posters,
     renderSize: { width: cfg.render.width, height: cfg.render.height },
     matchLive: (raw) => {
-      const id = raw.startsWith('liveInput:') ? raw.slice('liveInput:'.length) : raw;
+      const id = deviceIdOf(raw);
       return live.find((l) => l.id === id) ?? matchName(live, raw, [(l) => l.name, (l) => l.id]);
     },
     generator: (id) => {

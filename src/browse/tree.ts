@@ -1,6 +1,7 @@
 // The immutable browse tree (sources, presets, live inputs, media files) with per-folder node arrays precomputed for GET /browse.
 import { createHash } from 'node:crypto';
 import type { MediaFile, MediaFolder, MediaSnapshot } from '../library/media-library.js';
+import { liveBrowseId } from './live-id.js';
 
 export type BrowseItemKind = 'sourceType' | 'sourcePreset' | 'liveInput' | 'fileInput';
 
@@ -102,7 +103,7 @@ export function fileItem(file: MediaFile): BrowseItem {
 export function liveItem(device: { id: string; name: string }): BrowseItem {
   return {
     kind: 'liveInput',
-    id: `liveInput:${device.id}`,
+    id: liveBrowseId(device.id),
     name: device.name,
     thumbnailUrl: `/api/v1/thumbnails/live/${encodeURIComponent(device.id)}`,
     activate: { method: 'POST', path: '/api/v1/inputs/live/select', body: { id: device.id } },

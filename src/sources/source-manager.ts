@@ -9,6 +9,7 @@ import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
 import type { IngestInput, SourceSpec } from '../shared/messages.js';
 import { matchName } from '../shared/names.js';
+import { deviceIdOf, liveBrowseId } from '../browse/live-id.js';
 import { ApiError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { StateStore } from '../state/store.js';
@@ -83,14 +84,14 @@ export class SourceManager extends EventEmitter {
   activeItemId(): string | null {
     const c = this.current;
     if (!c) return null;
-    return c.sourceKind === 'live' ? `liveInput:${c.id}` : c.id;
+    return c.sourceKind === 'live' ? liveBrowseId(c.id) : c.id;
   }
 
   /** Resolves a selection among `kinds` (id first, then flexible name) or throws 404 ITEM_NOT_FOUND. */
   resolve(kinds: readonly SourceKind[], q: SelectQuery, label: string): SourceEntry {
     const pool = this.entries.filter((e) => kinds.includes(e.sourceKind));
     if (q.id !== undefined) {
-      const id = q.id.startsWith('liveInput:') ? q.id.slice('liveInput:'.length) : q.id;
+      const id = deviceIdOf(q.id);
       const exact = pool.find((e) => e.id === id) ?? matchName(pool, id, [(e) => e.id]);
       if (exact) return exact;
     }
