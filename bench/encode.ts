@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { valueSymbol } from 'piscina';
 import sharp from 'sharp';
 import encodeTask, { writePng } from '../workers/encode/main.js';
-import { EncodePool } from '../src/thumbnails/encode-pool.js';
+import { EncodePool } from '../src/workers/encode-pool.js';
 import type { EncodeResult, EncodeTask, ImageFormat } from '../src/shared/messages.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

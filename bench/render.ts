@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import createGL from 'gl';
 import { Catalog } from '../src/catalog/catalog.js';
-import { ensureDisplay } from '../src/render/xvfb.js';
+import { ensureDisplay } from '../src/workers/xvfb.js';
 import { log } from '../src/log.js';
 import { RenderEngine } from '../workers/render/engine.js';
 import { trackGl } from '../workers/render/gl-tracker.js';

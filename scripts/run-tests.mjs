@@ -72,7 +72,7 @@ function runFile(file) {
 // serves the whole run when none is set. Servers started by tests drop it again and start their own.
 let display = null;
 if (!process.env.DISPLAY) {
-  const { ensureDisplay } = await import('../dist/src/render/xvfb.js');
+  const { ensureDisplay } = await import('../dist/src/workers/xvfb.js');
   const quiet = { info() {}, warn() {}, error(...args) { console.error(...args); } };
   display = await ensureDisplay(quiet);
   process.env.DISPLAY = display.name;

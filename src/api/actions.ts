@@ -5,7 +5,7 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { notFound } from '../errors.js';
 import { LIMITS, NOT_FOUND_AVAILABLE_MAX } from '../limits.js';
 import { CATEGORIES, dimmerAfter, type Action } from '../actions/registry.js';
-import type { RenderClient } from '../render/render-client.js';
+import type { RenderClient } from '../workers/render-client.js';
 import type { SourceManager } from '../sources/source-manager.js';
 import { paletteView, type PaletteSelection } from '../palettes/selection.js';
 import type { StateStore } from '../state/store.js';

@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
-import type { RenderClient } from '../render/render-client.js';
+import type { RenderClient } from '../workers/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 
 export interface EffectsDeps {

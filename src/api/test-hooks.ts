@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { RenderClient } from '../render/render-client.js';
+import type { RenderClient } from '../workers/render-client.js';
 
 export function testHookRoutes(render: RenderClient): RouteDef[] {
   return [

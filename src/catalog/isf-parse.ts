@@ -1,6 +1,6 @@
 // Parses an ISF v2 file (JSON header comment + GLSL ES 1.00 fragment) into an IsfDescriptor, with clear rejection reasons.
 import type { IsfDescriptor, IsfInput, IsfInputType, IsfPass } from '../shared/isf-types.js';
-import { exprVariables, IsfExprError, parseSizeExpr } from './isf-expr.js';
+import { exprVariables, IsfExprError, parseSizeExpr } from '../shared/isf-expr.js';
 
 export const MAX_ISF_BYTES = 256 * 1024;
 

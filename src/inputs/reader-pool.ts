@@ -3,7 +3,7 @@
 // (a listening URL, a capture device) can then be previewed and put on the output at once, and a change of roles
 // never drops its connection. Rings are sized for the program, so a preview needs no reader of its own; the
 // reader closes when its last role is released.
-import type { IngestClient } from './ingest-client.js';
+import type { IngestClient } from '../workers/ingest-client.js';
 import type { IngestInput, IngestState } from '../shared/messages.js';
 import { FrameRingReader } from '../shared/frame-ring.js';
 import { LIMITS } from '../limits.js';

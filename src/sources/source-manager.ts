@@ -4,7 +4,7 @@
 // files are held through the reader pool (roles `activating` and `program`), which keeps them retrying for as
 // long as they are held; a select of the current source while it delivers nothing restarts its reader.
 import { EventEmitter } from 'node:events';
-import type { RenderClient, SourceResult } from '../render/render-client.js';
+import type { RenderClient, SourceResult } from '../workers/render-client.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
 import type { IngestInput, SourceSpec } from '../shared/messages.js';

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from '../log.js';
 import { limiter } from '../util/limiter.js';
 import { pidAlive } from '../util/pid-alive.js';
-import { parentDeathPrefix } from '../util/parent-death.js';
+import { parentDeathPrefix } from '../shared/parent-death.js';
 
 export interface PosterMedia {
   id: string;

@@ -4,7 +4,7 @@
 // pool turns it into PNG or JPEG.
 import { randomBytes } from 'node:crypto';
 import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
-import type { RenderClient } from '../render/render-client.js';
+import type { RenderClient } from '../workers/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
@@ -12,7 +12,7 @@ import { etagOf, fitSize, shortHash, type ThumbKind } from './params.js';
 import { etagMatches } from '../util/etag.js';
 import { ThumbQueue, type QueueStats } from './queue.js';
 import type { LivePreviews } from './live-previews.js';
-import type { EncodePool } from './encode-pool.js';
+import type { EncodePool } from '../workers/encode-pool.js';
 import type { PosterCache } from './poster-cache.js';
 import { ResultCache } from './result-cache.js';
 

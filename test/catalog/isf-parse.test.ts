@@ -1,7 +1,7 @@
 // Tests of the ISF parser (header rules, normalization, rejection reasons) and the pass size expression evaluator.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clampSize, evalSizeExpr, IsfExprError } from '../../src/catalog/isf-expr.js';
+import { clampSize, evalSizeExpr, IsfExprError } from '../../src/shared/isf-expr.js';
 import { isfTypeFromFileName, IsfParseError, parseIsf } from '../../src/catalog/isf-parse.js';
 
 const MAIN = '\nvoid main() { gl_FragColor = vec4(1.0); }\n';

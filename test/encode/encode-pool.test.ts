@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import jpeg from 'jpeg-js';
-import { EncodePool, defaultEncodeThreads } from '../../src/thumbnails/encode-pool.js';
+import { EncodePool, defaultEncodeThreads } from '../../src/workers/encode-pool.js';
 import type { ImageFormat } from '../../src/shared/messages.js';
 
 const pool = new EncodePool({ threads: 2 });

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IngestClient } from '../../src/inputs/ingest-client.js';
+import { IngestClient } from '../../src/workers/ingest-client.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import type { IngestState } from '../../src/shared/messages.js';
 

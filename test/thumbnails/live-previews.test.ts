@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { LivePreviews } from '../../src/thumbnails/live-previews.js';
 import { ReaderPool } from '../../src/inputs/reader-pool.js';
 import { createFrameRing, FrameRingWriter } from '../../src/shared/frame-ring.js';
-import type { IngestClient } from '../../src/inputs/ingest-client.js';
+import type { IngestClient } from '../../src/workers/ingest-client.js';
 import type { LiveInput } from '../../src/inputs/providers.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;

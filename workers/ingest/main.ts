@@ -1,5 +1,5 @@
 // Ingest worker entry: one supervised ffmpeg per open key, each writing into its own SharedArrayBuffer frame ring.
-import { parentDeathPrefix } from '../../src/util/parent-death.js';
+import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';

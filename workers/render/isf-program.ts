@@ -1,6 +1,6 @@
 // Runs one ISF descriptor on a WebGL 1 context: compile/link, cached uniforms, multi-pass buffers, GL helpers.
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
-import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/catalog/isf-expr.js';
+import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
 import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
 
 export { IsfCompileError };

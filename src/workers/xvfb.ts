@@ -1,7 +1,7 @@
 // Gives headless-gl an X display: uses $DISPLAY when set, otherwise starts a private Xvfb (DESIGN.md section 1).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../log.js';
-import { parentDeathPrefix } from '../util/parent-death.js';
+import { parentDeathPrefix } from '../shared/parent-death.js';
 
 export interface Display {
   name: string;
