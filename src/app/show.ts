@@ -22,12 +22,9 @@ import { PaletteSelection } from '../palettes/selection.js';
 import { EncodePool } from '../workers/encode-pool.js';
 import { PosterCache } from '../thumbnails/poster-cache.js';
 import { LivePreviews } from '../thumbnails/live-previews.js';
-import { GENERATOR_THUMB_TIME, ThumbnailService, type GeneratorThumbSource } from '../thumbnails/service.js';
-import { shortHash } from '../thumbnails/params.js';
+import { ThumbnailService } from '../thumbnails/service.js';
+import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { buildActions, type Action } from '../actions/registry.js';
-import { notFound } from '../errors.js';
-import { matchName } from '../shared/names.js';
-import { deviceIdOf } from '../browse/live-id.js';
 
 export interface Show {
   display: Display;
@@ -114,56 +111,15 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const previews = new LivePreviews(readers);
   const encoder = new EncodePool({ log });
   const posters = new PosterCache({ dir: join(loaded.paths.dataDir, 'cache', 'posters'), log });
+  const renderSize = { width: cfg.render.width, height: cfg.render.height };
   const thumbnails = new ThumbnailService({
     render,
     encoder,
     previews,
     posters,
-    renderSize: { width: cfg.render.width, height: cfg.render.height },
-    matchLive: (raw) => {
-      const id = deviceIdOf(raw);
-      return live.find((l) => l.id === id) ?? matchName(live, raw, [(l) => l.name, (l) => l.id]);
-    },
-    generator: (id) => {
-      const table = generatorThumbs();
-      const exact = table.get(id);
-      if (exact) return exact;
-      const hit = matchName([...table.entries()], id, [([key]) => key, ([, g]) => g.name]);
-      return hit?.[1];
-    },
-    media: (id) => {
-      const f = library.snapshot().byId.get(id);
-      return f ? { id: f.id, name: f.name, path: f.path, size: f.size, mtimeMs: f.mtimeMs, width: f.width, height: f.height, still: f.type === 'image', durationSec: f.durationSec } : undefined;
-    },
-    palette: (id) => {
-      const p = palettes.get(id) ?? palettes.find(id);
-      return p ? { id: p.id, colors: p.colors, version: p.version, digest: p.digest } : undefined;
-    },
-    notFound: (kind, requested) => {
-      const pool =
-        kind === 'media'
-          ? library.snapshot().files.map((f) => f.id)
-          : kind === 'palette'
-            ? palettes.list().map((p) => p.id)
-            : [...catalog.snapshot.generators.map((g) => `source:${g.type}`), ...catalog.snapshot.presets.map((p) => p.id)];
-      return notFound(kind, requested, pool);
-    },
+    renderSize,
+    ...thumbnailSubjects({ live: () => live, catalog, library, palettes, renderSize }),
   });
-  // Generators and presets as thumbnail subjects, with their image hash, rebuilt once per catalog snapshot.
-  let genThumbs: { version: number; table: Map<string, GeneratorThumbSource & { name: string }> } | null = null;
-  function generatorThumbs(): Map<string, GeneratorThumbSource & { name: string }> {
-    const cat = catalog.snapshot;
-    if (genThumbs?.version === cat.version) return genThumbs.table;
-    const table = new Map<string, GeneratorThumbSource & { name: string }>();
-    const sig = (fragment: string, inputs: Record<string, unknown>) => shortHash(fragment, JSON.stringify(inputs), cfg.render.width, cfg.render.height, GENERATOR_THUMB_TIME);
-    for (const g of cat.generators) table.set(`source:${g.type}`, { type: g.type, inputs: {}, name: g.name, signature: sig(g.fragment, {}) });
-    for (const p of cat.presets) {
-      const g = cat.generators.find((d) => d.type === p.source);
-      if (g) table.set(p.id, { type: g.type, inputs: p.inputs, name: p.name, signature: sig(g.fragment, p.inputs) });
-    }
-    genThumbs = { version: cat.version, table };
-    return table;
-  }
   let actions: Action[] = [];
   const rebuildActions = (): void => {
     actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list());

@@ -1,0 +1,78 @@
+// What each thumbnail id names: the lookups the thumbnail service needs from live inputs, the catalog, the media
+// library and the palette library, and the 404 with the candidate ids when an id names nothing.
+import type { LiveInput } from '../inputs/providers.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { MediaLibrary } from '../library/media-library.js';
+import type { PaletteLibrary } from '../palettes/library.js';
+import { notFound } from '../errors.js';
+import { matchName } from '../shared/names.js';
+import { deviceIdOf } from '../browse/live-id.js';
+import { shortHash } from './params.js';
+import { GENERATOR_THUMB_TIME, type GeneratorThumbSource, type ThumbnailDeps } from './service.js';
+
+export interface SubjectSources {
+  /** The live inputs as last enumerated (the list is replaced, not mutated, so it is read through a getter). */
+  live: () => readonly LiveInput[];
+  catalog: Pick<Catalog, 'snapshot'>;
+  library: Pick<MediaLibrary, 'snapshot'>;
+  palettes: Pick<PaletteLibrary, 'list' | 'get' | 'find'>;
+  renderSize: { width: number; height: number };
+}
+
+type Subjects = Pick<ThumbnailDeps, 'matchLive' | 'generator' | 'media' | 'palette' | 'notFound'>;
+type GeneratorEntry = GeneratorThumbSource & { name: string };
+
+export function thumbnailSubjects(s: SubjectSources): Subjects {
+  const generators = generatorTable(s);
+  return {
+    matchLive: (raw) => {
+      const live = s.live();
+      const id = deviceIdOf(raw);
+      return live.find((l) => l.id === id) ?? matchName(live, raw, [(l) => l.name, (l) => l.id]);
+    },
+    generator: (id) => {
+      const table = generators();
+      const exact = table.get(id);
+      if (exact) return exact;
+      const hit = matchName([...table.entries()], id, [([key]) => key, ([, g]) => g.name]);
+      return hit?.[1];
+    },
+    media: (id) => {
+      const f = s.library.snapshot().byId.get(id);
+      return f ? { id: f.id, name: f.name, path: f.path, size: f.size, mtimeMs: f.mtimeMs, width: f.width, height: f.height, still: f.type === 'image', durationSec: f.durationSec } : undefined;
+    },
+    palette: (id) => {
+      const p = s.palettes.get(id) ?? s.palettes.find(id);
+      return p ? { id: p.id, colors: p.colors, version: p.version, digest: p.digest } : undefined;
+    },
+    notFound: (kind, requested) => {
+      const cat = s.catalog.snapshot;
+      const pool =
+        kind === 'media'
+          ? s.library.snapshot().files.map((f) => f.id)
+          : kind === 'palette'
+            ? s.palettes.list().map((p) => p.id)
+            : [...cat.generators.map((g) => `source:${g.type}`), ...cat.presets.map((p) => p.id)];
+      return notFound(kind, requested, pool);
+    },
+  };
+}
+
+/** Generators and presets as thumbnail subjects with their image hash, rebuilt once per catalog snapshot. */
+function generatorTable(s: SubjectSources): () => Map<string, GeneratorEntry> {
+  let built: { version: number; table: Map<string, GeneratorEntry> } | null = null;
+  return () => {
+    const cat = s.catalog.snapshot;
+    if (built?.version === cat.version) return built.table;
+    const table = new Map<string, GeneratorEntry>();
+    const { width, height } = s.renderSize;
+    const sig = (fragment: string, inputs: Record<string, unknown>) => shortHash(fragment, JSON.stringify(inputs), width, height, GENERATOR_THUMB_TIME);
+    for (const g of cat.generators) table.set(`source:${g.type}`, { type: g.type, inputs: {}, name: g.name, signature: sig(g.fragment, {}) });
+    for (const p of cat.presets) {
+      const g = cat.generators.find((d) => d.type === p.source);
+      if (g) table.set(p.id, { type: g.type, inputs: p.inputs, name: p.name, signature: sig(g.fragment, p.inputs) });
+    }
+    built = { version: cat.version, table };
+    return table;
+  };
+}
