@@ -1,7 +1,11 @@
 // GET /status: application name and version, server state, uptime, HTTP engine, render stats; open without a key.
 import Type, { type Static } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import type { AppContext } from '../app/context.js';
+import type { HttpEngine } from '../http/uws.js';
+import type { ListenerStatus } from '../http/listener.js';
+import type { LicenseCheck } from '../license/license.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { NetworkAddress } from '../app/network.js';
 
 const Address = Type.Object({
   address: Type.String(),
@@ -94,7 +98,25 @@ export const StatusBody = Type.Object({
 export type RenderStatus = Static<typeof StatusBody>['render'];
 export type ThumbnailStatus = Static<typeof StatusBody>['thumbnails'];
 
-export function statusRoutes(ctx: AppContext): RouteDef[] {
+/** What GET /status reads of the running application (src/app/context.ts builds on it; this module imports no context). */
+export interface StatusContext {
+  readonly name: 'vjd';
+  readonly version: string;
+  readonly startedAt: Date;
+  readonly engine: HttpEngine;
+  config(): LoadedConfig;
+  listener(): ListenerStatus;
+  addresses(): NetworkAddress[];
+  license(): LicenseCheck;
+  apiKeyRequired(): boolean;
+  /** Render statistics (a new object only when they change). */
+  render(): RenderStatus;
+  /** Thumbnail pipeline counters, and a number that changes whenever they do (memoised status bodies). */
+  thumbnails(): ThumbnailStatus;
+  thumbnailsVersion(): number;
+}
+
+export function statusRoutes(ctx: StatusContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
   let memo: { tick: number; thumbs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;

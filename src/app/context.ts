@@ -1,26 +1,8 @@
 // What route modules may read of the running application; routes get this, never globals.
-import type { HttpEngine } from '../http/uws.js';
-import type { ListenerStatus } from '../http/listener.js';
-import type { LicenseCheck } from '../license/license.js';
-import type { LoadedConfig } from '../config/load.js';
-import type { NetworkAddress } from './network.js';
-import type { RenderStatus, ThumbnailStatus } from '../api/status.js';
+// GET /status reads most of it; its part is declared beside the status schema it feeds, so the types follow the schema.
+import type { StatusContext } from '../api/status.js';
 
-export interface AppContext {
-  readonly name: 'vjd';
-  readonly version: string;
-  readonly startedAt: Date;
-  readonly engine: HttpEngine;
-  config(): LoadedConfig;
-  listener(): ListenerStatus;
-  addresses(): NetworkAddress[];
-  license(): LicenseCheck;
-  apiKeyRequired(): boolean;
-  /** Render statistics (a new object only when they change). */
-  render(): RenderStatus;
-  /** Thumbnail pipeline counters, and a number that changes whenever they do (memoised status bodies). */
-  thumbnails(): ThumbnailStatus;
-  thumbnailsVersion(): number;
+export interface AppContext extends StatusContext {
   /** Capability features of the routes actually served. */
   features(): string[];
 }
