@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
-import { createQuad, createTarget, destroyQuad, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { createTarget, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
 import { checkIsfFolder } from '../helpers/isf-assets.js';
 
@@ -55,7 +56,7 @@ const def = (desc: IsfDescriptor, name: string): unknown => desc.inputs.find((i)
  * frames, unlike separate renderIsf calls), reading back only the last frame.
  */
 function renderSequence(desc: IsfDescriptor, frames: Pixels[], values: Record<string, unknown> = {}): (x: number, y: number) => Rgba {
-  const quad = createQuad(gl);
+  const quad = new Quad(gl);
   const out = createTarget(gl, S, S);
   const tex = gl.createTexture()!;
   const program = IsfProgram.create(gl, desc, S, S, quad);
@@ -79,7 +80,7 @@ function renderSequence(desc: IsfDescriptor, frames: Pixels[], values: Record<st
     program.destroy();
     gl.deleteTexture(tex);
     destroyTarget(gl, out);
-    destroyQuad(gl, quad);
+    quad.destroy();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 }

@@ -8,7 +8,8 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { trackGl } from '../../workers/render/gl-tracker.js';
-import { createQuad, createTarget, destroyQuad, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { createTarget, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { Quad } from '../../workers/render/gl-util.js';
 
 export type GL = WebGLRenderingContext;
 
@@ -85,7 +86,7 @@ function flipRows(src: Uint8Array, width: number, height: number): Uint8Array {
 /** Renders `desc` for `frames` frames and reads the last one back top-down; destroys everything it made. */
 export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): RenderResult {
   const { width, height } = opts;
-  const quad = createQuad(gl);
+  const quad = new Quad(gl);
   const out = createTarget(gl, width, height);
   let inputTex: WebGLTexture | null = null;
   let program: IsfProgram | null = null;
@@ -136,7 +137,7 @@ export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): Ren
     program?.destroy();
     gl.deleteTexture(inputTex);
     destroyTarget(gl, out);
-    destroyQuad(gl, quad);
+    quad.destroy();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 }

@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { glCounts } from '../../workers/render/gl-tracker.js';
-import { createQuad, createTarget, destroyQuad, destroyTarget, IsfCompileError, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { createTarget, destroyTarget, IsfCompileError, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, renderIsf, type Rgba } from '../helpers/gl.js';
 
 const gl = createTestGl(64, 64);
@@ -180,7 +181,7 @@ test('a compile error throws IsfCompileError with the file line number', () => {
   const text = '/*{\n  "NAME": "broken"\n}*/\nvoid main() {\n  gl_FragColor = vec4(notDeclared);\n}\n';
   const d = parseIsf(text, { file: 'b', fileName: 'broken.fs' });
   const before = glCounts(gl);
-  const quad = createQuad(gl);
+  const quad = new Quad(gl);
   try {
     IsfProgram.create(gl, d, 8, 8, quad);
     assert.unreachable('should not compile');
@@ -190,7 +191,7 @@ test('a compile error throws IsfCompileError with the file line number', () => {
     assert.match(log, /^ERROR: 0:5: 'notDeclared' : undeclared identifier/);
     assert.not.match(log, /\n/);
   } finally {
-    destroyQuad(gl, quad);
+    quad.destroy();
   }
   assert.equal(glCounts(gl), before, 'a failed compile leaks nothing');
   // A multi-line IMG_* call before the error must not shift the line number.
@@ -204,7 +205,7 @@ test('a compile error throws IsfCompileError with the file line number', () => {
 });
 
 test('resize and destroy leave every tracker count where it started', () => {
-  const quad = createQuad(gl);
+  const quad = new Quad(gl);
   const d = isf(
     { INPUTS: [IMAGE, { NAME: 'second', TYPE: 'image' }], PASSES: [{ TARGET: 'a', PERSISTENT: true, WIDTH: '$WIDTH/4' }, { TARGET: 'b', FLOAT: true }, { TARGET: 'a' }] },
     'void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) + IMG_THIS_PIXEL(second) + IMG_THIS_PIXEL(a) + IMG_THIS_PIXEL(b); }',
@@ -226,7 +227,7 @@ test('resize and destroy leave every tracker count where it started', () => {
   p.destroy();
   gl.deleteTexture(tex);
   destroyTarget(gl, out);
-  destroyQuad(gl, quad);
+  quad.destroy();
   assert.equal(glCounts(gl), start);
 });
 

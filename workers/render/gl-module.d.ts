@@ -49,8 +49,7 @@ interface WebGLRenderingContext {
 
   getExtension(name: 'STACKGL_destroy_context'): { destroy(): void } | null;
   getExtension(name: 'STACKGL_resize_drawingbuffer'): { resize(width: number, height: number): void } | null;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  getExtension(name: string): any;
+  getExtension(name: string): unknown;
   getSupportedExtensions(): string[] | null;
   getParameter(pname: number): unknown;
   getError(): number;

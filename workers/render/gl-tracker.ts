@@ -1,7 +1,5 @@
 // Counts live GL objects per context (create*/delete* wrapped on the instance) so /status can reveal leaks.
 
-export type GL = WebGLRenderingContext;
-
 export interface GlCounts {
   textures: number;
   programs: number;
@@ -69,9 +67,4 @@ export function glCounts(gl: object): GlCounts {
   const state = tracked.get(gl);
   if (!state) return { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 };
   return { ...state.counts };
-}
-
-/** Whether trackGl was called on this context. */
-export function isTracked(gl: object): boolean {
-  return tracked.has(gl);
 }

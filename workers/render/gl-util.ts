@@ -1,6 +1,7 @@
-// Small GL helpers for vjd's own (non-ISF) passes: program compilation and a full-screen quad draw.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type GL = any;
+// Small GL helpers for the render worker: the one GL type, program compilation and the full-screen quad.
+
+/** The headless-gl WebGL 1 context, typed by gl-module.d.ts (the `gl` package ships no typings). */
+export type GL = WebGLRenderingContext;
 
 export const BLIT_VERTEX = `
 attribute vec2 position;
@@ -11,10 +12,11 @@ void main() {
 }`;
 
 /** Compiles and links a program with `position` at attribute 0; throws with the info log on failure. */
-export function compileProgram(gl: GL, vertex: string, fragment: string): unknown {
+export function compileProgram(gl: GL, vertex: string, fragment: string): WebGLProgram {
   const vs = compileShader(gl, gl.VERTEX_SHADER, vertex);
   const fs = compileShader(gl, gl.FRAGMENT_SHADER, fragment);
   const program = gl.createProgram();
+  if (!program) throw new Error('createProgram failed (context lost?)');
   gl.attachShader(program, vs);
   gl.attachShader(program, fs);
   gl.bindAttribLocation(program, 0, 'position');
@@ -29,8 +31,9 @@ export function compileProgram(gl: GL, vertex: string, fragment: string): unknow
   return program;
 }
 
-function compileShader(gl: GL, kind: number, source: string): unknown {
+function compileShader(gl: GL, kind: number, source: string): WebGLShader {
   const shader = gl.createShader(kind);
+  if (!shader) throw new Error('createShader failed (context lost?)');
   gl.shaderSource(shader, source);
   gl.compileShader(shader);
   if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
@@ -43,9 +46,11 @@ function compileShader(gl: GL, kind: number, source: string): unknown {
 
 /** A full-screen triangle strip in a buffer of its own. */
 export class Quad {
-  readonly buffer: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- shaped like QuadBuffer for IsfProgram
+  private readonly buffer: WebGLBuffer;
   constructor(private readonly gl: GL) {
-    this.buffer = gl.createBuffer();
+    const buffer = gl.createBuffer();
+    if (!buffer) throw new Error('createBuffer failed (context lost?)');
+    this.buffer = buffer;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
   }

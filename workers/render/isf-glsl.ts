@@ -1,8 +1,7 @@
 // ISF → GLSL ES 1.00: vertex + fragment sources (uniform prelude, IMG_* rewrite) and compilation with file line numbers.
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
 import { PALETTE_SLOTS } from '../../src/shared/palette.js';
-
-type GL = WebGLRenderingContext;
+import type { GL } from './gl-util.js';
 
 export interface IsfSources {
   vertex: string;

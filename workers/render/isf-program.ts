@@ -2,18 +2,12 @@
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
 import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
 import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
+import type { GL, Quad } from './gl-util.js';
 
 export { IsfCompileError };
 
-export type GL = WebGLRenderingContext;
-
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers shared with the render worker.
-
-/** A buffer of 4 vertices (-1..1, triangle strip) fed to attribute location 0. */
-export interface QuadBuffer {
-  buffer: WebGLBuffer;
-}
 
 export interface RenderTarget {
   texture: WebGLTexture;
@@ -22,26 +16,6 @@ export interface RenderTarget {
   height: number;
   /** True when the texture really holds floats (OES_texture_float present and renderable). */
   float: boolean;
-}
-
-export function createQuad(gl: GL): QuadBuffer {
-  const buffer = gl.createBuffer();
-  if (!buffer) throw new Error('createBuffer failed (context lost?)');
-  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-  return { buffer };
-}
-
-export function destroyQuad(gl: GL, quad: QuadBuffer): void {
-  gl.deleteBuffer(quad.buffer);
-}
-
-/** Binds the quad to attribute 0 and draws it into the current framebuffer/viewport. */
-export function drawQuad(gl: GL, quad: QuadBuffer): void {
-  gl.bindBuffer(gl.ARRAY_BUFFER, quad.buffer);
-  gl.enableVertexAttribArray(0);
-  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-  gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
 }
 
 // NPOT textures in WebGL 1 are only complete with CLAMP_TO_EDGE and no mipmaps.
@@ -224,7 +198,7 @@ export class IsfProgram {
     private readonly program: WebGLProgram,
     public width: number,
     public height: number,
-    private readonly quad: QuadBuffer,
+    private readonly quad: Quad,
   ) {
     const at = (name: string): WebGLUniformLocation | null => gl.getUniformLocation(program, name);
     this.u = {
@@ -280,7 +254,7 @@ export class IsfProgram {
   }
 
   /** Compiles and links; throws IsfCompileError with the first error line (file line numbers). */
-  static create(gl: GL, desc: IsfDescriptor, width: number, height: number, quad: QuadBuffer): IsfProgram {
+  static create(gl: GL, desc: IsfDescriptor, width: number, height: number, quad: Quad): IsfProgram {
     const src = buildIsfSources(desc);
     const program = linkProgram(gl, src.vertex, src.fragment, src.vertexOffset, src.fragmentOffset);
     let p: IsfProgram | null = null;
@@ -399,7 +373,7 @@ export class IsfProgram {
       gl.viewport(0, 0, w, h);
       gl.uniform1i(u.passIndex, i);
       gl.uniform2f(u.renderSize, w, h);
-      drawQuad(gl, this.quad);
+      this.quad.draw();
       if (buf) [buf.front, buf.back] = [buf.back, buf.front];
     }
 
@@ -412,7 +386,7 @@ export class IsfProgram {
       gl.uniform1i(this.copy.src, 0);
       gl.bindFramebuffer(gl.FRAMEBUFFER, frame.target);
       gl.viewport(0, 0, this.width, this.height);
-      drawQuad(gl, this.quad);
+      this.quad.draw();
     }
   }
 

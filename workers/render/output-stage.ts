@@ -14,9 +14,9 @@ void main() {
 
 export class OutputStage {
   readonly target: RenderTarget;
-  private readonly program: unknown;
-  private readonly uLevel: unknown;
-  private readonly uSrc: unknown;
+  private readonly program: WebGLProgram;
+  private readonly uLevel: WebGLUniformLocation | null;
+  private readonly uSrc: WebGLUniformLocation | null;
   blackout = false;
   dimmer = 1;
 
@@ -33,7 +33,7 @@ export class OutputStage {
   }
 
   /** Draws `source` (a render-size texture) through the dimmer and blackout into the output target. */
-  draw(source: unknown): void {
+  draw(source: WebGLTexture): void {
     const gl = this.gl;
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.target.framebuffer);
     gl.viewport(0, 0, this.width, this.height);

@@ -1,8 +1,8 @@
 // Compiles every catalog program ahead of use and keeps one spare instance per type, so adding an effect or
 // switching to a generator takes a ready program instead of stalling the frame loop on a compile.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import { IsfProgram, IsfCompileError, type QuadBuffer } from './isf-program.js';
-import type { GL } from './gl-util.js';
+import { IsfProgram, IsfCompileError } from './isf-program.js';
+import type { GL, Quad } from './gl-util.js';
 
 interface Entry {
   desc: IsfDescriptor;
@@ -24,7 +24,7 @@ export class ProgramPool {
 
   constructor(
     private readonly gl: GL,
-    private readonly quad: QuadBuffer,
+    private readonly quad: Quad,
     private width: number,
     private height: number,
   ) {}

@@ -29,7 +29,7 @@ export type DrawContext = IsfFrame;
 type Active =
   | { kind: 'none' }
   | { kind: 'generator'; program: IsfProgram; values: Record<string, unknown> }
-  | { kind: 'ring'; reader: FrameRingReader; live: boolean; immediate: boolean; afterFrame: number; texture: unknown; texW: number; texH: number; frameNo: number };
+  | { kind: 'ring'; reader: FrameRingReader; live: boolean; immediate: boolean; afterFrame: number; texture: WebGLTexture | null; texW: number; texH: number; frameNo: number };
 
 export interface Pending {
   id: number;
@@ -42,9 +42,9 @@ export class SourceStage {
   private current: Active = { kind: 'none' };
   currentKey = '';
   pending: Pending | null = null;
-  private readonly letterbox: unknown;
-  private readonly uRect: unknown;
-  private readonly uFrame: unknown;
+  private readonly letterbox: WebGLProgram;
+  private readonly uRect: WebGLUniformLocation | null;
+  private readonly uFrame: WebGLUniformLocation | null;
   private noSignal: IsfProgram | null = null;
 
   constructor(

@@ -62,7 +62,8 @@ export interface ThumbContext {
 }
 
 interface Source {
-  texture: unknown;
+  /** Null only after context loss (createTexture failed); drawing it then shows nothing. */
+  texture: WebGLTexture | null;
   width: number;
   height: number;
   /** Rows are top-down (CPU uploads), not GL's bottom-up. */
@@ -73,8 +74,8 @@ type Uniform = 'src' | 'srcSize' | 'scale' | 'snap' | 'lo' | 'hi' | 'flipSrc' | 
 const UNIFORMS: readonly Uniform[] = ['src', 'srcSize', 'scale', 'snap', 'lo', 'hi', 'flipSrc', 'flipDst', 'dstH'];
 
 interface Downscaler {
-  program: unknown;
-  u: Record<Uniform, unknown>;
+  program: WebGLProgram;
+  u: Record<Uniform, WebGLUniformLocation | null>;
 }
 
 export class ThumbStage {
@@ -82,7 +83,7 @@ export class ThumbStage {
   private readonly programs = new Map<number, Downscaler>();
   private readonly targets = new Map<string, RenderTarget>();
   private readonly readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
-  private ringTexture: unknown = null;
+  private ringTexture: WebGLTexture | null = null;
   private generatorTarget: RenderTarget | null = null;
   private readonly maxSize: number;
 
@@ -249,7 +250,7 @@ export class ThumbStage {
     let d = this.programs.get(n);
     if (!d) {
       const program = compileProgram(this.gl, BLIT_VERTEX, downscaleShader(n));
-      const u = {} as Record<Uniform, unknown>;
+      const u = {} as Record<Uniform, WebGLUniformLocation | null>;
       for (const name of UNIFORMS) u[name] = this.gl.getUniformLocation(program, name);
       d = { program, u };
       this.programs.set(n, d);
