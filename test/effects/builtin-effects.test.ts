@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
-import { createTarget, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { IsfProgram } from '../../workers/render/isf-program.js';
+import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
 import { checkIsfFolder } from '../helpers/isf-assets.js';
@@ -79,7 +80,7 @@ function renderSequence(desc: IsfDescriptor, frames: Pixels[], values: Record<st
   } finally {
     program.destroy();
     gl.deleteTexture(tex);
-    destroyTarget(gl, out);
+    out.destroy();
     quad.destroy();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }

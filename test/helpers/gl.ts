@@ -8,7 +8,8 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { trackGl } from '../../workers/render/gl-tracker.js';
-import { createTarget, destroyTarget, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { IsfProgram } from '../../workers/render/isf-program.js';
+import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
 
 export type GL = WebGLRenderingContext;
@@ -136,7 +137,7 @@ export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): Ren
   } finally {
     program?.destroy();
     gl.deleteTexture(inputTex);
-    destroyTarget(gl, out);
+    out.destroy();
     quad.destroy();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }

@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { glCounts } from '../../workers/render/gl-tracker.js';
-import { createTarget, destroyTarget, IsfCompileError, IsfProgram, uploadRgba } from '../../workers/render/isf-program.js';
+import { IsfCompileError, IsfProgram } from '../../workers/render/isf-program.js';
+import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, renderIsf, type Rgba } from '../helpers/gl.js';
 
@@ -226,7 +227,7 @@ test('resize and destroy leave every tracker count where it started', () => {
   p.destroy();
   p.destroy();
   gl.deleteTexture(tex);
-  destroyTarget(gl, out);
+  out.destroy();
   quad.destroy();
   assert.equal(glCounts(gl), start);
 });

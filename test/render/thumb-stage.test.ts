@@ -7,7 +7,7 @@ import type { ThumbJob, ThumbReply, ThumbSubject } from '../../src/shared/messag
 import { RenderEngine } from '../../workers/render/engine.js';
 import { glCounts } from '../../workers/render/gl-tracker.js';
 import { Quad } from '../../workers/render/gl-util.js';
-import { createTarget, destroyTarget } from '../../workers/render/isf-program.js';
+import { createTarget } from '../../workers/render/targets.js';
 import { ProgramPool } from '../../workers/render/program-pool.js';
 import { ThumbStage } from '../../workers/render/thumb-stage.js';
 import { createTestGl, loadBuiltin, type Rgba } from '../helpers/gl.js';
@@ -230,7 +230,7 @@ test('no GL objects leak: a stage and 50 varied jobs return counts to baseline',
   thumbs.destroy();
   assert.equal(glCounts(gl), base, 'destroy frees everything');
   assert.is(gl.getError(), gl.NO_ERROR);
-  destroyTarget(gl, output);
+  output.destroy();
   pool.destroy();
   quad.destroy();
   assert.equal(glCounts(gl), start);

@@ -7,7 +7,8 @@ import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
-import { createTarget, destroyTarget, type IsfFrame, type IsfProgram, type RenderTarget } from './isf-program.js';
+import type { IsfFrame, IsfProgram } from './isf-program.js';
+import { createTarget, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { SourceStage } from './source-stage.js';
@@ -265,7 +266,7 @@ export class RenderEngine {
     this.source.destroy();
     this.thumbs.destroy();
     this.output.destroy();
-    for (const t of this.ping) destroyTarget(this.gl, t);
+    for (const t of this.ping) t.destroy();
     this.pool.destroy();
     this.quad.destroy();
   }

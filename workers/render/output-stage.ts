@@ -1,7 +1,7 @@
 // The output stage: applies dimmer and blackout to the end of the chain and owns the output framebuffer,
 // the one every readback (samples, thumbnails) reads from.
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
-import { createTarget, destroyTarget, type RenderTarget } from './isf-program.js';
+import { createTarget, type RenderTarget } from './targets.js';
 
 const GRADE = `
 precision mediump float;
@@ -60,6 +60,6 @@ export class OutputStage {
 
   destroy(): void {
     this.gl.deleteProgram(this.program);
-    destroyTarget(this.gl, this.target);
+    this.target.destroy();
   }
 }

@@ -4,7 +4,8 @@ import type { SourceSpec } from '../../src/shared/messages.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
-import type { IsfFrame, IsfProgram, RenderTarget } from './isf-program.js';
+import type { IsfFrame, IsfProgram } from './isf-program.js';
+import type { RenderTarget } from './targets.js';
 import type { ProgramPool } from './program-pool.js';
 
 /** A live input that delivered no frame for this long shows the "no signal" card (spec: live frame freshness). */

@@ -3,7 +3,8 @@ import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ThumbJob, ThumbReply } from '../../src/shared/messages.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
-import { createTarget, destroyTarget, uploadRgba, type IsfProgram, type RenderTarget } from './isf-program.js';
+import type { IsfProgram } from './isf-program.js';
+import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
 import type { ProgramPool } from './program-pool.js';
 
 /** Taps per axis in one pass; each tap averages 2 texels, so one pass reduces by up to 2×MAX_TAPS. */
@@ -113,13 +114,13 @@ export class ThumbStage {
         try {
           this.pass({ texture: src.texture, width: src.width, height: src.height, topDown: false }, dst, true);
         } finally {
-          destroyTarget(gl, src);
+          src.destroy();
         }
       }
       // Waits for the draws, so the compiles happen here and not in the first job.
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
     } finally {
-      destroyTarget(gl, dst);
+      dst.destroy();
     }
   }
 
@@ -157,9 +158,9 @@ export class ThumbStage {
 
   destroy(): void {
     const gl = this.gl;
-    for (const t of this.targets.values()) destroyTarget(gl, t);
+    for (const t of this.targets.values()) t.destroy();
     this.targets.clear();
-    if (this.generatorTarget) destroyTarget(gl, this.generatorTarget);
+    if (this.generatorTarget) this.generatorTarget.destroy();
     this.generatorTarget = null;
     gl.deleteTexture(this.ringTexture);
     this.ringTexture = null;
@@ -268,7 +269,7 @@ export class ThumbStage {
       if (this.targets.size >= MAX_CACHED) {
         const [oldKey, old] = this.targets.entries().next().value as [string, RenderTarget];
         this.targets.delete(oldKey);
-        destroyTarget(this.gl, old);
+        old.destroy();
       }
     }
     this.targets.set(key, t);
