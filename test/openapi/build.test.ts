@@ -201,7 +201,8 @@ test('error responses per operation', () => {
   assert.equal(add['400'], { $ref: '#/components/responses/INVALID_REQUEST' });
   assert.equal(add['413'], { $ref: '#/components/responses/PAYLOAD_TOO_LARGE' });
   assert.equal(add['403'], { $ref: '#/components/responses/EFFECT_LIMIT_REACHED' });
-  assert.equal(add['500'].content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
+  // Each code its own body schema, so a generated client knows exactly which codes (and details) a route gives.
+  assert.equal(add['500'].content['application/json'].schema.oneOf.map((s: any) => s.properties.code.enum), [['EFFECT_LOAD_FAILED'], ['INTERNAL']]);
   assert.equal(Object.keys(add['500'].content['application/json'].examples), ['EFFECT_LOAD_FAILED', 'INTERNAL']);
 
   const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get.responses;
