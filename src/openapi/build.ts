@@ -34,7 +34,11 @@ Authentication is optional: it applies only when the operator sets an API key. W
 
 ## CORS
 
-Requests from any origin are permitted. A preflight \`OPTIONS\` request is answered with 204 and the CORS headers.
+Requests from any origin are permitted. A preflight \`OPTIONS\` request is answered with 204 and the CORS headers on every path, without an API key. Every answer carries \`Access-Control-Allow-Origin: *\` and \`Access-Control-Expose-Headers: ETag\`; JSON answers carry \`Cache-Control: no-store\`.
+
+## HEAD
+
+Every GET operation also answers HEAD: the same status and headers, no body.
 
 ## Name matching
 
@@ -51,7 +55,7 @@ For effects a name is matched against the display name first, then against the t
 
 ## Errors
 
-Every error answers with the body \`{"error": true, "code": "<CODE>", "message": "<text>"}\`; \`details\` is added only where a route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT). Each operation lists the codes it can answer with.`;
+Every error answers with the body \`{"error": true, "code": "<CODE>", "message": "<text>"}\`; \`details\` is added only where a route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT). Each operation lists the codes it can answer with, each with its own body schema (the \`code\` and the \`details\` that route gives).`;
 
 export interface BuildOptions {
   version: string;

@@ -61,6 +61,7 @@ note('toggleEffect', await api.POST('/api/v1/effects/toggle', { body: { index: 1
 note('setEffectEnabled', await api.POST('/api/v1/effects/enabled', { body: { name: ids.effectType, enabled: true } }));
 const miss = await api.POST('/api/v1/effects/remove', { body: { index: 99 } });
 const missMax: number | undefined = miss.error?.code === 'ITEM_NOT_FOUND' ? miss.error.details?.max : undefined;
+const missStatus = miss.response.status;
 note('removeEffect', await api.POST('/api/v1/effects/remove', { body: { type: ids.effectType } }));
 note('listPalettes', await api.GET('/api/v1/palettes'));
 note('selectPalette', await api.POST('/api/v1/palettes/select', { body: { id: ids.paletteId } }));
@@ -85,4 +86,4 @@ note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { pa
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, colors, dimmer } }));
+console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer } }));

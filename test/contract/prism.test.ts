@@ -159,7 +159,13 @@ function caseBody(c: Case): { text: string; type: string } | undefined {
 async function headersFor(run: Run): Promise<Record<string, string>> {
   const h: Record<string, string> = { ...(run.noKey ? {} : AUTH), ...(run.c.headers ?? {}) };
   if (run.c.conditional) {
-    const first = await send(fx.s.base, 'GET', run.c.path, AUTH);
+    // A loaded machine may answer a documented 503 first; wait for an image (and its ETag) as that answer advises.
+    let first = await send(fx.s.base, 'GET', run.c.path, AUTH);
+    const deadline = Date.now() + 120_000;
+    while (loadAnswer(first) !== null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      first = await send(fx.s.base, 'GET', run.c.path, AUTH);
+    }
     const etag = first.headers.etag;
     assert.type(etag, 'string', `${run.c.name}: no ETag to revalidate with`);
     h['if-none-match'] = String(etag);
