@@ -8,6 +8,10 @@ import { CATEGORIES, dimmerAfter, type Action } from '../actions/registry.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { SourceManager } from '../sources/source-manager.js';
 import { paletteView, type PaletteSelection } from '../palettes/selection.js';
+import { ChainItemSchema } from './effects.js';
+import { CurrentSourceSchema } from './sources.js';
+import { PaletteSchema } from './palettes.js';
+import { GlobalBody } from './global.js';
 import type { StateStore } from '../state/store.js';
 
 export interface ActionDeps {
@@ -90,7 +94,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       responses: {
         200: {
           description: 'the action ran',
-          schema: Type.Object({ success: Type.Literal(true), action: ActionSchema, result: Type.Object({}, { additionalProperties: true, description: 'what the equivalent route answers (see above)' }) }),
+          schema: Type.Object({ success: Type.Literal(true), action: ActionSchema, result: Type.Union([ChainItemSchema, CurrentSourceSchema, PaletteSchema, GlobalBody], { description: 'what the equivalent route answers: the chain item, the current source, the palette or `{blackout, dimmer}`' }) }),
         },
       },
       errors: ['ITEM_NOT_FOUND', 'EFFECT_LIMIT_REACHED', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY', 'NO_CURRENT_PALETTE', 'ACTIVATION_TIMEOUT'],

@@ -15,7 +15,7 @@ export interface BrowseDeps {
 const Activate = Type.Object({
   method: Type.Literal('POST'),
   path: Type.String({ description: 'absolute route path including /api/v1' }),
-  body: Type.Object({}, { additionalProperties: true, description: 'send unchanged as the JSON body' }),
+  body: Type.Object({ id: Type.String() }, { description: 'send unchanged as the JSON body' }),
 });
 
 const ItemNode = Type.Object(
@@ -81,13 +81,18 @@ export function browseRoutes(deps: BrowseDeps): RouteDef[] {
       tags: ['browse'],
       feature: 'browse',
       schema: {
-        // Plain strings: the exact rules (and their error codes) live in listBrowse.
+        // The same rules listBrowse applies, so the description states them; path is checked first (property order).
         query: Type.Object({
-          path: Type.Optional(Type.String({ description: 'folder browsePath, 1-512 characters of A-Z a-z 0-9 / _ -; default `/`' })),
-          depth: Type.Optional(Type.String({ description: '`1`, `2` or `3`; default `1`' })),
+          path: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9/_-]+$', default: '/', description: 'folder browsePath, 1-512 characters of A-Z a-z 0-9 / _ -, else 400 INVALID_PATH' }),
+          ),
+          // The exact text, not a number: `01`, `+2` and `2.0` are INVALID_DEPTH.
+          depth: Type.Optional(
+            Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')], { default: '1', description: 'levels to list: exactly `1`, `2` or `3`, else 400 INVALID_DEPTH' }),
+          ),
         }),
       },
-      invalid: (_where, problem) => new ApiError(problem.includes('depth') ? 'INVALID_DEPTH' : 'INVALID_PATH'),
+      invalid: (_where, problem) => new ApiError(problem.startsWith('query.depth') ? 'INVALID_DEPTH' : 'INVALID_PATH'),
       responses: { 200: { description: 'the folder listing', schema: BrowseBody } },
       errors: ['INVALID_PATH', 'INVALID_DEPTH', 'PATH_NOT_FOUND'],
       handler: (req) => ({ jsonText: listBrowseBytes(deps.tree(), req.query.path, req.query.depth, deps.activeItemId()) }),

@@ -18,7 +18,11 @@ export function contentEtag(body: Uint8Array | string): string {
   return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
-const NOT_MODIFIED = { description: 'Not modified: If-None-Match matched the current ETag (no body).' };
+const CACHING = {
+  ETag: { description: 'strong validator of the content', schema: Type.String({ pattern: '^"[A-Za-z0-9_-]+"$' }) },
+  'Cache-Control': { description: 'always `no-cache`: revalidate with If-None-Match', schema: Type.Literal('no-cache') },
+};
+const NOT_MODIFIED = { description: 'Not modified: If-None-Match matched the current ETag (no body).', headers: CACHING };
 
 export interface DocsAssets {
   files: Map<string, DocsAsset>;
@@ -117,7 +121,7 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
       operationId: 'getDocs',
       feature: 'docs',
       schema: {},
-      responses: { 200: { description: 'The documentation page.', contentType: HTML_TYPE }, 304: NOT_MODIFIED },
+      responses: { 200: { description: 'The documentation page.', contentType: HTML_TYPE, headers: CACHING }, 304: NOT_MODIFIED },
       errors: [],
       handler: () => {
         const page = files.get(HTML_NAME);
@@ -155,7 +159,7 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
       operationId: 'getOpenApi',
       feature: 'openapi',
       schema: {},
-      responses: { 200: { description: 'The OpenAPI document as YAML.', contentType: YAML_TYPE }, 304: NOT_MODIFIED },
+      responses: { 200: { description: 'The OpenAPI document as YAML.', contentType: YAML_TYPE, headers: CACHING }, 304: NOT_MODIFIED },
       errors: [],
       handler: () => {
         const doc = yaml();

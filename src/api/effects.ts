@@ -37,15 +37,33 @@ const ChainList = Type.Object({
 
 const Changed = Type.Object({ success: Type.Literal(true), current: ChainItemSchema });
 
+// A position outside 1..count is an index miss (404 with `details.min`/`max`, spec section 4), not a malformed
+// request, so `index` has no minimum here.
+const Index = Type.Integer({ description: '1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`' });
+
 /** How toggle and enabled address one chain item; the render worker's chain applies the `name`-wins rule. */
 const Target = {
-  index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
+  index: Type.Optional(Index),
   name: Type.Optional(Type.String({ ...NAME, description: 'display name first, then type' })),
 };
 
-function requireOne(a: unknown, b: unknown, what: string): void {
-  if (a === undefined && b === undefined) throw new ApiError('INVALID_REQUEST', `send ${what}`);
-}
+/** At least one of the two fields (both may be sent; the route's precedence rule picks one). */
+const oneOf2 = (a: string, b: string) => Type.Union([Type.Object({ [a]: Type.Unknown() }), Type.Object({ [b]: Type.Unknown() })]);
+
+/** `{}` (or neither field) names what to send instead of the bare schema message. */
+const neither = (what: string) => (_where: string, problem: string) =>
+  new ApiError('INVALID_REQUEST', problem.startsWith('body must have required') ? `send ${what}` : problem);
+
+/** `details` of a miss on the chain: chain names or types (not capped), or the valid positions. */
+const ChainMiss = Type.Object(
+  {
+    requested: Type.Union([Type.String(), Type.Integer()], { description: 'the type, name or position sent' }),
+    available: Type.Optional(Type.Array(Type.String(), { description: 'types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled)' })),
+    min: Type.Optional(Type.Integer({ description: 'lowest position: 1' })),
+    max: Type.Optional(Type.Integer({ description: 'highest position: the chain length' })),
+  },
+  { additionalProperties: false },
+);
 
 const common = { auth: 'required' as const, tags: ['effects'] };
 
@@ -123,6 +141,7 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       },
       responses: { 200: { description: 'the slot of the effect', schema: Type.Intersect([Type.Object({ success: Type.Literal(true) }), ChainItemSchema]) } },
       errors: ['INVALID_REQUEST', 'EFFECT_LIMIT_REACHED', 'ITEM_NOT_FOUND', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {
         const started = Date.now();
         const item = await d.render.chain(
@@ -143,17 +162,21 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         '`details {requested, available}` (types in the chain) for a type, or `details {requested, min, max}` for an index.',
       feature: 'effects',
       schema: {
-        body: Type.Object({
-          type: Type.Optional(Type.String({ ...NAME, description: 'effect type (or display name); the first match is removed' })),
-          index: Type.Optional(Type.Integer({ description: '1-based chain position' })),
-        }),
+        body: Type.Intersect([
+          Type.Object({
+            type: Type.Optional(Type.String({ ...NAME, description: 'effect type (or display name); the first match is removed' })),
+            index: Type.Optional(Index),
+          }),
+          oneOf2('type', 'index'),
+        ]),
       },
+      invalid: neither('`type` (string) or `index` (integer)'),
       responses: { 200: { description: 'the removed item as it was', schema: Type.Object({ success: Type.Literal(true), removed: ChainItemSchema }) } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {
         const started = Date.now();
         const { type, index } = req.body;
-        requireOne(type, index, '`type` (string) or `index` (integer)');
         const removed = await d.render.chain({ op: 'remove', type, index }, started);
         return { json: { success: true, removed } };
       },
@@ -167,13 +190,14 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       description:
         'When both are sent, `name` wins. A name miss gives `details.available` (loaded effect names); an index miss gives `details.min` and `details.max`.',
       feature: 'effects',
-      schema: { body: Type.Object(Target) },
+      schema: { body: Type.Intersect([Type.Object(Target), oneOf2('name', 'index')]) },
+      invalid: neither('`name` (string) or `index` (integer)'),
       responses: { 200: { description: 'the item after the change', schema: Changed } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {
         const started = Date.now();
         const { index, name } = req.body;
-        requireOne(name, index, '`name` (string) or `index` (integer)');
         const current = await d.render.chain({ op: 'toggle', name, index }, started);
         return { json: { success: true, current } };
       },
@@ -188,14 +212,15 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         'Precedence when both `index` and `name` are sent: `name` wins, as on toggle. Misses answer like toggle. Repeating a request changes nothing further.',
       feature: 'effects',
       schema: {
-        body: Type.Object({ enabled: Type.Boolean({ description: 'state to set' }), ...Target }),
+        body: Type.Intersect([Type.Object({ enabled: Type.Boolean({ description: 'state to set' }), ...Target }), oneOf2('name', 'index')]),
       },
+      invalid: neither('`name` (string) or `index` (integer)'),
       responses: { 200: { description: 'the item after the change', schema: Changed } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {
         const started = Date.now();
         const { index, name, enabled } = req.body;
-        requireOne(name, index, '`name` (string) or `index` (integer)');
         const current = await d.render.chain({ op: 'enabled', enabled, name, index }, started);
         return { json: { success: true, current } };
       },

@@ -4,6 +4,7 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { paletteView, type PaletteSelection } from '../palettes/selection.js';
 import type { Palette } from '../palettes/library.js';
+import { idOrNameInvalid, usableIdOrName } from './sources.js';
 
 export const PaletteSchema = Type.Object(
   {
@@ -77,11 +78,15 @@ export function paletteRoutes(sel: PaletteSelection, list: () => readonly Palett
       summary: 'Select a palette by id or name',
       description: '`id` is matched exactly first, then like a name; `name` uses flexible matching (case-insensitive; space, underscore and hyphen equivalent; trimmed). One of them is required, each 1-512 characters. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids).',
       schema: {
-        body: Type.Object({
-          id: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'palette id' })),
-          name: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'palette name, flexible matching' })),
-        }),
+        body: Type.Intersect([
+          Type.Object({
+            id: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'palette id' })),
+            name: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'palette name, flexible matching' })),
+          }),
+          usableIdOrName,
+        ]),
       },
+      invalid: idOrNameInvalid,
       responses: { 200: { description: 'the palette now current', schema: Selected } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND'],
       handler: (req) => {

@@ -19,10 +19,23 @@ export const CurrentSourceSchema = Type.Object(
 
 const Selected = Type.Object({ success: Type.Literal(true), current: CurrentSourceSchema });
 
-const SelectBody = Type.Object({
-  id: Text('id, matched first (exactly, then case-insensitively)'),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
-});
+/** One of `id` or `name` must say something (not only whitespace); a blank one counts as absent. */
+export const usableIdOrName = Type.Union([
+  Type.Object({ id: Type.String({ pattern: '\\S' }) }, { description: 'a usable id' }),
+  Type.Object({ name: Type.String({ pattern: '\\S' }) }, { description: 'a usable name' }),
+]);
+
+/** `{}` or only blank fields: the message says what to send. */
+export const idOrNameInvalid = (_where: string, problem: string): ApiError =>
+  new ApiError('INVALID_REQUEST', problem.startsWith('body must have required') ? `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters` : problem);
+
+const SelectBody = Type.Intersect([
+  Type.Object({
+    id: Text('id, matched first (exactly, then case-insensitively)'),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
+  }),
+  usableIdOrName,
+]);
 
 const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'] as const;
 
@@ -90,6 +103,7 @@ export function sourcesRoutes(m: SourceManager): RouteDef[] {
       tags: ['sources'],
       feature: 'sources',
       schema: { body: SelectBody },
+      invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
       errors: [...SELECT_ERRORS],
       handler: select(['generator', 'preset', 'live', 'file'], 'source'),
@@ -104,6 +118,7 @@ export function sourcesRoutes(m: SourceManager): RouteDef[] {
       tags: ['sources'],
       feature: 'live-inputs',
       schema: { body: SelectBody },
+      invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
       errors: [...SELECT_ERRORS],
       handler: select(['live'], 'live'),
@@ -118,6 +133,7 @@ export function sourcesRoutes(m: SourceManager): RouteDef[] {
       tags: ['sources'],
       feature: 'media-files',
       schema: { body: SelectBody },
+      invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
       errors: [...SELECT_ERRORS],
       handler: select(['file'], 'file'),

@@ -7,23 +7,29 @@ import { ApiError, type ErrorCode } from '../errors.js';
 import { parseFormat, parseSize } from '../thumbnails/params.js';
 import type { ThumbnailService, ThumbResult } from '../thumbnails/service.js';
 
+// Lenient by design (spec section 8): any text is accepted, so the description types them as strings, not integers or enums.
 const Query = Type.Object({
-  size: Type.Optional(Type.String({ description: 'longest edge in pixels: a whole number, clamped to 32-512; anything else takes the default 192' })),
-  format: Type.Optional(Type.String({ description: '`png` or `jpg`; any other value takes the default `png`' })),
+  size: Type.Optional(
+    Type.String({ default: '192', examples: ['192'], description: 'longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192' }),
+  ),
+  format: Type.Optional(Type.String({ default: 'png', examples: ['jpg'], description: '`png` or `jpg`; any other value takes the default `png`' })),
 });
+
+const ETAG = Type.String({ pattern: '^"(live|current|source|media|palette)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$', description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder' });
+const NO_CACHE = Type.Literal('no-cache', { description: 'always `no-cache`' });
 
 const IMAGE: ResponseDoc = {
   description: 'the image; `Content-Type` image/png or image/jpeg as `format` asks',
   contentType: 'image/png',
   altContentTypes: ['image/jpeg'],
   headers: {
-    ETag: { description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder' },
-    'Cache-Control': { description: 'always `no-cache`' },
+    ETag: { description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder', schema: ETAG },
+    'Cache-Control': { description: 'always `no-cache`', schema: NO_CACHE },
   },
 };
 const NOT_MODIFIED: ResponseDoc = {
   description: 'If-None-Match equals the current ETag: no body; answered before any render or encode work is queued',
-  headers: { ETag: { description: 'the current ETag' }, 'Cache-Control': { description: 'always `no-cache`' } },
+  headers: { ETag: { description: 'the current ETag', schema: ETAG }, 'Cache-Control': { description: 'always `no-cache`', schema: NO_CACHE } },
 };
 const QUEUE_ERRORS: ErrorCode[] = ['PREVIEW_TIMEOUT', 'THUMBNAIL_QUEUE_FULL'];
 
@@ -42,6 +48,8 @@ interface ImageRouteSpec {
   feature: string;
   /** Description of the `:id` parameter; null for routes without one. */
   id: string | null;
+  /** What an id that is too long answers (it matches nothing): the route's not-found code. */
+  notFound?: ErrorCode;
   errors: ErrorCode[];
   serve: (id: string, size: number, format: ImageFormat, ifNoneMatch: string) => Promise<ThumbResult>;
 }
@@ -52,13 +60,14 @@ function imageRoute(r: ImageRouteSpec): RouteDef {
     method: 'GET',
     auth: 'required',
     tags: ['thumbnails'],
-    invalid: () => new ApiError('INVALID_REQUEST'),
+    // Only the id can fail its schema (the query is lenient); an id over 256 characters matches nothing: 404.
+    invalid: () => new ApiError(r.notFound ?? 'INVALID_REQUEST', 'the id is longer than 256 characters and matches nothing'),
     path: r.path,
     operationId: r.operationId,
     summary: r.summary,
     description: [r.description, COMMON].join('\n\n'),
     feature: r.feature,
-    schema: { ...(r.id !== null ? { params: Type.Object({ id: Type.String({ description: r.id }) }) } : {}), query: Query },
+    schema: { ...(r.id !== null ? { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: r.id }) }) } : {}), query: Query },
     responses: { 200: IMAGE, 304: NOT_MODIFIED },
     errors: [...r.errors, ...QUEUE_ERRORS],
     handler: (req) => {
@@ -92,7 +101,8 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
         'A frame from the last 2000 ms is a live frame (kind `live`, a new ETag per frame). Otherwise the image is a placeholder card with the input\'s name and provider type; its digest starts with `p` and stays the same while the input stays disconnected or stale. An input that is not the current source is opened for preview (at most 512 px, 5 fps) on the first request; the first answers are placeholders, live frames follow; the preview closes after 20 s without requests. A placeholder keeps the input\'s last known aspect ratio (16:9 before any frame was seen).',
       ].join('\n\n'),
       feature: 'live-thumbnails',
-      id: 'device id or name, 1-256 characters',
+      id: 'device id or name, 1-256 characters (longer: 404 DEVICE_NOT_FOUND)',
+      notFound: 'DEVICE_NOT_FOUND',
       errors: ['DEVICE_NOT_FOUND'],
       serve: (id, size, format, inm) => svc.live(id, size, format, inm),
     }),
@@ -115,7 +125,8 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
       description:
         'The generator is drawn off-screen at render size at TIME = 2 s with its default inputs (a preset: its saved inputs), so the image and its ETag (kind `source`) stay the same until the shader file or the preset changes. The `id` is matched exactly first, then by flexible name matching; unknown: 404 ITEM_NOT_FOUND with `details {requested, kind, available}`.',
       feature: 'source-thumbnails',
-      id: '`source:<type>` or `preset:<name>` as browse hands out, 1-256 characters',
+      id: '`source:<type>` or `preset:<name>` as browse hands out, 1-256 characters (longer: 404 ITEM_NOT_FOUND)',
+      notFound: 'ITEM_NOT_FOUND',
       errors: ['ITEM_NOT_FOUND'],
       serve: (id, size, format, inm) => svc.source(id, size, format, inm),
     }),
@@ -126,7 +137,8 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
       description:
         'Equal-width vertical bars, left to right in palette order, four times wider than high (`size` is the width). Kind `palette`; the digest is `v<content version>.<content hash>`, so editing the palette file changes the ETag. Unknown id: 404 ITEM_NOT_FOUND.',
       feature: 'palette-thumbnails',
-      id: 'palette id, or its name (flexible matching), 1-256 characters',
+      id: 'palette id, or its name (flexible matching), 1-256 characters (longer: 404 ITEM_NOT_FOUND)',
+      notFound: 'ITEM_NOT_FOUND',
       errors: ['ITEM_NOT_FOUND'],
       serve: (id, size, format, inm) => svc.palette(id, size, format, inm),
     }),
@@ -139,7 +151,8 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
         'This route lives outside `/api/v1` because browse hands out this URL; the API key applies as on every protected route.',
       ].join('\n\n'),
       feature: 'media-thumbnails',
-      id: 'media id `media-<16 hex>`',
+      id: 'media id `media-<16 hex>`, at most 256 characters (longer: 404 ITEM_NOT_FOUND)',
+      notFound: 'ITEM_NOT_FOUND',
       errors: ['ITEM_NOT_FOUND'],
       serve: (id, size, format, inm) => svc.media(id, size, format, inm),
     }),

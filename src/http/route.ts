@@ -51,7 +51,8 @@ export interface ResponseDoc {
   contentType?: string;
   /** Further content types the same answer may have (thumbnails: image/png or image/jpeg by `format`). */
   altContentTypes?: string[];
-  headers?: Record<string, { description: string; schema?: TSchema }>;
+  /** Response headers; each is always sent unless `required` is false. */
+  headers?: Record<string, { description: string; schema?: TSchema; required?: boolean }>;
 }
 
 export interface RouteSchemas<Q extends TSchema, P extends TSchema, B extends TSchema> {
@@ -79,6 +80,8 @@ export interface RouteDef<Q extends TSchema = TSchema, P extends TSchema = TSche
   responses: Record<number, ResponseDoc>;
   /** Error codes this route can answer with (beyond the ones every protected route has); used by the OpenAPI description. */
   errors: ErrorCode[];
+  /** Schema of `details` for error codes whose details differ on this route (the OpenAPI description only). */
+  errorDetails?: Partial<Record<ErrorCode, TSchema>>;
   /** Capability feature this route provides (listed by GET /capabilities only while the route is served). */
   feature?: string;
   /** Hidden routes are served but left out of the OpenAPI description (docs assets). */

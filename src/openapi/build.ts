@@ -1,12 +1,10 @@
 // Builds the OpenAPI 3.0.3 description served at /api/v1/openapi.yaml from the same route objects the router serves.
 import YAML from 'yaml';
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
-import type { ResponseDoc, RouteDef } from '../http/route.js';
+import { PREFLIGHT_HEADERS } from '../http/cors.js';
+import type { RouteDef } from '../http/route.js';
 import { toOpenApi30 } from './schema-convert.js';
-
-type Json = Record<string, unknown>;
-
-const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
+import { corsHeaders, DEFAULT_DETAILS, errorComponent, errorStatusResponse, successResponse, type Json } from './responses.js';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   status: 'Server status and version; always reachable without an API key.',
@@ -36,7 +34,11 @@ Authentication is optional: it applies only when the operator sets an API key. W
 
 ## CORS
 
-Requests from any origin are permitted. A preflight \`OPTIONS\` request is answered with 204 and the CORS headers.
+Requests from any origin are permitted. A preflight \`OPTIONS\` request is answered with 204 and the CORS headers on every path, without an API key. Every answer carries \`Access-Control-Allow-Origin: *\` and \`Access-Control-Expose-Headers: ETag\`; JSON answers carry \`Cache-Control: no-store\`.
+
+## HEAD
+
+Every GET operation also answers HEAD: the same status and headers, no body.
 
 ## Name matching
 
@@ -53,7 +55,7 @@ For effects a name is matched against the display name first, then against the t
 
 ## Errors
 
-Every error answers with the body \`{"error": true, "code": "<CODE>", "message": "<text>"}\`; \`details\` is added only where a route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT). Each operation lists the codes it can answer with.`;
+Every error answers with the body \`{"error": true, "code": "<CODE>", "message": "<text>"}\`; \`details\` is added only where a route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT). Each operation lists the codes it can answer with, each with its own body schema (the \`code\` and the \`details\` that route gives).`;
 
 export interface BuildOptions {
   version: string;
@@ -72,7 +74,10 @@ export function buildOpenApi(routes: RouteDef[], opts: BuildOptions): object {
     if (route.hidden === true || route.path.includes('*')) continue;
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const item = (paths[path] ??= {});
-    item[route.method.toLowerCase()] = operation(route);
+    item[route.method.toLowerCase()] = operation(route, false);
+    // HEAD is served on every GET route (RFC 9110 section 9.3.2); OPTIONS on every path.
+    if (route.method === 'GET') item['head'] = operation(route, true);
+    item['options'] ??= preflight(path, route.tags);
     for (const t of route.tags) if (!tagsUsed.includes(t)) tagsUsed.push(t);
   }
 
@@ -103,7 +108,7 @@ export function buildOpenApi(routes: RouteDef[], opts: BuildOptions): object {
         },
       },
       schemas: { ErrorBody: errorBodySchema() },
-      responses: Object.fromEntries(ERROR_CODES.map((code) => [code, errorResponse(code)])),
+      responses: Object.fromEntries(ERROR_CODES.map((code) => [code, errorComponent(code)])),
     },
   };
 }
@@ -121,12 +126,13 @@ function tagDescription(name: string, extra: Record<string, string> | undefined)
   return `Operations on ${name}.`;
 }
 
-function operation(route: RouteDef): Json {
+function operation(route: RouteDef, head: boolean): Json {
   const op: Json = {
-    operationId: route.operationId,
-    summary: route.summary,
+    operationId: head ? `${route.operationId}Head` : route.operationId,
+    summary: head ? `${route.summary} (headers only)` : route.summary,
   };
-  if (route.description !== undefined) op['description'] = route.description;
+  if (head) op['description'] = 'The same answer as GET, status and headers, without a body.';
+  else if (route.description !== undefined) op['description'] = route.description;
   op['tags'] = [...route.tags];
   const parameters = parametersOf(route);
   if (parameters.length > 0) op['parameters'] = parameters;
@@ -135,10 +141,45 @@ function operation(route: RouteDef): Json {
       required: route.emptyBody !== true,
       content: { 'application/json': { schema: toOpenApi30(route.schema.body) } },
     };
+  } else if (route.method === 'POST') {
+    // The body is ignored, but a non-empty one must still be JSON (415 otherwise).
+    op['requestBody'] = {
+      required: false,
+      description: 'Ignored; send none. A non-empty body must be sent as application/json.',
+      content: { 'application/json': { schema: { description: 'any JSON value; ignored' } } },
+    };
   }
-  op['responses'] = responsesOf(route);
+  op['responses'] = responsesOf(route, head);
   if (route.auth === 'none') op['security'] = [];
   return op;
+}
+
+/** The CORS preflight the adapter answers on every path, without an API key. */
+function preflight(path: string, tags: string[]): Json {
+  const allow = Object.fromEntries(
+    PREFLIGHT_HEADERS.map(([name, value]) => [name, { description: `always \`${value}\``, required: true, schema: { type: 'string', enum: [value] } }]),
+  );
+  const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  const name = path.replace(/\{([^}]+)\}/g, 'By-$1').split(/[^A-Za-z0-9]+/).filter((p) => p !== '' && p !== 'api' && p !== 'v1');
+  return {
+    operationId: `preflight${name.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}`,
+    summary: 'CORS preflight',
+    description: 'Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.',
+    tags: [...tags],
+    ...(params.length > 0 ? { parameters: params.map((n) => ({ name: n, in: 'path', required: true, schema: { type: 'string' } })) } : {}),
+    security: [],
+    responses: {
+      '204': {
+        description: 'the methods and headers a cross-origin request may use',
+        headers: {
+          ...corsHeaders(),
+          ...allow,
+          'Access-Control-Allow-Private-Network': { description: 'only when asked for and allowed', required: false, schema: { type: 'string', enum: ['true'] } },
+        },
+      },
+      '421': errorStatusResponse(421, ['MISDIRECTED_REQUEST'], (c) => DEFAULT_DETAILS[c], false),
+    },
+  };
 }
 
 function parametersOf(route: RouteDef): Json[] {
@@ -152,6 +193,15 @@ function parametersOf(route: RouteDef): Json[] {
   const query = objectProperties(route.schema.query);
   for (const [name, schema] of Object.entries(query.properties)) {
     out.push(parameter(name, 'query', query.required.includes(name), schema));
+  }
+  if (route.responses[304] !== undefined) {
+    out.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches',
+      schema: { type: 'string' },
+    });
   }
   return out;
 }
@@ -174,9 +224,9 @@ function objectProperties(schema: unknown): { properties: Record<string, unknown
   return { properties, required };
 }
 
-function responsesOf(route: RouteDef): Json {
+function responsesOf(route: RouteDef, head: boolean): Json {
   const out: Json = {};
-  for (const [status, doc] of Object.entries(route.responses)) out[status] = successResponse(doc);
+  for (const [status, doc] of Object.entries(route.responses)) out[status] = successResponse(doc, head);
 
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
@@ -185,12 +235,15 @@ function responsesOf(route: RouteDef): Json {
     if (!list.includes(code)) list.push(code);
     byStatus.set(status, list);
   }
+  const details = (c: ErrorCode): Json | undefined => {
+    const own = route.errorDetails?.[c];
+    return own !== undefined ? (toOpenApi30(own) as Json) : DEFAULT_DETAILS[c];
+  };
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const key = String(status);
     // A status the route documents itself keeps the route's own wording.
     if (out[key] !== undefined) continue;
-    const codes = byStatus.get(status) ?? [];
-    out[key] = codes.length === 1 ? { $ref: `#/components/responses/${codes[0]}` } : sharedStatusResponse(status, codes);
+    out[key] = errorStatusResponse(status, byStatus.get(status) ?? [], details, head);
   }
   return out;
 }
@@ -213,30 +266,7 @@ function errorCodesOf(route: RouteDef): ErrorCode[] {
   return [...new Set(codes)];
 }
 
-function successResponse(doc: ResponseDoc): Json {
-  const r: Json = { description: doc.description };
-  if (doc.headers !== undefined) {
-    r['headers'] = Object.fromEntries(
-      Object.entries(doc.headers).map(([name, h]) => [
-        name,
-        { description: h.description, schema: h.schema !== undefined ? toOpenApi30(h.schema) : { type: 'string' } },
-      ]),
-    );
-  }
-  if (doc.contentType !== undefined) {
-    const schema =
-      doc.schema !== undefined
-        ? toOpenApi30(doc.schema)
-        : doc.contentType.startsWith('image/')
-          ? { type: 'string', format: 'binary' }
-          : { type: 'string' };
-    r['content'] = Object.fromEntries([doc.contentType, ...(doc.altContentTypes ?? [])].map((t) => [t, { schema }]));
-  } else if (doc.schema !== undefined) {
-    r['content'] = { 'application/json': { schema: toOpenApi30(doc.schema) } };
-  }
-  return r;
-}
-
+/** Any error body; each operation names the exact codes (and `details`) it answers with. */
 function errorBodySchema(): Json {
   return {
     type: 'object',
@@ -253,44 +283,4 @@ function errorBodySchema(): Json {
       },
     },
   };
-}
-
-function errorLine(code: ErrorCode): string {
-  return `${ERRORS[code].status} ${code}: ${ERRORS[code].message}`;
-}
-
-function errorExample(code: ErrorCode): Json {
-  return { error: true, code, message: ERRORS[code].message };
-}
-
-/** Headers some error answers carry, so clients know how to react. */
-function errorHeaders(codes: ErrorCode[]): Json | undefined {
-  if (!codes.includes('UNAUTHORIZED')) return undefined;
-  return {
-    'WWW-Authenticate': { description: 'Always `Bearer realm="vjd"`: the API key is expected as a bearer token or in X-API-Key.', schema: { type: 'string' } },
-  };
-}
-
-function errorResponse(code: ErrorCode): Json {
-  const r: Json = { description: errorLine(code) };
-  const headers = errorHeaders([code]);
-  if (headers !== undefined) r['headers'] = headers;
-  r['content'] = { 'application/json': { schema: { $ref: ERROR_BODY_REF }, example: errorExample(code) } };
-  return r;
-}
-
-/** Several codes share one status on this operation: one response that names all of them, with one example each. */
-function sharedStatusResponse(status: number, codes: ErrorCode[]): Json {
-  const r: Json = {
-    description: `${status}, one of:\n\n${codes.map((c) => `- ${errorLine(c)}`).join('\n')}`,
-  };
-  const headers = errorHeaders(codes);
-  if (headers !== undefined) r['headers'] = headers;
-  r['content'] = {
-    'application/json': {
-      schema: { $ref: ERROR_BODY_REF },
-      examples: Object.fromEntries(codes.map((c) => [c, { summary: errorLine(c), value: errorExample(c) }])),
-    },
-  };
-  return r;
 }

@@ -75,6 +75,20 @@ const routes: RouteDef[] = [
     schema: { body: Type.Object({ type: Type.String({ minLength: 1 }), idempotent: Type.Optional(Type.Boolean()) }) },
     responses: { 200: { description: 'The slot of the effect.', schema: Type.Object({ success: Type.Literal(true), index: Type.Integer() }) } },
     errors: ['EFFECT_LIMIT_REACHED', 'ITEM_NOT_FOUND', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY'],
+    errorDetails: { ITEM_NOT_FOUND: Type.Object({ requested: Type.String(), available: Type.Array(Type.String()) }) },
+    handler: ok,
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/v1/actions/:id',
+    auth: 'required',
+    summary: 'Trigger an action',
+    tags: ['actions'],
+    operationId: 'triggerAction',
+    schema: { params: Type.Object({ id: Type.String() }) },
+    emptyBody: true,
+    responses: { 200: { description: 'Done.', schema: Type.Object({ success: Type.Literal(true) }) } },
+    errors: ['ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'],
     handler: ok,
   }),
   defineRoute({
@@ -135,12 +149,13 @@ test('document header, servers, security and tags', () => {
     description: doc.components.securitySchemes.apiKeyHeader.description,
   });
   assert.is(doc.components.securitySchemes.bearer.scheme, 'bearer');
-  assert.equal(doc.tags.map((t: any) => t.name), ['browse', 'thumbnails', 'effects', 'palettes', 'status']);
+  assert.equal(doc.tags.map((t: any) => t.name), ['browse', 'thumbnails', 'effects', 'actions', 'palettes', 'status']);
   for (const t of doc.tags) assert.ok(t.description.length > 0);
 });
 
 test('paths: :id becomes {id}, hidden routes are skipped', () => {
   assert.equal(Object.keys(doc.paths).sort(), [
+    '/api/v1/actions/{id}',
     '/api/v1/browse',
     '/api/v1/effects/add',
     '/api/v1/palettes/next',
@@ -201,7 +216,8 @@ test('error responses per operation', () => {
   assert.equal(add['400'], { $ref: '#/components/responses/INVALID_REQUEST' });
   assert.equal(add['413'], { $ref: '#/components/responses/PAYLOAD_TOO_LARGE' });
   assert.equal(add['403'], { $ref: '#/components/responses/EFFECT_LIMIT_REACHED' });
-  assert.equal(add['500'].content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
+  // Each code its own body schema, so a generated client knows exactly which codes (and details) a route gives.
+  assert.equal(add['500'].content['application/json'].schema.oneOf.map((s: any) => s.properties.code.enum), [['EFFECT_LOAD_FAILED'], ['INTERNAL']]);
   assert.equal(Object.keys(add['500'].content['application/json'].examples), ['EFFECT_LOAD_FAILED', 'INTERNAL']);
 
   const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get.responses;
@@ -218,6 +234,76 @@ test('non-JSON and 304 responses', () => {
   assert.equal(thumb['200'].headers.ETag.schema, { type: 'string' });
   assert.is(thumb['304'].content, undefined);
   assert.is(thumb['304'].headers.ETag.description, 'version of the image');
+});
+
+test('HEAD on every GET: same parameters, statuses and headers, no bodies', () => {
+  const get = doc.paths['/api/v1/thumbnails/live/{id}'].get;
+  const head = doc.paths['/api/v1/thumbnails/live/{id}'].head;
+  assert.is(head.operationId, 'getLiveThumbnailHead');
+  assert.equal(head.parameters, get.parameters);
+  assert.equal(Object.keys(head.responses), Object.keys(get.responses));
+  for (const r of Object.values(head.responses) as any[]) {
+    assert.is(r.content, undefined);
+    assert.is(r.$ref, undefined);
+    assert.is(r.headers['Access-Control-Allow-Origin'].required, true);
+  }
+  assert.equal(head.responses['200'].headers['Cache-Control'], get.responses['200'].headers['Cache-Control']);
+  assert.is(doc.paths['/api/v1/effects/add'].head, undefined);
+});
+
+test('OPTIONS on every path: 204 with the preflight headers, no key needed', () => {
+  for (const [path, item] of Object.entries(doc.paths) as [string, any][]) {
+    const o = item.options;
+    assert.ok(o, path);
+    assert.equal(o.security, []);
+    const h = o.responses['204'].headers;
+    assert.equal(h['Access-Control-Allow-Methods'].schema.enum, ['GET, POST, OPTIONS']);
+    assert.ok(h['Access-Control-Allow-Headers'].schema.enum[0].includes('X-API-Key'));
+    assert.is(h['Access-Control-Allow-Private-Network'].required, false);
+    assert.equal(o.responses['421'], { $ref: '#/components/responses/MISDIRECTED_REQUEST' });
+    assert.is((o.parameters ?? []).length, (path.match(/\{/g) ?? []).length);
+  }
+  const ids = Object.values(doc.paths).map((i: any) => i.options.operationId);
+  assert.is(new Set(ids).size, ids.length);
+});
+
+test('headers: If-None-Match where a 304 exists; CORS on every answer; no-store on JSON; Retry-After on STATE_NOT_SAVED', () => {
+  const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get;
+  assert.ok(thumb.parameters.some((p: any) => p.in === 'header' && p.name === 'If-None-Match'));
+  assert.not.ok(doc.paths['/api/v1/browse'].get.parameters.some((p: any) => p.in === 'header'));
+  const cors = { 'Access-Control-Allow-Origin': ['*'], 'Access-Control-Expose-Headers': ['ETag'] };
+  for (const r of [thumb.responses['200'], thumb.responses['304'], doc.components.responses.INTERNAL, doc.paths['/api/v1/effects/add'].post.responses['404']]) {
+    for (const [name, values] of Object.entries(cors)) assert.equal(r.headers[name], { description: r.headers[name].description, required: true, schema: { type: 'string', enum: values } });
+  }
+  assert.equal(doc.paths['/api/v1/browse'].get.responses['200'].headers['Cache-Control'].schema.enum, ['no-store']);
+  assert.equal(doc.components.responses.INTERNAL.headers['Cache-Control'].schema.enum, ['no-store']);
+  assert.is(thumb.responses['200'].headers['Cache-Control'].required, true);
+  assert.is(doc.components.responses.STATE_NOT_SAVED.headers['Retry-After'].required, true);
+  assert.is(doc.components.responses.PREVIEW_TIMEOUT.headers['Retry-After'].required, false);
+  assert.is(doc.components.responses.CHAIN_BUSY.headers['Retry-After'], undefined);
+  // A 503 shared by CHAIN_BUSY and STATE_NOT_SAVED has Retry-After only sometimes.
+  assert.is(doc.paths['/api/v1/effects/add'].post.responses['503'].headers['Retry-After'].required, false);
+});
+
+test('error bodies: one schema per code with its details; a route can narrow the details', () => {
+  const notFound = doc.components.responses.ITEM_NOT_FOUND.content['application/json'].schema;
+  assert.equal(notFound.properties.code.enum, ['ITEM_NOT_FOUND']);
+  assert.is(notFound.properties.details.properties.available.maxItems, 50);
+  const timeout = doc.components.responses.ACTIVATION_TIMEOUT.content['application/json'].schema.properties.details;
+  assert.equal(timeout.required, ['requested', 'kind', 'reason', 'timeoutMs']);
+  assert.equal(timeout.properties.reason.enum, ['expired', 'superseded', 'failed']);
+  assert.is(doc.components.responses.INTERNAL.content['application/json'].schema.properties.details, undefined);
+  const addMiss = doc.paths['/api/v1/effects/add'].post.responses['404'].content['application/json'].schema;
+  assert.equal(addMiss.properties.details.required, ['requested', 'available']);
+  assert.is(addMiss.properties.details.properties.available.maxItems, undefined);
+  assert.equal(doc.paths['/api/v1/actions/{id}'].post.responses['504'], { $ref: '#/components/responses/ACTIVATION_TIMEOUT' });
+});
+
+test('a POST without a body schema declares an optional JSON body (ignored, but JSON-typed or 415)', () => {
+  const trigger = doc.paths['/api/v1/actions/{id}'].post;
+  assert.is(trigger.requestBody.required, false);
+  assert.equal(Object.keys(trigger.requestBody.content), ['application/json']);
+  assert.equal(trigger.responses['415'], { $ref: '#/components/responses/UNSUPPORTED_MEDIA_TYPE' });
 });
 
 test('every error code is in ErrorBody and in components.responses', () => {

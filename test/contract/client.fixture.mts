@@ -1,0 +1,89 @@
+// A typed client of the vjd API, built only from the served description (openapi-typescript writes ./schema.js's
+// types at test time; openapi-fetch calls). test/contract/client.test.ts compiles it with `tsc --strict` and runs it.
+// Kept as .mts so the repository build (test/**/*.ts) leaves it alone: it needs the generated types.
+import createClient from 'openapi-fetch';
+import type { operations, paths } from './schema.js';
+
+// ---- Compile-time checks: no documented answer body is `unknown` or `any`, at any depth. ----
+type IsAny<T> = 0 extends 1 & T ? true : false;
+type Loose<T> = IsAny<T> extends true ? true : unknown extends T ? true : false;
+type HasLoose<T, Depth extends unknown[] = []> = Depth['length'] extends 12
+  ? false
+  : Loose<T> extends true
+    ? true
+    : T extends readonly (infer E)[]
+      ? HasLoose<E, [...Depth, 1]>
+      : T extends object
+        ? true extends { [K in keyof T]-?: HasLoose<T[K], [...Depth, 1]> }[keyof T]
+          ? true
+          : false
+        : false;
+type Bodies<O> = O extends { responses: infer R } ? { [S in keyof R]: R[S] extends { content: infer C } ? C[keyof C] : never }[keyof R] : never;
+/** Operations with a response body (any status, errors included) that has an unknown or any part. */
+type LooseOps = { [K in keyof operations]: true extends HasLoose<Bodies<operations[K]>> ? K : never }[keyof operations];
+const noLooseBodies: [LooseOps] extends [never] ? true : { loose: LooseOps } = true;
+void noLooseBodies;
+
+const [base, key, idsJson] = process.argv.slice(2) as [string, string, string];
+const ids = JSON.parse(idsJson) as { generator: string; mediaId: string; paletteId: string; live: string; effectType: string };
+const api = createClient<paths>({ baseUrl: base, headers: { 'x-api-key': key } });
+const results: Array<{ op: string; status: number }> = [];
+const note = (op: string, r: { response: Response }) => results.push({ op, status: r.response.status });
+
+// Field reads below only compile when the generated types carry them.
+const status = await api.GET('/api/v1/status');
+note('getStatus', status);
+const version: string | undefined = status.data?.version;
+note('getCapabilities', await api.GET('/api/v1/capabilities'));
+note('getDocs', await api.GET('/api/v1/docs', { parseAs: 'text' }));
+note('getOpenApi', await api.GET('/api/v1/openapi.yaml', { parseAs: 'text' }));
+const browse = await api.GET('/api/v1/browse', { params: { query: { path: '/sources', depth: '2' } } });
+note('browse', browse);
+const firstNode = browse.data?.items[0];
+const firstKind: string | undefined = firstNode?.kind;
+const sources = await api.GET('/api/v1/sources');
+note('listSources', sources);
+note('getCurrentSource', await api.GET('/api/v1/sources/current'));
+const sel = await api.POST('/api/v1/sources/select', { body: { id: ids.generator } });
+note('selectSource', sel);
+const selectedKind: string | undefined = sel.data?.current.sourceKind;
+// An activation timeout's details are typed: reason is one of three words.
+const reason: 'expired' | 'superseded' | 'failed' | undefined = sel.error?.code === 'ACTIVATION_TIMEOUT' ? sel.error.details?.reason : undefined;
+note('selectLiveInput', await api.POST('/api/v1/inputs/live/select', { body: { id: ids.live } }));
+note('selectFileInput', await api.POST('/api/v1/inputs/file/select', { body: { id: ids.mediaId } }));
+note('listAvailableEffects', await api.GET('/api/v1/effects/available'));
+const added = await api.POST('/api/v1/effects/add', { body: { type: ids.effectType, idempotent: true } });
+note('addEffect', added);
+const addedIndex: number | undefined = added.data?.index;
+note('listChain', await api.GET('/api/v1/effects'));
+note('listEnabledEffects', await api.GET('/api/v1/effects/current'));
+note('toggleEffect', await api.POST('/api/v1/effects/toggle', { body: { index: 1 } }));
+note('setEffectEnabled', await api.POST('/api/v1/effects/enabled', { body: { name: ids.effectType, enabled: true } }));
+const miss = await api.POST('/api/v1/effects/remove', { body: { index: 99 } });
+const missMax: number | undefined = miss.error?.code === 'ITEM_NOT_FOUND' ? miss.error.details?.max : undefined;
+const missStatus = miss.response.status;
+note('removeEffect', await api.POST('/api/v1/effects/remove', { body: { type: ids.effectType } }));
+note('listPalettes', await api.GET('/api/v1/palettes'));
+note('selectPalette', await api.POST('/api/v1/palettes/select', { body: { id: ids.paletteId } }));
+const current = await api.GET('/api/v1/palettes/current');
+note('getCurrentPalette', current);
+const colors: string[] | undefined = current.data?.colors;
+note('nextPalette', await api.POST('/api/v1/palettes/next'));
+note('getGlobal', await api.GET('/api/v1/global'));
+note('setBlackout', await api.POST('/api/v1/global/blackout', { body: { enabled: false } }));
+note('setDimmer', await api.POST('/api/v1/global/dimmer', { body: { value: 1 } }));
+note('listActions', await api.GET('/api/v1/actions'));
+const action = await api.POST('/api/v1/actions/{id}', { params: { path: { id: 'global.dimmer-full' } } });
+note('triggerAction', action);
+const actionResult = action.data?.result;
+const dimmer: number | undefined = actionResult !== undefined && 'dimmer' in actionResult ? actionResult.dimmer : undefined;
+const image = { parseAs: 'arrayBuffer' as const };
+note('getCurrentThumbnail', await api.GET('/api/v1/thumbnails/current', { params: { query: { size: '64', format: 'jpg' } }, ...image }));
+note('getLiveThumbnail', await api.GET('/api/v1/thumbnails/live/{id}', { params: { path: { id: ids.live } }, ...image }));
+note('getSourceThumbnail', await api.GET('/api/v1/thumbnails/source/{id}', { params: { path: { id: ids.generator } }, ...image }));
+note('getPaletteThumbnail', await api.GET('/api/v1/thumbnails/palette/{id}', { params: { path: { id: ids.paletteId } }, ...image }));
+note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { path: { id: ids.mediaId } }, ...image }));
+note('getStatusHead', await api.HEAD('/api/v1/status'));
+note('preflightStatus', await api.OPTIONS('/api/v1/status'));
+
+console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer } }));

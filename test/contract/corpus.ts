@@ -1,0 +1,301 @@
+// Requests for the conformance check, as data: one entry per documented operation (by operationId), each a list of
+// valid and invalid requests with the answers the server may give. A route added later needs one entry here (the
+// test fails on an operation without one); HEAD, OPTIONS, no-key and body-format variants are derived by the runner.
+import type { Ids } from './fixture.js';
+
+export interface Case {
+  name: string;
+  /** Absolute path with query string. */
+  path: string;
+  /** JSON body (serialized, sent as application/json). */
+  body?: unknown;
+  /** Raw body with its Content-Type ('' sends none). */
+  raw?: { text: string; type: string };
+  headers?: Record<string, string>;
+  /** Send If-None-Match with the ETag the server gives the same path right before. */
+  conditional?: boolean;
+  /**
+   * Why this request is checked against the server only, where Prism 5.16 cannot judge it: it never answers a
+   * request whose application/json body does not parse, reads an empty query value as an absent one, and reads a
+   * body without Content-Type as JSON text.
+   */
+  directOnly?: string;
+  /** Whether the request is well-formed by the description (Prism must forward exactly these). */
+  valid: boolean;
+  /** Statuses the server may answer (documented load answers are accepted besides, see the runner). */
+  expect: number[];
+}
+
+export interface Operation {
+  method: 'GET' | 'POST';
+  /** Whether the route takes a required JSON body (the runner adds format variants: 415, bad JSON, array, none). */
+  jsonBody?: boolean;
+  cases: (ids: Ids) => Case[];
+}
+
+const A = (p: string) => `/api/v1${p}`;
+const ok = (name: string, path: string, extra: Partial<Case> = {}): Case => ({ name, path, valid: true, expect: [200], ...extra });
+const bad = (name: string, path: string, status: number, extra: Partial<Case> = {}): Case => ({ name, path, valid: false, expect: [status], ...extra });
+const post = (path: string) => ({
+  ok: (name: string, body: unknown, expect = [200]): Case => ({ name, path: A(path), body, valid: true, expect }),
+  miss: (name: string, body: unknown): Case => ({ name, path: A(path), body, valid: true, expect: [404] }),
+  bad: (name: string, body: unknown, status = 400): Case => ({ name, path: A(path), body, valid: false, expect: [status] }),
+});
+const long = (n: number) => 'x'.repeat(n);
+
+/** Query variants every thumbnail route accepts: the server is lenient (clamps or takes defaults), so all are valid. */
+const thumbQueries = ['', '?size=64', '?size=512&format=jpg', '?size=abc', '?size=99999', '?size=-5', '?size=1e3', '?size=', '?format=gif', '?format=JPG', '?size=40.0'];
+
+function thumbCases(path: string, live: boolean): Case[] {
+  return [
+    ...thumbQueries.map((q) => ok(`image ${q || '(defaults)'}`, `${path}${q}`)),
+    // Live frames and the output change every frame, so their revalidation may find a new image.
+    ok('revalidation with If-None-Match', path, { conditional: true, expect: live ? [200, 304] : [304] }),
+    ok('If-None-Match that matches nothing', path, { headers: { 'if-none-match': '"other"' } }),
+  ];
+}
+
+export const CORPUS: Record<string, Operation> = {
+  getStatus: { method: 'GET', cases: () => [ok('status', A('/status')), ok('status, unknown query ignored', A('/status?x=1'))] },
+  getCapabilities: { method: 'GET', cases: () => [ok('capabilities', A('/capabilities'))] },
+  getDocs: { method: 'GET', cases: () => [ok('docs page', A('/docs')), ok('docs page revalidated', A('/docs'), { conditional: true, expect: [304] })] },
+  getOpenApi: { method: 'GET', cases: () => [ok('openapi', A('/openapi.yaml')), ok('openapi revalidated', A('/openapi.yaml'), { conditional: true, expect: [304] })] },
+  browse: {
+    method: 'GET',
+    cases: () => [
+      ok('root', A('/browse')),
+      ok('root by path', A('/browse?path=/')),
+      ok('sources depth 2', A('/browse?path=/sources&depth=2')),
+      ok('live depth 3', A('/browse?path=/live&depth=3')),
+      ok('files', A('/browse?path=/files')),
+      ok('trailing slash', A('/browse?path=/live/')),
+      ok('upper case', A('/browse?path=/SOURCES&depth=1')),
+      { ...ok('unknown folder', A('/browse?path=/nope')), expect: [404] },
+      bad('empty path', A('/browse?path='), 400, { directOnly: 'Prism drops empty query values' }),
+      bad('space in path', A('/browse?path=/a%20b'), 400),
+      bad('dot in path', A('/browse?path=/a.b'), 400),
+      bad('path over 512', A(`/browse?path=/${long(512)}`), 400),
+      bad('depth 0', A('/browse?depth=0'), 400),
+      bad('depth 4', A('/browse?depth=4'), 400),
+      bad('depth 01', A('/browse?depth=01'), 400),
+      bad('depth +2', A('/browse?depth=%2B2'), 400),
+      bad('depth 2.0', A('/browse?depth=2.0'), 400),
+      bad('depth word', A('/browse?depth=abc'), 400),
+      bad('depth empty', A('/browse?depth='), 400, { directOnly: 'Prism drops empty query values' }),
+      bad('bad path and depth', A('/browse?path=a%20b&depth=9'), 400),
+    ],
+  },
+  listSources: { method: 'GET', cases: () => [ok('sources', A('/sources'))] },
+  getCurrentSource: { method: 'GET', cases: () => [ok('current source', A('/sources/current'))] },
+  selectSource: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/sources/select');
+      return [
+        p.ok('generator by id', { id: ids.generator }),
+        p.ok('same again', { id: ids.generator }),
+        p.ok('blank id, usable name', { id: '  ', name: ids.generator }),
+        p.miss('unknown id', { id: 'nope' }),
+        p.miss('unknown name', { name: 'no such source' }),
+        p.bad('empty object', {}),
+        p.bad('blank id only', { id: '   ' }),
+        p.bad('empty id', { id: '' }),
+        p.bad('id not a string', { id: 5 }),
+        p.bad('id over 512', { id: long(513) }),
+        p.bad('name over 512', { name: long(513) }),
+        p.bad('only unknown fields', { other: 'x' }),
+      ];
+    },
+  },
+  selectLiveInput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/inputs/live/select');
+      return [p.ok('device id', { id: ids.live }), p.ok('browse node id', { id: `liveInput:${ids.live}` }), p.miss('unknown', { id: 'nope' }), p.bad('no id', {}), p.bad('null id', { id: null })];
+    },
+  },
+  selectFileInput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/inputs/file/select');
+      return [p.ok('media id', { id: ids.mediaId }), p.miss('unknown name', { name: 'nope' }), p.bad('no field', {}), p.bad('array id', { id: [ids.mediaId] })];
+    },
+  },
+  listAvailableEffects: { method: 'GET', cases: () => [ok('catalog', A('/effects/available'))] },
+  addEffect: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/add');
+      return [
+        p.ok('add', { type: ids.effectType, idempotent: true }),
+        p.ok('idempotent again', { type: ids.effectType, idempotent: true }),
+        p.ok('by display name, flexible', { type: ` ${ids.effectType.toUpperCase()} `, idempotent: true }),
+        p.miss('unknown type', { type: 'no-such-effect' }),
+        p.bad('no type', {}),
+        p.bad('empty type', { type: '' }),
+        p.bad('type over 256', { type: long(257) }),
+        p.bad('type not a string', { type: 3 }),
+        p.bad('idempotent not boolean', { type: ids.effectType, idempotent: 'yes' }),
+        p.bad('body over 64 KiB', { type: long(70_000) }, 413),
+      ];
+    },
+  },
+  listChain: { method: 'GET', cases: () => [ok('chain', A('/effects'))] },
+  listEnabledEffects: { method: 'GET', cases: () => [ok('enabled effects', A('/effects/current'))] },
+  toggleEffect: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/toggle');
+      return [
+        p.ok('by index', { index: 1 }),
+        p.ok('by name', { name: ids.effectType }),
+        p.ok('both: name wins', { index: 99, name: ids.effectType }),
+        p.miss('index past the end', { index: 99 }),
+        p.miss('index 0 is a position miss', { index: 0 }),
+        p.miss('unknown name', { name: 'blur-nope' }),
+        p.bad('neither', {}),
+        p.bad('index as string', { index: '1' }),
+        p.bad('fractional index', { index: 1.5 }),
+        p.bad('empty name', { name: '' }),
+        p.bad('name over 256', { name: long(257) }),
+      ];
+    },
+  },
+  setEffectEnabled: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/enabled');
+      return [
+        p.ok('index on', { index: 1, enabled: true }),
+        p.ok('name off', { name: ids.effectType, enabled: false }),
+        p.ok('same again', { name: ids.effectType, enabled: false }),
+        p.miss('index miss', { index: 40, enabled: true }),
+        p.bad('no enabled', { index: 1 }),
+        p.bad('no target', { enabled: true }),
+        p.bad('enabled as string', { index: 1, enabled: 'true' }),
+      ];
+    },
+  },
+  removeEffect: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/remove');
+      return [
+        p.miss('unknown type', { type: 'nope' }),
+        p.miss('index miss', { index: 7 }),
+        p.bad('neither', {}),
+        p.bad('index as string', { index: 'first' }),
+        p.ok('by type', { type: ids.effectType }),
+      ];
+    },
+  },
+  listPalettes: { method: 'GET', cases: () => [ok('palettes', A('/palettes'))] },
+  selectPalette: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/palettes/select');
+      return [
+        p.ok('by id', { id: ids.paletteId }),
+        p.ok('by name', { name: ids.paletteName.toLowerCase() }),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('neither', {}),
+        p.bad('blank name', { name: ' ' }),
+        p.bad('id not string', { id: true }),
+      ];
+    },
+  },
+  getCurrentPalette: { method: 'GET', cases: () => [ok('current palette', A('/palettes/current'))] },
+  nextPalette: {
+    method: 'POST',
+    cases: () => {
+      const path = A('/palettes/next');
+      return [
+        ok('no body', path),
+        ok('empty object', path, { body: {} }),
+        ok('any JSON is ignored', path, { body: { x: 1 } }),
+        ok('JSON array is ignored', path, { body: [1, 2] }),
+        bad('text body', path, 415, { raw: { text: 'next please', type: 'text/plain' } }),
+        bad('body without content type', path, 415, { raw: { text: '{"x":1}', type: '' }, directOnly: 'Prism reads it as a JSON string, which this body schema accepts' }),
+      ];
+    },
+  },
+  getGlobal: { method: 'GET', cases: () => [ok('global', A('/global'))] },
+  setBlackout: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/global/blackout');
+      return [p.ok('on', { enabled: true }), p.ok('off', { enabled: false }), p.bad('string', { enabled: 'yes' }), p.bad('number', { enabled: 1 }), p.bad('missing', {})];
+    },
+  },
+  setDimmer: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/global/dimmer');
+      return [
+        p.ok('half', { value: 0.5 }),
+        p.ok('full', { value: 1 }),
+        p.ok('zero', { value: 0 }),
+        p.bad('above 1', { value: 1.5 }),
+        p.bad('below 0', { value: -0.1 }),
+        p.bad('string', { value: '0.5' }),
+        p.bad('missing', {}),
+      ];
+    },
+  },
+  listActions: { method: 'GET', cases: () => [ok('actions', A('/actions'))] },
+  triggerAction: {
+    method: 'POST',
+    cases: (ids) => [
+      ...ids.actions.map((a) => ok(`action ${a}`, A(`/actions/${a}`))),
+      ok('JSON body ignored', A('/actions/global.blackout-off'), { body: { any: 'thing' } }),
+      { ...ok('unknown action', A('/actions/nope')), expect: [404] },
+      bad('text body', A('/actions/global.blackout-off'), 415, { raw: { text: 'go', type: 'text/plain' } }),
+    ],
+  },
+  getCurrentThumbnail: { method: 'GET', cases: () => thumbCases(A('/thumbnails/current'), true) },
+  getLiveThumbnail: {
+    method: 'GET',
+    cases: (ids) => [
+      ...thumbCases(A(`/thumbnails/live/${ids.live}`), true),
+      ok('browse node id', A(`/thumbnails/live/liveInput:${ids.live}`)),
+      { ...ok('unknown input', A('/thumbnails/live/nope')), expect: [404] },
+      // Over 256 characters: the description refuses it, the server answers 404 DEVICE_NOT_FOUND (spec section 4).
+      bad('id over 256', A(`/thumbnails/live/${long(257)}`), 404),
+    ],
+  },
+  getSourceThumbnail: {
+    method: 'GET',
+    cases: (ids) => [
+      ...thumbCases(A(`/thumbnails/source/${ids.generator}`), false),
+      { ...ok('unknown source', A('/thumbnails/source/source:nope')), expect: [404] },
+      bad('id over 256', A(`/thumbnails/source/${long(300)}`), 404),
+    ],
+  },
+  getPaletteThumbnail: {
+    method: 'GET',
+    cases: (ids) => [
+      ...thumbCases(A(`/thumbnails/palette/${ids.paletteId}`), false),
+      ok('by name', A(`/thumbnails/palette/${encodeURIComponent(ids.paletteName)}`)),
+      { ...ok('unknown palette', A('/thumbnails/palette/nope')), expect: [404] },
+      bad('id over 256', A(`/thumbnails/palette/${long(257)}`), 404),
+    ],
+  },
+  getMediaThumbnail: {
+    method: 'GET',
+    cases: (ids) => [
+      ...thumbCases(`/media/thumbnails/${ids.mediaId}`, false),
+      { ...ok('unknown media', '/media/thumbnails/media-0000000000000000'), expect: [404] },
+      bad('id over 256', `/media/thumbnails/${long(257)}`, 404),
+    ],
+  },
+};
