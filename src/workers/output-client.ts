@@ -18,7 +18,7 @@ export interface OutputRuntime extends OutputCounters {
 const STOP_TIMEOUT_MS = 5000;
 
 export class OutputClient {
-  readonly ring: SharedArrayBuffer;
+  private program: SharedArrayBuffer | null = null;
   private worker: Worker | null = null;
   private readonly runtime = new Map<string, OutputRuntime>();
   private stopped: Promise<void> | null = null;
@@ -27,8 +27,11 @@ export class OutputClient {
 
   constructor(
     private readonly opts: { ffmpeg: string; width: number; height: number; log: Logger },
-  ) {
-    this.ring = createFrameRing(opts.width, opts.height);
+  ) {}
+
+  /** The program ring, allocated on first use: a box without outputs keeps the memory (3 render-size frames). */
+  get ring(): SharedArrayBuffer {
+    return (this.program ??= createFrameRing(this.opts.width, this.opts.height));
   }
 
   /** Starts (or restarts with a new spec) one consumer; its counters start over. */
