@@ -1,6 +1,6 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
 // The OpenAPI description and the README's error table are checked against this list by a test.
-import { LIMITS, NOT_FOUND_AVAILABLE_MAX } from './limits.js';
+import { LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS } from './limits.js';
 
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
@@ -10,12 +10,14 @@ export const ERRORS = {
   INVALID_REQUEST: { status: 400, message: 'the request is not valid' },
   UNAUTHORIZED: { status: 401, message: 'a valid API key is required (X-API-Key or Authorization: Bearer)' },
   EFFECT_LIMIT_REACHED: { status: 403, message: 'the effects chain is at the effect ceiling of the license tier' },
+  OUTPUT_LIMIT_REACHED: { status: 403, message: `vjd runs at most ${OUTPUT_LIMITS.max} outputs; remove one first` },
   NOT_FOUND: { status: 404, message: 'no such route' },
   PATH_NOT_FOUND: { status: 404, message: 'the path names no folder' },
   ITEM_NOT_FOUND: { status: 404, message: 'no matching item' },
   DEVICE_NOT_FOUND: { status: 404, message: 'no live input matches that id' },
   NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
+  OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
   MISDIRECTED_REQUEST: { status: 421, message: 'this server does not answer for that Host; add the name to server.allowedHosts' },

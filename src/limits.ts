@@ -23,3 +23,14 @@ export const LIMITS = {
 
 /** Not reported in /capabilities: how many candidate ids a 404 ITEM_NOT_FOUND lists in `details.available`. */
 export const NOT_FOUND_AVAILABLE_MAX = 50;
+
+/** Outputs (streams and recordings): not in LIMITS, whose shape GET /capabilities reports as is. */
+export const OUTPUT_LIMITS = {
+  /** Outputs at once, config file and added ones together (403 OUTPUT_LIMIT_REACHED past it). */
+  max: 8,
+  urlMaxLength: 2048,
+  bitrateKbps: { min: 100, max: 100_000 },
+  width: { min: 16, max: 7680 },
+  height: { min: 16, max: 4320 },
+  fps: { min: 1, max: 120 },
+} as const;

@@ -93,6 +93,17 @@ export const StatusBody = Type.Object({
     },
     { description: 'thumbnail pipeline counters' },
   ),
+  outputs: Type.Object(
+    {
+      count: Type.Integer({ description: 'outputs defined (config file and added)' }),
+      enabled: Type.Integer(),
+      running: Type.Integer(),
+      framesSent: Type.Integer(),
+      framesDropped: Type.Integer(),
+      framesRepeated: Type.Integer(),
+    },
+    { description: 'streams and recordings (GET /outputs has each one)' },
+  ),
 });
 
 export type RenderStatus = Static<typeof StatusBody>['render'];
@@ -114,12 +125,15 @@ export interface StatusContext {
   /** Thumbnail pipeline counters, and a number that changes whenever they do (memoised status bodies). */
   thumbnails(): ThumbnailStatus;
   thumbnailsVersion(): number;
+  /** Outputs summary, and a number that changes whenever it may have. */
+  outputs(): Static<typeof StatusBody>['outputs'];
+  outputsVersion(): number;
 }
 
 export function statusRoutes(ctx: StatusContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; thumbs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
+  let memo: { tick: number; thumbs: number; outs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
   const render = (): string => {
     const loaded = ctx.config();
     const lic = ctx.license();
@@ -129,7 +143,8 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     const tick = Math.round((Date.now() - ctx.startedAt.getTime()) / 100);
     const renderStatus = ctx.render();
     const thumbs = ctx.thumbnailsVersion();
-    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
+    const outs = ctx.outputsVersion();
+    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
       return memo.text;
     }
     const text = JSON.stringify({
@@ -145,8 +160,9 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
       render: renderStatus,
       thumbnails: ctx.thumbnails(),
+      outputs: ctx.outputs(),
     });
-    memo = { tick, thumbs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
+    memo = { tick, thumbs, outs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
     return text;
   };
   return [

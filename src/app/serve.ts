@@ -31,6 +31,7 @@ import { thumbnailRoutes } from '../api/thumbnails.js';
 import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
 import { testHookRoutes } from '../api/test-hooks.js';
+import { outputRoutes } from '../api/outputs.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -100,6 +101,8 @@ export async function serve(flags: Overrides): Promise<void> {
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
     thumbnailsVersion: () => show.thumbnails.version(),
+    outputs: () => show.outputs.summary(),
+    outputsVersion: () => show.outputClient.version,
   };
 
   const assets = await loadDocsAssets();
@@ -121,6 +124,7 @@ export async function serve(flags: Overrides): Promise<void> {
       state,
       applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),
     }),
+    ...outputRoutes(show.outputs),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];

@@ -25,6 +25,8 @@ import { LivePreviews } from '../thumbnails/live-previews.js';
 import { ThumbnailService } from '../thumbnails/service.js';
 import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { buildActions, type Action } from '../actions/registry.js';
+import { OutputClient } from '../workers/output-client.js';
+import { OutputService } from '../outputs/service.js';
 
 export interface Show {
   display: Display;
@@ -36,6 +38,8 @@ export interface Show {
   palettes: PaletteLibrary;
   palette: PaletteSelection;
   thumbnails: ThumbnailService;
+  outputs: OutputService;
+  outputClient: OutputClient;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
   renderStatus(): RenderStatus;
@@ -158,6 +162,15 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       if (savedIsFile) await sources.restore(saved.currentSource);
     })
     .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
+  const outputClient = new OutputClient({ ffmpeg: 'ffmpeg', width: cfg.render.width, height: cfg.render.height, log });
+  const outputs = new OutputService({
+    configured: cfg.outputs,
+    render: { ...cfg.render, setOutputRing: (ring) => render.setOutputRing(ring) },
+    dataDir: loaded.paths.dataDir,
+    client: outputClient,
+    log,
+  });
+  await outputs.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -195,6 +208,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     palettes,
     palette,
     thumbnails,
+    outputs,
+    outputClient,
     actions: () => actions,
     browseTree: () => tree,
     renderStatus,
@@ -206,6 +221,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       palettes.stop();
       previews.stop();
       await encoder.close();
+      await outputClient.stop();
       await library.stop();
       await ingest.stop();
       await render.stop();

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { hostSyntaxProblem, resolveHost } from './host.js';
+import { outputProblem } from '../outputs/validate.js';
 import {
   ApiKeyStringSchema,
   ConfigFileSchema,
@@ -188,6 +189,15 @@ function validateFile(value: unknown, file: string): ConfigFile {
     if (previous !== undefined) fail(`${at}.id`, `${at}.id ${JSON.stringify(id)} is already used by ${previous}`);
     seen.set(lower, at);
   }
+  const outputIds = new Map<string, string>();
+  for (const [i, o] of (config.outputs ?? []).entries()) {
+    const at = `outputs[${i}]`;
+    const problem = outputProblem(o);
+    if (problem) fail(`${at}.${problem.field}`, `${at}.${problem.field} ${problem.reason}`);
+    const previous = outputIds.get(o.id.toLowerCase());
+    if (previous !== undefined) fail(`${at}.id`, `${at}.id ${JSON.stringify(o.id)} is already used by ${previous}`);
+    outputIds.set(o.id.toLowerCase(), at);
+  }
   const host = config.server?.host;
   const hostProblem = host === undefined ? null : hostSyntaxProblem(host);
   if (host !== undefined && hostProblem !== null) fail('server.host', hostMessage(host, hostProblem));
@@ -330,6 +340,7 @@ function merge(file: ConfigFile): Config {
       streams: file.live?.streams ?? d.live.streams,
       v4l2: { ...d.live.v4l2, ...file.live?.v4l2 },
     },
+    outputs: file.outputs ?? d.outputs,
   };
 }
 

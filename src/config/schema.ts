@@ -85,6 +85,22 @@ const StreamInput = Type.Object(
   { additionalProperties: false, description: 'an object {id, name, url}' },
 );
 
+// Kind-specific rules (a stream needs an allowed URL, a record takes none) are checked by src/outputs/validate.ts.
+const Output = Type.Object(
+  {
+    id: Id,
+    name: Type.Optional(Name),
+    kind: Type.Union([Type.Literal('stream'), Type.Literal('record')], { description: '"stream" or "record"' }),
+    enabled: flag(),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'a URL of 1 to 2048 characters' })),
+    bitrateKbps: Type.Optional(integer(100, 100_000)),
+    width: Type.Optional(integer(16, 7680)),
+    height: Type.Optional(integer(16, 4320)),
+    fps: Type.Optional(integer(1, 120)),
+  },
+  { additionalProperties: false, description: 'an object {id, name?, kind, enabled, url?, bitrateKbps?, width?, height?, fps?}' },
+);
+
 export const ConfigFileSchema = Type.Object(
   {
     dataDir: Type.Optional(PathSchema),
@@ -146,6 +162,7 @@ export const ConfigFileSchema = Type.Object(
         { additionalProperties: false, description: 'an object' },
       ),
     ),
+    outputs: Type.Optional(Type.Array(Output, { maxItems: 8, description: 'a list of at most 8 outputs' })),
   },
   { additionalProperties: false, description: 'a JSON object' },
 );
@@ -165,6 +182,18 @@ export interface StreamInputConfig {
   name: string;
   /** Anything ffmpeg reads (tcp, udp, srt, rtsp, http, file). */
   url: string;
+}
+
+export interface OutputConfig {
+  id: string;
+  name?: string;
+  kind: 'stream' | 'record';
+  enabled: boolean;
+  url?: string;
+  bitrateKbps?: number;
+  width?: number;
+  height?: number;
+  fps?: number;
 }
 
 /** Fully-resolved configuration; paths are as written (the loader reports absolute ones separately). */
@@ -192,6 +221,7 @@ export interface Config {
     streams: StreamInputConfig[];
     v4l2: { enabled: boolean; devDir: string; sysfsDir: string };
   };
+  outputs: OutputConfig[];
 }
 
 function deepFreeze<T>(value: T): T {
@@ -218,6 +248,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     streams: [],
     v4l2: { enabled: true, devDir: '/dev', sysfsDir: '/sys/class/video4linux' },
   },
+  outputs: [],
 });
 
 /** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */

@@ -104,6 +104,11 @@ export type MainToRender =
   | { t: 'fail-frames'; frames: number }
   /** Test hook: the next `frames` frames each take at least `ms` longer (slow frames starve idle-time work). */
   | { t: 'slow-frames'; ms: number; frames: number }
+  /**
+   * While a ring is set, the program (after effects, dimmer and blackout) is read back into it once per frame for
+   * the output worker; null stops the readback (no output active).
+   */
+  | { t: 'output-ring'; ring: SharedArrayBuffer | null }
   | { t: 'stop' };
 
 export interface RenderStats {
@@ -194,3 +199,50 @@ export interface EncodeResult {
   /** Milliseconds spent encoding inside the worker. */
   ms: number;
 }
+
+// ---------------------------------------------------------------- output worker (workers/output)
+
+export type OutputKind = 'stream' | 'record';
+export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying';
+
+/** What one consumer runs: an ffmpeg fed `fps` frames a second from the output ring. */
+export interface OutputSpec {
+  kind: OutputKind;
+  width: number;
+  height: number;
+  fps: number;
+  bitrateKbps: number;
+  /** stream: the validated URL. */
+  url?: string;
+  /** record: the folder files are written to; each ffmpeg start writes a new `<id>-<UTC timestamp>.mkv` there. */
+  dir?: string;
+  /** Texts never to show in `lastError` or a log line (URL credentials), replaced by `***`. */
+  secrets: string[];
+}
+
+export interface OutputInit {
+  ffmpeg: string;
+  /** The program ring the render worker fills (render size, bottom-up rows as GL reads them). */
+  ring: SharedArrayBuffer;
+}
+
+export type MainToOutput =
+  /** Starts (or restarts with a new spec) the consumer `id`. */
+  | { t: 'start'; id: string; spec: OutputSpec }
+  | { t: 'stop-output'; id: string }
+  | { t: 'stop' };
+
+export interface OutputCounters {
+  framesSent: number;
+  framesDropped: number;
+  framesRepeated: number;
+  restarts: number;
+}
+
+export type OutputToMain =
+  /** `file`: the recording being written (record kind), `startedAt`: ISO time the current ffmpeg started. */
+  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number }
+  /** Sent every 250 ms while consumers exist. */
+  | { t: 'counters'; items: Array<{ id: string } & OutputCounters> }
+  | { t: 'stopped' }
+  | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

@@ -206,6 +206,11 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'palette', colors });
   }
 
+  /** Program readback into `ring` once per frame while set (an output is active); null stops it. */
+  setOutputRing(ring: SharedArrayBuffer | null): void {
+    this.post({ t: 'output-ring', ring });
+  }
+
   stall(ms: number): void {
     this.post({ t: 'stall', ms });
   }

@@ -11,6 +11,7 @@ import type { IsfFrame, IsfProgram } from './isf-program.js';
 import { createTarget, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
+import { ProgramReadback } from './program-readback.js';
 import { SourceStage } from './source-stage.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
@@ -63,6 +64,8 @@ export class RenderEngine {
   slowFrames = { ms: 0, frames: 0 };
   /** Reported in the stats; set by whoever rebuilt the context. */
   contextRestarts = 0;
+  /** Set while an output is active: every frame is read back into its ring. */
+  private readback: ProgramReadback | null = null;
 
   constructor(
     private readonly gl: GL,
@@ -119,6 +122,11 @@ export class RenderEngine {
     // Running effects keep their programs; a reloaded file applies the next time the effect is added.
     this.source.setNoSignal(noSignal && this.pool.errorOf(noSignal) === null ? noSignal : null);
     return results.filter((r) => !noSignal || r.type !== noSignal.type || r.kind !== noSignal.kind);
+  }
+
+  /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
+  setOutputRing(ring: SharedArrayBuffer | null): void {
+    this.readback = ring ? (this.readback?.ring === ring ? this.readback : new ProgramReadback(ring)) : null;
   }
 
   setPalette(colors: string[]): void {
@@ -218,6 +226,7 @@ export class RenderEngine {
       b = t;
     }
     if (!direct) this.output.draw(a.texture);
+    if (this.readback) this.readback.read(gl, out, this.width, this.height);
     gl.flush();
 
     if (switching) {

@@ -25,7 +25,8 @@ const kept: {
   global: { blackout: boolean; dimmer: number };
   palette: string[];
   source: { key: string; spec: SourceSpec } | null;
-} = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null };
+  outputRing: SharedArrayBuffer | null;
+} = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null, outputRing: null };
 /** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source`. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
 let contextRestarts = 0;
@@ -88,6 +89,7 @@ function recover(): void {
   engine.output.blackout = kept.global.blackout;
   engine.output.dimmer = kept.global.dimmer;
   engine.setPalette(kept.palette);
+  engine.setOutputRing(kept.outputRing);
   if (kept.source) engine.requestSource(0, kept.source.key, Number.MAX_SAFE_INTEGER, { ...kept.source.spec, ...(kept.source.spec.kind === 'ring' ? { immediate: true } : {}) });
   engine.start();
   post({ t: 'log', level: 'warn', msg: 'render context recreated after repeated frame failures', fields: { contextRestarts } });
@@ -162,6 +164,10 @@ function handle(m: MainToRender): void {
     case 'palette':
       kept.palette = m.colors;
       engine.setPalette(m.colors);
+      return;
+    case 'output-ring':
+      kept.outputRing = m.ring;
+      engine.setOutputRing(m.ring);
       return;
     case 'sample':
       post({ t: 'sample-reply', id: m.id, pixels: engine.output.sample(m.points) });

@@ -1,0 +1,112 @@
+// Outputs: streams and recordings of the program. List, enable/disable, add and remove; the service does the work.
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { LIMITS, OUTPUT_LIMITS } from '../limits.js';
+import type { OutputService } from '../outputs/service.js';
+import { STREAM_SCHEMES } from '../outputs/url.js';
+
+const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+export const OutputSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  kind: Type.Union([Type.Literal('stream'), Type.Literal('record')]),
+  enabled: Type.Boolean(),
+  state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying')], {
+    description: '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit',
+  }),
+  target: Nullable('stream: the URL with credentials as `***`; record: the file being (or last) written under recordings/, null before the first'),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  fps: Type.Integer(),
+  framesSent: Type.Integer({ description: 'frames written to ffmpeg since the output was started' }),
+  framesDropped: Type.Integer({ description: 'frame slots skipped because ffmpeg had not taken the previous frames' }),
+  framesRepeated: Type.Integer({ description: 'frames sent again because the render had no newer one for the slot' }),
+  restarts: Type.Integer({ description: 'ffmpeg restarts after an exit' }),
+  startedAt: Nullable('ISO time the current ffmpeg started'),
+  lastError: Nullable('the last ffmpeg error line, URL credentials as `***`; null while running cleanly'),
+});
+
+const Selector = {
+  id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'output id (exact)' })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'output name (case-insensitive), when no id is given' })),
+};
+
+const int = (r: { min: number; max: number }, description: string) => Type.Optional(Type.Integer({ minimum: r.min, maximum: r.max, description }));
+
+const AddBody = Type.Object({
+  kind: Type.Union([Type.Literal('stream'), Type.Literal('record')], { description: '`stream` or `record`' }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'display name; default the id' })),
+  url: Type.Optional(
+    Type.String({ minLength: 1, maxLength: OUTPUT_LIMITS.urlMaxLength, description: `stream only: scheme one of ${STREAM_SCHEMES.join(', ')}` }),
+  ),
+  bitrateKbps: int(OUTPUT_LIMITS.bitrateKbps, 'H.264 bitrate; default scales with size and fps (4000 at 1280×720@30)'),
+  width: int(OUTPUT_LIMITS.width, 'default the render width'),
+  height: int(OUTPUT_LIMITS.height, 'default the render height'),
+  fps: int(OUTPUT_LIMITS.fps, 'default the render fps'),
+});
+
+const Current = Type.Object({ success: Type.Literal(true), current: OutputSchema });
+
+export function outputRoutes(outputs: OutputService): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/outputs`,
+      auth: 'required',
+      operationId: 'listOutputs',
+      summary: 'Streams and recordings of the program',
+      tags: ['outputs'],
+      feature: 'outputs',
+      schema: {},
+      responses: { 200: { description: 'every output, config file ones first', schema: Type.Object({ count: Type.Integer(), items: Type.Array(OutputSchema) }) } },
+      errors: [],
+      handler: () => {
+        const items = outputs.list();
+        return { json: { count: items.length, items } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/outputs/enabled`,
+      auth: 'required',
+      operationId: 'setOutputEnabled',
+      summary: 'Start or stop an output',
+      description: 'Idempotent. A recording starts a new file at every enable.',
+      tags: ['outputs'],
+      feature: 'outputs',
+      schema: { body: Type.Object({ ...Selector, enabled: Type.Boolean() }) },
+      responses: { 200: { description: 'the output after the change', schema: Current } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND'],
+      handler: async (req) => ({ json: { success: true, current: await outputs.setEnabled(outputs.find(req.body), req.body.enabled) } }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/outputs/add`,
+      auth: 'required',
+      operationId: 'addOutput',
+      summary: 'Add a stream or recording (enabled at once, kept across restarts)',
+      description: `At most ${OUTPUT_LIMITS.max} outputs in all. A stream URL must use one of ${STREAM_SCHEMES.join(', ')}; anything else is 400 INVALID_REQUEST naming \`url\`. A record takes no URL: files are named \`<id>-<UTC timestamp>.mkv\` under \`<dataDir>/recordings/\`.`,
+      tags: ['outputs'],
+      feature: 'outputs',
+      schema: { body: AddBody },
+      responses: { 200: { description: 'the new output', schema: Current } },
+      errors: ['INVALID_REQUEST', 'OUTPUT_LIMIT_REACHED'],
+      handler: async (req) => ({ json: { success: true, current: await outputs.add(req.body) } }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/outputs/remove`,
+      auth: 'required',
+      operationId: 'removeOutput',
+      summary: 'Remove an added output',
+      description: 'Outputs from the config file cannot be removed (409 OUTPUT_CONFIGURED); disable them instead.',
+      tags: ['outputs'],
+      feature: 'outputs',
+      schema: { body: Type.Object(Selector) },
+      responses: { 200: { description: 'the removed output', schema: Type.Object({ success: Type.Literal(true), removed: OutputSchema }) } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'OUTPUT_CONFIGURED'],
+      handler: async (req) => ({ json: { success: true, removed: await outputs.remove(outputs.find(req.body)) } }),
+    }),
+  ];
+}

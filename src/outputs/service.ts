@@ -1,0 +1,221 @@
+// The outputs of this box: definitions from the config file and ones added over the API (persisted in
+// `<dataDir>/outputs.json`), turned into consumer specs for the output worker, with the program readback in the
+// render worker switched on only while one is enabled.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError, notFound } from '../errors.js';
+import { OUTPUT_LIMITS } from '../limits.js';
+import type { Logger } from '../log.js';
+import type { OutputConfig } from '../config/schema.js';
+import type { OutputKind, OutputSpec, OutputState } from '../shared/messages.js';
+import { atomicWriteFile } from '../util/atomic-write.js';
+import type { OutputClient } from '../workers/output-client.js';
+import { redactUrl, urlSecrets } from './url.js';
+import { outputProblem, type OutputFields } from './validate.js';
+
+/** Default stream bitrate at 1280×720@30, scaled by pixel rate for other sizes. */
+const BASE_KBPS = 4000;
+
+interface Definition extends OutputConfig {
+  name: string;
+  /** From the config file: can be disabled, not removed. */
+  configured: boolean;
+}
+
+export interface OutputView {
+  id: string;
+  name: string;
+  kind: OutputKind;
+  enabled: boolean;
+  state: OutputState;
+  target: string | null;
+  width: number;
+  height: number;
+  fps: number;
+  framesSent: number;
+  framesDropped: number;
+  framesRepeated: number;
+  restarts: number;
+  startedAt: string | null;
+  lastError: string | null;
+}
+
+export interface OutputsSummary {
+  count: number;
+  enabled: number;
+  running: number;
+  framesSent: number;
+  framesDropped: number;
+  framesRepeated: number;
+}
+
+export interface AddRequest extends OutputFields {
+  name?: string | undefined;
+}
+
+export class OutputService {
+  private readonly defs: Definition[] = [];
+  private readonly file: string;
+  private readonly recordings: string;
+  private saving: Promise<void> = Promise.resolve();
+  private readbackOn = false;
+
+  constructor(
+    private readonly opts: {
+      configured: readonly OutputConfig[];
+      render: { width: number; height: number; fps: number; setOutputRing(ring: SharedArrayBuffer | null): void };
+      dataDir: string;
+      client: OutputClient;
+      log: Logger;
+    },
+  ) {
+    this.file = join(opts.dataDir, 'outputs.json');
+    this.recordings = join(opts.dataDir, 'recordings');
+    for (const o of opts.configured) this.defs.push({ ...o, name: o.name ?? o.id, configured: true });
+  }
+
+  /** Reads the added outputs back and starts every enabled output. */
+  async start(): Promise<void> {
+    let saved: OutputConfig[] = [];
+    try {
+      saved = JSON.parse(await readFile(this.file, 'utf8')) as OutputConfig[];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.log.warn({ file: this.file, err: (err as Error).message }, 'saved outputs not read');
+    }
+    for (const o of Array.isArray(saved) ? saved : []) {
+      // The file is ours, but it passes the same rules as anything else that reaches ffmpeg.
+      if (typeof o?.id !== 'string' || outputProblem(o) || this.defs.some((d) => d.id === o.id) || this.defs.length >= OUTPUT_LIMITS.max) {
+        this.opts.log.warn({ file: this.file, id: o?.id }, 'a saved output was not restored');
+        continue;
+      }
+      this.defs.push({ ...o, name: o.name ?? o.id, configured: false });
+    }
+    for (const d of this.defs) if (d.enabled) await this.run(d);
+    this.syncReadback();
+  }
+
+  list(): OutputView[] {
+    return this.defs.map((d) => this.view(d));
+  }
+
+  /** By exact id first, then by name (case-insensitive). */
+  find(sel: { id?: string | undefined; name?: string | undefined }): Definition {
+    const wanted = sel.id ?? sel.name;
+    if (wanted === undefined) throw new ApiError('INVALID_REQUEST', 'id or name is required', { field: 'id' });
+    const d = sel.id !== undefined ? this.defs.find((x) => x.id === sel.id) : this.defs.find((x) => x.name.toLowerCase() === wanted.toLowerCase());
+    if (!d) throw notFound('output', wanted, this.defs.map((x) => x.id));
+    return d;
+  }
+
+  async setEnabled(d: Definition, enabled: boolean): Promise<OutputView> {
+    if (d.enabled !== enabled) {
+      d.enabled = enabled;
+      if (enabled) await this.run(d);
+      else this.opts.client.stopOutput(d.id);
+      this.syncReadback();
+      if (!d.configured) await this.save();
+    }
+    return this.view(d);
+  }
+
+  async add(req: AddRequest): Promise<OutputView> {
+    const problem = outputProblem(req);
+    if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`, { field: problem.field });
+    if (this.defs.length >= OUTPUT_LIMITS.max) {
+      throw new ApiError('OUTPUT_LIMIT_REACHED', undefined, { limit: OUTPUT_LIMITS.max, count: this.defs.length });
+    }
+    let id: string;
+    do id = `${req.kind}-${randomBytes(3).toString('hex')}`;
+    while (this.defs.some((d) => d.id === id));
+    const d: Definition = { id, name: req.name ?? id, kind: req.kind as OutputKind, enabled: true, configured: false };
+    for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps'] as const) if (req[key] !== undefined) (d as unknown as Record<string, unknown>)[key] = req[key];
+    this.defs.push(d);
+    await this.save();
+    await this.run(d);
+    this.syncReadback();
+    return this.view(d);
+  }
+
+  async remove(d: Definition): Promise<OutputView> {
+    if (d.configured) throw new ApiError('OUTPUT_CONFIGURED', undefined, { id: d.id });
+    const removed = this.view(d);
+    this.defs.splice(this.defs.indexOf(d), 1);
+    this.opts.client.stopOutput(d.id);
+    this.opts.client.forget(d.id);
+    this.syncReadback();
+    await this.save();
+    return { ...removed, enabled: false, state: 'stopped' };
+  }
+
+  summary(): OutputsSummary {
+    const s: OutputsSummary = { count: this.defs.length, enabled: 0, running: 0, framesSent: 0, framesDropped: 0, framesRepeated: 0 };
+    for (const d of this.defs) {
+      const r = this.opts.client.status(d.id);
+      if (d.enabled) s.enabled++;
+      if (r.state === 'running') s.running++;
+      s.framesSent += r.framesSent;
+      s.framesDropped += r.framesDropped;
+      s.framesRepeated += r.framesRepeated;
+    }
+    return s;
+  }
+
+  private async run(d: Definition): Promise<void> {
+    if (d.kind === 'record') await mkdir(this.recordings, { recursive: true });
+    this.opts.client.start(d.id, this.spec(d));
+  }
+
+  private size(d: Definition): { width: number; height: number; fps: number } {
+    const r = this.opts.render;
+    return { width: d.width ?? r.width, height: d.height ?? r.height, fps: d.fps ?? r.fps };
+  }
+
+  private spec(d: Definition): OutputSpec {
+    const { width, height, fps } = this.size(d);
+    const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * width * height * fps) / (1280 * 720 * 30)));
+    if (d.kind === 'record') return { kind: 'record', width, height, fps, bitrateKbps, dir: this.recordings, secrets: [] };
+    return { kind: 'stream', width, height, fps, bitrateKbps, url: d.url!, secrets: urlSecrets(d.url!) };
+  }
+
+  private view(d: Definition): OutputView {
+    const r = this.opts.client.status(d.id);
+    const { width, height, fps } = this.size(d);
+    return {
+      id: d.id,
+      name: d.name,
+      kind: d.kind,
+      enabled: d.enabled,
+      state: r.state,
+      target: d.kind === 'stream' ? redactUrl(d.url!) : r.file,
+      width,
+      height,
+      fps,
+      framesSent: r.framesSent,
+      framesDropped: r.framesDropped,
+      framesRepeated: r.framesRepeated,
+      restarts: r.restarts,
+      startedAt: r.startedAt,
+      lastError: r.lastError,
+    };
+  }
+
+  /** The render worker reads the program back only while some output is enabled. */
+  private syncReadback(): void {
+    const on = this.defs.some((d) => d.enabled);
+    if (on === this.readbackOn) return;
+    this.readbackOn = on;
+    this.opts.render.setOutputRing(on ? this.opts.client.ring : null);
+  }
+
+  /** Writes the added outputs (one write at a time, the latest list last). */
+  private save(): Promise<void> {
+    const data = JSON.stringify(
+      this.defs.filter((d) => !d.configured).map(({ configured: _c, ...o }) => o),
+      null,
+      2,
+    );
+    this.saving = this.saving.catch(() => undefined).then(() => atomicWriteFile(this.file, data));
+    return this.saving;
+  }
+}

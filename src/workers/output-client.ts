@@ -1,0 +1,135 @@
+// Main-thread half of the output worker: owns the program ring (allocated here, written by the render worker,
+// read by the output worker; this thread never looks at its pixels), starts and stops consumers, and keeps the
+// newest state and counters of each for the routes.
+import { Worker } from 'node:worker_threads';
+import { createFrameRing } from '../shared/frame-ring.js';
+import type { MainToOutput, OutputCounters, OutputInit, OutputSpec, OutputState, OutputToMain } from '../shared/messages.js';
+import type { Logger } from '../log.js';
+
+export interface OutputRuntime extends OutputCounters {
+  state: OutputState;
+  lastError: string | null;
+  startedAt: string | null;
+  /** The recording being written (record kind). */
+  file: string | null;
+  pid: number | null;
+}
+
+const STOP_TIMEOUT_MS = 5000;
+
+export class OutputClient {
+  private program: SharedArrayBuffer | null = null;
+  private worker: Worker | null = null;
+  private readonly runtime = new Map<string, OutputRuntime>();
+  private stopped: Promise<void> | null = null;
+  /** Bumped on every state or counter change (memoised status bodies). */
+  version = 0;
+
+  constructor(
+    private readonly opts: { ffmpeg: string; width: number; height: number; log: Logger },
+  ) {}
+
+  /** The program ring, allocated on first use: a box without outputs keeps the memory (3 render-size frames). */
+  get ring(): SharedArrayBuffer {
+    return (this.program ??= createFrameRing(this.opts.width, this.opts.height));
+  }
+
+  /** Starts (or restarts with a new spec) one consumer; its counters start over. */
+  start(id: string, spec: OutputSpec): void {
+    if (this.stopped) return;
+    this.runtime.set(id, { ...empty(), state: 'starting' });
+    this.version++;
+    this.post({ t: 'start', id, spec });
+  }
+
+  stopOutput(id: string): void {
+    if (!this.worker || this.stopped) return;
+    this.post({ t: 'stop-output', id });
+  }
+
+  /** Newest known state of an output; a never-started one is `stopped` with zero counters. */
+  status(id: string): OutputRuntime {
+    return this.runtime.get(id) ?? empty();
+  }
+
+  forget(id: string): void {
+    this.runtime.delete(id);
+    this.version++;
+  }
+
+  stop(): Promise<void> {
+    if (this.stopped) return this.stopped;
+    const worker = this.worker;
+    this.stopped = (async () => {
+      if (!worker) return;
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage({ t: 'stop' } satisfies MainToOutput);
+      const hard = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(hard);
+    })();
+    return this.stopped;
+  }
+
+  private post(m: MainToOutput): void {
+    this.ensureWorker().postMessage(m);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const init: OutputInit = { ffmpeg: this.opts.ffmpeg, ring: this.ring };
+    const worker = new Worker(new URL('../../workers/output/main.js', import.meta.url), { workerData: init });
+    this.worker = worker;
+    worker.on('message', (m: OutputToMain) => this.onMessage(m));
+    worker.on('error', (err) => this.opts.log.error({ worker: 'output', error: err.message }, 'output worker crashed'));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      if (this.stopped) return;
+      // Its ffmpeg children died with it (parent-death signal): every output is down until started again.
+      this.opts.log.error({ worker: 'output', code }, 'output worker exited unexpectedly');
+      for (const r of this.runtime.values()) {
+        r.state = 'stopped';
+        r.lastError = 'output worker exited';
+      }
+      this.version++;
+    });
+    return worker;
+  }
+
+  private onMessage(m: OutputToMain): void {
+    switch (m.t) {
+      case 'state': {
+        const r = this.runtime.get(m.id);
+        if (!r) return;
+        r.state = m.state;
+        r.lastError = m.lastError;
+        r.startedAt = m.startedAt;
+        r.file = m.file ?? null;
+        r.pid = m.pid ?? null;
+        this.version++;
+        return;
+      }
+      case 'counters':
+        for (const c of m.items) {
+          const r = this.runtime.get(c.id);
+          if (!r) continue;
+          r.framesSent = c.framesSent;
+          r.framesDropped = c.framesDropped;
+          r.framesRepeated = c.framesRepeated;
+          r.restarts = c.restarts;
+        }
+        this.version++;
+        return;
+      case 'log':
+        this.opts.log[m.level]({ worker: 'output', ...m.fields }, m.msg);
+        return;
+      case 'stopped':
+        return;
+    }
+  }
+}
+
+function empty(): OutputRuntime {
+  return { state: 'stopped', lastError: null, startedAt: null, file: null, pid: null, framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
+}

@@ -1,0 +1,193 @@
+// One output: a supervised ffmpeg fed program frames at exactly its fps. A slot with no newer program frame
+// sends the last one again (repeated); a pipe that is still full drops the slot's frame (dropped), so a slow
+// consumer never holds up the render, the main thread or the other consumers. ffmpeg is restarted with backoff
+// (1 s doubling to 30 s) until the output is stopped.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { basename } from 'node:path';
+import { redactText } from '../../src/outputs/url.js';
+import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
+import { buildOutputArgs } from './ffmpeg-args.js';
+import type { ProgramFrames } from './program-frames.js';
+
+const BACKOFF_FIRST_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
+/** Running this long counts as a good run: the next failure starts the backoff over. */
+const STABLE_MS = 10_000;
+/** Frames a pipe may hold beyond the one ffmpeg is reading before slots are dropped. */
+const PIPE_FRAMES = 2;
+/** After a stop, ffmpeg gets this long to finish the file or stream before SIGKILL. */
+const STOP_GRACE_MS = 3000;
+const MAX_ERROR_CHARS = 300;
+
+export interface ConsumerDeps {
+  ffmpeg: string;
+  /** Command prefix that makes ffmpeg die with this thread (setpriv --pdeathsig), or []. */
+  wrapper: string[];
+  frames: ProgramFrames;
+  onState(state: OutputState, lastError: string | null, startedAt: string | null, file: string | undefined, pid: number | undefined): void;
+  onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
+}
+
+export class Consumer {
+  readonly counters: OutputCounters = { framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
+  private child: ChildProcess | null = null;
+  private state: OutputState = 'stopped';
+  private lastError: string | null = null;
+  private startedAt: string | null = null;
+  private file: string | undefined;
+  private backoffMs = BACKOFF_FIRST_MS;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  /** Pacing: the time of slot 0 and the slots served since, so the rate never drifts. */
+  private t0 = 0;
+  private slots = 0;
+  private lastFrameNo = 0;
+  private accepted = 0;
+  private runningSince = 0;
+  private readonly period: number;
+
+  constructor(readonly id: string, readonly spec: OutputSpec, private readonly deps: ConsumerDeps) {
+    this.period = 1000 / spec.fps;
+  }
+
+  start(): void {
+    this.stopping = false;
+    this.spawn();
+    this.t0 = performance.now();
+    this.slots = 0;
+    this.tick();
+  }
+
+  private setState(state: OutputState): void {
+    this.state = state;
+    this.deps.onState(state, this.lastError, this.startedAt, this.file, this.child?.pid);
+  }
+
+  private spawn(): void {
+    const { frames, ffmpeg, wrapper } = this.deps;
+    let built: { args: string[]; file?: string };
+    try {
+      built = buildOutputArgs(this.id, this.spec, frames.size);
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      this.setState('retrying');
+      return;
+    }
+    const [cmd, ...pre] = [...wrapper, ffmpeg];
+    const child = spawn(cmd!, [...pre, ...built.args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    this.child = child;
+    this.file = built.file ? basename(built.file) : undefined;
+    this.startedAt = new Date().toISOString();
+    this.accepted = 0;
+    this.runningSince = 0;
+    child.stdin!.on('error', () => {
+      // EPIPE when ffmpeg exits: the exit handler reports it.
+    });
+    let rest = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split(/\r?\n/);
+      rest = lines.pop()!.slice(-8192);
+      for (const line of lines) if (line.trim()) this.lastError = this.clean(line);
+    });
+    child.on('error', (err) => {
+      this.lastError = this.clean(`ffmpeg could not start: ${err.message}`);
+    });
+    child.on('close', (code, signal) => this.onExit(child, code, signal));
+    this.setState('starting');
+  }
+
+  private clean(line: string): string {
+    return redactText(line.trim(), this.spec.secrets).slice(0, MAX_ERROR_CHARS);
+  }
+
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return;
+    this.child = null;
+    if (this.stopping) {
+      this.setState('stopped');
+      return;
+    }
+    this.lastError ??= `ffmpeg exited (${signal ?? `code ${code}`})`;
+    if (this.runningSince > 0 && performance.now() - this.runningSince >= STABLE_MS) this.backoffMs = BACKOFF_FIRST_MS;
+    const wait = this.backoffMs;
+    this.backoffMs = Math.min(BACKOFF_MAX_MS, this.backoffMs * 2);
+    this.deps.onLog('warn', 'output ffmpeg exited; retrying', { id: this.id, code, signal, retryInMs: wait, lastError: this.lastError });
+    this.setState('retrying');
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.stopping) return;
+      this.counters.restarts++;
+      this.spawn();
+    }, wait);
+  }
+
+  /** Serves every slot that is due (a late timer catches up, up to one second of slots), then sleeps to the next. */
+  private tick(): void {
+    this.tickTimer = null;
+    if (this.stopping) return;
+    const now = performance.now();
+    let due = Math.floor((now - this.t0) / this.period) + 1 - this.slots;
+    if (due > this.spec.fps) {
+      // Over a second behind (a suspended process): those slots are gone, counted as dropped.
+      this.counters.framesDropped += due - this.spec.fps;
+      this.slots += due - this.spec.fps;
+      due = this.spec.fps;
+    }
+    for (let i = 0; i < due; i++) this.serveSlot();
+    this.tickTimer = setTimeout(() => this.tick(), Math.max(0, this.t0 + this.slots * this.period - performance.now()));
+  }
+
+  private serveSlot(): void {
+    this.slots++;
+    const child = this.child;
+    const frame = this.deps.frames.newest();
+    if (!child || !frame || !child.stdin || child.stdin.destroyed) return;
+    const stdin = child.stdin;
+    if (stdin.writableLength >= PIPE_FRAMES * frame.bytes.byteLength) {
+      this.counters.framesDropped++;
+      return;
+    }
+    if (frame.frameNo === this.lastFrameNo) this.counters.framesRepeated++;
+    this.lastFrameNo = frame.frameNo;
+    this.counters.framesSent++;
+    stdin.write(frame.bytes, (err) => {
+      if (err || this.child !== child) return;
+      // One second of frames taken by ffmpeg: the output is up.
+      if (++this.accepted === this.spec.fps && this.state === 'starting') {
+        this.runningSince = performance.now();
+        this.lastError = null;
+        this.setState('running');
+      }
+    });
+  }
+
+  /** Ends the output: stdin closed so ffmpeg finishes the file or stream, SIGKILL if it does not within 3 s. */
+  stop(): Promise<void> {
+    this.stopping = true;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.tickTimer = null;
+    this.retryTimer = null;
+    const child = this.child;
+    if (!child) {
+      this.setState('stopped');
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      child.once('close', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.stdin?.end();
+    });
+  }
+
+  /** Kills ffmpeg at once (the worker is going away). */
+  kill(): void {
+    this.stopping = true;
+    this.child?.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,39 @@
+// The newest program frame as a Buffer the consumers can hand to their pipes: copied out of the ring once per
+// ring frame and shared by every consumer (a Buffer given to a pipe is never written again, so sharing is safe).
+import { FrameRingReader } from '../../src/shared/frame-ring.js';
+
+export interface ProgramFrame {
+  bytes: Buffer;
+  frameNo: number;
+  width: number;
+  height: number;
+}
+
+export class ProgramFrames {
+  private readonly reader: FrameRingReader;
+  private last: ProgramFrame | null = null;
+
+  constructor(ring: SharedArrayBuffer) {
+    this.reader = new FrameRingReader(ring);
+  }
+
+  /** The ring's frame size (render size): every program frame has it. */
+  get size(): { width: number; height: number } {
+    return { width: this.reader.geometry.maxWidth, height: this.reader.geometry.maxHeight };
+  }
+
+  /** The newest frame; the previous one again when the render has not committed a newer one; null before the first. */
+  newest(): ProgramFrame | null {
+    if (this.reader.frameCount() === (this.last?.frameNo ?? 0)) return this.last;
+    const f = this.reader.acquire();
+    if (!f) return this.last;
+    if (f.frameNo !== this.last?.frameNo) {
+      const bytes = Buffer.allocUnsafe(f.pixels.byteLength);
+      bytes.set(f.pixels);
+      const next = { bytes, frameNo: f.frameNo, width: f.width, height: f.height };
+      // A frame torn by the writer while copied is not used; the last good one stands in.
+      if (this.reader.release()) this.last = next;
+    } else this.reader.release();
+    return this.last;
+  }
+}
