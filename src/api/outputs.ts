@@ -38,7 +38,12 @@ const AddBody = Type.Object({
   kind: Type.Union([Type.Literal('stream'), Type.Literal('record')], { description: '`stream` or `record`' }),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'display name; default the id' })),
   url: Type.Optional(
-    Type.String({ minLength: 1, maxLength: OUTPUT_LIMITS.urlMaxLength, description: `stream only: scheme one of ${STREAM_SCHEMES.join(', ')}` }),
+    Type.String({
+      minLength: 1,
+      maxLength: OUTPUT_LIMITS.urlMaxLength,
+      pattern: `^(${STREAM_SCHEMES.join('|')})://\\S+$`,
+      description: `stream only: scheme one of ${STREAM_SCHEMES.join(', ')}; no whitespace`,
+    }),
   ),
   bitrateKbps: int(OUTPUT_LIMITS.bitrateKbps, 'H.264 bitrate; default scales with size and fps (4000 at 1280×720@30)'),
   width: int(OUTPUT_LIMITS.width, 'default the render width'),

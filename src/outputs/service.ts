@@ -102,7 +102,7 @@ export class OutputService {
   /** By exact id first, then by name (case-insensitive). */
   find(sel: { id?: string | undefined; name?: string | undefined }): Definition {
     const wanted = sel.id ?? sel.name;
-    if (wanted === undefined) throw new ApiError('INVALID_REQUEST', 'id or name is required', { field: 'id' });
+    if (wanted === undefined) throw new ApiError('INVALID_REQUEST', 'id or name is required');
     const d = sel.id !== undefined ? this.defs.find((x) => x.id === sel.id) : this.defs.find((x) => x.name.toLowerCase() === wanted.toLowerCase());
     if (!d) throw notFound('output', wanted, this.defs.map((x) => x.id));
     return d;
@@ -121,7 +121,7 @@ export class OutputService {
 
   async add(req: AddRequest): Promise<OutputView> {
     const problem = outputProblem(req);
-    if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`, { field: problem.field });
+    if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`);
     if (this.defs.length >= OUTPUT_LIMITS.max) {
       throw new ApiError('OUTPUT_LIMIT_REACHED', undefined, { limit: OUTPUT_LIMITS.max, count: this.defs.length });
     }

@@ -78,6 +78,12 @@ note('triggerAction', action);
 const actionResult = action.data?.result;
 const dimmer: number | undefined = actionResult !== undefined && 'dimmer' in actionResult ? actionResult.dimmer : undefined;
 const image = { parseAs: 'arrayBuffer' as const };
+note('listOutputs', await api.GET('/api/v1/outputs'));
+const addedOutput = await api.POST('/api/v1/outputs/add', { body: { kind: 'record', name: 'typed-rec', width: 160, height: 90, fps: 5 } });
+note('addOutput', addedOutput);
+const outputState: 'stopped' | 'starting' | 'running' | 'retrying' | undefined = addedOutput.data?.current.state;
+note('setOutputEnabled', await api.POST('/api/v1/outputs/enabled', { body: { name: 'typed-rec', enabled: false } }));
+note('removeOutput', await api.POST('/api/v1/outputs/remove', { body: { name: 'typed-rec' } }));
 note('getCurrentThumbnail', await api.GET('/api/v1/thumbnails/current', { params: { query: { size: '64', format: 'jpg' } }, ...image }));
 note('getLiveThumbnail', await api.GET('/api/v1/thumbnails/live/{id}', { params: { path: { id: ids.live } }, ...image }));
 note('getSourceThumbnail', await api.GET('/api/v1/thumbnails/source/{id}', { params: { path: { id: ids.generator } }, ...image }));
@@ -86,4 +92,4 @@ note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { pa
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer } }));
+console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState } }));

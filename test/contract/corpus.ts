@@ -262,6 +262,55 @@ export const CORPUS: Record<string, Operation> = {
       bad('text body', A('/actions/global.blackout-off'), 415, { raw: { text: 'go', type: 'text/plain' } }),
     ],
   },
+  listOutputs: { method: 'GET', cases: () => [ok('outputs', A('/outputs'))] },
+  addOutput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/outputs/add');
+      const small = { width: 160, height: 90, fps: 5 };
+      return [
+        // 403 once a second pass of the corpus meets the 8-output ceiling.
+        p.ok('recording', { kind: 'record', name: 'contract-rec', ...small }, [200, 403]),
+        p.ok('udp stream', { kind: 'stream', name: 'contract-udp', url: 'udp://127.0.0.1:9?pkt_size=1316', ...small }, [200, 403]),
+        p.bad('file url', { kind: 'stream', url: 'file:///etc/passwd' }),
+        p.bad('pipe url', { kind: 'stream', url: 'pipe:1' }),
+        p.bad('option text', { kind: 'stream', url: 'udp://127.0.0.1:9 -i x' }),
+        p.bad('unknown kind', { kind: 'display' }),
+        p.bad('fps 0', { kind: 'record', fps: 0 }),
+        p.bad('neither', {}),
+        // Rules the description cannot state: a stream needs a url, a recording takes none.
+        { ...p.ok('stream without url', { kind: 'stream' }), expect: [400] },
+        { ...p.ok('recording with url', { kind: 'record', url: 'udp://127.0.0.1:9' }), expect: [400] },
+      ];
+    },
+  },
+  setOutputEnabled: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/outputs/enabled');
+      return [
+        p.ok('disable by name', { name: 'contract-rec', enabled: false }, [200, 404]),
+        p.ok('enable by name', { name: 'contract-rec', enabled: true }, [200, 404]),
+        p.miss('unknown id', { id: 'nope', enabled: true }),
+        p.bad('enabled not boolean', { name: 'contract-rec', enabled: 'yes' }),
+      ];
+    },
+  },
+  removeOutput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/outputs/remove');
+      return [
+        p.ok('udp stream by name', { name: 'contract-udp' }, [200, 404]),
+        p.ok('recording by name', { name: 'contract-rec' }, [200, 404]),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('id not string', { id: 5 }),
+      ];
+    },
+  },
   getCurrentThumbnail: { method: 'GET', cases: () => thumbCases(A('/thumbnails/current'), true) },
   getLiveThumbnail: {
     method: 'GET',
