@@ -1,7 +1,7 @@
 // Test harness: starts the real built server (dist/src/cli.js serve) on a free port with a temp data dir
 // and config, waits for it, talks HTTP to it, and stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect as connectSocket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -241,4 +241,13 @@ export function refused(port: number, host = '127.0.0.1'): Promise<boolean> {
     });
     sock.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
   });
+}
+
+/** Rewrites the server's config file the way editors do (a temp file renamed over it), after `change`. */
+export async function editConfig(s: TestServer, change: (c: any) => void): Promise<void> {
+  const c = JSON.parse(await readFile(s.configFile!, 'utf8'));
+  change(c);
+  const tmp = `${s.configFile}.tmp`;
+  await writeFile(tmp, JSON.stringify(c, null, 2));
+  await rename(tmp, s.configFile!);
 }

@@ -2,10 +2,10 @@
 // SIGTERM drains and persists, state survives a restart, network addresses for non-loopback binds.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFile, writeFile, rename } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { startServer, req, runCli, freePort, tempDir, waitUntil, sleep, CLI, type TestServer, refused } from '../helpers/server.js';
+import { startServer, req, runCli, freePort, tempDir, waitUntil, sleep, CLI, type TestServer, refused, editConfig } from '../helpers/server.js';
 import { spawn } from 'node:child_process';
 
 async function statusOn(port: number): Promise<any | null> {
@@ -15,15 +15,6 @@ async function statusOn(port: number): Promise<any | null> {
   } catch {
     return null;
   }
-}
-
-async function editConfig(s: TestServer, change: (c: any) => void): Promise<void> {
-  const c = JSON.parse(await readFile(s.configFile!, 'utf8'));
-  change(c);
-  // Replace by rename, as editors do.
-  const tmp = `${s.configFile}.tmp`;
-  await writeFile(tmp, JSON.stringify(c, null, 2));
-  await rename(tmp, s.configFile!);
 }
 
 function runServe(args: string[]): Promise<{ code: number | null; out: string }> {

@@ -2,12 +2,12 @@
 // address keeps serving until the new one is bound (port held elsewhere, address not yet free, a host move).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFile, writeFile, rename } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
-import { startServer, req, runCli, freePort, tempDir, waitUntil, CLI, type TestServer } from '../helpers/server.js';
+import { startServer, req, runCli, freePort, tempDir, waitUntil, CLI, type TestServer, editConfig } from '../helpers/server.js';
 
 /** GET /status on one address; null when nothing (or something that is not vjd) answers. */
 async function statusAt(host: string, port: number): Promise<any | null> {
@@ -17,14 +17,6 @@ async function statusAt(host: string, port: number): Promise<any | null> {
   } catch {
     return null;
   }
-}
-
-async function editConfig(s: TestServer, change: (c: any) => void): Promise<void> {
-  const c = JSON.parse(await readFile(s.configFile!, 'utf8'));
-  change(c);
-  const tmp = `${s.configFile}.tmp`;
-  await writeFile(tmp, JSON.stringify(c, null, 2));
-  await rename(tmp, s.configFile!);
 }
 
 /** The server's JSON log lines whose message contains text. */

@@ -1,6 +1,5 @@
 // Test helpers for outputs: an ffmpeg receiver that decodes what vjd sends, ffprobe, and vjd's ffmpeg children.
 import { spawn, execFile } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
 import { createSocket } from 'node:dgram';
 
 /** A free UDP port on loopback. */
@@ -72,20 +71,3 @@ export async function probe(file: string): Promise<{ duration: number; frames: n
   return { duration: Number(j.format.duration ?? NaN), frames: Number(s.nb_read_frames), width: s.width, height: s.height };
 }
 
-/** Pids of the child processes of `parent` whose command line contains `needle`. */
-export async function childrenWith(parent: number, needle: string): Promise<number[]> {
-  const out: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== parent) continue;
-      const cmd = (await readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0').join(' ');
-      if (cmd.includes(needle)) out.push(Number(name));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return out;
-}

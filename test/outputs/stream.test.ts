@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
-import { childrenWith, freeUdpPort, meanRgb, receiveUdp } from './media.js';
+import { freeUdpPort, meanRgb, receiveUdp } from './media.js';
+import { childPids } from '../hardening/faults-common.js';
 
 let server: TestServer;
 const api = (p: string): string => `${server.base}/api/v1${p}`;
@@ -63,11 +64,11 @@ test("killing an output's ffmpeg restarts it and counts the restart", async () =
   assert.is(added.status, 200, added.text);
   const id = added.json().current.id as string;
   let pids: number[] = [];
-  await waitUntil(async () => (pids = await childrenWith(server.proc.pid!, `udp://127.0.0.1:${port}`)).length === 1, 20000);
+  await waitUntil(async () => (pids = await childPids(server.proc.pid!, `udp://127.0.0.1:${port}`)).length === 1, 20000);
   process.kill(pids[0]!, 'SIGKILL');
   await waitUntil(async () => (await output(id)).restarts === 1, 20000);
   await waitUntil(async () => (await output(id)).state === 'running', 20000);
-  const after = await childrenWith(server.proc.pid!, `udp://127.0.0.1:${port}`);
+  const after = await childPids(server.proc.pid!, `udp://127.0.0.1:${port}`);
   assert.is(after.length, 1);
   assert.is.not(after[0], pids[0]);
   // The received picture is back after the restart.
