@@ -32,6 +32,7 @@ import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
+import { recordingRoutes } from '../api/recordings.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -125,6 +126,7 @@ export async function serve(flags: Overrides): Promise<void> {
       applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),
     }),
     ...outputRoutes(show.outputs),
+    ...recordingRoutes(show.recordings),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];

@@ -27,6 +27,7 @@ import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { buildActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
+import { Recordings } from '../outputs/recordings.js';
 
 export interface Show {
   display: Display;
@@ -39,6 +40,7 @@ export interface Show {
   palette: PaletteSelection;
   thumbnails: ThumbnailService;
   outputs: OutputService;
+  recordings: Recordings;
   outputClient: OutputClient;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
@@ -171,6 +173,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     log,
   });
   await outputs.start();
+  const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -209,6 +212,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     palette,
     thumbnails,
     outputs,
+    recordings,
     outputClient,
     actions: () => actions,
     browseTree: () => tree,

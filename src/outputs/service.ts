@@ -148,6 +148,21 @@ export class OutputService {
     return { ...removed, enabled: false, state: 'stopped' };
   }
 
+  /** Recordings ffmpeg is writing now: a record output's file from its start until its ffmpeg has exited. */
+  activeRecordings(): Set<string> {
+    const out = new Set<string>();
+    for (const d of this.defs) {
+      if (d.kind !== 'record') continue;
+      const r = this.opts.client.status(d.id);
+      if (r.file && (r.state === 'starting' || r.state === 'running')) out.add(r.file);
+    }
+    return out;
+  }
+
+  get recordingsDir(): string {
+    return this.recordings;
+  }
+
   summary(): OutputsSummary {
     const s: OutputsSummary = { count: this.defs.length, enabled: 0, running: 0, framesSent: 0, framesDropped: 0, framesRepeated: 0 };
     for (const d of this.defs) {

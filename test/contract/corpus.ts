@@ -27,7 +27,7 @@ export interface Case {
 }
 
 export interface Operation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Whether the route takes a required JSON body (the runner adds format variants: 415, bad JSON, array, none). */
   jsonBody?: boolean;
   cases: (ids: Ids) => Case[];
@@ -310,6 +310,28 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('id not string', { id: 5 }),
       ];
     },
+  },
+  listRecordings: { method: 'GET', cases: () => [ok('recordings', A('/recordings'))] },
+  getRecording: {
+    method: 'GET',
+    cases: (ids) => [
+      ok('whole file', A(`/recordings/${ids.recording}`)),
+      ok('byte range', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=0-99' }, expect: [206] }),
+      ok('suffix range', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=-10' }, expect: [206] }),
+      ok('two ranges: the whole file', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=0-1,5-6' } }),
+      ok('range past the end', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=99999999-' }, expect: [416] }),
+      { ...ok('unknown file', A('/recordings/nope.mkv')), expect: [404] },
+      { ...ok('a path, not a name', A('/recordings/..%2Fstate.json')), expect: [404] },
+    ],
+  },
+  deleteRecording: {
+    method: 'DELETE',
+    cases: (ids) => [
+      // 404 once a second pass of the corpus finds it gone.
+      ok('a finished recording', A(`/recordings/${ids.recordingToDelete}`), { expect: [200, 404] }),
+      { ...ok('unknown file', A('/recordings/nope.mkv')), expect: [404] },
+      { ...ok('a path, not a name', A('/recordings/..%2F..%2Fetc%2Fpasswd')), expect: [404] },
+    ],
   },
   getCurrentThumbnail: { method: 'GET', cases: () => thumbCases(A('/thumbnails/current'), true) },
   getLiveThumbnail: {

@@ -73,6 +73,8 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/palettes/current',
     '/api/v1/palettes/next',
     '/api/v1/palettes/select',
+    '/api/v1/recordings',
+    '/api/v1/recordings/{file}',
     '/api/v1/sources',
     '/api/v1/sources/current',
     '/api/v1/sources/select',
