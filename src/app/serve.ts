@@ -33,6 +33,7 @@ import { actionRoutes } from '../api/actions.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
+import { previewRoutes } from '../api/preview.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -102,8 +103,8 @@ export async function serve(flags: Overrides): Promise<void> {
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
     thumbnailsVersion: () => show.thumbnails.version(),
-    outputs: () => show.outputs.summary(),
-    outputsVersion: () => show.outputClient.version,
+    outputs: () => ({ ...show.outputs.summary(), preview: show.preview.stats() }),
+    outputsVersion: () => show.outputClient.version + show.preview.version,
   };
 
   const assets = await loadDocsAssets();
@@ -127,6 +128,7 @@ export async function serve(flags: Overrides): Promise<void> {
     }),
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),
+    ...previewRoutes(show.preview),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];

@@ -28,6 +28,7 @@ import { buildActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
+import { PreviewHub } from '../outputs/preview.js';
 
 export interface Show {
   display: Display;
@@ -41,6 +42,7 @@ export interface Show {
   thumbnails: ThumbnailService;
   outputs: OutputService;
   recordings: Recordings;
+  preview: PreviewHub;
   outputClient: OutputClient;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
@@ -174,6 +176,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   });
   await outputs.start();
   const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
+  const preview = new PreviewHub({ encoder, ring: () => outputClient.ring, render: cfg.render, setActive: (on) => outputs.setPreviewing(on), log });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -213,6 +216,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     thumbnails,
     outputs,
     recordings,
+    preview,
     outputClient,
     actions: () => actions,
     browseTree: () => tree,
@@ -224,6 +228,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       catalog.stop();
       palettes.stop();
       previews.stop();
+      preview.stop();
       await encoder.close();
       await outputClient.stop();
       await library.stop();

@@ -60,6 +60,7 @@ export class OutputService {
   private readonly recordings: string;
   private saving: Promise<void> = Promise.resolve();
   private readbackOn = false;
+  private previewing = false;
 
   constructor(
     private readonly opts: {
@@ -215,9 +216,15 @@ export class OutputService {
     };
   }
 
-  /** The render worker reads the program back only while some output is enabled. */
+  /** MJPEG preview clients read the same ring: the readback runs while one is connected, outputs or not. */
+  setPreviewing(on: boolean): void {
+    this.previewing = on;
+    this.syncReadback();
+  }
+
+  /** The render worker reads the program back only while some output is enabled or a preview is watched. */
   private syncReadback(): void {
-    const on = this.defs.some((d) => d.enabled);
+    const on = this.previewing || this.defs.some((d) => d.enabled);
     if (on === this.readbackOn) return;
     this.readbackOn = on;
     this.opts.render.setOutputRing(on ? this.opts.client.ring : null);

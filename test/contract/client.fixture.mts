@@ -91,6 +91,12 @@ note('getRecording', await api.GET('/api/v1/recordings/{file}', { params: { path
 const deleted = await api.DELETE('/api/v1/recordings/{file}', { params: { path: { file: ids.recordingToDelete } } });
 note('deleteRecording', deleted);
 const deletedBytes: number | undefined = deleted.data?.removed.bytes;
+// The preview never ends: the typed call is aborted once the answer's headers are in.
+const previewAbort = new AbortController();
+const preview = await api.GET('/api/v1/output/preview.mjpeg', { params: { query: { size: '64', fps: '5' } }, parseAs: 'stream', signal: previewAbort.signal });
+note('getOutputPreview', preview);
+const previewType = preview.response.headers.get('content-type');
+previewAbort.abort();
 note('getCurrentThumbnail', await api.GET('/api/v1/thumbnails/current', { params: { query: { size: '64', format: 'jpg' } }, ...image }));
 note('getLiveThumbnail', await api.GET('/api/v1/thumbnails/live/{id}', { params: { path: { id: ids.live } }, ...image }));
 note('getSourceThumbnail', await api.GET('/api/v1/thumbnails/source/{id}', { params: { path: { id: ids.generator } }, ...image }));
@@ -99,4 +105,4 @@ note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { pa
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes } }));
+console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType } }));

@@ -20,6 +20,8 @@ export interface Case {
    * body without Content-Type as JSON text.
    */
   directOnly?: string;
+  /** The answer never ends (a live stream): the runner reads status and headers, then closes (with directOnly). */
+  endless?: boolean;
   /** Whether the request is well-formed by the description (Prism must forward exactly these). */
   valid: boolean;
   /** Statuses the server may answer (documented load answers are accepted besides, see the runner). */
@@ -332,6 +334,18 @@ export const CORPUS: Record<string, Operation> = {
       { ...ok('unknown file', A('/recordings/nope.mkv')), expect: [404] },
       { ...ok('a path, not a name', A('/recordings/..%2F..%2Fetc%2Fpasswd')), expect: [404] },
     ],
+  },
+  getOutputPreview: {
+    method: 'GET',
+    cases: () => {
+      const endless = { endless: true, directOnly: 'an endless multipart stream: Prism would wait for its end, so status and headers are checked here' };
+      return [
+        ok('defaults', A('/output/preview.mjpeg'), endless),
+        ok('size and fps', A('/output/preview.mjpeg?size=320&fps=5'), endless),
+        ok('out of range, clamped', A('/output/preview.mjpeg?size=99999&fps=0'), endless),
+        ok('junk values take the defaults', A('/output/preview.mjpeg?size=abc&fps=1e3'), endless),
+      ];
+    },
   },
   getCurrentThumbnail: { method: 'GET', cases: () => thumbCases(A('/thumbnails/current'), true) },
   getLiveThumbnail: {

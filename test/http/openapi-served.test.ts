@@ -65,6 +65,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/inputs/file/select',
     '/api/v1/inputs/live/select',
     '/api/v1/openapi.yaml',
+    '/api/v1/output/preview.mjpeg',
     '/api/v1/outputs',
     '/api/v1/outputs/add',
     '/api/v1/outputs/enabled',
