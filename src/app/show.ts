@@ -29,6 +29,8 @@ import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
+import { detectOutputKinds } from '../outputs/kinds.js';
+import type { OutputKind } from '../shared/messages.js';
 
 export interface Show {
   display: Display;
@@ -43,6 +45,8 @@ export interface Show {
   outputs: OutputService;
   recordings: Recordings;
   preview: PreviewHub;
+  /** Output kinds this box can run (GET /capabilities). */
+  outputKinds: OutputKind[];
   outputClient: OutputClient;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
@@ -175,6 +179,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     log,
   });
   await outputs.start();
+  const outputKinds = await detectOutputKinds('ffmpeg');
+  if (outputKinds.length === 0) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
   const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
   const preview = new PreviewHub({ encoder, ring: () => outputClient.ring, render: cfg.render, setActive: (on) => outputs.setPreviewing(on), log });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
@@ -217,6 +223,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     outputs,
     recordings,
     preview,
+    outputKinds,
     outputClient,
     actions: () => actions,
     browseTree: () => tree,
