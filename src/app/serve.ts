@@ -233,6 +233,8 @@ export async function serve(flags: Overrides): Promise<void> {
     configWatch?.close();
     unwatchFile(watchedLicense, onLicenseFile);
     if (expiryTimer) clearTimeout(expiryTimer);
+    // Endless preview streams end first: the drain below would otherwise wait its whole time for them.
+    show.preview.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await statusChain;
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));

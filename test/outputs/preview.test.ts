@@ -207,4 +207,24 @@ test('a client that stops reading skips frames while another keeps getting them'
   }
 });
 
+test('on shutdown a preview stream ends cleanly (a complete chunked answer), not cut by the exit', async () => {
+  const own = await startServer({ config: { live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  try {
+    const ended = new Promise<string>((resolve) => {
+      const r = httpRequest(`${own.base}/api/v1/output/preview.mjpeg?size=32&fps=5`, { agent: false }, (res) => {
+        res.once('data', () => void own.stop('SIGTERM'));
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.complete ? 'complete' : 'cut'));
+        res.on('aborted', () => resolve('aborted'));
+        res.on('error', () => resolve('error'));
+      });
+      r.on('error', () => resolve('request error'));
+      r.end();
+    });
+    assert.is(await ended, 'complete');
+  } finally {
+    await own.cleanup();
+  }
+});
+
 test.run();
