@@ -1,6 +1,6 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
 // The OpenAPI description and the README's error table are checked against this list by a test.
-import { LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS } from './limits.js';
+import { LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS } from './limits.js';
 
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
@@ -18,12 +18,15 @@ export const ERRORS = {
   NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },
+  RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'the Range header asks for no byte of the file' },
   MISDIRECTED_REQUEST: { status: 421, message: 'this server does not answer for that Host; add the name to server.allowedHosts' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
   CHAIN_BUSY: { status: 503, message: `the effects chain was not readable or updatable within ${chainTimeoutMs} ms; nothing changed; retry` },
+  PREVIEW_LIMIT: { status: 503, message: `at most ${PREVIEW_LIMITS.clients} preview streams at once; close one first` },
   PREVIEW_TIMEOUT: { status: 503, message: `frame readback did not complete within ${thumbnails.readbackTimeoutMs} ms` },
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
   STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },

@@ -34,3 +34,11 @@ export const OUTPUT_LIMITS = {
   height: { min: 16, max: 4320 },
   fps: { min: 1, max: 120 },
 } as const;
+
+export const PREVIEW_LIMITS = {
+  /** MJPEG preview clients at once (503 PREVIEW_LIMIT past it). */
+  clients: 16,
+  /** Longest edge in pixels, clamped; other values take the default. */
+  size: { min: 32, max: 1280, default: 640 },
+  fps: { min: 1, max: 30, default: 15 },
+} as const;

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { AppContext } from '../app/context.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS, OUTPUT_LIMITS, PREVIEW_LIMITS } from '../limits.js';
 
 export const CapabilitiesBody = Type.Object({
   apiVersion: Type.Literal('v1'),
@@ -13,6 +13,27 @@ export const CapabilitiesBody = Type.Object({
     licensee: Type.String(),
     expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   }),
+  outputs: Type.Object(
+    {
+      kinds: Type.Array(Type.Union([Type.Literal('stream'), Type.Literal('record')]), {
+        description: 'output kinds this box can run: `stream` and `record` when its ffmpeg has libx264 (checked at start); empty otherwise',
+      }),
+      max: Type.Integer({ description: 'outputs at once, config file and added together' }),
+      preview: Type.Object(
+        {
+          clients: Type.Integer({ description: 'MJPEG preview streams at once' }),
+          sizeMin: Type.Integer(),
+          sizeMax: Type.Integer(),
+          sizeDefault: Type.Integer(),
+          fpsMin: Type.Integer(),
+          fpsMax: Type.Integer(),
+          fpsDefault: Type.Integer(),
+        },
+        { description: 'GET /output/preview.mjpeg' },
+      ),
+    },
+    { description: 'what GET/POST /outputs and the preview can do on this box' },
+  ),
   limits: Type.Object({
     effectCeiling: Type.Integer({ description: 'effects chain length ceiling of the license tier (community 8, pro 32, studio 128)' }),
     bodyLimitBytes: Type.Integer(),
@@ -58,6 +79,19 @@ export function capabilitiesRoutes(ctx: AppContext): RouteDef[] {
             license: lic.valid
               ? { tier: lic.tier, licensee: lic.license.licensee, expiresAt: lic.expiresAt ? lic.expiresAt.toISOString() : null }
               : { tier: 'none', licensee: '', expiresAt: null },
+            outputs: {
+              kinds: ctx.outputKinds(),
+              max: OUTPUT_LIMITS.max,
+              preview: {
+                clients: PREVIEW_LIMITS.clients,
+                sizeMin: PREVIEW_LIMITS.size.min,
+                sizeMax: PREVIEW_LIMITS.size.max,
+                sizeDefault: PREVIEW_LIMITS.size.default,
+                fpsMin: PREVIEW_LIMITS.fps.min,
+                fpsMax: PREVIEW_LIMITS.fps.max,
+                fpsDefault: PREVIEW_LIMITS.fps.default,
+              },
+            },
             limits: { effectCeiling: lic.valid ? lic.effectCeiling : 0, ...LIMITS, thumbnails: { ...LIMITS.thumbnails, formats: [...LIMITS.thumbnails.formats] } },
           },
         };

@@ -101,8 +101,17 @@ export const StatusBody = Type.Object({
       framesSent: Type.Integer(),
       framesDropped: Type.Integer(),
       framesRepeated: Type.Integer(),
+      preview: Type.Object(
+        {
+          clients: Type.Integer({ description: 'open MJPEG preview streams' }),
+          encodes: Type.Integer({ description: 'JPEG encodes since start: one per frame per (size, fps), however many clients share it' }),
+          framesSent: Type.Integer({ description: 'parts written to preview clients' }),
+          framesSkipped: Type.Integer({ description: 'parts a client missed because it had not taken the previous one yet' }),
+        },
+        { description: 'GET /output/preview.mjpeg' },
+      ),
     },
-    { description: 'streams and recordings (GET /outputs has each one)' },
+    { description: 'streams and recordings (GET /outputs has each one) and the MJPEG preview' },
   ),
 });
 

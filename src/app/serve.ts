@@ -32,6 +32,8 @@ import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
+import { recordingRoutes } from '../api/recordings.js';
+import { previewRoutes } from '../api/preview.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -98,11 +100,12 @@ export async function serve(flags: Overrides): Promise<void> {
     license: () => license,
     apiKeyRequired: () => guard.enabled,
     features: () => router?.features ?? [],
+    outputKinds: () => show.outputKinds,
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
     thumbnailsVersion: () => show.thumbnails.version(),
-    outputs: () => show.outputs.summary(),
-    outputsVersion: () => show.outputClient.version,
+    outputs: () => ({ ...show.outputs.summary(), preview: show.preview.stats() }),
+    outputsVersion: () => show.outputClient.version + show.preview.version,
   };
 
   const assets = await loadDocsAssets();
@@ -125,6 +128,8 @@ export async function serve(flags: Overrides): Promise<void> {
       applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),
     }),
     ...outputRoutes(show.outputs),
+    ...recordingRoutes(show.recordings),
+    ...previewRoutes(show.preview),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];
@@ -228,6 +233,8 @@ export async function serve(flags: Overrides): Promise<void> {
     configWatch?.close();
     unwatchFile(watchedLicense, onLicenseFile);
     if (expiryTimer) clearTimeout(expiryTimer);
+    // Endless preview streams end first: the drain below would otherwise wait its whole time for them.
+    show.preview.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await statusChain;
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));

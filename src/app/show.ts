@@ -27,6 +27,10 @@ import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { buildActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
+import { Recordings } from '../outputs/recordings.js';
+import { PreviewHub } from '../outputs/preview.js';
+import { detectOutputKinds } from '../outputs/kinds.js';
+import type { OutputKind } from '../shared/messages.js';
 
 export interface Show {
   display: Display;
@@ -39,6 +43,10 @@ export interface Show {
   palette: PaletteSelection;
   thumbnails: ThumbnailService;
   outputs: OutputService;
+  recordings: Recordings;
+  preview: PreviewHub;
+  /** Output kinds this box can run (GET /capabilities). */
+  outputKinds: OutputKind[];
   outputClient: OutputClient;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
@@ -171,6 +179,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     log,
   });
   await outputs.start();
+  const outputKinds = await detectOutputKinds('ffmpeg');
+  if (outputKinds.length === 0) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
+  const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
+  const preview = new PreviewHub({ encoder, ring: () => outputClient.ring, render: cfg.render, setActive: (on) => outputs.setPreviewing(on), log });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -209,6 +221,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     palette,
     thumbnails,
     outputs,
+    recordings,
+    preview,
+    outputKinds,
     outputClient,
     actions: () => actions,
     browseTree: () => tree,
@@ -220,6 +235,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       catalog.stop();
       palettes.stop();
       previews.stop();
+      preview.stop();
       await encoder.close();
       await outputClient.stop();
       await library.stop();

@@ -7,7 +7,7 @@ import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
 import { etagMatches } from '../util/etag.js';
-import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest } from './route.js';
+import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest, type StreamSink } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
@@ -34,10 +34,10 @@ export interface AdapterHooks extends RequestPolicy {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified',
+  200: '200 OK', 201: '201 Created', 204: '204 No Content', 206: '206 Partial Content', 302: '302 Found', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
   405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
-  421: '421 Misdirected Request', 500: '500 Internal Server Error',
+  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 500: '500 Internal Server Error',
   503: '503 Service Unavailable', 504: '504 Gateway Timeout',
 };
 
@@ -54,10 +54,12 @@ interface Exchange {
   request: { aborted: boolean } | null;
   /** A HEAD request served by a GET route: the same status and headers, no body. */
   head: boolean;
+  /** A streamed body's cleanup, run when the client goes away. */
+  onAbort: (() => void) | null;
 }
 
 function exchange(res: HttpResponse, head = false): Exchange {
-  return { res, aborted: false, done: false, watching: false, request: null, head };
+  return { res, aborted: false, done: false, watching: false, request: null, head, onAbort: null };
 }
 
 /**
@@ -72,13 +74,14 @@ function watchAbort(ex: Exchange, hooks: AdapterHooks | null): void {
     ex.aborted = true;
     if (ex.request) ex.request.aborted = true;
     if (hooks) finish(ex, hooks);
+    ex.onAbort?.();
   });
 }
 
 /** Registers every compiled route plus the preflight, 405 and 404 handlers on one uWS app. */
 export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHooks): void {
   for (const route of router.routes) {
-    const register = route.def.method === 'GET' ? app.get.bind(app) : app.post.bind(app);
+    const register = route.def.method === 'GET' ? app.get.bind(app) : route.def.method === 'POST' ? app.post.bind(app) : app.del.bind(app);
     register(route.pattern, (res, req) => guarded(route, res, req, hooks, null, false));
   }
   app.options('/*', (res, req) => {
@@ -395,6 +398,7 @@ function decodeParam(raw: string): string {
 }
 
 function respond(ex: Exchange, hooks: AdapterHooks, reply: Reply, closeAfter = false): void {
+  if (reply.stream && !ex.head && !ex.aborted && (reply.status ?? 200) !== 304) return startStream(ex, hooks, reply);
   writeReply(ex, reply, closeAfter);
   finish(ex, hooks);
 }
@@ -430,6 +434,7 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     // HEAD: the Content-Length the GET would have is written as a plain header, because uWS 20.30 does not count
     // endWithoutBody(n > 0) as a reply and aborts the process when the handler returns.
     if (head && body !== undefined && status !== 304) res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+    if (head && reply.stream?.length !== undefined && status !== 304) res.writeHeader('Content-Length', String(reply.stream.length));
     if (status === 304 || body === undefined || head) {
       // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
       if (closeAfter) res.endWithoutBody(0, true);
@@ -442,6 +447,106 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     }
     sendWithBackpressure(ex, body);
   });
+}
+
+/**
+ * Writes status and headers, then hands the producer a sink. Known length: tryEnd, which keeps nothing it could not
+ * send, so the held-back rest is re-offered on writable. Unknown length: chunked write, which buffers the chunk in
+ * uWS and reports backpressure; the producer must wait for drain. Either way at most one chunk per client is held.
+ */
+function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
+  const res = ex.res;
+  const stream = reply.stream!;
+  const total = stream.length;
+  let pending: { chunk: Uint8Array; offset: number } | null = null;
+  let chunkedBusy = false;
+  let closed = false;
+  const drains: Array<() => void> = [];
+  const closes: Array<() => void> = [];
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    finish(ex, hooks);
+    for (const cb of closes.splice(0)) cb();
+  };
+  watchAbort(ex, hooks);
+  ex.onAbort = close;
+  const drained = (): void => {
+    for (const cb of drains.splice(0)) cb();
+  };
+  res.onWritable((offset) => {
+    if (closed || ex.aborted) return true;
+    if (pending) {
+      const [ok, done] = res.tryEnd(pending.chunk.subarray(offset - pending.offset), total!);
+      if (done) {
+        pending = null;
+        close();
+        return true;
+      }
+      if (!ok) return false;
+      pending = null;
+    }
+    chunkedBusy = false;
+    drained();
+    return true;
+  });
+  const sink: StreamSink = {
+    get closed() {
+      return closed || ex.aborted;
+    },
+    get backpressured() {
+      return pending !== null || chunkedBusy;
+    },
+    write(chunk) {
+      if (closed || ex.aborted) return false;
+      let ok = false;
+      res.cork(() => {
+        if (total === undefined) {
+          ok = res.write(chunk);
+          chunkedBusy = !ok;
+          return;
+        }
+        const offset = res.getWriteOffset();
+        const [sent, done] = res.tryEnd(chunk, total);
+        ok = sent;
+        if (!sent) pending = { chunk, offset };
+        if (done) {
+          pending = null;
+          close();
+        }
+      });
+      return ok;
+    },
+    end() {
+      if (closed || ex.aborted) return;
+      if (total === undefined) res.cork(() => res.end());
+      close();
+    },
+    abort() {
+      if (closed || ex.aborted) return;
+      close();
+      res.close();
+    },
+    onDrain(cb) {
+      drains.push(cb);
+    },
+    onClose(cb) {
+      if (closed || ex.aborted) cb();
+      else closes.push(cb);
+    },
+  };
+  res.cork(() => {
+    res.writeStatus(STATUS_TEXT[reply.status ?? 200] ?? `${reply.status} Status`);
+    writeHeaders(res, CORS_HEADERS);
+    if (reply.contentType) res.writeHeader('Content-Type', reply.contentType);
+    if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+    // An empty known-length body ends here: tryEnd with nothing left answers Content-Length: 0.
+    if (total === 0) {
+      res.end();
+      close();
+    }
+  });
+  if (!closed) stream.start(sink);
 }
 
 function sendWithBackpressure(ex: Exchange, body: Uint8Array): void {

@@ -5,7 +5,7 @@ export const CORS_HEADERS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 export const PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
-  ['Access-Control-Allow-Methods', 'GET, POST, OPTIONS'],
+  ['Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS'],
   ['Access-Control-Allow-Headers', 'Content-Type, X-API-Key, Authorization, If-None-Match'],
   ['Access-Control-Max-Age', '600'],
 ];

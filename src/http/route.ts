@@ -3,7 +3,7 @@
 import type { Static, TSchema } from 'typebox';
 import type { ApiError, ErrorCode } from '../errors.js';
 
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** Request headers the adapter captures before the request object goes away (lower-case names). */
 export const CAPTURED_HEADERS = [
@@ -14,6 +14,7 @@ export const CAPTURED_HEADERS = [
   'content-length',
   'transfer-encoding',
   'origin',
+  'range',
 ] as const;
 export type CapturedHeader = (typeof CAPTURED_HEADERS)[number];
 
@@ -42,6 +43,29 @@ export interface Reply {
   contentType?: string;
   /** Strong validator (quoted). The adapter sends it as ETag and answers 304 when If-None-Match matches it. */
   etag?: string;
+  /**
+   * A body produced after the headers (files, endless streams), with `contentType`. With `length` the answer has a
+   * Content-Length and the producer writes exactly that many bytes; without, it is sent chunked until `end()`.
+   * `start` runs once the headers are written (never for HEAD or an aborted request).
+   */
+  stream?: { length?: number; start(sink: StreamSink): void };
+}
+
+/** Where a streamed body goes; the adapter alone holds the socket. At most one chunk is ever held back. */
+export interface StreamSink {
+  /** Sends a chunk; false when the socket's buffer is full: wait for `onDrain` before writing again. */
+  write(chunk: Uint8Array): boolean;
+  /** Ends the body (chunked answers); a body with `length` ends when its last byte is written. */
+  end(): void;
+  /** Closes the connection (a producer that failed mid-body: the client sees a cut answer, not a short one). */
+  abort(): void;
+  /** Called once the held-back chunk is out. */
+  onDrain(cb: () => void): void;
+  /** Called once when the client went away, the body ended or the server closed the connection. */
+  onClose(cb: () => void): void;
+  readonly closed: boolean;
+  /** Whether a chunk is held back (the client reads slower than the producer writes). */
+  readonly backpressured: boolean;
 }
 
 export interface ResponseDoc {

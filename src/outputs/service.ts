@@ -60,6 +60,7 @@ export class OutputService {
   private readonly recordings: string;
   private saving: Promise<void> = Promise.resolve();
   private readbackOn = false;
+  private previewing = false;
 
   constructor(
     private readonly opts: {
@@ -148,6 +149,21 @@ export class OutputService {
     return { ...removed, enabled: false, state: 'stopped' };
   }
 
+  /** Recordings ffmpeg is writing now: a record output's file from its start until its ffmpeg has exited. */
+  activeRecordings(): Set<string> {
+    const out = new Set<string>();
+    for (const d of this.defs) {
+      if (d.kind !== 'record') continue;
+      const r = this.opts.client.status(d.id);
+      if (r.file && (r.state === 'starting' || r.state === 'running')) out.add(r.file);
+    }
+    return out;
+  }
+
+  get recordingsDir(): string {
+    return this.recordings;
+  }
+
   summary(): OutputsSummary {
     const s: OutputsSummary = { count: this.defs.length, enabled: 0, running: 0, framesSent: 0, framesDropped: 0, framesRepeated: 0 };
     for (const d of this.defs) {
@@ -200,9 +216,15 @@ export class OutputService {
     };
   }
 
-  /** The render worker reads the program back only while some output is enabled. */
+  /** MJPEG preview clients read the same ring: the readback runs while one is connected, outputs or not. */
+  setPreviewing(on: boolean): void {
+    this.previewing = on;
+    this.syncReadback();
+  }
+
+  /** The render worker reads the program back only while some output is enabled or a preview is watched. */
   private syncReadback(): void {
-    const on = this.defs.some((d) => d.enabled);
+    const on = this.previewing || this.defs.some((d) => d.enabled);
     if (on === this.readbackOn) return;
     this.readbackOn = on;
     this.opts.render.setOutputRing(on ? this.opts.client.ring : null);

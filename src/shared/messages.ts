@@ -191,13 +191,20 @@ export type EncodeTask =
   /** Palette swatches: equal-width vertical bars in palette order, left to right. */
   | { op: 'palette'; colors: string[]; width: number; height: number; format: ImageFormat }
   /** Resizes an image file vjd wrote itself (a cached media poster) to exactly width×height and encodes it. */
-  | { op: 'file'; path: string; width: number; height: number; format: ImageFormat };
+  | { op: 'file'; path: string; width: number; height: number; format: ImageFormat }
+  /**
+   * The newest program frame of the output ring (bottom-up RGBA, render size), area-averaged down to width×height
+   * and encoded as JPEG; nothing (empty bytes) when the ring has no frame newer than `after` or the frame was torn.
+   */
+  | { op: 'program'; ring: SharedArrayBuffer; after: number; width: number; height: number };
 
 /** What an encode task returns: the encoded image bytes. */
 export interface EncodeResult {
   bytes: Uint8Array;
   /** Milliseconds spent encoding inside the worker. */
   ms: number;
+  /** op `program`: the ring frame encoded (or `after` when nothing was). */
+  frameNo?: number;
 }
 
 // ---------------------------------------------------------------- output worker (workers/output)

@@ -25,7 +25,7 @@ const noLooseBodies: [LooseOps] extends [never] ? true : { loose: LooseOps } = t
 void noLooseBodies;
 
 const [base, key, idsJson] = process.argv.slice(2) as [string, string, string];
-const ids = JSON.parse(idsJson) as { generator: string; mediaId: string; paletteId: string; live: string; effectType: string };
+const ids = JSON.parse(idsJson) as { generator: string; mediaId: string; paletteId: string; live: string; effectType: string; recording: string; recordingToDelete: string };
 const api = createClient<paths>({ baseUrl: base, headers: { 'x-api-key': key } });
 const results: Array<{ op: string; status: number }> = [];
 const note = (op: string, r: { response: Response }) => results.push({ op, status: r.response.status });
@@ -84,6 +84,19 @@ note('addOutput', addedOutput);
 const outputState: 'stopped' | 'starting' | 'running' | 'retrying' | undefined = addedOutput.data?.current.state;
 note('setOutputEnabled', await api.POST('/api/v1/outputs/enabled', { body: { name: 'typed-rec', enabled: false } }));
 note('removeOutput', await api.POST('/api/v1/outputs/remove', { body: { name: 'typed-rec' } }));
+const recordings = await api.GET('/api/v1/recordings');
+note('listRecordings', recordings);
+const recordingComplete: boolean | undefined = recordings.data?.items.find((r) => r.file === ids.recording)?.complete;
+note('getRecording', await api.GET('/api/v1/recordings/{file}', { params: { path: { file: ids.recording } }, parseAs: 'arrayBuffer' }));
+const deleted = await api.DELETE('/api/v1/recordings/{file}', { params: { path: { file: ids.recordingToDelete } } });
+note('deleteRecording', deleted);
+const deletedBytes: number | undefined = deleted.data?.removed.bytes;
+// The preview never ends: the typed call is aborted once the answer's headers are in.
+const previewAbort = new AbortController();
+const preview = await api.GET('/api/v1/output/preview.mjpeg', { params: { query: { size: '64', fps: '5' } }, parseAs: 'stream', signal: previewAbort.signal });
+note('getOutputPreview', preview);
+const previewType = preview.response.headers.get('content-type');
+previewAbort.abort();
 note('getCurrentThumbnail', await api.GET('/api/v1/thumbnails/current', { params: { query: { size: '64', format: 'jpg' } }, ...image }));
 note('getLiveThumbnail', await api.GET('/api/v1/thumbnails/live/{id}', { params: { path: { id: ids.live } }, ...image }));
 note('getSourceThumbnail', await api.GET('/api/v1/thumbnails/source/{id}', { params: { path: { id: ids.generator } }, ...image }));
@@ -92,4 +105,4 @@ note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { pa
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState } }));
+console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType } }));

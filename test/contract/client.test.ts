@@ -69,6 +69,9 @@ test('types generated from the served description compile with a client of every
     assert.ok(ok, `${op} answered ${status}`);
   }
   assert.is(typeof report.seen['version'], 'string');
+  assert.is(report.seen['recordingComplete'], true);
+  assert.is(typeof report.seen['deletedBytes'], 'number');
+  assert.match(String(report.seen['previewType']), /^multipart\/x-mixed-replace; boundary=/);
   // An index miss reports the valid range through the typed error details (unless the chain was busy: 503).
   if (report.seen['missStatus'] === 404) assert.is(typeof report.seen['missMax'], 'number');
   else assert.is(report.seen['missStatus'], 503);

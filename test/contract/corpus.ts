@@ -20,6 +20,8 @@ export interface Case {
    * body without Content-Type as JSON text.
    */
   directOnly?: string;
+  /** The answer never ends (a live stream): the runner reads status and headers, then closes (with directOnly). */
+  endless?: boolean;
   /** Whether the request is well-formed by the description (Prism must forward exactly these). */
   valid: boolean;
   /** Statuses the server may answer (documented load answers are accepted besides, see the runner). */
@@ -27,7 +29,7 @@ export interface Case {
 }
 
 export interface Operation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Whether the route takes a required JSON body (the runner adds format variants: 415, bad JSON, array, none). */
   jsonBody?: boolean;
   cases: (ids: Ids) => Case[];
@@ -308,6 +310,40 @@ export const CORPUS: Record<string, Operation> = {
         p.ok('recording by name', { name: 'contract-rec' }, [200, 404]),
         p.miss('unknown id', { id: 'nope' }),
         p.bad('id not string', { id: 5 }),
+      ];
+    },
+  },
+  listRecordings: { method: 'GET', cases: () => [ok('recordings', A('/recordings'))] },
+  getRecording: {
+    method: 'GET',
+    cases: (ids) => [
+      ok('whole file', A(`/recordings/${ids.recording}`)),
+      ok('byte range', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=0-99' }, expect: [206] }),
+      ok('suffix range', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=-10' }, expect: [206] }),
+      ok('two ranges: the whole file', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=0-1,5-6' } }),
+      ok('range past the end', A(`/recordings/${ids.recording}`), { headers: { range: 'bytes=99999999-' }, expect: [416] }),
+      { ...ok('unknown file', A('/recordings/nope.mkv')), expect: [404] },
+      { ...ok('a path, not a name', A('/recordings/..%2Fstate.json')), expect: [404] },
+    ],
+  },
+  deleteRecording: {
+    method: 'DELETE',
+    cases: (ids) => [
+      // 404 once a second pass of the corpus finds it gone.
+      ok('a finished recording', A(`/recordings/${ids.recordingToDelete}`), { expect: [200, 404] }),
+      { ...ok('unknown file', A('/recordings/nope.mkv')), expect: [404] },
+      { ...ok('a path, not a name', A('/recordings/..%2F..%2Fetc%2Fpasswd')), expect: [404] },
+    ],
+  },
+  getOutputPreview: {
+    method: 'GET',
+    cases: () => {
+      const endless = { endless: true, directOnly: 'an endless multipart stream: Prism would wait for its end, so status and headers are checked here' };
+      return [
+        ok('defaults', A('/output/preview.mjpeg'), endless),
+        ok('size and fps', A('/output/preview.mjpeg?size=320&fps=5'), endless),
+        ok('out of range, clamped', A('/output/preview.mjpeg?size=99999&fps=0'), endless),
+        ok('junk values take the defaults', A('/output/preview.mjpeg?size=abc&fps=1e3'), endless),
       ];
     },
   },

@@ -18,6 +18,9 @@ export interface Ids {
   /** An action of each category that exists, by prefix (`global.`, `palette.`, `source.`). */
   actions: string[];
   effectType: string;
+  /** A finished recording the corpus reads, and one it deletes. */
+  recording: string;
+  recordingToDelete: string;
 }
 
 export interface Fixture {
@@ -39,6 +42,12 @@ export async function startFixture(): Promise<Fixture> {
   await mkdir(media, { recursive: true });
   await mkdir(paletteDir, { recursive: true });
   await ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:size=160x90', '-frames:v', '1', join(media, 'blue card.png')]);
+  // Recordings as the record kind names them, made before start: the routes list and serve whatever is there.
+  const recordings = join(dataDir, 'recordings');
+  await mkdir(recordings, { recursive: true });
+  const recording = 'contract-20260101T000000000Z.mkv';
+  const recordingToDelete = 'contract-20260101T000001000Z.mkv';
+  for (const f of [recording, recordingToDelete]) await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:size=64x36:rate=5', '-t', '1', '-c:v', 'libx264', '-f', 'matroska', join(recordings, f)]);
   await writeFile(join(paletteDir, 'contract-duo.json'), JSON.stringify({ name: 'Contract Duo', colors: ['#FF0000', '#0000FF'] }));
   const s = await startServer({
     dataDir,
@@ -68,6 +77,8 @@ export async function startFixture(): Promise<Fixture> {
     live: 'red',
     actions: ['global.blackout-off', 'global.dimmer-full', 'palette.next', `palette.${palette.id}`].filter((a) => actions.some((x) => x.id === a)),
     effectType: find(catalog.find((c) => c.type === 'invert') ?? catalog[0], 'effect type').type,
+    recording,
+    recordingToDelete,
   };
   const openapiYaml = (await req('GET', api('/openapi.yaml'))).text;
   return { s, ids, openapiYaml };

@@ -599,6 +599,12 @@ function send(c: HttpCase, timeoutMs = 20_000): Promise<Outcome> {
     let r: ReturnType<typeof httpRequest>;
     try {
       r = httpRequest({ host: '127.0.0.1', port: s.port, method: c.method, path: c.target, headers: c.headers, agent: false, timeout: timeoutMs }, (res) => {
+        // The MJPEG preview never ends: its status and headers are the answer; the connection is closed after them.
+        if (c.method !== 'HEAD' && /^multipart\/x-mixed-replace/.test(String(res.headers['content-type']))) {
+          done({ answer: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) } });
+          r.destroy();
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
         res.on('end', () => done({ answer: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } }));

@@ -106,7 +106,7 @@ test('preflight OPTIONS: 204 without auth, allowed methods and headers', async (
   assert.is(r.status, 204);
   assert.is(r.text, '');
   assertCors(r.headers);
-  assert.is(r.headers['access-control-allow-methods'], 'GET, POST, OPTIONS');
+  assert.is(r.headers['access-control-allow-methods'], 'GET, POST, DELETE, OPTIONS');
   assert.is(r.headers['access-control-allow-headers'], 'Content-Type, X-API-Key, Authorization, If-None-Match');
 });
 

@@ -128,6 +128,19 @@ test('server.allowedHosts and server.allowPrivateNetwork apply on a config reloa
   assert.is((await raw(`GET /api/v1/effects HTTP/1.1\r\nHost: vj-box.example\r\nX-API-Key: ${KEY}\r\n\r\n`)).status, 200);
 });
 
+/** A GET's status and headers; the connection is closed once they are in (an endless answer). */
+function headersOf(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const r = httpRequest(api(path), { headers, agent: false }, (res) => {
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      r.destroy();
+    });
+    r.on('error', () => undefined);
+    r.once('error', reject);
+    r.end();
+  });
+}
+
 /** HEAD through node:http, which knows a HEAD answer has no body even with a Content-Length. */
 function head(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -148,8 +161,16 @@ test('HEAD is answered on every GET route with the GET headers and no body', asy
     .map(([p]) => p.replace('/api/v1', '').replace('{id}', 'bars').replace('{mediaId}', 'nothing').replace(/\{[^}]+\}/g, 'x'));
   assert.ok(paths.length >= 15, `GET routes found: ${paths.length}`);
   for (const path of paths) {
-    const g = await req('GET', api(path), { headers: auth });
     const h = await head(path, auth);
+    if (path.endsWith('.mjpeg')) {
+      // The MJPEG preview never ends: its GET is read up to the headers; neither answer has a length.
+      const g = await headersOf(path, auth);
+      assert.is(h.status, g.status, `HEAD ${path}`);
+      assert.is(h.bytes, 0, `HEAD ${path} has no body`);
+      for (const name of ['content-type', 'cache-control', 'access-control-allow-origin']) assert.is(h.headers[name], g.headers[name], `HEAD ${path} ${name}`);
+      continue;
+    }
+    const g = await req('GET', api(path), { headers: auth });
     assert.is(h.status, g.status, `HEAD ${path}`);
     assert.is(h.bytes, 0, `HEAD ${path} has no body`);
     for (const name of ['content-type', 'cache-control', 'access-control-allow-origin']) assert.is(h.headers[name], g.headers[name], `HEAD ${path} ${name}`);

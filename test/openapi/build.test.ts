@@ -257,7 +257,7 @@ test('OPTIONS on every path: 204 with the preflight headers, no key needed', () 
     assert.ok(o, path);
     assert.equal(o.security, []);
     const h = o.responses['204'].headers;
-    assert.equal(h['Access-Control-Allow-Methods'].schema.enum, ['GET, POST, OPTIONS']);
+    assert.equal(h['Access-Control-Allow-Methods'].schema.enum, ['GET, POST, DELETE, OPTIONS']);
     assert.ok(h['Access-Control-Allow-Headers'].schema.enum[0].includes('X-API-Key'));
     assert.is(h['Access-Control-Allow-Private-Network'].required, false);
     assert.equal(o.responses['421'], { $ref: '#/components/responses/MISDIRECTED_REQUEST' });

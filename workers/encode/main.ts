@@ -6,6 +6,7 @@ import { constants as zlibConstants, crc32, deflateSync } from 'node:zlib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp, { type JpegOptions } from 'sharp';
 import type { EncodeResult, EncodeTask, ImageFormat } from '../../src/shared/messages.js';
+import { FrameRingReader } from '../../src/shared/frame-ring.js';
 
 // The pool runs one task per thread; libvips threads of its own would only fight the other pool threads.
 sharp.concurrency(1);
@@ -75,10 +76,45 @@ export default async function encodeTask(task: EncodeTask): Promise<EncodeResult
       bytes = await encodeRaw(data, info.width, info.height, info.channels, task.format);
       break;
     }
+    case 'program': {
+      const r = await programFrame(task.ring, task.after, task.width, task.height);
+      if (!r) return { bytes: new Uint8Array(0), ms: performance.now() - t0, frameNo: task.after };
+      return transfer({ bytes: r.bytes, ms: performance.now() - t0, frameNo: r.frameNo });
+    }
     default:
       throw new TypeError(`unknown encode op ${String((task as { op?: unknown }).op)}`);
   }
   return transfer({ bytes, ms: performance.now() - t0 });
+}
+
+/** One reader per ring per thread: a reader announces the slot it holds, so it must outlive one task. */
+const readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
+
+/**
+ * The program frame is copied out of the ring at once (the slot is held only for the copy, so the render writes
+ * around it for a millisecond, not for the encode), then flipped (GL readback is bottom-up), reduced and encoded.
+ * libvips' resize box-shrinks by the integer part of the factor and reduces the rest: an area average.
+ */
+async function programFrame(ring: SharedArrayBuffer, after: number, width: number, height: number): Promise<{ bytes: Uint8Array; frameNo: number } | null> {
+  let reader = readers.get(ring);
+  if (!reader) readers.set(ring, (reader = new FrameRingReader(ring)));
+  if (reader.frameCount() <= after) return null;
+  const f = reader.acquire();
+  if (!f || f.frameNo <= after) {
+    reader.release();
+    return null;
+  }
+  const { width: w, height: h, frameNo } = f;
+  const copy = Buffer.allocUnsafe(w * h * 4);
+  copy.set(f.pixels);
+  if (!reader.release()) return null;
+  const bytes = await sharp(copy, { raw: { width: w, height: h, channels: 4 } })
+    .flip()
+    .resize(width, height, { fit: 'fill', kernel: 'linear' })
+    .removeAlpha()
+    .jpeg(JPEG_OPTIONS)
+    .toBuffer();
+  return { bytes, frameNo };
 }
 
 function checkSize(width: number, height: number): void {
@@ -94,7 +130,8 @@ function checkSize(width: number, height: number): void {
 function transfer(result: EncodeResult): EncodeResult {
   let { bytes } = result;
   if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) bytes = new Uint8Array(bytes);
-  const value = { bytes, ms: result.ms };
+  const value: EncodeResult = { bytes, ms: result.ms };
+  if (result.frameNo !== undefined) value.frameNo = result.frameNo;
   return move({ [transferableSymbol]: [bytes.buffer], [valueSymbol]: value }) as unknown as EncodeResult;
 }
 

@@ -1,0 +1,230 @@
+// MJPEG preview: multipart JPEG parts of the program decoded by a test client, one encode shared by clients at the
+// same size and fps, at most 16 clients, and a slow reader that skips frames instead of buffering them.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import jpeg from 'jpeg-js';
+import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+const api = (p: string): string => `${server.base}/api/v1${p}`;
+const status = async () => (await req('GET', api('/status'))).json().outputs;
+
+test.before(async () => {
+  server = await startServer({
+    config: {
+      live: {
+        test: [
+          { id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' },
+          // Noise: large JPEG parts, so a client that stops reading fills its socket buffers within seconds.
+          { id: 'noise', name: 'Noise', pattern: "nullsrc=size=640x360:rate=30,geq=lum='random(1)*255':cb=128:cr=128" },
+        ],
+        streams: [],
+        v4l2: { enabled: false },
+      },
+    },
+  });
+  assert.is((await req('POST', api('/sources/select'), { body: { id: 'red' } })).status, 200);
+});
+
+test.after(async () => {
+  await server?.cleanup();
+});
+
+interface Part {
+  at: number;
+  type: string;
+  body: Buffer;
+}
+
+/** An MJPEG reader: parses `--boundary` parts with Content-Length as they arrive. */
+class MjpegClient {
+  readonly parts: Part[] = [];
+  res!: IncomingMessage;
+  private buf = Buffer.alloc(0);
+  private boundary = '';
+  private r!: ClientRequest;
+  readonly ready: Promise<IncomingMessage>;
+
+  constructor(query: string) {
+    this.ready = new Promise((resolve, reject) => {
+      this.r = httpRequest(api(`/output/preview.mjpeg${query}`), { agent: false }, (res) => {
+        this.res = res;
+        this.boundary = /boundary=([^;]+)/.exec(String(res.headers['content-type']))?.[1] ?? '';
+        res.on('data', (c: Buffer) => this.feed(c));
+        res.on('error', () => undefined);
+        resolve(res);
+      });
+      this.r.on('error', reject);
+      this.r.end();
+    });
+  }
+
+  private feed(chunk: Buffer): void {
+    this.buf = Buffer.concat([this.buf, chunk]);
+    for (;;) {
+      const start = this.buf.indexOf(`--${this.boundary}\r\n`);
+      if (start < 0) return;
+      const headEnd = this.buf.indexOf('\r\n\r\n', start);
+      if (headEnd < 0) return;
+      const head = this.buf.subarray(start, headEnd).toString('latin1');
+      const length = Number(/Content-Length: (\d+)/i.exec(head)?.[1]);
+      const type = /Content-Type: ([^\r\n]+)/i.exec(head)?.[1] ?? '';
+      const bodyStart = headEnd + 4;
+      if (this.buf.byteLength < bodyStart + length + 2) return;
+      this.parts.push({ at: Date.now(), type, body: Buffer.from(this.buf.subarray(bodyStart, bodyStart + length)) });
+      this.buf = this.buf.subarray(bodyStart + length + 2);
+    }
+  }
+
+  close(): void {
+    this.r.destroy();
+  }
+}
+
+function meanRgb(part: Part): { width: number; height: number; rgb: number[] } {
+  const img = jpeg.decode(part.body, { useTArray: true });
+  const sum = [0, 0, 0];
+  for (let i = 0; i < img.data.length; i += 4) for (let c = 0; c < 3; c++) sum[c]! += img.data[i + c]!;
+  const n = img.data.length / 4;
+  return { width: img.width, height: img.height, rgb: sum.map((s) => s / n) };
+}
+
+test('parts are JPEGs of the program at the asked size; red source red, blackout black; rate not above the asked fps', async () => {
+  const c = new MjpegClient('?size=320&fps=10');
+  const res = await c.ready;
+  assert.is(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^multipart\/x-mixed-replace; boundary=\S+$/);
+  assert.is(res.headers['cache-control'], 'no-store');
+  try {
+    await waitUntil(() => c.parts.length >= 12, 30000);
+    const first = c.parts[c.parts.length - 1]!;
+    assert.is(first.type, 'image/jpeg');
+    const m = meanRgb(first);
+    assert.equal([m.width, m.height], [320, 180], 'longest edge 320 at the render aspect');
+    assert.ok(m.rgb[0]! > 200 && m.rgb[1]! < 50 && m.rgb[2]! < 50, `red program, got ${m.rgb.map(Math.round)}`);
+    // Rate: more than none, and not above the asked 10 fps beyond timer slack (a loaded machine may send fewer).
+    const span = (c.parts[c.parts.length - 1]!.at - c.parts[1]!.at) / 1000;
+    const rate = (c.parts.length - 2) / span;
+    assert.ok(rate > 0 && rate <= 10 * 1.5, `${rate.toFixed(1)} parts a second at fps=10`);
+
+    assert.is((await req('POST', api('/global/blackout'), { body: { enabled: true } })).status, 200);
+    const seen = c.parts.length;
+    await waitUntil(() => c.parts.slice(seen).some((p) => Math.max(...meanRgb(p).rgb) < 10), 20000);
+    assert.is((await req('POST', api('/global/blackout'), { body: { enabled: false } })).status, 200);
+  } finally {
+    c.close();
+  }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
+});
+
+test('size and fps are clamped like thumbnail sizes; HEAD opens no stream', async () => {
+  const big = new MjpegClient('?size=99999&fps=0');
+  const junk = new MjpegClient('?size=abc&fps=x');
+  try {
+    await big.ready;
+    await junk.ready;
+    await waitUntil(() => big.parts.length >= 1 && junk.parts.length >= 1, 30000);
+    const b = meanRgb(big.parts[0]!);
+    const j = meanRgb(junk.parts[0]!);
+    assert.is(Math.max(b.width, b.height), 1280);
+    assert.is(Math.max(j.width, j.height), 640);
+  } finally {
+    big.close();
+    junk.close();
+  }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
+  const head = await req('HEAD', api('/output/preview.mjpeg'));
+  assert.is(head.status, 200);
+  assert.match(String(head.headers['content-type']), /^multipart\/x-mixed-replace/);
+  assert.is((await status()).preview.clients, 0);
+});
+
+test('two clients at the same size and fps share one encode per frame', async () => {
+  const before = (await status()).preview;
+  const a = new MjpegClient('?size=200&fps=5');
+  const b = new MjpegClient('?size=200&fps=5');
+  try {
+    await a.ready;
+    await b.ready;
+    await waitUntil(async () => (await status()).preview.clients === 2, 10000);
+    await waitUntil(() => a.parts.length >= 10 && b.parts.length >= 10, 30000);
+    const now = (await status()).preview;
+    const encodes = now.encodes - before.encodes;
+    const sent = now.framesSent - before.framesSent;
+    // Each encode went to both clients (the first encodes may have reached only the client that was there).
+    assert.ok(sent >= 20, `sent ${sent}`);
+    assert.ok(encodes <= sent / 2 + 2, `${encodes} encodes for ${sent} parts: not shared`);
+    assert.ok(encodes >= 10);
+  } finally {
+    a.close();
+    b.close();
+  }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
+});
+
+test('16 clients at most: the 17th gets 503 PREVIEW_LIMIT; a slot frees when a client leaves', async () => {
+  const clients = Array.from({ length: 16 }, () => new MjpegClient('?size=32&fps=1'));
+  try {
+    for (const c of clients) assert.is((await c.ready).statusCode, 200);
+    await waitUntil(async () => (await status()).preview.clients === 16, 10000);
+    const over = await req('GET', api('/output/preview.mjpeg?size=32&fps=1'));
+    assert.is(over.status, 503);
+    assert.is(over.json().code, 'PREVIEW_LIMIT');
+    clients.pop()!.close();
+    await waitUntil(async () => (await status()).preview.clients === 15, 10000);
+    const again = new MjpegClient('?size=32&fps=1');
+    clients.push(again);
+    assert.is((await again.ready).statusCode, 200);
+  } finally {
+    for (const c of clients) c.close();
+  }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
+});
+
+test('a client that stops reading skips frames while another keeps getting them', async () => {
+  assert.is((await req('POST', api('/sources/select'), { body: { id: 'noise' } })).status, 200);
+  const slow = new MjpegClient('?size=1280&fps=30');
+  const fast = new MjpegClient('?size=1280&fps=30');
+  try {
+    (await slow.ready).pause();
+    await fast.ready;
+    await waitUntil(async () => (await status()).preview.framesSkipped > 0, 60000, 250);
+    const skipped = (await status()).preview.framesSkipped;
+    const got = fast.parts.length;
+    // The reader that keeps up still gets frames while the other skips.
+    await waitUntil(() => fast.parts.length >= got + 10, 30000);
+    await waitUntil(async () => (await status()).preview.framesSkipped > skipped, 30000, 250);
+    // Once it reads again it gets whole, decodable parts.
+    const before = slow.parts.length;
+    slow.res.resume();
+    await waitUntil(() => slow.parts.length >= before + 5, 30000);
+    assert.is(meanRgb(slow.parts[slow.parts.length - 1]!).width, 1280);
+  } finally {
+    slow.close();
+    fast.close();
+    assert.is((await req('POST', api('/sources/select'), { body: { id: 'red' } })).status, 200);
+  }
+});
+
+test('on shutdown a preview stream ends cleanly (a complete chunked answer), not cut by the exit', async () => {
+  const own = await startServer({ config: { live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  try {
+    const ended = new Promise<string>((resolve) => {
+      const r = httpRequest(`${own.base}/api/v1/output/preview.mjpeg?size=32&fps=5`, { agent: false }, (res) => {
+        res.once('data', () => void own.stop('SIGTERM'));
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.complete ? 'complete' : 'cut'));
+        res.on('aborted', () => resolve('aborted'));
+        res.on('error', () => resolve('error'));
+      });
+      r.on('error', () => resolve('request error'));
+      r.end();
+    });
+    assert.is(await ended, 'complete');
+  } finally {
+    await own.cleanup();
+  }
+});
+
+test.run();
