@@ -251,3 +251,10 @@ export async function editConfig(s: TestServer, change: (c: any) => void): Promi
   await writeFile(tmp, JSON.stringify(c, null, 2));
   await rename(tmp, s.configFile!);
 }
+
+/** Output pixels (RGBA 0-255) at normalized points, through the test-only sample route. */
+export async function sampleOutput(base: string, points: Array<[number, number]> = [[0.5, 0.5]]): Promise<number[][]> {
+  const r = await req('POST', `${base}/api/v1/_test/sample`, { body: { points }, timeoutMs: 20000 });
+  if (r.status !== 200) throw new Error(`sample answered ${r.status}: ${r.text}`);
+  return r.json().pixels;
+}

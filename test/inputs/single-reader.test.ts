@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startServer, req, freePort, sleep, waitUntil, type TestServer, type Res } from '../helpers/server.js';
+import { startServer, req, freePort, sleep, waitUntil, type TestServer, type Res, sampleOutput } from '../helpers/server.js';
 import { decodeImage, near } from '../helpers/images.js';
 
 let s: TestServer;
@@ -15,11 +15,7 @@ const post = (p: string, body: unknown) => req('POST', api(p), { body, timeoutMs
 const RED: [number, number, number] = [255, 0, 0];
 const SOLID: [number, number, number] = [0, 153, 255];
 
-async function sample(): Promise<number[]> {
-  const r = await post('/_test/sample', { points: [[0.5, 0.5]] });
-  assert.is(r.status, 200, r.text);
-  return r.json().pixels[0];
-}
+const sample = async (): Promise<number[]> => (await sampleOutput(s.base))[0]!;
 
 /** A live thumbnail: 200, not a placeholder (ETag digest without the leading `p`), red in the middle. */
 function liveRed(r: Res): boolean {

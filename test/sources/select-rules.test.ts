@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { startServer, req, freePort, sleep, waitUntil, type TestServer } from '../helpers/server.js';
+import { startServer, req, freePort, sleep, waitUntil, type TestServer, sampleOutput } from '../helpers/server.js';
 import { near } from '../helpers/images.js';
 
 let s: TestServer;
@@ -17,11 +17,7 @@ const post = (p: string, body: unknown) => req('POST', api(p), { body, timeoutMs
 const RED: [number, number, number] = [255, 0, 0];
 const BLUE: [number, number, number] = [0, 0, 255];
 
-async function sample(): Promise<number[]> {
-  const r = await post('/_test/sample', { points: [[0.5, 0.5]] });
-  assert.is(r.status, 200, r.text);
-  return r.json().pixels[0];
-}
+const sample = async (): Promise<number[]> => (await sampleOutput(s.base))[0]!;
 
 function noSignal(px: number[]): boolean {
   const [r, g, b] = px as [number, number, number];
