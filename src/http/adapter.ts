@@ -37,7 +37,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 204: '204 No Content', 206: '206 Partial Content', 302: '302 Found', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
   405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
-  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 500: '500 Internal Server Error',
+  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 426: '426 Upgrade Required', 500: '500 Internal Server Error',
   503: '503 Service Unavailable', 504: '504 Gateway Timeout',
 };
 
