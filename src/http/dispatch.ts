@@ -31,6 +31,8 @@ export interface NeutralRequest {
   headers?: Partial<Record<CapturedHeader, string>>;
   /** In-process callers (event snapshots, OSC after its own admission rules) skip the API key. */
   trusted?: boolean;
+  /** False for callers nobody answers (OSC): the change is applied and written as usual, without waiting for the disk. */
+  awaitDurable?: boolean;
 }
 
 export interface NeutralReply extends Reply {
@@ -94,7 +96,7 @@ export async function dispatchRequest(deps: DispatchDeps, input: NeutralRequest)
     }
   }
   const request: RouteRequest = { method: route.def.method, url: path, query, params, body, headers, aborted: false };
-  return withStatus(await execute(route, request, deps));
+  return withStatus(await execute(route, request, input.awaitDurable === false ? { ...deps, durable: () => Promise.resolve() } : deps));
 }
 
 /** What a path no route serves for this method answers: 401 before 405 (methods are not told without the key), then 405 or 404. */

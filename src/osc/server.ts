@@ -123,7 +123,7 @@ export class OscServer {
     for (const msg of messages) {
       let mapped: Mapped = mapMessage(msg);
       for (let hop = 0; hop < 2 && mapped.kind === 'request'; hop++) {
-        const reply = await this.dispatch({ method: mapped.method, path: mapped.path, body: mapped.body, trusted: true });
+        const reply = await this.dispatch({ method: mapped.method, path: mapped.path, body: mapped.body, trusted: true, awaitDurable: false });
         if (reply.status >= 300) {
           const body = reply.json as { message?: string } | undefined;
           mapped = { kind: 'bad', reason: `${reply.status} ${body?.message ?? ''}`.trim() };

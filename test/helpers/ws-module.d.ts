@@ -14,6 +14,7 @@ declare module 'ws' {
     on(event: 'message', cb: (data: Buffer, isBinary: boolean) => void): this;
     on(event: 'unexpected-response', cb: (req: ClientRequest, res: IncomingMessage) => void): this;
     on(event: 'error', cb: (err: Error) => void): this;
+    removeListener(event: 'message', cb: (data: Buffer, isBinary: boolean) => void): this;
   }
   export default WebSocket;
 }
