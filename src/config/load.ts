@@ -73,6 +73,7 @@ export interface LoadedConfig {
     sourcesDirs: string[];
     presetsDirs: string[];
     palettesDirs: string[];
+    transitionsDirs: string[];
     stateFile: string;
     runDir: string;
   };
@@ -335,6 +336,8 @@ function merge(file: ConfigFile): Config {
     sources: { ...d.sources, ...file.sources },
     presets: { ...d.presets, ...file.presets },
     palettes: { ...d.palettes, ...file.palettes },
+    transitions: { ...d.transitions, ...file.transitions },
+    mix: { ...d.mix, ...file.mix },
     live: {
       test: file.live?.test ?? d.live.test,
       streams: file.live?.streams ?? d.live.streams,
@@ -447,6 +450,7 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
       sourcesDirs: config.sources.dirs.map(inFile),
       presetsDirs: config.presets.dirs.map(inFile),
       palettesDirs: config.palettes.dirs.map(inFile),
+      transitionsDirs: config.transitions.dirs.map(inFile),
       stateFile: join(dataDirAbs, 'state.json'),
       runDir: join(dataDirAbs, 'run'),
     },

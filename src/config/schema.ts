@@ -147,6 +147,16 @@ export const ConfigFileSchema = Type.Object(
     sources: Type.Optional(dirs()),
     presets: Type.Optional(dirs()),
     palettes: Type.Optional(dirs()),
+    transitions: Type.Optional(dirs()),
+    mix: Type.Optional(
+      Type.Object(
+        {
+          transition: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,64}$', description: 'a transition type of 1 to 64 characters from a-z 0-9 _ (GET /transitions)' })),
+          durationMs: Type.Optional(integer(0, 10_000)),
+        },
+        { additionalProperties: false, description: 'an object {transition?, durationMs?}' },
+      ),
+    ),
     live: Type.Optional(
       Type.Object(
         {
@@ -216,6 +226,9 @@ export interface Config {
   sources: { dirs: string[] };
   presets: { dirs: string[] };
   palettes: { dirs: string[] };
+  transitions: { dirs: string[] };
+  /** The transition of the select routes when a request names none (cut, 0: a select switches on the next frame). */
+  mix: { transition: string; durationMs: number };
   live: {
     test: TestInputConfig[];
     streams: StreamInputConfig[];
@@ -243,6 +256,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   sources: { dirs: [] },
   presets: { dirs: [] },
   palettes: { dirs: [] },
+  transitions: { dirs: [] },
+  mix: { transition: 'cut', durationMs: 0 },
   live: {
     test: [{ id: 'bars', name: 'Color Bars', pattern: 'smptehdbars' }],
     streams: [],

@@ -87,6 +87,14 @@ export type SourceSpec =
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
+/**
+ * Mixer commands (program and preview buses). `take` runs `transition` from program to preview over `durationMs`
+ * (0: swap on the next frame); `position` holds the transition at `value` (the T-bar; 1 completes the take).
+ */
+export type MixCommand =
+  | { op: 'take'; transition: string; durationMs: number }
+  | { op: 'position'; transition: string; value: number };
+
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */
   | { t: 'catalog'; effects: IsfDescriptor[]; generators: IsfDescriptor[]; noSignal?: IsfDescriptor | null }
@@ -94,6 +102,12 @@ export type MainToRender =
   | { t: 'chain'; id: number; deadline: number; cmd: ChainCommand }
   /** Switch the source stage once the new source has drawn a frame to the output, unless `deadline` passes first. */
   | { t: 'source'; id: number; deadline: number; key: string; spec: SourceSpec }
+  /** Loads a source on the preview bus once it has a frame, unless `deadline` passes first; the program is untouched. */
+  | { t: 'cue'; id: number; deadline: number; key: string; spec: SourceSpec }
+  /** Answered after the first output frame that shows the command's effect (the new source takes part in it). */
+  | { t: 'mix'; id: number; cmd: MixCommand }
+  /** The transition shaders (ISF with startImage, endImage, progress), by type. */
+  | { t: 'transitions'; items: IsfDescriptor[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
@@ -138,6 +152,12 @@ export type RenderToMain =
   | { t: 'expired'; id: number }
   | { t: 'source-reply'; id: number; ok: true; key: string }
   | { t: 'source-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
+  | { t: 'cue-reply'; id: number; ok: true; key: string }
+  | { t: 'cue-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
+  | { t: 'mix-reply'; id: number; ok: true }
+  | { t: 'mix-reply'; id: number; ok: false; message: string }
+  /** A take completed: the buses swapped (keys as in `source` and `cue`; '' for an empty bus). */
+  | { t: 'mix-swap'; program: string; preview: string }
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */

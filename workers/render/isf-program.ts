@@ -21,6 +21,8 @@ export interface IsfFrame {
   frameIndex: number;
   palette: { rgb: Float32Array; count: number };
   values: Record<string, unknown>;
+  /** Textures (render size) for named image inputs other than inputImage: a transition's startImage and endImage. */
+  images?: Record<string, WebGLTexture> | null;
 }
 
 // Every buffer keeps its content between frames, which is what PERSISTENT asks for and allowed for the others.
@@ -262,10 +264,10 @@ export class IsfProgram {
     if (this.buffers.length > 0) this.layoutBuffers();
 
     for (const s of this.images) {
-      const main = s.name === 'inputImage' && frame.input !== null;
+      const tex = s.name === 'inputImage' ? frame.input : (frame.images?.[s.name] ?? null);
       gl.activeTexture(gl.TEXTURE0 + s.unit);
-      gl.bindTexture(gl.TEXTURE_2D, main ? frame.input : this.dummy);
-      if (main) gl.uniform2f(s.size, frame.inputSize[0], frame.inputSize[1]);
+      gl.bindTexture(gl.TEXTURE_2D, tex ?? this.dummy);
+      if (tex) gl.uniform2f(s.size, frame.inputSize[0], frame.inputSize[1]);
       else gl.uniform2f(s.size, 1, 1);
     }
 
