@@ -18,6 +18,7 @@ export const ERRORS = {
   NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },
+  NOTHING_CUED: { status: 409, message: 'nothing is cued on the preview bus; POST /mix/cue first' },
   RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },

@@ -30,6 +30,7 @@ import { browseRoutes } from '../api/browse.js';
 import { thumbnailRoutes } from '../api/thumbnails.js';
 import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
+import { mixRoutes } from '../api/mix.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
@@ -114,7 +115,8 @@ export async function serve(flags: Overrides): Promise<void> {
     ...capabilitiesRoutes(ctx),
     ...globalRoutes(state, (blackout, dimmer) => show.render.setGlobal(blackout, dimmer)),
     ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
-    ...sourcesRoutes(show.sources),
+    ...sourcesRoutes(show.sources, { mixer: show.mixer, defaults: () => ({ type: loaded.config.mix.transition, durationMs: loaded.config.mix.durationMs }) }),
+    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails),
     ...paletteRoutes(show.palette, () => show.palettes.list()),
@@ -123,6 +125,7 @@ export async function serve(flags: Overrides): Promise<void> {
       render: show.render,
       ceiling: () => (license.valid ? license.effectCeiling : 0),
       sources: show.sources,
+      mixer: show.mixer,
       palettes: show.palette,
       state,
       applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),

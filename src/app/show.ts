@@ -15,6 +15,7 @@ import type { LiveInput, LiveProvider } from '../inputs/providers.js';
 import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
 import { ensureDemoMedia } from '../library/demo-media.js';
 import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
+import { Mixer } from '../sources/mixer.js';
 import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
 import type { RenderStatus } from '../api/status.js';
 import { PaletteLibrary } from '../palettes/library.js';
@@ -39,6 +40,7 @@ export interface Show {
   ingest: IngestClient;
   library: MediaLibrary;
   sources: SourceManager;
+  mixer: Mixer;
   palettes: PaletteLibrary;
   palette: PaletteSelection;
   thumbnails: ThumbnailService;
@@ -67,7 +69,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   await render.start(display.name);
   log.info({ renderer: render.renderer, width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps }, 'render worker ready');
 
-  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs }, log);
+  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs, transitions: loaded.paths.transitionsDirs }, log);
   render.on('compiled', (r) => {
     if (!r.ok) {
       const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
@@ -76,6 +78,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   });
   await catalog.start();
   render.setCatalog(catalog.snapshot.effects, catalog.snapshot.generators, catalog.snapshot.noSignal);
+  render.setTransitions(catalog.snapshot.transitions);
 
   const saved = state.peek();
   // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
@@ -97,6 +100,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
   const readers = new ReaderPool(ingest, log);
   const sources = new SourceManager(render, readers, state, log);
+  const mixer = new Mixer({ render, readers, sources, state, transitions: () => catalog.snapshot.transitions, defaults: () => ({ type: cfg.mix.transition, durationMs: cfg.mix.durationMs }), log });
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -117,6 +121,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   library.on('change', () => rebuild());
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
+    render.setTransitions(s.transitions);
     rebuild();
   });
 
@@ -134,7 +139,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   });
   let actions: Action[] = [];
   const rebuildActions = (): void => {
-    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list());
+    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list(), catalog.snapshot.transitions);
   };
   palettes.on('change', rebuildActions);
   sources.on('change', rebuildActions);
@@ -161,6 +166,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // A saved media file becomes current again when the scan has found it; other sources come back at once.
   const savedIsFile = saved.currentSource?.kind === 'file';
   if (!savedIsFile) await sources.restore(saved.currentSource);
+  const savedPreviewIsFile = saved.mix?.preview?.kind === 'file';
+  if (!savedPreviewIsFile) await mixer.restore(saved.mix);
   let stopped = false;
   void library
     .start()
@@ -168,6 +175,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       if (stopped) return;
       rebuild();
       if (savedIsFile) await sources.restore(saved.currentSource);
+      if (savedPreviewIsFile) await mixer.restore(saved.mix);
     })
     .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
   const outputClient = new OutputClient({ ffmpeg: 'ffmpeg', width: cfg.render.width, height: cfg.render.height, log });
@@ -217,6 +225,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     ingest,
     library,
     sources,
+    mixer,
     palettes,
     palette,
     thumbnails,
