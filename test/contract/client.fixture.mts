@@ -51,6 +51,15 @@ const selectedKind: string | undefined = sel.data?.current.sourceKind;
 const reason: 'expired' | 'superseded' | 'failed' | undefined = sel.error?.code === 'ACTIVATION_TIMEOUT' ? sel.error.details?.reason : undefined;
 note('selectLiveInput', await api.POST('/api/v1/inputs/live/select', { body: { id: ids.live } }));
 note('selectFileInput', await api.POST('/api/v1/inputs/file/select', { body: { id: ids.mediaId } }));
+note('listTransitions', await api.GET('/api/v1/transitions'));
+note('cueSource', await api.POST('/api/v1/mix/cue', { body: { id: ids.generator } }));
+note('setMixPosition', await api.POST('/api/v1/mix/position', { body: { value: 0.5, transition: 'fade' } }));
+const take = await api.POST('/api/v1/mix/take', { body: { transition: 'cut' } });
+note('takeMix', take);
+const mix = await api.GET('/api/v1/mix');
+note('getMix', mix);
+const previewKind: string | undefined = mix.data?.preview?.sourceKind;
+const takeType: string | undefined = take.data?.mix.transition.type;
 note('listAvailableEffects', await api.GET('/api/v1/effects/available'));
 const added = await api.POST('/api/v1/effects/add', { body: { type: ids.effectType, idempotent: true } });
 note('addEffect', added);
@@ -105,4 +114,4 @@ note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { pa
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType } }));
+console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType, previewKind, takeType } }));

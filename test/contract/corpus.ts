@@ -107,6 +107,63 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('id over 512', { id: long(513) }),
         p.bad('name over 512', { name: long(513) }),
         p.bad('only unknown fields', { other: 'x' }),
+        p.ok('with a fade', { id: ids.mediaId, transition: 'fade', durationMs: 100 }),
+        p.ok('back with a cut', { id: ids.generator, transition: 'cut' }),
+        p.miss('unknown transition', { id: ids.generator, transition: 'no such transition' }),
+        p.bad('durationMs over 10000', { id: ids.generator, transition: 'fade', durationMs: 10001 }),
+        p.bad('durationMs not an integer', { id: ids.generator, durationMs: 0.5 }),
+        p.bad('transition empty', { id: ids.generator, transition: '' }),
+      ];
+    },
+  },
+  getMix: { method: 'GET', cases: () => [ok('mixer', A('/mix'))] },
+  listTransitions: { method: 'GET', cases: () => [ok('transitions', A('/transitions'))] },
+  cueSource: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/mix/cue');
+      return [
+        p.ok('generator by id', { id: ids.generator }),
+        p.ok('media file by name-or-id', { id: ids.mediaId }),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('empty object', {}),
+        p.bad('blank name only', { name: '  ' }),
+        p.bad('id not a string', { id: 5 }),
+        p.bad('id over 512', { id: long(513) }),
+      ];
+    },
+  },
+  takeMix: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/mix/take');
+      // After a take the old program waits on preview, so a take always has something cued here.
+      return [
+        p.ok('cut', { transition: 'cut' }, [200, 409]),
+        p.ok('fade', { transition: 'fade', durationMs: 50 }, [200, 409]),
+        p.ok('the mixer\'s transition', {}, [200, 409]),
+        p.miss('unknown transition', { transition: 'nope' }),
+        p.bad('durationMs negative', { durationMs: -1 }),
+        p.bad('durationMs over 10000', { durationMs: 10001 }),
+        p.bad('transition not a string', { transition: 3 }),
+        p.bad('unknown field', { speed: 1 }),
+      ];
+    },
+  },
+  setMixPosition: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/mix/position');
+      return [
+        p.ok('half way', { value: 0.5, transition: 'fade' }, [200, 409]),
+        p.ok('back', { value: 0 }, [200, 409]),
+        p.miss('unknown transition', { value: 0.5, transition: 'nope' }),
+        p.bad('no value', {}),
+        p.bad('value over 1', { value: 1.5 }),
+        p.bad('value a string', { value: 'half' }),
       ];
     },
   },
