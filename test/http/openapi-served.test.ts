@@ -64,6 +64,10 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/global/dimmer',
     '/api/v1/inputs/file/select',
     '/api/v1/inputs/live/select',
+    '/api/v1/mix',
+    '/api/v1/mix/cue',
+    '/api/v1/mix/position',
+    '/api/v1/mix/take',
     '/api/v1/openapi.yaml',
     '/api/v1/output/preview.mjpeg',
     '/api/v1/outputs',
@@ -84,6 +88,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/thumbnails/live/{id}',
     '/api/v1/thumbnails/palette/{id}',
     '/api/v1/thumbnails/source/{id}',
+    '/api/v1/transitions',
     '/media/thumbnails/{id}',
   ]);
   assert.not.ok(paths.some((p) => p.includes('_test')), 'test hooks stay out of the description');
