@@ -42,7 +42,7 @@ test.before(async () => {
   config = {
     presets: { dirs: [presets] },
     transitions: { dirs: [join(dataDir, 'transitions')] },
-    live: { test: [], streams: [{ id: 'silent', name: 'Silent Cam', url: `tcp://127.0.0.1:${await freePort()}?listen` }], v4l2: { enabled: false } },
+    live: { test: [{ id: 'yellow', name: 'Yellow Test', pattern: 'color=c=yellow:size=320x240:rate=30' }], streams: [{ id: 'silent', name: 'Silent Cam', url: `tcp://127.0.0.1:${await freePort()}?listen` }], v4l2: { enabled: false } },
   };
   s = await startServer({ dataDir, config });
 });
@@ -241,6 +241,24 @@ void main() { gl_FragColor = IMG_NORM_PIXEL(endImage, isf_FragNormCoord); }`,
   assert.is(r.status, 200, r.text);
   assert.ok(isBlue(await center()));
   assert.is((await post('/mix/position', { value: 0, transition: 'fade' })).status, 200);
+});
+
+test('a live input keeps its reader across takes: it is warm on preview and live again on the next take', async () => {
+  const isYellow = (p: Px): boolean => p[0]! > 200 && p[1]! > 200 && p[2]! < 60;
+  const before = (await get('/mix')).program.id;
+  assert.is((await post('/mix/cue', { id: 'yellow' })).status, 200);
+  assert.is((await post('/mix/take', { transition: 'cut' })).status, 200);
+  assert.ok(isYellow(await center()));
+  assert.is((await get('/mix')).program.id, 'yellow');
+  assert.is((await post('/mix/take', { transition: 'cut' })).status, 200);
+  assert.is((await get('/mix')).preview.id, 'yellow');
+  // Past the live-frame freshness (2000 ms): a closed reader would show the no-signal card on the next take.
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.is((await post('/mix/take', { transition: 'cut' })).status, 200);
+  assert.ok(isYellow(await center()), 'the cued input still delivers frames');
+  // Back to where the restart test expects the buses.
+  assert.is((await post('/mix/take', { transition: 'cut' })).status, 200);
+  assert.is((await post('/mix/cue', { id: before === 'preset:red' ? 'preset:blue' : 'preset:red' })).status, 200);
 });
 
 test('the mix state survives a restart', async () => {
