@@ -89,7 +89,7 @@ export async function transitionCost(): Promise<{ renderer: string; oneSourceMs:
     engine.mix.setTransitions(snap.transitions);
     engine.requestSource(1, 'a', Number.MAX_SAFE_INTEGER, { kind: 'generator', type: 'plasma', inputs: {} });
     const oneSourceMs = medianFrameMs(engine, gl);
-    engine.requestCue(2, 'b', Number.MAX_SAFE_INTEGER, { kind: 'generator', type: 'tunnel', inputs: {} });
+    engine.requestCue(2, 'b', Number.MAX_SAFE_INTEGER, { kind: 'generator', type: 'plasma', inputs: {} });
     // Cued but idle: the preview is not drawn.
     const idleCuedMs = medianFrameMs(engine, gl);
     engine.mixCommand(3, { op: 'position', transition: 'fade', value: 0.5 });
@@ -116,7 +116,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     `| ratio cold / take | ${takes.ratio}× |`,
     `| frame, one source (plasma) at 1280×720 | ${cost.oneSourceMs} |`,
     `| frame, one source with a source cued (idle mixer) | ${cost.idleCuedMs} |`,
-    `| frame, running fade (plasma + tunnel + blend) | ${cost.transitionMs} |`,
+    `| frame, running fade (two plasma sources + the blend) | ${cost.transitionMs} |`,
   ].join('\n');
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
