@@ -21,10 +21,11 @@ function deadDisplay(): string {
   return `:${n}`;
 }
 
-/** Xvfb on a free display number (-displayfd writes it once the server accepts connections). */
-function startXvfb(size: string): Promise<{ proc: ChildProcess; name: string }> {
+/** Xvfb on a free display number, or on `at` (-displayfd writes the number once the server accepts connections). */
+function startXvfb(size: string, at?: string): Promise<{ proc: ChildProcess; name: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn('Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', `${size}x24`, '-noreset'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const args = [...(at ? [at] : []), '-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', `${size}x24`, '-noreset'];
+    const proc = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
     let out = '';
     proc.once('exit', (code) => reject(new Error(`Xvfb exited (${code})`)));
     (proc.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
@@ -36,8 +37,8 @@ function startXvfb(size: string): Promise<{ proc: ChildProcess; name: string }> 
 }
 
 /** Mean colour of the whole screen, grabbed the way an operator would check it. */
-async function screenRgb(): Promise<[number, number, number]> {
-  const r = await run('sh', ['-c', `ffmpeg -hide_banner -loglevel error -f x11grab -i ${display} -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0`]);
+async function screenRgb(on = display): Promise<[number, number, number]> {
+  const r = await run('sh', ['-c', `ffmpeg -hide_banner -loglevel error -f x11grab -i ${on} -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0`]);
   if (r.code !== 0 || r.stdout.length === 0) throw new Error(`x11grab failed: ${r.stderr}`);
   return meanRgb(Buffer.from(r.stdout, 'base64'));
 }
@@ -61,7 +62,7 @@ test.before(async () => {
 
 test.after(async () => {
   await server?.cleanup();
-  xvfb?.kill('SIGKILL');
+  xvfb?.kill('SIGTERM');
 });
 
 test('the program fills the display: red source red, blackout black', async () => {
@@ -83,7 +84,7 @@ test('the program fills the display: red source red, blackout black', async () =
   await waitUntil(async () => (rgb = await screenRgb())[0]! > 200, 20000, 250);
 });
 
-test('a display output on an X server that is not there is failed, says why, and never restarts ffmpeg', async () => {
+test('a display whose X server is not there is failed and says why; it starts when the server comes up', async () => {
   await waitUntil(async () => (await output('gone')).state === 'failed', 20000);
   const o = await output('gone');
   assert.is(o.target, gone);
@@ -94,6 +95,19 @@ test('a display output on an X server that is not there is failed, says why, and
   const status = (await req('GET', api('/status'))).json();
   assert.ok(status.render.fps > 0);
   assert.is(status.outputs.running, 1);
+
+  const late = await startXvfb('160x90', gone);
+  try {
+    await waitUntil(async () => (await output('gone')).state === 'running', 30000);
+    assert.equal([(await output('gone')).width, (await output('gone')).height], [160, 90]);
+    await waitUntil(async () => (await screenRgb(gone))[0] > 200, 20000, 250);
+  } finally {
+    // SIGTERM: Xvfb removes its socket and lock file, so no stale display is left behind.
+    late.proc.kill('SIGTERM');
+  }
+  // Its X server gone again: ffmpeg exits, the output is looked for again, never a crash.
+  await waitUntil(async () => (await output('gone')).state === 'failed', 30000);
+  assert.is(server.proc.exitCode, null);
 });
 
 test('capabilities: display listed while a configured display answers, not when none does', async () => {
