@@ -101,7 +101,7 @@ export async function serve(flags: Overrides): Promise<void> {
     license: () => license,
     apiKeyRequired: () => guard.enabled,
     features: () => router?.features ?? [],
-    outputKinds: () => show.outputKinds,
+    outputKinds: () => show.outputKinds(),
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
     thumbnailsVersion: () => show.thumbnails.version(),

@@ -30,7 +30,7 @@ import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
-import { detectOutputKinds } from '../outputs/kinds.js';
+import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
 
 export interface Show {
@@ -48,7 +48,7 @@ export interface Show {
   recordings: Recordings;
   preview: PreviewHub;
   /** Output kinds this box can run (GET /capabilities). */
-  outputKinds: OutputKind[];
+  outputKinds(): OutputKind[];
   outputClient: OutputClient;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
@@ -183,12 +183,14 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     configured: cfg.outputs,
     render: { ...cfg.render, setOutputRing: (ring) => render.setOutputRing(ring) },
     dataDir: loaded.paths.dataDir,
+    recordingsDir: loaded.paths.recordingsDir,
     client: outputClient,
     log,
   });
   await outputs.start();
-  const outputKinds = await detectOutputKinds('ffmpeg');
-  if (outputKinds.length === 0) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
+  const kinds = new OutputKinds({ ffmpeg: 'ffmpeg', displays: () => outputs.displays(), sysfsDir: cfg.live.v4l2.sysfsDir });
+  await kinds.start();
+  if (!kinds.list().includes('stream')) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
   const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
   const preview = new PreviewHub({ encoder, ring: () => outputClient.ring, render: cfg.render, setActive: (on) => outputs.setPreviewing(on), log });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
@@ -232,7 +234,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     outputs,
     recordings,
     preview,
-    outputKinds,
+    outputKinds: () => kinds.list(),
     outputClient,
     actions: () => actions,
     browseTree: () => tree,
@@ -240,6 +242,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     async stop() {
       stopped = true;
       clearInterval(livePoll);
+      kinds.stop();
       for (const u of unwatch) u?.();
       catalog.stop();
       palettes.stop();

@@ -76,6 +76,7 @@ export interface LoadedConfig {
     transitionsDirs: string[];
     stateFile: string;
     runDir: string;
+    recordingsDir: string;
   };
 }
 
@@ -344,6 +345,7 @@ function merge(file: ConfigFile): Config {
       v4l2: { ...d.live.v4l2, ...file.live?.v4l2 },
     },
     outputs: file.outputs ?? d.outputs,
+    recordings: { ...d.recordings, ...file.recordings },
   };
 }
 
@@ -453,6 +455,8 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
       transitionsDirs: config.transitions.dirs.map(inFile),
       stateFile: join(dataDirAbs, 'state.json'),
       runDir: join(dataDirAbs, 'run'),
+      // Relative to dataDir (not the config file): recordings belong with the rest of vjd's data.
+      recordingsDir: config.recordings.dir === null ? join(dataDirAbs, 'recordings') : resolve(dataDirAbs, config.recordings.dir),
     },
   };
 }

@@ -85,20 +85,30 @@ const StreamInput = Type.Object(
   { additionalProperties: false, description: 'an object {id, name, url}' },
 );
 
-// Kind-specific rules (a stream needs an allowed URL, a record takes none) are checked by src/outputs/validate.ts.
+// Kind-specific rules (a stream needs an allowed URL, a record takes none, a display a local X display, a v4l2
+// output a /dev/video<N> device) are checked by src/outputs/validate.ts.
 const Output = Type.Object(
   {
     id: Id,
     name: Type.Optional(Name),
-    kind: Type.Union([Type.Literal('stream'), Type.Literal('record')], { description: '"stream" or "record"' }),
+    kind: Type.Union([Type.Literal('stream'), Type.Literal('record'), Type.Literal('display'), Type.Literal('v4l2')], {
+      description: '"stream", "record", "display" or "v4l2"',
+    }),
     enabled: flag(),
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'a URL of 1 to 2048 characters' })),
     bitrateKbps: Type.Optional(integer(100, 100_000)),
     width: Type.Optional(integer(16, 7680)),
     height: Type.Optional(integer(16, 4320)),
     fps: Type.Optional(integer(1, 120)),
+    display: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'an X display of 1 to 16 characters such as ":0"' })),
+    x: Type.Optional(integer(0, 32767)),
+    y: Type.Optional(integer(0, 32767)),
+    device: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a device path of 1 to 64 characters such as "/dev/video10"' })),
   },
-  { additionalProperties: false, description: 'an object {id, name?, kind, enabled, url?, bitrateKbps?, width?, height?, fps?}' },
+  {
+    additionalProperties: false,
+    description: 'an object {id, name?, kind, enabled, url?, bitrateKbps?, width?, height?, fps?, display?, x?, y?, device?}',
+  },
 );
 
 export const ConfigFileSchema = Type.Object(
@@ -173,6 +183,12 @@ export const ConfigFileSchema = Type.Object(
       ),
     ),
     outputs: Type.Optional(Type.Array(Output, { maxItems: 8, description: 'a list of at most 8 outputs' })),
+    recordings: Type.Optional(
+      Type.Object(
+        { dir: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })) },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
   },
   { additionalProperties: false, description: 'a JSON object' },
 );
@@ -197,13 +213,19 @@ export interface StreamInputConfig {
 export interface OutputConfig {
   id: string;
   name?: string;
-  kind: 'stream' | 'record';
+  kind: 'stream' | 'record' | 'display' | 'v4l2';
   enabled: boolean;
   url?: string;
   bitrateKbps?: number;
   width?: number;
   height?: number;
   fps?: number;
+  /** display: the X display (default `:0`) and the window position. */
+  display?: string;
+  x?: number;
+  y?: number;
+  /** v4l2: the v4l2loopback device. */
+  device?: string;
 }
 
 /** Fully-resolved configuration; paths are as written (the loader reports absolute ones separately). */
@@ -235,6 +257,8 @@ export interface Config {
     v4l2: { enabled: boolean; devDir: string; sysfsDir: string };
   };
   outputs: OutputConfig[];
+  /** Where record outputs write: null = `<dataDir>/recordings`; a relative path is under dataDir. */
+  recordings: { dir: string | null };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -264,6 +288,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     v4l2: { enabled: true, devDir: '/dev', sysfsDir: '/sys/class/video4linux' },
   },
   outputs: [],
+  recordings: { dir: null },
 });
 
 /** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */

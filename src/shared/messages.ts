@@ -229,8 +229,9 @@ export interface EncodeResult {
 
 // ---------------------------------------------------------------- output worker (workers/output)
 
-export type OutputKind = 'stream' | 'record';
-export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying';
+export type OutputKind = 'stream' | 'record' | 'display' | 'v4l2';
+/** `failed`: the target (X display, video device) is not there; re-checked every few seconds, never a crash. */
+export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying' | 'failed';
 
 /** What one consumer runs: an ffmpeg fed `fps` frames a second from the output ring. */
 export interface OutputSpec {
@@ -243,6 +244,10 @@ export interface OutputSpec {
   url?: string;
   /** record: the folder files are written to; each ffmpeg start writes a new `<id>-<UTC timestamp>.mkv` there. */
   dir?: string;
+  /** display: the X display (`:0`, `:0.1`) and the window; no width/height means the rest of the screen from x, y. */
+  window?: { display: string; x: number; y: number; width?: number; height?: number; fullscreen: boolean };
+  /** v4l2: the loopback device (`/dev/video<N>`). */
+  device?: string;
   /** Texts never to show in `lastError` or a log line (URL credentials), replaced by `***`. */
   secrets: string[];
 }
@@ -268,7 +273,8 @@ export interface OutputCounters {
 
 export type OutputToMain =
   /** `file`: the recording being written (record kind), `startedAt`: ISO time the current ffmpeg started. */
-  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number }
+  /** `size`: the window a display output opened (its screen decides it when not configured). */
+  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
   /** Sent every 250 ms while consumers exist. */
   | { t: 'counters'; items: Array<{ id: string } & OutputCounters> }
   | { t: 'stopped' }

@@ -90,7 +90,7 @@ const image = { parseAs: 'arrayBuffer' as const };
 note('listOutputs', await api.GET('/api/v1/outputs'));
 const addedOutput = await api.POST('/api/v1/outputs/add', { body: { kind: 'record', name: 'typed-rec', width: 160, height: 90, fps: 5 } });
 note('addOutput', addedOutput);
-const outputState: 'stopped' | 'starting' | 'running' | 'retrying' | undefined = addedOutput.data?.current.state;
+const outputState: 'stopped' | 'starting' | 'running' | 'retrying' | 'failed' | undefined = addedOutput.data?.current.state;
 note('setOutputEnabled', await api.POST('/api/v1/outputs/enabled', { body: { name: 'typed-rec', enabled: false } }));
 note('removeOutput', await api.POST('/api/v1/outputs/remove', { body: { name: 'typed-rec' } }));
 const recordings = await api.GET('/api/v1/recordings');

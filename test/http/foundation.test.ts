@@ -17,7 +17,7 @@ test.after(async () => {
 
 function assertCors(h: Record<string, unknown>): void {
   assert.is(h['access-control-allow-origin'], '*');
-  assert.is(h['access-control-expose-headers'], 'ETag');
+  assert.is(h['access-control-expose-headers'], 'ETag, Content-Range, Accept-Ranges, Content-Length');
 }
 
 function assertErrorBody(body: any, code: string): void {
@@ -107,7 +107,7 @@ test('preflight OPTIONS: 204 without auth, allowed methods and headers', async (
   assert.is(r.text, '');
   assertCors(r.headers);
   assert.is(r.headers['access-control-allow-methods'], 'GET, POST, DELETE, OPTIONS');
-  assert.is(r.headers['access-control-allow-headers'], 'Content-Type, X-API-Key, Authorization, If-None-Match');
+  assert.is(r.headers['access-control-allow-headers'], 'Content-Type, X-API-Key, Authorization, If-None-Match, Range');
 });
 
 test('POST /global/blackout and /global/dimmer change and report state', async () => {
