@@ -5,6 +5,7 @@ import { RENDER_COUNTERS, type RenderStats, type SourceSpec, type ThumbJob, type
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
+import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
@@ -36,6 +37,8 @@ export class RenderEngine {
   readonly pool: ProgramPool;
   readonly source: SourceStage;
   readonly output: OutputStage;
+  /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
+  readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
   private readonly ping: [RenderTarget, RenderTarget];
@@ -75,12 +78,14 @@ export class RenderEngine {
     readonly renderer: string,
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
+    opts: { fuse?: boolean } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
     this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
+    this.fuse = new Fuser(gl, this.quad, width, height, opts.fuse ?? true);
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {
@@ -177,6 +182,8 @@ export class RenderEngine {
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
       if (this.next - performance.now() > 2) this.pool.refill();
+      // Fused programs compile one step at a time, only when a good part of the frame period is left.
+      if (this.next - performance.now() > this.period * 0.5) this.fuse.compileNext();
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
     };
     this.timer = setTimeout(tick, 0);
@@ -215,12 +222,12 @@ export class RenderEngine {
     const first = direct && enabled.length === 0 ? out : a;
     if (switching) this.source.draw(first, ctx, switching.source);
     else this.source.draw(first, ctx);
-    for (let i = 0; i < enabled.length; i++) {
-      const slot = enabled[i]!;
+    // Each step is one fused run (one pass) or one effect's own program; the plan changes only between frames.
+    const steps = this.fuse.plan(enabled);
+    for (let i = 0; i < steps.length; i++) {
       ctx.input = a.texture;
-      ctx.target = (direct && i === enabled.length - 1 ? out : b).framebuffer;
-      ctx.values = slot.inputs;
-      slot.instance.program.render(ctx);
+      ctx.target = (direct && i === steps.length - 1 ? out : b).framebuffer;
+      steps[i]!.render(ctx);
       const t = a;
       a = b;
       b = t;
@@ -257,6 +264,7 @@ export class RenderEngine {
       renderer: this.renderer,
       contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
+      ...this.fuse.stats(),
     };
   }
 
@@ -276,6 +284,7 @@ export class RenderEngine {
     this.thumbs.destroy();
     this.output.destroy();
     for (const t of this.ping) t.destroy();
+    this.fuse.destroy();
     this.pool.destroy();
     this.quad.destroy();
   }
