@@ -182,8 +182,8 @@ export class RenderEngine {
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
       if (this.next - performance.now() > 2) this.pool.refill();
-      // Fused programs compile one step at a time, only when a good part of the frame period is left.
-      if (this.next - performance.now() > this.period * 0.5) this.fuse.compileNext();
+      // Fused programs compile one step at a time in the idle time (see Fuser.idle).
+      this.fuse.idle(this.next - performance.now(), this.period);
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
     };
     this.timer = setTimeout(tick, 0);

@@ -32,6 +32,8 @@ export interface FuseInfo {
 export const MAX_RUN = 12;
 /** Uniform vectors the shared ISF uniforms take (PALETTE[8] and the scalars) before the effects' own. */
 const PRELUDE_VECTORS = 16;
+/** Compile work waits at most this long for a free half frame before it takes a frame slot. */
+const STARVED_MS = 500;
 /** Fused programs kept compiled (the current chain's and recent ones). */
 const CACHE_SIZE = 32;
 
@@ -92,6 +94,7 @@ export class Fuser {
   private scratch: [RenderTarget, RenderTarget] | null = null;
   private readonly maxVectors: number;
   private clock = 0;
+  private waitingSince = -1;
 
   constructor(
     private readonly gl: GL,
@@ -137,8 +140,26 @@ export class Fuser {
   }
 
   /**
-   * One step of compile work (link, or the first draw that makes Mesa generate code), called when the frame loop
-   * has idle time. Returns true while more work is waiting.
+   * Called after every frame with the time left before the next one. A compile step runs when half a period is
+   * free, or, on a box whose frames leave no such slot (where fusing helps most), once the work has waited
+   * STARVED_MS: then it costs one late frame instead of leaving the chain unfused for good.
+   */
+  idle(freeMs: number, periodMs: number): void {
+    if (this.queue.length === 0) {
+      this.waitingSince = -1;
+      return;
+    }
+    const now = performance.now();
+    if (this.waitingSince < 0) this.waitingSince = now;
+    if (freeMs > periodMs * 0.5 || now - this.waitingSince > STARVED_MS) {
+      this.compileNext();
+      this.waitingSince = now;
+    }
+  }
+
+  /**
+   * One step of compile work (link, or the first draw that makes Mesa generate code). Returns true while more
+   * work is waiting.
    */
   compileNext(): boolean {
     const key = this.queue[0];
