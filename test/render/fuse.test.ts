@@ -151,6 +151,7 @@ test('runs: a remap starts a run, pixel reads extend it, non-fusable effects spl
 });
 
 test('every ordered pair of fusable built-ins: fused equals unfused within 2/255', () => {
+  const t0 = performance.now();
   let fusedPairs = 0;
   for (const a of fusable) {
     for (const b of fusable) {
@@ -163,6 +164,7 @@ test('every ordered pair of fusable built-ins: fused equals unfused within 2/255
   }
   const pixelReads = fusable.filter((d) => (analyze(d) as { read: string }).read === 'pixel').length;
   assert.is(fusedPairs, fusable.length * pixelReads, 'every pair ending in a pixel-read effect is drawn fused');
+  process.stdout.write(`pairs: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 });
 
 test('random runs of 3-8 fusable effects with random values: fused equals unfused', () => {
