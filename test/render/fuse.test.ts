@@ -143,6 +143,34 @@ test('the analysis fuses the single-read, single-pass built-ins and refuses the 
   assert.ok(analyze(variant('void main() { if (TIME > 1.0) { gl_FragColor = IMG_THIS_PIXEL(inputImage); return; } gl_FragColor = vec4(1.0); }')).fusable);
 });
 
+test('an operator-style effect: helpers after main, a macro, an early return, a global shared name', () => {
+  const custom: IsfDescriptor = {
+    ...byType('invert'),
+    type: 'custom_op',
+    inputs: [{ name: 'inputImage', type: 'image' }, { name: 'gain', type: 'float', default: 1.5, min: 0, max: 4 }],
+    fragment: [
+      '#define TAU 6.2831853',
+      'const float amount = 0.25;',
+      'vec3 shape(vec3 c);',
+      'void main() {',
+      '  vec4 c = IMG_NORM_PIXEL(inputImage, isf_FragNormCoord);',
+      '  if (gl_FragCoord.x < 8.0) { gl_FragColor = vec4(c.bgr, 1.0); return; }',
+      '  gl_FragColor = vec4(shape(c.rgb), c.a);',
+      '}',
+      'vec3 shape(vec3 c) { return clamp(c * gain + amount * sin(TAU * isf_FragNormCoord.x), 0.0, 1.0); }',
+    ].join('\n'),
+  };
+  assert.ok(analyze(custom).fusable);
+  const runs = compare([
+    { desc: byType('invert'), inputs: { amount: 0.7 } },
+    { desc: custom, inputs: { gain: 0.8 } },
+    // Gains of 2 and more turn a 1/255 difference in how the GPU rounds to 8 bits (it is not exactly
+    // floor(x * 255 + 0.5) at every value) into more than the 2/255 tolerance; the built-ins stay within it.
+    { desc: custom, inputs: { gain: 1.5 } },
+  ]);
+  assert.equal(runs, [['invert', 'custom_op', 'custom_op']]);
+});
+
 test('runs: a remap starts a run, pixel reads extend it, non-fusable effects split the chain', () => {
   const t = (...types: string[]): IsfDescriptor[] => types.map(byType);
   assert.equal(fusableRuns(t('hue_shift', 'saturation', 'blur', 'invert', 'posterize')), [[0, 2], [3, 5]]);

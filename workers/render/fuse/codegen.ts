@@ -61,6 +61,8 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable): string {
   const src = a.source;
   const { start, open, close } = a.main;
   const before = rewriteImage(src.slice(0, start), k, rename);
+  // Definitions after main (declared by prototypes before it) follow the effect's function.
+  const after = rewriteImage(src.slice(close + 1), k, rename);
   let body = rewriteImage(src.slice(open + 1, close), k, rename);
   body = renameIdentifiers(body, (n) => (n === 'gl_FragColor' ? 'fx_out' : undefined));
   // `return;` in main ends the effect with what it wrote so far.
@@ -80,6 +82,7 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable): string {
     body,
     '  return fx_q(fx_out);',
     '}',
+    after,
     // An effect's own precision statement must not reach the next one.
     'precision highp float;',
     'precision highp int;',
