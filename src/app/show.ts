@@ -62,7 +62,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const cfg = loaded.config;
   const display = await ensureDisplay(log);
   const render = new RenderClient(
-    { width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps, testHooks: process.env.VJD_TEST_HOOKS === '1' },
+    { width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps, fuse: cfg.render.fuse, testHooks: process.env.VJD_TEST_HOOKS === '1' },
     log,
     onFatal,
   );
@@ -215,6 +215,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       contextRestarts: stats?.contextRestarts ?? 0,
       display: `${display.name} (${display.origin === 'xvfb' ? 'own Xvfb' : '$DISPLAY'})`,
       gl: stats?.gl ?? { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 },
+      passes: stats?.passes ?? 0,
+      fusedRuns: stats?.fusedRuns ?? [],
     };
     statusMemo = { stats, alive, value };
     return value;

@@ -146,6 +146,7 @@ export const ConfigFileSchema = Type.Object(
           width: Type.Optional(integer(16, 7680)),
           height: Type.Optional(integer(16, 4320)),
           fps: Type.Optional(integer(1, 240)),
+          fuse: Type.Optional(flag()),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -242,7 +243,7 @@ export interface Config {
     allowPrivateNetwork: boolean;
   };
   license: { file: string | null; trustedKeys: string[] };
-  render: { width: number; height: number; fps: number };
+  render: { width: number; height: number; fps: number; fuse: boolean };
   media: { roots: string[] };
   effects: { dirs: string[] };
   sources: { dirs: string[] };
@@ -274,7 +275,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   dataDir: './data',
   server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false },
   license: { file: null, trustedKeys: [] },
-  render: { width: 1280, height: 720, fps: 30 },
+  render: { width: 1280, height: 720, fps: 30, fuse: true },
   media: { roots: [] },
   effects: { dirs: [] },
   sources: { dirs: [] },

@@ -11,6 +11,8 @@ export interface RenderInit {
   fps: number;
   /** Enables the test-only commands (stall, fail-frames, slow-frames). Set by the server only when VJD_TEST_HOOKS=1. */
   testHooks: boolean;
+  /** Draw runs of fusable effects as one pass (config render.fuse). */
+  fuse: boolean;
   /**
    * Counters the main thread reads without a message round trip (Int32, Atomics): see RENDER_COUNTERS. Lets
    * `GET /thumbnails/current` answer 304 from a counter before any work is queued.
@@ -136,6 +138,10 @@ export interface RenderStats {
   /** Times the worker rebuilt its GL context after repeated frame failures. */
   contextRestarts: number;
   gl: { textures: number; programs: number; framebuffers: number; buffers: number; shaders: number; renderbuffers: number };
+  /** Effect passes per frame: a fused run counts one. */
+  passes: number;
+  /** Runs of effects drawn as one fused pass, as their types in chain order. */
+  fusedRuns: string[][];
 }
 
 export type ChainReply =

@@ -50,7 +50,7 @@ test('GET /status reports name, version, state and the native uWS engine', async
   assert.is(b.license.effectCeiling, 8);
   assert.equal(
     Object.keys(b.render).sort(),
-    ['contextRestarts', 'display', 'droppedFrames', 'fps', 'frameMsP50', 'frameMsP99', 'frames', 'gl', 'height', 'renderer', 'running', 'targetFps', 'width'],
+    ['contextRestarts', 'display', 'droppedFrames', 'fps', 'frameMsP50', 'frameMsP99', 'frames', 'fusedRuns', 'gl', 'height', 'passes', 'renderer', 'running', 'targetFps', 'width'],
   );
   assert.equal([b.render.width, b.render.height, b.render.targetFps], [320, 180, 30], 'the configured render size and rate');
   assert.is(b.render.running, true);

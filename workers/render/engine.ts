@@ -5,6 +5,7 @@ import { RENDER_COUNTERS, type MixCommand, type RenderStats, type SourceSpec, ty
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
+import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
@@ -38,6 +39,8 @@ export class RenderEngine {
   readonly source: SourceStage;
   readonly output: OutputStage;
   readonly mix: MixStage;
+  /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
+  readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
   private readonly ping: [RenderTarget, RenderTarget];
@@ -87,12 +90,14 @@ export class RenderEngine {
     readonly renderer: string,
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
+    opts: { fuse?: boolean } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
     this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
+    this.fuse = new Fuser(gl, this.quad, width, height, opts.fuse ?? true);
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {
@@ -222,6 +227,8 @@ export class RenderEngine {
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
       if (this.next - performance.now() > 2) this.pool.refill();
+      // Fused programs compile one step at a time in the idle time (see Fuser.idle).
+      this.fuse.idle(this.next - performance.now(), this.period);
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
     };
     this.timer = setTimeout(tick, 0);
@@ -271,12 +278,12 @@ export class RenderEngine {
     if (switching) this.source.draw(first, ctx, switching.source);
     else if (progress !== null) this.mix.draw(first, ctx, progress, this.drawProgram, this.drawPreview);
     else this.source.draw(first, ctx);
-    for (let i = 0; i < enabled.length; i++) {
-      const slot = enabled[i]!;
+    // Each step is one fused run (one pass) or one effect's own program; the plan changes only between frames.
+    const steps = this.fuse.plan(enabled);
+    for (let i = 0; i < steps.length; i++) {
       ctx.input = a.texture;
-      ctx.target = (direct && i === enabled.length - 1 ? out : b).framebuffer;
-      ctx.values = slot.inputs;
-      slot.instance.program.render(ctx);
+      ctx.target = (direct && i === steps.length - 1 ? out : b).framebuffer;
+      steps[i]!.render(ctx);
       const t = a;
       a = b;
       b = t;
@@ -330,6 +337,7 @@ export class RenderEngine {
       renderer: this.renderer,
       contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
+      ...this.fuse.stats(),
     };
   }
 
@@ -350,6 +358,7 @@ export class RenderEngine {
     this.thumbs.destroy();
     this.output.destroy();
     for (const t of this.ping) t.destroy();
+    this.fuse.destroy();
     this.pool.destroy();
     this.quad.destroy();
   }

@@ -206,8 +206,20 @@ export class IsfProgram {
   }
 
   private setInputs(values: Record<string, unknown>): void {
-    const gl = this.gl;
-    for (const { input, loc } of this.inputs) {
+    IsfProgram.setInputUniforms(this.gl, this.inputs, values, this.vars);
+  }
+
+  /**
+   * Sets the uniforms of non-image inputs from control-surface values (coerced, clamped, defaults for junk) and
+   * records numeric values in `vars`. Fused programs use it too, so a parameter means the same inside a fused run.
+   */
+  static setInputUniforms(
+    gl: GL,
+    inputs: ReadonlyArray<{ input: IsfInput; loc: WebGLUniformLocation | null }>,
+    values: Record<string, unknown>,
+    vars: Record<string, number>,
+  ): void {
+    for (const { input, loc } of inputs) {
       const v = values[input.name];
       switch (input.type) {
         case 'float':
@@ -218,14 +230,14 @@ export class IsfProgram {
             if (input.values && !input.values.includes(n)) n = input.default as number;
             gl.uniform1i(loc, n);
           } else gl.uniform1f(loc, n);
-          this.vars[input.name] = n;
+          vars[input.name] = n;
           break;
         }
         case 'bool':
         case 'event': {
           const b = toBool(v) ?? (input.default as boolean);
           gl.uniform1i(loc, b ? 1 : 0);
-          this.vars[input.name] = b ? 1 : 0;
+          vars[input.name] = b ? 1 : 0;
           break;
         }
         case 'color':
