@@ -54,6 +54,9 @@ export interface CpuRow {
   added: number;
   plainFfmpeg: number;
   ratio: number;
+  /** The same with the lavfi source in RGBA, so ffmpeg converts colours as it does for vjd's frames. */
+  plainRgba: number;
+  ratioRgba: number;
 }
 
 async function cpuRow(width: number, height: number): Promise<CpuRow> {
@@ -79,26 +82,36 @@ async function cpuRow(width: number, height: number): Promise<CpuRow> {
   } finally {
     await s.cleanup();
   }
-  // The reference: ffmpeg with vjd's own output arguments, its stdin input swapped for a paced lavfi testsrc2.
+  // The references: ffmpeg with vjd's own output arguments, its stdin input swapped for a paced lavfi testsrc2,
+  // once as lavfi makes it (it negotiates yuv420p, so no colour conversion) and once as RGBA like vjd's frames.
   const spec = { kind: 'stream' as const, width, height, fps: 30, bitrateKbps, url: `udp://127.0.0.1:${sink.port}`, secrets: [] };
-  const args = buildOutputArgs('ref', spec, { width, height }).args;
-  const i = args.indexOf('-f');
-  const end = args.indexOf('pipe:0');
-  args.splice(i, end - i + 1, '-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=30`);
-  const ref = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'ignore'] });
-  const plain: number[] = [];
+  const reference = async (source: string): Promise<number> => {
+    const args = buildOutputArgs('ref', spec, { width, height }).args;
+    const i = args.indexOf('-f');
+    args.splice(i, args.indexOf('pipe:0') - i + 1, '-re', '-f', 'lavfi', '-i', source);
+    const ref = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'ignore'] });
+    const plain: number[] = [];
+    try {
+      await sleep(3000);
+      for (let k = 0; k < CPU_REPEATS; k++) plain.push(await treeCpu(ref.pid!, CPU_MS));
+    } finally {
+      ref.kill('SIGKILL');
+    }
+    return median(plain);
+  };
+  let plainFfmpeg: number;
+  let plainRgba: number;
   try {
-    await sleep(3000);
-    for (let k = 0; k < CPU_REPEATS; k++) plain.push(await treeCpu(ref.pid!, CPU_MS));
+    plainFfmpeg = await reference(`testsrc2=size=${width}x${height}:rate=30`);
+    plainRgba = await reference(`testsrc2=size=${width}x${height}:rate=30,format=rgba`);
   } finally {
-    ref.kill('SIGKILL');
     sink.socket.close();
   }
   const vjdBase = median(base);
   const vjdWithStream = median(withStream);
   const added = Math.round(median(withStream.map((w, k) => w - base[k]!)) * 10) / 10;
-  const plainFfmpeg = median(plain);
-  return { size: `${width}×${height}@30 (${bitrateKbps} kb/s)`, vjdBase, vjdWithStream, added, plainFfmpeg, ratio: Math.round((added / plainFfmpeg) * 100) / 100 };
+  const ratio = (x: number): number => Math.round((added / x) * 100) / 100;
+  return { size: `${width}×${height}@30 (${bitrateKbps} kb/s)`, vjdBase, vjdWithStream, added, plainFfmpeg, ratio: ratio(plainFfmpeg), plainRgba, ratioRgba: ratio(plainRgba) };
 }
 
 /** Blackout on → the first black frame that arrives after the request was sent; then off, back to picture. */
@@ -241,9 +254,9 @@ export function outputsTable(r: Awaited<ReturnType<typeof outputsBench>>): strin
   return [
     `Machine: ${machine}; no GPU (Mesa llvmpipe); vjd renders a live testsrc2 input at the stream's size @ 30 fps. CPU in % of one core from /proc/<pid>/stat (vjd plus every descendant: ffmpeg children, Xvfb), medians of ${CPU_REPEATS} paired ${CPU_MS / 1000} s intervals; "added" = with the stream minus without it, measured back to back.`,
     '',
-    '| UDP stream | vjd without | vjd with | added | plain ffmpeg (lavfi testsrc2, same x264 args) | added ÷ plain |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...r.cpu.map((x) => `| ${x.size} | ${x.vjdBase} | ${x.vjdWithStream} | ${x.added} | ${x.plainFfmpeg} | ${x.ratio}× |`),
+    '| UDP stream | vjd without | vjd with | added | plain ffmpeg (lavfi testsrc2, same x264 args) | added ÷ plain | plain ffmpeg, RGBA source | added ÷ RGBA plain |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.cpu.map((x) => `| ${x.size} | ${x.vjdBase} | ${x.vjdWithStream} | ${x.added} | ${x.plainFfmpeg} | ${x.ratio}× | ${x.plainRgba} | ${x.ratioRgba}× |`),
     '',
     'Blackout latency: `POST /global/blackout` sent → first black frame decoded by the client on loopback (render 640×360 @ 30).',
     '',
