@@ -25,7 +25,9 @@ const PresetSchema = Type.Object({
   id: Type.String({ description: 'from the name: lower case, runs of other characters as `_`; the action is `preset.<id>`' }),
   name: Type.String(),
   effect: Type.String({ description: 'the effect type it adds' }),
-  inputs: Type.Record(Type.String(), Type.Unknown(), { description: 'every settable input with its value when saved (events left out)' }),
+  inputs: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())]), {
+    description: 'every settable input with its value when saved (events left out)',
+  }),
 });
 
 const Miss = Type.Object(
