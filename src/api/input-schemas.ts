@@ -8,11 +8,11 @@ const descriptionProps = {
   name: Type.String({ description: 'the ISF input name: the key in `values`' }),
   label: Type.String({ description: 'the ISF LABEL, else the name' }),
   type: Type.Union(
-    ['float', 'bool', 'long', 'color', 'point2D', 'event', 'image'].map((t) => Type.Literal(t)),
-    { description: 'ISF input type; `image` is listed but not settable (the chain feeds it)' },
+    ['float', 'bool', 'long', 'color', 'point2D', 'event', 'image', 'audio', 'audioFFT'].map((t) => Type.Literal(t)),
+    { description: 'ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)' },
   ),
   default: Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number()), Type.Null()], {
-    description: 'float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image: null',
+    description: 'float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image/audio/audioFFT: null',
   }),
   min: Type.Optional(Bound),
   max: Type.Optional(Bound),

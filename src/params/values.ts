@@ -1,6 +1,6 @@
 // Input descriptions and value rules for effect and generator parameters, shared by every control path (HTTP now,
 // OSC and WebSocket later) and by the render worker, so "what a value means" is decided in one place. Pure.
-import type { IsfInput } from '../shared/isf-types.js';
+import { isSamplerInput, type IsfInput } from '../shared/isf-types.js';
 
 /** How an input is shown to clients (`GET /effects/available`, `GET /effects/{index}`, generator params). */
 export interface InputDescription {
@@ -26,7 +26,7 @@ export interface ValueProblem {
 export type ApplyResult = { ok: true; values: Record<string, unknown> } | { ok: false; problem: ValueProblem };
 
 /** Inputs a client can set (image inputs are described but fed by the chain, not by values). */
-export const settable = (i: IsfInput): boolean => i.type !== 'image';
+export const settable = (i: IsfInput): boolean => !isSamplerInput(i);
 
 export function describeInput(i: IsfInput): InputDescription {
   const d: InputDescription = { name: i.name, label: i.label ?? i.name, type: i.type, default: settable(i) ? (i.default ?? null) : null };
@@ -146,7 +146,7 @@ function normalize(i: IsfInput, v: unknown, current: number | boolean | number[]
       return { value: v.map((x: number, k) => clampTo(x, lo?.[k], hi?.[k])) };
     }
     default:
-      return { expected: 'nothing: image inputs are fed by the chain and cannot be set' };
+      return { expected: 'nothing: image and audio inputs are textures fed by the renderer and cannot be set' };
   }
 }
 

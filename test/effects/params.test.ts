@@ -2,7 +2,8 @@
 // chain moves, saved presets as actions, CHAIN_BUSY, persistence across a restart, and bad input on every new route.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startServer, req, sampleOutput, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -45,7 +46,14 @@ const valueOf = (item: any, name: string): unknown => item.inputs.find((i: any) 
 
 test.before(async () => {
   dataDir = await tempDir();
-  s = await startServer({ dataDir });
+  const effectsDir = join(dataDir, 'fx');
+  await mkdir(effectsDir);
+  await writeFile(
+    join(effectsDir, 'spectrum_glow.fs'),
+    `/*{ "INPUTS": [ { "NAME": "inputImage", "TYPE": "image" }, { "NAME": "spectrum", "TYPE": "audioFFT", "LABEL": "Spectrum" }, { "NAME": "gain", "TYPE": "float", "MIN": 0, "MAX": 2, "DEFAULT": 1 } ] }*/
+void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) + gain * IMG_NORM_PIXEL(spectrum, vec2(0.5)); }`,
+  );
+  s = await startServer({ dataDir, config: { effects: { dirs: [effectsDir] } } });
 });
 test.after(async () => {
   await s.cleanup();
@@ -62,6 +70,14 @@ test('catalog items describe their inputs', async () => {
   ]);
   const edge = cat.items.find((i: any) => i.type === 'edge_detect').inputs.find((i: any) => i.name === 'mode');
   assert.equal([edge.type, edge.values, edge.labels], ['long', [0, 1, 2], ['Neon', 'White on Black', 'Sketch']]);
+  // An audio input is listed, not settable (no audio source yet: it reads black).
+  const glow = cat.items.find((i: any) => i.type === 'spectrum_glow');
+  assert.equal(glow.inputs[1], { name: 'spectrum', label: 'Spectrum', type: 'audioFFT', default: null });
+  assert.is((await post('/effects/add', { type: 'spectrum_glow' })).status, 200);
+  const refused = assertError(await post('/effects/params', { name: 'spectrum glow', values: { spectrum: [1] } }), 400, 'INVALID_REQUEST');
+  assert.equal(refused.details.input, 'spectrum');
+  assert.is((await post('/effects/params', { name: 'spectrum glow', values: { gain: 0.5 } })).status, 200);
+  await clearChain();
 });
 
 test('generator params: 409 without a generator on program; set a color and the output shows it', async () => {

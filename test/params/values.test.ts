@@ -13,6 +13,7 @@ const INPUTS: IsfInput[] = [
   { name: 'tint', type: 'color', default: [1, 1, 1, 1] },
   { name: 'center', type: 'point2D', min: [0, 0], max: [1, 1], default: [0.5, 0.5] },
   { name: 'burst', type: 'event', default: false },
+  { name: 'spectrum', type: 'audioFFT' },
 ];
 
 const ok = (request: Record<string, unknown>, stored: Record<string, unknown> = {}) => {
@@ -71,6 +72,7 @@ test('wrong types are refused with what the input expects; unknown names list th
   assert.is(refused({ on: 1 }).details.input, 'on');
   assert.is(refused({ burst: false }).details.input, 'burst');
   assert.is(refused({ inputImage: 1 }).details.input, 'inputImage');
+  assert.is(refused({ spectrum: [0] }).details.input, 'spectrum');
   const u = refused({ nope: 1 });
   assert.equal(u.details, { input: 'nope', available: ['amount', 'on', 'mode', 'count', 'tint', 'center', 'burst'] });
 });
