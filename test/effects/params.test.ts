@@ -53,7 +53,16 @@ test.before(async () => {
     `/*{ "INPUTS": [ { "NAME": "inputImage", "TYPE": "image" }, { "NAME": "spectrum", "TYPE": "audioFFT", "LABEL": "Spectrum" }, { "NAME": "gain", "TYPE": "float", "MIN": 0, "MAX": 2, "DEFAULT": 1 } ] }*/
 void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) + gain * IMG_NORM_PIXEL(spectrum, vec2(0.5)); }`,
   );
-  s = await startServer({ dataDir, config: { effects: { dirs: [effectsDir] } } });
+  // Counters of fired frames: every frame an event is set adds 10 to red in a persistent buffer, so the output tells
+  // how many frames an event lasted.
+  const counter = (image: boolean) => `/*{ "INPUTS": [ ${image ? '{ "NAME": "inputImage", "TYPE": "image" }, ' : ''}{ "NAME": "fire", "TYPE": "event" } ],
+  "PASSES": [ { "TARGET": "acc", "PERSISTENT": true } ] }*/
+void main() { gl_FragColor = vec4(IMG_THIS_PIXEL(acc).r + (fire ? 0.04 : 0.0), 0.0, 0.0, 1.0); }`;
+  await writeFile(join(effectsDir, 'fire_counter.fs'), counter(true));
+  const sourcesDir = join(dataDir, 'gens');
+  await mkdir(sourcesDir);
+  await writeFile(join(sourcesDir, 'fire_source.fs'), counter(false));
+  s = await startServer({ dataDir, config: { effects: { dirs: [effectsDir] }, sources: { dirs: [sourcesDir] } } });
 });
 test.after(async () => {
   await s.cleanup();
@@ -172,6 +181,39 @@ test('move: invert then threshold differs from threshold then invert, and a move
   assert.equal(built.slice(0, 3), invertFirst.slice(0, 3));
   assert.is((await post('/effects/move', { index: 2, to: 1 })).status, 200);
   await outputBecomes('cyan again', isRgb(0, 255, 255));
+});
+
+/** Red of the output stays at `red` over several samples (an event that kept firing would keep adding 10 a frame). */
+async function holds(red: number): Promise<void> {
+  await outputBecomes(`red ${red}`, (p) => near(p[0]!, red, 3));
+  for (let i = 0; i < 5; i++) {
+    const p = await pixel();
+    assert.ok(near(p[0]!, red, 3), `red stays ${red}: got ${p[0]}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('an event fires for exactly one frame, on an effect and on the program generator', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'fire_counter' });
+  await holds(0);
+  const r = await post('/effects/params', { index: 1, values: { fire: true } });
+  assert.is(valueOf(r.json().current, 'fire'), true, 'the answer shows the event set');
+  await holds(10);
+  assert.is(valueOf((await get('/effects/1')).json(), 'fire'), false, 'it is not kept');
+  await post('/effects/params', { index: 1, values: { fire: true } });
+  await holds(20);
+  await clearChain();
+
+  assert.is((await post('/sources/select', { id: 'source:fire_source' })).status, 200);
+  await holds(0);
+  assert.is((await post('/sources/params', { values: { fire: true } })).status, 200);
+  await holds(10);
+  assert.is((await get('/sources/current/params')).json().inputs[0].value, false);
+  await post('/sources/params', { values: { fire: true } });
+  await holds(20);
+  assert.is((await post('/sources/select', { id: 'source:solid_color' })).status, 200);
+  await post('/sources/params', { values: { color: '#4D4D4D' } });
 });
 
 test('bad input on every new effects route; nothing applied', async () => {
