@@ -1,7 +1,7 @@
 // Schemas of described inputs and of value problems, shared by the effect and generator parameter routes.
 import Type from 'typebox';
 
-const Value = Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number()), Type.Null()]);
+const Value = Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())], { description: 'the current value, in the form of `default`; absent on image and audio inputs' });
 const Bound = Type.Union([Type.Number(), Type.Array(Type.Number())]);
 
 const descriptionProps = {
@@ -11,9 +11,11 @@ const descriptionProps = {
     ['float', 'bool', 'long', 'color', 'point2D', 'event', 'image', 'audio', 'audioFFT'].map((t) => Type.Literal(t)),
     { description: 'ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)' },
   ),
-  default: Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number()), Type.Null()], {
-    description: 'float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image/audio/audioFFT: null',
-  }),
+  default: Type.Optional(
+    Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())], {
+      description: 'float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs',
+    }),
+  ),
   min: Type.Optional(Bound),
   max: Type.Optional(Bound),
   values: Type.Optional(Type.Array(Type.Integer(), { description: 'long: the allowed values' })),
@@ -23,7 +25,7 @@ const descriptionProps = {
 export const InputDescriptionSchema = Type.Object(descriptionProps, { description: 'one ISF input' });
 
 export const InputStateSchema = Type.Object(
-  { ...descriptionProps, value: Value },
+  { ...descriptionProps, value: Type.Optional(Value) },
   { description: 'one ISF input and its current value (an event reads true only until the frame it fired in)' },
 );
 

@@ -7,15 +7,16 @@ export interface InputDescription {
   name: string;
   label: string;
   type: IsfInput['type'];
-  /** float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image: null. */
-  default: number | boolean | number[] | null;
+  /** float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image and audio inputs. */
+  default?: number | boolean | number[];
   min?: number | number[];
   max?: number | number[];
   values?: number[];
   labels?: string[];
 }
 
-export type InputState = InputDescription & { value: number | boolean | number[] | null };
+/** `value` is absent where `default` is (image and audio inputs). */
+export type InputState = InputDescription & { value?: number | boolean | number[] };
 
 /** Why a value was refused: `details` name the input and what it expects (or which inputs exist). */
 export interface ValueProblem {
@@ -29,7 +30,8 @@ export type ApplyResult = { ok: true; values: Record<string, unknown> } | { ok: 
 export const settable = (i: IsfInput): boolean => !isSamplerInput(i);
 
 export function describeInput(i: IsfInput): InputDescription {
-  const d: InputDescription = { name: i.name, label: i.label ?? i.name, type: i.type, default: settable(i) ? (i.default ?? null) : null };
+  const d: InputDescription = { name: i.name, label: i.label ?? i.name, type: i.type };
+  if (settable(i) && i.default !== undefined) d.default = i.default;
   if (i.min !== undefined) d.min = i.min;
   if (i.max !== undefined) d.max = i.max;
   if (i.values !== undefined) d.values = i.values;
@@ -43,7 +45,12 @@ export function describeInputs(inputs: readonly IsfInput[]): InputDescription[] 
 
 /** Descriptions plus the value each input has now (stored values are read leniently; junk shows the default). */
 export function inputStates(inputs: readonly IsfInput[], stored: Readonly<Record<string, unknown>>): InputState[] {
-  return inputs.map((i) => ({ ...describeInput(i), value: currentValue(i, stored[i.name]) }));
+  return inputs.map((i) => {
+    const d: InputState = describeInput(i);
+    const v = currentValue(i, stored[i.name]);
+    if (v !== null) d.value = v;
+    return d;
+  });
 }
 
 /** The value an input has: the stored one when it is valid for the input, else the default. */

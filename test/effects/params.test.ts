@@ -73,7 +73,7 @@ test('catalog items describe their inputs', async () => {
   const cat = (await get('/effects/available')).json();
   const bc = cat.items.find((i: any) => i.type === 'brightness_contrast');
   assert.equal(bc.inputs, [
-    { name: 'inputImage', label: 'inputImage', type: 'image', default: null },
+    { name: 'inputImage', label: 'inputImage', type: 'image' },
     { name: 'brightness', label: 'Brightness', type: 'float', default: 0, min: -1, max: 1 },
     { name: 'contrast', label: 'Contrast', type: 'float', default: 1.2, min: 0, max: 3 },
   ]);
@@ -81,7 +81,7 @@ test('catalog items describe their inputs', async () => {
   assert.equal([edge.type, edge.values, edge.labels], ['long', [0, 1, 2], ['Neon', 'White on Black', 'Sketch']]);
   // An audio input is listed, not settable (no audio source yet: it reads black).
   const glow = cat.items.find((i: any) => i.type === 'spectrum_glow');
-  assert.equal(glow.inputs[1], { name: 'spectrum', label: 'Spectrum', type: 'audioFFT', default: null });
+  assert.equal(glow.inputs[1], { name: 'spectrum', label: 'Spectrum', type: 'audioFFT' });
   assert.is((await post('/effects/add', { type: 'spectrum_glow' })).status, 200);
   const refused = assertError(await post('/effects/params', { name: 'spectrum glow', values: { spectrum: [1] } }), 400, 'INVALID_REQUEST');
   assert.equal(refused.details.input, 'spectrum');
