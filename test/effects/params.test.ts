@@ -69,7 +69,9 @@ test.after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-test('catalog items describe their inputs', async () => {
+test('catalog items describe their inputs; capabilities name the new features', async () => {
+  const features = (await get('/capabilities')).json().features;
+  for (const f of ['effect-params', 'effect-presets-save', 'generator-params']) assert.ok(features.includes(f), f);
   const cat = (await get('/effects/available')).json();
   const bc = cat.items.find((i: any) => i.type === 'brightness_contrast');
   assert.equal(bc.inputs, [
