@@ -31,6 +31,8 @@ import { thumbnailRoutes } from '../api/thumbnails.js';
 import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
 import { mixRoutes } from '../api/mix.js';
+import { presetRoutes } from '../api/presets.js';
+import { sourceParamsRoutes } from '../api/source-params.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
@@ -117,6 +119,8 @@ export async function serve(flags: Overrides): Promise<void> {
     ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
     ...sourcesRoutes(show.sources, { mixer: show.mixer, defaults: () => ({ type: loaded.config.mix.transition, durationMs: loaded.config.mix.durationMs }) }),
     ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
+    ...presetRoutes({ render: show.render, catalog: () => show.catalog.snapshot, reload: () => show.catalog.reload(), dir: show.presetsDir }),
+    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails),
     ...paletteRoutes(show.palette, () => show.palettes.list()),

@@ -32,6 +32,7 @@ import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
 import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
+import { GeneratorParams } from '../sources/generator-params.js';
 
 export interface Show {
   display: Display;
@@ -50,6 +51,10 @@ export interface Show {
   /** Output kinds this box can run (GET /capabilities). */
   outputKinds(): OutputKind[];
   outputClient: OutputClient;
+  /** Input values of the program generator (POST /sources/params). */
+  generatorParams: GeneratorParams;
+  /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
+  presetsDir: string;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
   renderStatus(): RenderStatus;
@@ -69,7 +74,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   await render.start(display.name);
   log.info({ renderer: render.renderer, width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps }, 'render worker ready');
 
-  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs, transitions: loaded.paths.transitionsDirs }, log);
+  const presetsDir = join(loaded.paths.dataDir, 'presets');
+  // Saved presets come last, so one saved under the name of a built-in (overwrite) replaces it.
+  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: [...loaded.paths.presetsDirs, presetsDir], transitions: loaded.paths.transitionsDirs }, log);
   render.on('compiled', (r) => {
     if (!r.ok) {
       const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
@@ -101,6 +108,13 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const readers = new ReaderPool(ingest, log);
   const sources = new SourceManager(render, readers, state, log);
   const mixer = new Mixer({ render, readers, sources, state, transitions: () => catalog.snapshot.transitions, defaults: () => ({ type: cfg.mix.transition, durationMs: cfg.mix.durationMs }), log });
+  const generatorParams = new GeneratorParams({
+    currentSource: () => sources.currentSource(),
+    list: () => sources.list(),
+    generators: () => catalog.snapshot.generators,
+    apply: (key, values, fire) => render.setGeneratorValues(key, values, fire),
+  });
+  render.on('source', (key) => generatorParams.switched(key));
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -238,6 +252,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     preview,
     outputKinds: () => kinds.list(),
     outputClient,
+    generatorParams,
+    presetsDir,
     actions: () => actions,
     browseTree: () => tree,
     renderStatus,

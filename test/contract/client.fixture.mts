@@ -49,6 +49,10 @@ note('selectSource', sel);
 const selectedKind: string | undefined = sel.data?.current.sourceKind;
 // An activation timeout's details are typed: reason is one of three words.
 const reason: 'expired' | 'superseded' | 'failed' | undefined = sel.error?.code === 'ACTIVATION_TIMEOUT' ? sel.error.details?.reason : undefined;
+note('getSourceParams', await api.GET('/api/v1/sources/current/params'));
+const sourceParams = await api.POST('/api/v1/sources/params', { body: { values: {} } });
+note('setSourceParams', sourceParams);
+const sourceInputType: string | undefined = sourceParams.data?.inputs[0]?.type;
 note('selectLiveInput', await api.POST('/api/v1/inputs/live/select', { body: { id: ids.live } }));
 note('selectFileInput', await api.POST('/api/v1/inputs/file/select', { body: { id: ids.mediaId } }));
 note('listTransitions', await api.GET('/api/v1/transitions'));
@@ -68,6 +72,19 @@ note('listChain', await api.GET('/api/v1/effects'));
 note('listEnabledEffects', await api.GET('/api/v1/effects/current'));
 note('toggleEffect', await api.POST('/api/v1/effects/toggle', { body: { index: 1 } }));
 note('setEffectEnabled', await api.POST('/api/v1/effects/enabled', { body: { name: ids.effectType, enabled: true } }));
+const effectItem = await api.GET('/api/v1/effects/{index}', { params: { path: { index: '1' } } });
+note('getEffect', effectItem);
+const params = await api.POST('/api/v1/effects/params', { body: { index: 1, values: { amount: 0.5 } } });
+note('setEffectParams', params);
+const paramValue = params.data?.current.inputs.find((i) => i.name === 'amount')?.value;
+const paramProblem: string | undefined = params.error?.code === 'INVALID_REQUEST' ? params.error.details?.input : undefined;
+note('resetEffectParams', await api.POST('/api/v1/effects/reset', { body: { index: 1, inputs: ['amount'] } }));
+const moved = await api.POST('/api/v1/effects/move', { body: { index: 1, to: 1 } });
+note('moveEffect', moved);
+const movedCount: number | undefined = moved.data?.items.length;
+const savedPreset = await api.POST('/api/v1/presets/save', { body: { index: 1, name: 'Typed Look', overwrite: true } });
+note('savePreset', savedPreset);
+const presetId: string | undefined = savedPreset.data?.preset.id;
 const miss = await api.POST('/api/v1/effects/remove', { body: { index: 99 } });
 const missMax: number | undefined = miss.error?.code === 'ITEM_NOT_FOUND' ? miss.error.details?.max : undefined;
 const missStatus = miss.response.status;
@@ -114,4 +131,4 @@ note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { pa
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType, previewKind, takeType } }));
+console.log(JSON.stringify({ results, seen: { sourceInputType, paramValue, paramProblem, movedCount, presetId, version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType, previewKind, takeType } }));

@@ -78,6 +78,11 @@ test('types generated from the served description compile with a client of every
   // An index miss reports the valid range through the typed error details (unless the chain was busy: 503).
   if (report.seen['missStatus'] === 404) assert.is(typeof report.seen['missMax'], 'number');
   else assert.is(report.seen['missStatus'], 503);
+  // The parameter routes answer typed bodies: the saved preset's id, the moved chain, the applied value.
+  const status = (op: string) => report.results.find((r) => r.op === op)?.status;
+  if (status('savePreset') === 200) assert.is(report.seen['presetId'], 'typed_look');
+  if (status('moveEffect') === 200) assert.is(typeof report.seen['movedCount'], 'number');
+  if (status('setEffectParams') === 200) assert.is(report.seen['paramValue'], 0.5);
 });
 
 test('the generated types name no unknown answer: each documented JSON answer is an object type', async () => {

@@ -167,6 +167,21 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  // Right after selectSource: the program is a generator (409 NOT_A_GENERATOR when that select did not go through).
+  getSourceParams: { method: 'GET', cases: () => [ok('program generator params', A('/sources/current/params'), { expect: [200, 409] })] },
+  setSourceParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/sources/params');
+      return [
+        p.ok('empty values', { values: {} }, [200, 409]),
+        p.ok('unknown input', { values: { noSuchInput: 1 } }, [400, 409]),
+        p.bad('no values', {}),
+        p.bad('values not an object', { values: 'red' }),
+      ];
+    },
+  },
   selectLiveInput: {
     method: 'POST',
     jsonBody: true,
@@ -238,6 +253,77 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('no enabled', { index: 1 }),
         p.bad('no target', { enabled: true }),
         p.bad('enabled as string', { index: 1, enabled: 'true' }),
+      ];
+    },
+  },
+  getEffect: {
+    method: 'GET',
+    cases: () => [
+      ok('first item with inputs', A('/effects/1')),
+      { ...ok('position 0', A('/effects/0')), expect: [404] },
+      { ...ok('past the end', A('/effects/99')), expect: [404] },
+      bad('not a number', A('/effects/first'), 400),
+    ],
+  },
+  setEffectParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/params');
+      return [
+        p.ok('by index, clamped', { index: 1, values: { amount: 5 } }),
+        p.ok('by name, delta', { name: ids.effectType, values: { amount: { delta: -0.5 } } }),
+        { ...p.ok('wrong type', { index: 1, values: { amount: 'lots' } }), expect: [400] },
+        { ...p.ok('unknown input', { index: 1, values: { nope: 1 } }), expect: [400] },
+        p.miss('index miss', { index: 99, values: {} }),
+        p.bad('no values', { index: 1 }),
+        p.bad('no target', { values: {} }),
+        p.bad('index as string', { index: '1', values: {} }),
+      ];
+    },
+  },
+  resetEffectParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/reset');
+      return [
+        p.ok('all', { index: 1 }),
+        p.ok('named', { name: ids.effectType, inputs: ['amount'] }),
+        { ...p.ok('unknown input', { index: 1, inputs: ['nope'] }), expect: [400] },
+        p.miss('index miss', { index: 99 }),
+        p.bad('neither', {}),
+        p.bad('inputs not an array', { index: 1, inputs: 'amount' }),
+      ];
+    },
+  },
+  moveEffect: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/effects/move');
+      return [
+        p.ok('to its own place', { index: 1, to: 1 }),
+        p.miss('to past the end', { index: 1, to: 99 }),
+        p.miss('to 0', { index: 1, to: 0 }),
+        p.bad('no to', { index: 1 }),
+        p.bad('to as string', { index: 1, to: '1' }),
+      ];
+    },
+  },
+  savePreset: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/presets/save');
+      return [
+        p.ok('save', { index: 1, name: 'Contract Look', overwrite: true }),
+        { ...p.ok('name taken', { effect: ids.effectType, name: 'Contract Look' }), expect: [409] },
+        p.ok('overwrite', { effect: ids.effectType, name: 'Contract Look', overwrite: true }),
+        p.miss('index miss', { index: 99, name: 'Other Look' }),
+        p.bad('no name', { index: 1 }),
+        p.bad('no target', { name: 'Other Look' }),
+        p.bad('name without a letter or digit', { index: 1, name: '!!' }),
       ];
     },
   },

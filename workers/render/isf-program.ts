@@ -1,5 +1,5 @@
 // Runs one ISF descriptor on a WebGL 1 context: compile/link, cached uniforms, multi-pass buffers.
-import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
+import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/shared/isf-types.js';
 import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
 import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
 import type { GL, Quad } from './gl-util.js';
@@ -126,7 +126,7 @@ export class IsfProgram {
       paletteCount: at('PALETTE_COUNT'),
     };
     this.caps = [gl.BLEND, gl.DEPTH_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.STENCIL_TEST];
-    for (const input of desc.inputs) if (input.type !== 'image') this.inputs.push({ input, loc: at(input.name) });
+    for (const input of desc.inputs) if (!isSamplerInput(input)) this.inputs.push({ input, loc: at(input.name) });
     gl.useProgram(program);
     const targets = new Set(desc.passes.map((p) => p.target).filter((t): t is string => t !== undefined));
     samplerNames(desc).forEach((name, unit) => {
