@@ -116,6 +116,21 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  // Right after selectSource: the program is a generator (409 NOT_A_GENERATOR when that select did not go through).
+  getSourceParams: { method: 'GET', cases: () => [ok('program generator params', A('/sources/current/params'), { expect: [200, 409] })] },
+  setSourceParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/sources/params');
+      return [
+        p.ok('empty values', { values: {} }, [200, 409]),
+        p.ok('unknown input', { values: { noSuchInput: 1 } }, [400, 409]),
+        p.bad('no values', {}),
+        p.bad('values not an object', { values: 'red' }),
+      ];
+    },
+  },
   getMix: { method: 'GET', cases: () => [ok('mixer', A('/mix'))] },
   listTransitions: { method: 'GET', cases: () => [ok('transitions', A('/transitions'))] },
   cueSource: {
@@ -164,21 +179,6 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('no value', {}),
         p.bad('value over 1', { value: 1.5 }),
         p.bad('value a string', { value: 'half' }),
-      ];
-    },
-  },
-  // Right after selectSource: the program is a generator (409 NOT_A_GENERATOR when that select did not go through).
-  getSourceParams: { method: 'GET', cases: () => [ok('program generator params', A('/sources/current/params'), { expect: [200, 409] })] },
-  setSourceParams: {
-    method: 'POST',
-    jsonBody: true,
-    cases: () => {
-      const p = post('/sources/params');
-      return [
-        p.ok('empty values', { values: {} }, [200, 409]),
-        p.ok('unknown input', { values: { noSuchInput: 1 } }, [400, 409]),
-        p.bad('no values', {}),
-        p.bad('values not an object', { values: 'red' }),
       ];
     },
   },
