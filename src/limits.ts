@@ -33,6 +33,9 @@ export const OUTPUT_LIMITS = {
   width: { min: 16, max: 7680 },
   height: { min: 16, max: 4320 },
   fps: { min: 1, max: 120 },
+  /** Display window position: X11 coordinates are 16-bit (a second monitor starts at e.g. x 1920). */
+  x: { min: 0, max: 32767 },
+  y: { min: 0, max: 32767 },
 } as const;
 
 export const PREVIEW_LIMITS = {

@@ -1,10 +1,11 @@
 // The actions facility: every one-shot control a button can fire, listed with a stable id and a category, built
-// from the effect presets, the sources, the palettes and the global output controls.
+// from the effect presets, the sources, the mixer's transitions, the palettes and the global output controls.
 import type { EffectPreset } from '../catalog/effect-presets.js';
 import type { SourceEntry } from '../sources/source-manager.js';
 import type { Palette } from '../palettes/library.js';
+import type { IsfDescriptor } from '../shared/isf-types.js';
 
-export const CATEGORIES = ['Effect Presets', 'Sources', 'Palettes', 'Global'] as const;
+export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global'] as const;
 export type ActionCategory = (typeof CATEGORIES)[number];
 
 /** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
@@ -13,6 +14,8 @@ export const DIMMER_STEP = 0.1;
 export type ActionTarget =
   | { kind: 'effect-preset'; preset: EffectPreset }
   | { kind: 'source'; entry: SourceEntry }
+  /** A take; `transition` null: the mixer's current transition. */
+  | { kind: 'take'; transition: string | null }
   | { kind: 'palette'; palette: Palette }
   | { kind: 'palette-next' }
   | { kind: 'blackout'; mode: 'on' | 'off' | 'toggle' }
@@ -35,11 +38,21 @@ const GLOBAL: Action[] = [
   { id: 'global.dimmer-zero', name: 'Dimmer Zero', category: 'Global', target: { kind: 'dimmer', mode: 'zero' } },
 ];
 
-/** All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `palette.<paletteId>`, `palette.next`, `global.*`. */
-export function buildActions(presets: readonly EffectPreset[], sources: readonly SourceEntry[], palettes: readonly Palette[]): Action[] {
+/**
+ * All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`,
+ * `palette.<paletteId>`, `palette.next`, `global.*`.
+ */
+export function buildActions(
+  presets: readonly EffectPreset[],
+  sources: readonly SourceEntry[],
+  palettes: readonly Palette[],
+  transitions: readonly IsfDescriptor[] = [],
+): Action[] {
   const out: Action[] = [];
   for (const p of presets) out.push({ id: `preset.${p.id}`, name: p.name, category: 'Effect Presets', target: { kind: 'effect-preset', preset: p } });
   for (const e of sources) out.push({ id: `source.${e.id}`, name: e.name, category: 'Sources', target: { kind: 'source', entry: e } });
+  out.push({ id: 'mix.take', name: 'Take', category: 'Mix', target: { kind: 'take', transition: null } });
+  for (const t of transitions) out.push({ id: `mix.take.${t.type}`, name: `Take: ${t.name}`, category: 'Mix', target: { kind: 'take', transition: t.type } });
   out.push({ id: 'palette.next', name: 'Next Palette', category: 'Palettes', target: { kind: 'palette-next' } });
   for (const p of palettes) out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
   out.push(...GLOBAL);

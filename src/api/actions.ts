@@ -7,11 +7,13 @@ import { LIMITS, NOT_FOUND_AVAILABLE_MAX } from '../limits.js';
 import { CATEGORIES, dimmerAfter, type Action } from '../actions/registry.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { SourceManager } from '../sources/source-manager.js';
+import type { Mixer } from '../sources/mixer.js';
 import { paletteView, type PaletteSelection } from '../palettes/selection.js';
 import { ChainItemSchema } from './effects.js';
 import { CurrentSourceSchema } from './sources.js';
 import { PaletteSchema } from './palettes.js';
 import { GlobalBody } from './global.js';
+import { MixSchema } from './mix.js';
 import type { StateStore } from '../state/store.js';
 
 export interface ActionDeps {
@@ -19,13 +21,14 @@ export interface ActionDeps {
   render: Pick<RenderClient, 'chain'>;
   ceiling(): number;
   sources: Pick<SourceManager, 'select'>;
+  mixer: Pick<Mixer, 'take'>;
   palettes: Pick<PaletteSelection, 'select' | 'next'>;
   state: StateStore;
   applyGlobal(blackout: boolean, dimmer: number): void;
 }
 
 const ActionSchema = Type.Object({
-  id: Type.String({ description: '`preset.<presetId>`, `source.<sourceId>`, `palette.<paletteId>`, `palette.next` or `global.<control>`' }),
+  id: Type.String({ description: '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>`' }),
   name: Type.String(),
   category: Type.String({ description: CATEGORIES.map((c) => `\`${c}\``).join(', ') }),
 });
@@ -34,6 +37,7 @@ const DESCRIPTION = [
   'Triggers one action. The body is ignored (send none). The answer is `{success: true, action, result}` where `result` is what the equivalent route answers:',
   '- **Effect Presets** (`preset.<id>`): adds the preset\'s effect with its saved input values, appended enabled, like POST /effects/add (never idempotent); `result` is the chain item, whose `presetId` is the preset id. Same 403 EFFECT_LIMIT_REACHED, 500 EFFECT_LOAD_FAILED and 503 CHAIN_BUSY rules.',
   '- **Sources** (`source.<sourceId>`): selects the source like POST /sources/select; `result` is the current source. 504 ACTIVATION_TIMEOUT as there.',
+  '- **Mix** (`mix.take` with the mixer\'s transition, `mix.take.<transition>` with that one and the mixer\'s duration): a take like POST /mix/take; `result` is the mixer (GET /mix). 409 NOTHING_CUED as there.',
   '- **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.',
   '- **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.',
   `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
@@ -47,6 +51,8 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         return d.render.chain({ op: 'add', type: t.preset.effect, idempotent: false, ceiling: d.ceiling(), presetId: t.preset.id, inputs: { ...t.preset.inputs } }, started);
       case 'source':
         return d.sources.select(t.entry, started);
+      case 'take':
+        return d.mixer.take(t.transition === null ? {} : { transition: t.transition });
       case 'palette':
         return paletteView(d.palettes.select(t.palette));
       case 'palette-next':
@@ -94,10 +100,10 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       responses: {
         200: {
           description: 'the action ran',
-          schema: Type.Object({ success: Type.Literal(true), action: ActionSchema, result: Type.Union([ChainItemSchema, CurrentSourceSchema, PaletteSchema, GlobalBody], { description: 'what the equivalent route answers: the chain item, the current source, the palette or `{blackout, dimmer}`' }) }),
+          schema: Type.Object({ success: Type.Literal(true), action: ActionSchema, result: Type.Union([ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody], { description: 'what the equivalent route answers: the chain item, the current source, the mixer, the palette or `{blackout, dimmer}`' }) }),
         },
       },
-      errors: ['ITEM_NOT_FOUND', 'EFFECT_LIMIT_REACHED', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY', 'NO_CURRENT_PALETTE', 'ACTIVATION_TIMEOUT'],
+      errors: ['ITEM_NOT_FOUND', 'EFFECT_LIMIT_REACHED', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY', 'NO_CURRENT_PALETTE', 'ACTIVATION_TIMEOUT', 'NOTHING_CUED'],
       handler: async (req) => {
         const started = Date.now();
         const id = req.params.id;

@@ -15,8 +15,9 @@ export const CapabilitiesBody = Type.Object({
   }),
   outputs: Type.Object(
     {
-      kinds: Type.Array(Type.Union([Type.Literal('stream'), Type.Literal('record')]), {
-        description: 'output kinds this box can run: `stream` and `record` when its ffmpeg has libx264 (checked at start); empty otherwise',
+      kinds: Type.Array(Type.Union([Type.Literal('stream'), Type.Literal('record'), Type.Literal('display'), Type.Literal('v4l2')]), {
+        description:
+          'output kinds this box can run: `stream` and `record` when its ffmpeg has libx264 (checked at start); `display` while an X server answers on the display of a configured display output (`:0` when none); `v4l2` while a v4l2loopback device exists (both looked at every 10 s)',
       }),
       max: Type.Integer({ description: 'outputs at once, config file and added together' }),
       preview: Type.Object(

@@ -1,4 +1,4 @@
-// Outputs: streams and recordings of the program. List, enable/disable, add and remove; the service does the work.
+// Outputs: streams, recordings, a display and a v4l2 camera of the program. List, enable/disable, add and remove; the service does the work.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { LIMITS, OUTPUT_LIMITS } from '../limits.js';
@@ -10,13 +10,18 @@ const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()
 export const OutputSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  kind: Type.Union([Type.Literal('stream'), Type.Literal('record')]),
-  enabled: Type.Boolean(),
-  state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying')], {
-    description: '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit',
+  kind: Type.Union([Type.Literal('stream'), Type.Literal('record'), Type.Literal('display'), Type.Literal('v4l2')], {
+    description: '`display` and `v4l2` come from the config file only',
   }),
-  target: Nullable('stream: the URL with credentials as `***`; record: the file being (or last) written under recordings/, null before the first'),
-  width: Type.Integer(),
+  enabled: Type.Boolean(),
+  state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying'), Type.Literal('failed')], {
+    description:
+      '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)',
+  }),
+  target: Nullable(
+    'stream: the URL with credentials as `***`; record: the file being (or last) written to the recordings folder, null before the first; display: the X display; v4l2: the device',
+  ),
+  width: Type.Integer({ description: 'display: the window (the screen unless configured)' }),
   height: Type.Integer(),
   fps: Type.Integer(),
   framesSent: Type.Integer({ description: 'frames written to ffmpeg since the output was started' }),
@@ -24,7 +29,7 @@ export const OutputSchema = Type.Object({
   framesRepeated: Type.Integer({ description: 'frames sent again because the render had no newer one for the slot' }),
   restarts: Type.Integer({ description: 'ffmpeg restarts after an exit' }),
   startedAt: Nullable('ISO time the current ffmpeg started'),
-  lastError: Nullable('the last ffmpeg error line, URL credentials as `***`; null while running cleanly'),
+  lastError: Nullable('the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly'),
 });
 
 const Selector = {
@@ -91,7 +96,7 @@ export function outputRoutes(outputs: OutputService): RouteDef[] {
       auth: 'required',
       operationId: 'addOutput',
       summary: 'Add a stream or recording (enabled at once, kept across restarts)',
-      description: `At most ${OUTPUT_LIMITS.max} outputs in all. A stream URL must use one of ${STREAM_SCHEMES.join(', ')}; anything else is 400 INVALID_REQUEST naming \`url\`. A record takes no URL: files are named \`<id>-<UTC timestamp>.mkv\` under \`<dataDir>/recordings/\`.`,
+      description: `At most ${OUTPUT_LIMITS.max} outputs in all. A stream URL must use one of ${STREAM_SCHEMES.join(', ')}; anything else is 400 INVALID_REQUEST naming \`url\`. A record takes no URL: files are named \`<id>-<UTC timestamp>.mkv\` in the recordings folder (\`<dataDir>/recordings/\` unless the config file's \`recordings.dir\` says otherwise). Display and v4l2 outputs are defined in the config file only.`,
       tags: ['outputs'],
       feature: 'outputs',
       schema: { body: AddBody },

@@ -4,6 +4,7 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { SourceKind, SourceManager } from '../sources/source-manager.js';
+import { MAX_DURATION_MS, type Mixer, type Transition } from '../sources/mixer.js';
 
 const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description }));
 
@@ -33,26 +34,43 @@ const SelectBody = Type.Intersect([
   Type.Object({
     id: Text('id, matched first (exactly, then case-insensitively)'),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
+    transition: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'transition type or name (GET /transitions); default: config `mix.transition` (`cut`)' })),
+    durationMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: `transition length, 0 to ${MAX_DURATION_MS} ms; default: config \`mix.durationMs\` (0)` })),
   }),
   usableIdOrName,
 ]);
 
 const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'] as const;
 
-export function sourcesRoutes(m: SourceManager): RouteDef[] {
-  const select = (kinds: SourceKind[], label: string) => async (req: { body: { id?: string | undefined; name?: string | undefined } }) => {
+/** The mixer the select routes run transitions through, and config `mix` (their default transition). */
+export interface SelectMix {
+  mixer: Mixer;
+  defaults(): Transition;
+}
+
+type SelectRequest = { body: { id?: string | undefined; name?: string | undefined; transition?: string | undefined; durationMs?: number | undefined } };
+
+export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
+  const select = (kinds: SourceKind[], label: string) => async (req: SelectRequest) => {
     const started = Date.now();
     const id = usable(req.body.id);
     const name = usable(req.body.name);
     if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
     const entry = m.resolve(kinds, { id, name }, label);
-    const current = await m.select(entry, started);
+    const def = mix.defaults();
+    const type = req.body.transition !== undefined ? mix.mixer.resolveTransition(req.body.transition) : def.type;
+    // A transition named without a length lasts config `mix.durationMs`, or 1000 ms where that is 0 (a cut default).
+    const durationMs = req.body.durationMs ?? (req.body.transition !== undefined && def.durationMs === 0 ? 1000 : def.durationMs);
+    // A cut keeps the plain switch (answer after the first frame, preview bus untouched); others go through the mixer.
+    const current = type === 'cut' || durationMs === 0 ? await m.select(entry, started) : await mix.mixer.selectWith(entry, { type, durationMs }, started);
     return { json: { success: true, current } };
   };
   const activation =
     `The answer is sent after the new source drew its first frame to the output (budget ${LIMITS.activationTimeoutMs} ms). On 504 ACTIVATION_TIMEOUT the previous ` +
     'source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. ' +
-    'Selecting the current item answers 200 at once without interrupting it. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids).';
+    'Selecting the current item answers 200 at once without interrupting it. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). ' +
+    'Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; ' +
+    'an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).';
   return [
     defineRoute({
       method: 'GET',

@@ -64,6 +64,10 @@ export const StatusBody = Type.Object({
       },
       { description: 'GL objects alive; steady values mean no leaks' },
     ),
+    passes: Type.Integer({ description: 'effect passes per frame: a fused run of effects counts one, a multi-pass effect each of its passes' }),
+    fusedRuns: Type.Array(Type.Array(Type.String()), {
+      description: 'runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order',
+    }),
   }),
   thumbnails: Type.Object(
     {

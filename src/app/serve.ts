@@ -30,6 +30,9 @@ import { browseRoutes } from '../api/browse.js';
 import { thumbnailRoutes } from '../api/thumbnails.js';
 import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
+import { mixRoutes } from '../api/mix.js';
+import { presetRoutes } from '../api/presets.js';
+import { sourceParamsRoutes } from '../api/source-params.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
@@ -106,7 +109,7 @@ export async function serve(flags: Overrides): Promise<void> {
     license: () => license,
     apiKeyRequired: () => guard.enabled,
     features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : [])].sort(),
-    outputKinds: () => show.outputKinds,
+    outputKinds: () => show.outputKinds(),
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
     thumbnailsVersion: () => show.thumbnails.version(),
@@ -122,6 +125,7 @@ export async function serve(flags: Overrides): Promise<void> {
     onStateChange: (cb) => state.onChange(cb),
     onSourcesChange: (cb) => void show.sources.on('change', cb),
     onPaletteChange: (cb) => void show.palette.on('change', cb),
+    onMixChange: (cb) => void show.mixer.on('change', cb),
     outputsVersion: () => ctx.outputsVersion(),
     browseVersion: () => show.browseTree(),
   });
@@ -132,7 +136,10 @@ export async function serve(flags: Overrides): Promise<void> {
     ...capabilitiesRoutes(ctx),
     ...globalRoutes(state, (blackout, dimmer) => show.render.setGlobal(blackout, dimmer)),
     ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
-    ...sourcesRoutes(show.sources),
+    ...sourcesRoutes(show.sources, { mixer: show.mixer, defaults: () => ({ type: loaded.config.mix.transition, durationMs: loaded.config.mix.durationMs }) }),
+    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
+    ...presetRoutes({ render: show.render, catalog: () => show.catalog.snapshot, reload: () => show.catalog.reload(), dir: show.presetsDir }),
+    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails),
     ...paletteRoutes(show.palette, () => show.palettes.list()),
@@ -141,6 +148,7 @@ export async function serve(flags: Overrides): Promise<void> {
       render: show.render,
       ceiling: () => (license.valid ? license.effectCeiling : 0),
       sources: show.sources,
+      mixer: show.mixer,
       palettes: show.palette,
       state,
       applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),

@@ -15,6 +15,7 @@ import type { LiveInput, LiveProvider } from '../inputs/providers.js';
 import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
 import { ensureDemoMedia } from '../library/demo-media.js';
 import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
+import { Mixer } from '../sources/mixer.js';
 import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
 import type { RenderStatus } from '../api/status.js';
 import { PaletteLibrary } from '../palettes/library.js';
@@ -29,8 +30,9 @@ import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
-import { detectOutputKinds } from '../outputs/kinds.js';
+import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
+import { GeneratorParams } from '../sources/generator-params.js';
 
 export interface Show {
   display: Display;
@@ -39,6 +41,7 @@ export interface Show {
   ingest: IngestClient;
   library: MediaLibrary;
   sources: SourceManager;
+  mixer: Mixer;
   palettes: PaletteLibrary;
   palette: PaletteSelection;
   thumbnails: ThumbnailService;
@@ -46,8 +49,12 @@ export interface Show {
   recordings: Recordings;
   preview: PreviewHub;
   /** Output kinds this box can run (GET /capabilities). */
-  outputKinds: OutputKind[];
+  outputKinds(): OutputKind[];
   outputClient: OutputClient;
+  /** Input values of the program generator (POST /sources/params). */
+  generatorParams: GeneratorParams;
+  /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
+  presetsDir: string;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
   renderStatus(): RenderStatus;
@@ -60,14 +67,16 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const cfg = loaded.config;
   const display = await ensureDisplay(log);
   const render = new RenderClient(
-    { width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps, testHooks: process.env.VJD_TEST_HOOKS === '1' },
+    { width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps, fuse: cfg.render.fuse, testHooks: process.env.VJD_TEST_HOOKS === '1' },
     log,
     onFatal,
   );
   await render.start(display.name);
   log.info({ renderer: render.renderer, width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps }, 'render worker ready');
 
-  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs }, log);
+  const presetsDir = join(loaded.paths.dataDir, 'presets');
+  // Saved presets come last, so one saved under the name of a built-in (overwrite) replaces it.
+  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: [...loaded.paths.presetsDirs, presetsDir], transitions: loaded.paths.transitionsDirs }, log);
   render.on('compiled', (r) => {
     if (!r.ok) {
       const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
@@ -76,6 +85,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   });
   await catalog.start();
   render.setCatalog(catalog.snapshot.effects, catalog.snapshot.generators, catalog.snapshot.noSignal);
+  render.setTransitions(catalog.snapshot.transitions);
 
   const saved = state.peek();
   // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
@@ -97,6 +107,14 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
   const readers = new ReaderPool(ingest, log);
   const sources = new SourceManager(render, readers, state, log);
+  const mixer = new Mixer({ render, readers, sources, state, transitions: () => catalog.snapshot.transitions, defaults: () => ({ type: cfg.mix.transition, durationMs: cfg.mix.durationMs }), log });
+  const generatorParams = new GeneratorParams({
+    currentSource: () => sources.currentSource(),
+    list: () => sources.list(),
+    generators: () => catalog.snapshot.generators,
+    apply: (key, values, fire) => render.setGeneratorValues(key, values, fire),
+  });
+  render.on('source', (key) => generatorParams.switched(key));
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -117,6 +135,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   library.on('change', () => rebuild());
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
+    render.setTransitions(s.transitions);
     rebuild();
   });
 
@@ -134,7 +153,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   });
   let actions: Action[] = [];
   const rebuildActions = (): void => {
-    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list());
+    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list(), catalog.snapshot.transitions);
   };
   palettes.on('change', rebuildActions);
   sources.on('change', rebuildActions);
@@ -161,6 +180,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // A saved media file becomes current again when the scan has found it; other sources come back at once.
   const savedIsFile = saved.currentSource?.kind === 'file';
   if (!savedIsFile) await sources.restore(saved.currentSource);
+  const savedPreviewIsFile = saved.mix?.preview?.kind === 'file';
+  if (!savedPreviewIsFile) await mixer.restore(saved.mix);
   let stopped = false;
   void library
     .start()
@@ -168,6 +189,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       if (stopped) return;
       rebuild();
       if (savedIsFile) await sources.restore(saved.currentSource);
+      if (savedPreviewIsFile) await mixer.restore(saved.mix);
     })
     .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
   const outputClient = new OutputClient({ ffmpeg: 'ffmpeg', width: cfg.render.width, height: cfg.render.height, log });
@@ -175,12 +197,14 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     configured: cfg.outputs,
     render: { ...cfg.render, setOutputRing: (ring) => render.setOutputRing(ring) },
     dataDir: loaded.paths.dataDir,
+    recordingsDir: loaded.paths.recordingsDir,
     client: outputClient,
     log,
   });
   await outputs.start();
-  const outputKinds = await detectOutputKinds('ffmpeg');
-  if (outputKinds.length === 0) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
+  const kinds = new OutputKinds({ ffmpeg: 'ffmpeg', displays: () => outputs.displays(), sysfsDir: cfg.live.v4l2.sysfsDir });
+  await kinds.start();
+  if (!kinds.list().includes('stream')) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
   const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
   const preview = new PreviewHub({ encoder, ring: () => outputClient.ring, render: cfg.render, setActive: (on) => outputs.setPreviewing(on), log });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
@@ -205,6 +229,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       contextRestarts: stats?.contextRestarts ?? 0,
       display: `${display.name} (${display.origin === 'xvfb' ? 'own Xvfb' : '$DISPLAY'})`,
       gl: stats?.gl ?? { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 },
+      passes: stats?.passes ?? 0,
+      fusedRuns: stats?.fusedRuns ?? [],
     };
     statusMemo = { stats, alive, value };
     return value;
@@ -217,20 +243,24 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     ingest,
     library,
     sources,
+    mixer,
     palettes,
     palette,
     thumbnails,
     outputs,
     recordings,
     preview,
-    outputKinds,
+    outputKinds: () => kinds.list(),
     outputClient,
+    generatorParams,
+    presetsDir,
     actions: () => actions,
     browseTree: () => tree,
     renderStatus,
     async stop() {
       stopped = true;
       clearInterval(livePoll);
+      kinds.stop();
       for (const u of unwatch) u?.();
       catalog.stop();
       palettes.stop();

@@ -34,12 +34,15 @@ export interface CatalogSnapshot {
   /** Effect presets (actions category Effect Presets). */
   effectPresets: EffectPreset[];
   noSignal: IsfDescriptor | null;
+  /** Mixer transitions: ISF files with `startImage`, `endImage` and `progress`. */
+  transitions: IsfDescriptor[];
 }
 
 export interface CatalogDirs {
   effects: string[];
   sources: string[];
   presets: string[];
+  transitions?: string[];
 }
 
 export declare interface Catalog {
@@ -47,7 +50,7 @@ export declare interface Catalog {
 }
 
 export class Catalog extends EventEmitter {
-  snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], effectPresets: [], noSignal: null };
+  snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], effectPresets: [], noSignal: null, transitions: [] };
   private watch: DirWatch | null = null;
   private signature = '';
 
@@ -61,7 +64,7 @@ export class Catalog extends EventEmitter {
 
   async start(): Promise<void> {
     await this.reload();
-    const watched = [...this.dirs.effects, ...this.dirs.sources, ...this.dirs.presets];
+    const watched = [...this.dirs.effects, ...this.dirs.sources, ...this.dirs.presets, ...(this.dirs.transitions ?? [])];
     if (watched.length > 0) {
       this.watch = new DirWatch(watched, () => void this.reload());
       await this.watch.start();
@@ -93,7 +96,22 @@ export class Catalog extends EventEmitter {
         else presets.set(p.id, p);
       }
     }
-    const next = { effects: [...effects.values()], generators: [...generators.values()], presets: [...presets.values()], effectPresets: [...effectPresets.values()], noSignal };
+    const transitions = new Map<string, IsfDescriptor>();
+    for (const [dir, builtin] of [[join(this.assetsDir, 'transitions'), true], ...(this.dirs.transitions ?? []).map((d) => [d, false] as const)] as const) {
+      for (const d of await this.scanIsf(dir, builtin)) {
+        const problem = transitionProblem(d);
+        if (problem) this.log.warn({ file: d.file, dir, reason: problem }, 'transition file skipped');
+        else transitions.set(d.type, d);
+      }
+    }
+    const next = {
+      effects: [...effects.values()],
+      generators: [...generators.values()],
+      presets: [...presets.values()],
+      effectPresets: [...effectPresets.values()],
+      noSignal,
+      transitions: [...transitions.values()],
+    };
     const signature = JSON.stringify(next);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -156,6 +174,14 @@ export class Catalog extends EventEmitter {
       return [];
     }
   }
+}
+
+/** Why an ISF file is not a transition (the ISF transition convention), or null when it is one. */
+function transitionProblem(d: IsfDescriptor): string | null {
+  const has = (name: string, type: string): boolean => d.inputs.some((i) => i.name === name && i.type === type);
+  if (!has('startImage', 'image') || !has('endImage', 'image')) return 'a transition needs image inputs "startImage" and "endImage"';
+  if (!has('progress', 'float')) return 'a transition needs a float input "progress"';
+  return null;
 }
 
 function place(d: IsfDescriptor, kind: 'effect' | 'generator', into: Map<string, IsfDescriptor>, dir: string, log: Logger): void {

@@ -1,6 +1,6 @@
 // Effect presets: JSON files `{name, effect: <type>, inputs: {...}}` that add one effect with saved input values
 // (triggered through the actions facility). Checked against the effect's ISF inputs when the catalog loads.
-import type { IsfDescriptor, IsfInput } from '../shared/isf-types.js';
+import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../shared/isf-types.js';
 import { isfTypeFromFileName } from './isf-parse.js';
 
 export interface EffectPreset {
@@ -25,7 +25,7 @@ export function parseEffectPreset(raw: Record<string, unknown>, fileName: string
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(inputs)) {
     const input = desc.inputs.find((i) => i.name === key);
-    if (!input || input.type === 'image') throw new Error(`"inputs.${key}": effect ${desc.type} has no such input`);
+    if (!input || isSamplerInput(input)) throw new Error(`"inputs.${key}": effect ${desc.type} has no such input`);
     const problem = checkValue(input, value);
     if (problem) throw new Error(`"inputs.${key}": ${problem}`);
     out[key] = value;

@@ -4,7 +4,7 @@ import { exprVariables, IsfExprError, parseSizeExpr } from '../shared/isf-expr.j
 
 export const MAX_ISF_BYTES = 256 * 1024;
 
-const INPUT_TYPES: readonly IsfInputType[] = ['float', 'long', 'bool', 'color', 'point2D', 'image', 'event'];
+const INPUT_TYPES: readonly IsfInputType[] = ['float', 'long', 'bool', 'color', 'point2D', 'image', 'event', 'audio', 'audioFFT'];
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names the generated GLSL declares itself; an input or buffer with one of these would not compile.
 const RESERVED = new Set([
@@ -143,6 +143,9 @@ function parseInput(raw: unknown, index: number): IsfInput {
       break;
     }
     case 'image':
+    case 'audio':
+    case 'audioFFT':
+      // Audio inputs are textures like images; vjd has no audio source yet, so they read black.
       break;
   }
   return input;

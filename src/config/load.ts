@@ -74,8 +74,10 @@ export interface LoadedConfig {
     sourcesDirs: string[];
     presetsDirs: string[];
     palettesDirs: string[];
+    transitionsDirs: string[];
     stateFile: string;
     runDir: string;
+    recordingsDir: string;
   };
 }
 
@@ -337,12 +339,15 @@ function merge(file: ConfigFile): Config {
     sources: { ...d.sources, ...file.sources },
     presets: { ...d.presets, ...file.presets },
     palettes: { ...d.palettes, ...file.palettes },
+    transitions: { ...d.transitions, ...file.transitions },
+    mix: { ...d.mix, ...file.mix },
     live: {
       test: file.live?.test ?? d.live.test,
       streams: file.live?.streams ?? d.live.streams,
       v4l2: { ...d.live.v4l2, ...file.live?.v4l2 },
     },
     outputs: file.outputs ?? d.outputs,
+    recordings: { ...d.recordings, ...file.recordings },
   };
 }
 
@@ -460,8 +465,11 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
       sourcesDirs: config.sources.dirs.map(inFile),
       presetsDirs: config.presets.dirs.map(inFile),
       palettesDirs: config.palettes.dirs.map(inFile),
+      transitionsDirs: config.transitions.dirs.map(inFile),
       stateFile: join(dataDirAbs, 'state.json'),
       runDir: join(dataDirAbs, 'run'),
+      // Relative to dataDir (not the config file): recordings belong with the rest of vjd's data.
+      recordingsDir: config.recordings.dir === null ? join(dataDirAbs, 'recordings') : resolve(dataDirAbs, config.recordings.dir),
     },
   };
 }

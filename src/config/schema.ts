@@ -85,20 +85,30 @@ const StreamInput = Type.Object(
   { additionalProperties: false, description: 'an object {id, name, url}' },
 );
 
-// Kind-specific rules (a stream needs an allowed URL, a record takes none) are checked by src/outputs/validate.ts.
+// Kind-specific rules (a stream needs an allowed URL, a record takes none, a display a local X display, a v4l2
+// output a /dev/video<N> device) are checked by src/outputs/validate.ts.
 const Output = Type.Object(
   {
     id: Id,
     name: Type.Optional(Name),
-    kind: Type.Union([Type.Literal('stream'), Type.Literal('record')], { description: '"stream" or "record"' }),
+    kind: Type.Union([Type.Literal('stream'), Type.Literal('record'), Type.Literal('display'), Type.Literal('v4l2')], {
+      description: '"stream", "record", "display" or "v4l2"',
+    }),
     enabled: flag(),
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'a URL of 1 to 2048 characters' })),
     bitrateKbps: Type.Optional(integer(100, 100_000)),
     width: Type.Optional(integer(16, 7680)),
     height: Type.Optional(integer(16, 4320)),
     fps: Type.Optional(integer(1, 120)),
+    display: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'an X display of 1 to 16 characters such as ":0"' })),
+    x: Type.Optional(integer(0, 32767)),
+    y: Type.Optional(integer(0, 32767)),
+    device: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a device path of 1 to 64 characters such as "/dev/video10"' })),
   },
-  { additionalProperties: false, description: 'an object {id, name?, kind, enabled, url?, bitrateKbps?, width?, height?, fps?}' },
+  {
+    additionalProperties: false,
+    description: 'an object {id, name?, kind, enabled, url?, bitrateKbps?, width?, height?, fps?, display?, x?, y?, device?}',
+  },
 );
 
 export const ConfigFileSchema = Type.Object(
@@ -155,6 +165,7 @@ export const ConfigFileSchema = Type.Object(
           width: Type.Optional(integer(16, 7680)),
           height: Type.Optional(integer(16, 4320)),
           fps: Type.Optional(integer(1, 240)),
+          fuse: Type.Optional(flag()),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -166,6 +177,16 @@ export const ConfigFileSchema = Type.Object(
     sources: Type.Optional(dirs()),
     presets: Type.Optional(dirs()),
     palettes: Type.Optional(dirs()),
+    transitions: Type.Optional(dirs()),
+    mix: Type.Optional(
+      Type.Object(
+        {
+          transition: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,64}$', description: 'a transition type of 1 to 64 characters from a-z 0-9 _ (GET /transitions)' })),
+          durationMs: Type.Optional(integer(0, 10_000)),
+        },
+        { additionalProperties: false, description: 'an object {transition?, durationMs?}' },
+      ),
+    ),
     live: Type.Optional(
       Type.Object(
         {
@@ -182,6 +203,12 @@ export const ConfigFileSchema = Type.Object(
       ),
     ),
     outputs: Type.Optional(Type.Array(Output, { maxItems: 8, description: 'a list of at most 8 outputs' })),
+    recordings: Type.Optional(
+      Type.Object(
+        { dir: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })) },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
   },
   { additionalProperties: false, description: 'a JSON object' },
 );
@@ -206,13 +233,19 @@ export interface StreamInputConfig {
 export interface OutputConfig {
   id: string;
   name?: string;
-  kind: 'stream' | 'record';
+  kind: 'stream' | 'record' | 'display' | 'v4l2';
   enabled: boolean;
   url?: string;
   bitrateKbps?: number;
   width?: number;
   height?: number;
   fps?: number;
+  /** display: the X display (default `:0`) and the window position. */
+  display?: string;
+  x?: number;
+  y?: number;
+  /** v4l2: the v4l2loopback device. */
+  device?: string;
 }
 
 /** Fully-resolved configuration; paths are as written (the loader reports absolute ones separately). */
@@ -240,18 +273,23 @@ export interface Config {
     allowRemote: boolean;
   };
   license: { file: string | null; trustedKeys: string[] };
-  render: { width: number; height: number; fps: number };
+  render: { width: number; height: number; fps: number; fuse: boolean };
   media: { roots: string[] };
   effects: { dirs: string[] };
   sources: { dirs: string[] };
   presets: { dirs: string[] };
   palettes: { dirs: string[] };
+  transitions: { dirs: string[] };
+  /** The transition of the select routes when a request names none (cut, 0: a select switches on the next frame). */
+  mix: { transition: string; durationMs: number };
   live: {
     test: TestInputConfig[];
     streams: StreamInputConfig[];
     v4l2: { enabled: boolean; devDir: string; sysfsDir: string };
   };
   outputs: OutputConfig[];
+  /** Where record outputs write: null = `<dataDir>/recordings`; a relative path is under dataDir. */
+  recordings: { dir: string | null };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -268,18 +306,21 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false, maxEventClients: 256 },
   osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
-  render: { width: 1280, height: 720, fps: 30 },
+  render: { width: 1280, height: 720, fps: 30, fuse: true },
   media: { roots: [] },
   effects: { dirs: [] },
   sources: { dirs: [] },
   presets: { dirs: [] },
   palettes: { dirs: [] },
+  transitions: { dirs: [] },
+  mix: { transition: 'cut', durationMs: 0 },
   live: {
     test: [{ id: 'bars', name: 'Color Bars', pattern: 'smptehdbars' }],
     streams: [],
     v4l2: { enabled: true, devDir: '/dev', sysfsDir: '/sys/class/video4linux' },
   },
   outputs: [],
+  recordings: { dir: null },
 });
 
 /** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */

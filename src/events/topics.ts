@@ -10,6 +10,8 @@ export interface TopicSources {
   onStateChange(cb: () => void): void;
   onSourcesChange(cb: () => void): void;
   onPaletteChange(cb: () => void): void;
+  /** Cue, take, T-bar and the end of a transition. */
+  onMixChange(cb: () => void): void;
   /** Changes whenever an output's definition or worker status does. */
   outputsVersion(): unknown;
   /** A new value whenever the browse tree is rebuilt. */
@@ -19,8 +21,7 @@ export interface TopicSources {
 export function eventTopics(s: TopicSources): TopicDef[] {
   return [
     { name: 'source', path: `${API_PREFIX}/sources/current`, inHello: true, signals: [s.onStateChange, s.onSourcesChange] },
-    // The mixer's topic goes here once GET /mix exists:
-    // { name: 'mix', path: `${API_PREFIX}/mix`, inHello: true, signals: [s.onStateChange] },
+    { name: 'mix', path: `${API_PREFIX}/mix`, inHello: true, signals: [s.onStateChange, s.onMixChange] },
     { name: 'chain', path: `${API_PREFIX}/effects`, inHello: true, signals: [s.onStateChange] },
     { name: 'palette', path: `${API_PREFIX}/palettes/current`, inHello: true, signals: [s.onStateChange, s.onPaletteChange] },
     { name: 'global', path: `${API_PREFIX}/global`, inHello: true, signals: [s.onStateChange] },

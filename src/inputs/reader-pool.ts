@@ -9,7 +9,8 @@ import { FrameRingReader } from '../shared/frame-ring.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 
-export type ReaderRole = 'program' | 'activating' | 'preview';
+/** `cued`: the mixer's preview bus (a cued input stays warm); `preview`: thumbnails. */
+export type ReaderRole = 'program' | 'activating' | 'cued' | 'preview';
 
 /** The key of a live input's reader; the source manager's key of the same input (`<sourceKind>:<id>`). */
 export const liveReaderKey = (id: string): string => `live:${id}`;

@@ -7,7 +7,7 @@ import { OSC_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import type { StateBus } from '../events/bus.js';
-import { feedbackFor, mapMessage, type Mapped, type OscArg, type OscMessage } from './addresses.js';
+import { feedbackFor, inputFeedback, mapMessage, type Mapped, type OscArg, type OscMessage } from './addresses.js';
 
 const require = createRequire(import.meta.url);
 // osc.js ships CommonJS without types; only its pure packet codec is used.
@@ -131,6 +131,8 @@ export class OscServer {
         }
         if (!mapped.then) {
           this.counts.applied++;
+          // Input values are not part of any topic (GET /effects lists no inputs): the answer is their feedback.
+          if (mapped.path.endsWith('/effects/params')) this.sendMessages(inputFeedback((reply.json as { current?: unknown } | undefined)?.current));
           mapped = { kind: 'ignore' };
           break;
         }
@@ -152,13 +154,16 @@ export class OscServer {
   }
 
   private feedback(topic: string, text: string): void {
+    if (!this.sendsFeedback) return;
+    this.sendMessages(feedbackFor(topic, JSON.parse(text)), topic);
+  }
+
+  private sendMessages(messages: OscMessage[], topic = 'effects'): void {
     const socket = this.socket;
-    if (!socket) return;
+    if (!socket || messages.length === 0) return;
     const targets = [...this.settings.feedback];
     if (this.settings.replyToSender && this.lastSender) targets.push({ host: this.lastSender.address, port: this.lastSender.port });
     if (targets.length === 0) return;
-    const messages = feedbackFor(topic, JSON.parse(text));
-    if (messages.length === 0) return;
     let bytes: Uint8Array;
     try {
       bytes = osc.writePacket({ timeTag: { raw: [0, 1] }, packets: messages }, { metadata: true });

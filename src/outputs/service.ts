@@ -12,7 +12,7 @@ import type { OutputKind, OutputSpec, OutputState } from '../shared/messages.js'
 import { atomicWriteFile } from '../util/atomic-write.js';
 import type { OutputClient } from '../workers/output-client.js';
 import { redactUrl, urlSecrets } from './url.js';
-import { outputProblem, type OutputFields } from './validate.js';
+import { API_KINDS, DEFAULT_DISPLAY, outputProblem, type OutputFields } from './validate.js';
 
 /** Default stream bitrate at 1280×720@30, scaled by pixel rate for other sizes. */
 const BASE_KBPS = 4000;
@@ -50,6 +50,10 @@ export interface OutputsSummary {
   framesRepeated: number;
 }
 
+function isApiKind(kind: unknown): boolean {
+  return (API_KINDS as readonly unknown[]).includes(kind);
+}
+
 export interface AddRequest extends OutputFields {
   name?: string | undefined;
 }
@@ -67,12 +71,14 @@ export class OutputService {
       configured: readonly OutputConfig[];
       render: { width: number; height: number; fps: number; setOutputRing(ring: SharedArrayBuffer | null): void };
       dataDir: string;
+      /** Where record outputs write (config `recordings.dir`, default `<dataDir>/recordings`). */
+      recordingsDir: string;
       client: OutputClient;
       log: Logger;
     },
   ) {
     this.file = join(opts.dataDir, 'outputs.json');
-    this.recordings = join(opts.dataDir, 'recordings');
+    this.recordings = opts.recordingsDir;
     for (const o of opts.configured) this.defs.push({ ...o, name: o.name ?? o.id, configured: true });
   }
 
@@ -86,7 +92,7 @@ export class OutputService {
     }
     for (const o of Array.isArray(saved) ? saved : []) {
       // The file is ours, but it passes the same rules as anything else that reaches ffmpeg.
-      if (typeof o?.id !== 'string' || outputProblem(o) || this.defs.some((d) => d.id === o.id) || this.defs.length >= OUTPUT_LIMITS.max) {
+      if (typeof o?.id !== 'string' || !isApiKind(o.kind) || outputProblem(o) || this.defs.some((d) => d.id === o.id) || this.defs.length >= OUTPUT_LIMITS.max) {
         this.opts.log.warn({ file: this.file, id: o?.id }, 'a saved output was not restored');
         continue;
       }
@@ -121,6 +127,8 @@ export class OutputService {
   }
 
   async add(req: AddRequest): Promise<OutputView> {
+    // The route's schema refuses other kinds already; this keeps the rule where the work is done too.
+    if (!isApiKind(req.kind)) throw new ApiError('INVALID_REQUEST', `kind must be one of ${API_KINDS.join(', ')} (display and v4l2 outputs come from the config file)`);
     const problem = outputProblem(req);
     if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`);
     if (this.defs.length >= OUTPUT_LIMITS.max) {
@@ -191,19 +199,28 @@ export class OutputService {
     const { width, height, fps } = this.size(d);
     const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * width * height * fps) / (1280 * 720 * 30)));
     if (d.kind === 'record') return { kind: 'record', width, height, fps, bitrateKbps, dir: this.recordings, secrets: [] };
+    if (d.kind === 'v4l2') return { kind: 'v4l2', width, height, fps, bitrateKbps, device: d.device!, secrets: [] };
+    if (d.kind === 'display') {
+      // No geometry at all: the whole screen, as a fullscreen window; any of x, y, width, height: that window.
+      const fullscreen = d.x === undefined && d.y === undefined && d.width === undefined && d.height === undefined;
+      const window = { display: d.display ?? DEFAULT_DISPLAY, x: d.x ?? 0, y: d.y ?? 0, fullscreen, ...(d.width !== undefined ? { width: d.width } : {}), ...(d.height !== undefined ? { height: d.height } : {}) };
+      return { kind: 'display', width, height, fps, bitrateKbps, window, secrets: [] };
+    }
     return { kind: 'stream', width, height, fps, bitrateKbps, url: d.url!, secrets: urlSecrets(d.url!) };
   }
 
   private view(d: Definition): OutputView {
     const r = this.opts.client.status(d.id);
-    const { width, height, fps } = this.size(d);
+    const { fps } = this.size(d);
+    // A display's size is its window: configured, or the screen once found (the render size until then).
+    const { width, height } = d.kind === 'display' && r.size ? { width: d.width ?? r.size.width, height: d.height ?? r.size.height } : this.size(d);
     return {
       id: d.id,
       name: d.name,
       kind: d.kind,
       enabled: d.enabled,
       state: r.state,
-      target: d.kind === 'stream' ? redactUrl(d.url!) : r.file,
+      target: this.target(d, r.file),
       width,
       height,
       fps,
@@ -214,6 +231,19 @@ export class OutputService {
       startedAt: r.startedAt,
       lastError: r.lastError,
     };
+  }
+
+  private target(d: Definition, file: string | null): string | null {
+    if (d.kind === 'stream') return redactUrl(d.url!);
+    if (d.kind === 'display') return d.display ?? DEFAULT_DISPLAY;
+    if (d.kind === 'v4l2') return d.device!;
+    return file;
+  }
+
+  /** Displays the configured display outputs use (the default one when there are none), for GET /capabilities. */
+  displays(): string[] {
+    const names = new Set(this.defs.filter((d) => d.kind === 'display').map((d) => d.display ?? DEFAULT_DISPLAY));
+    return names.size > 0 ? [...names] : [DEFAULT_DISPLAY];
   }
 
   /** MJPEG preview clients read the same ring: the readback runs while one is connected, outputs or not. */

@@ -1,6 +1,9 @@
 // The parsed form of an ISF file (effects and generators), shared by the catalog (main thread) and the render worker.
 
-export type IsfInputType = 'float' | 'long' | 'bool' | 'color' | 'point2D' | 'image' | 'event';
+export type IsfInputType = 'float' | 'long' | 'bool' | 'color' | 'point2D' | 'image' | 'event' | 'audio' | 'audioFFT';
+
+/** Inputs the shader reads as textures (image, audio waveform, audio spectrum): fed by the renderer, never set as values. */
+export const isSamplerInput = (i: { type: IsfInputType }): boolean => i.type === 'image' || i.type === 'audio' || i.type === 'audioFFT';
 
 export interface IsfInput {
   name: string;

@@ -1,6 +1,7 @@
 // Every message that crosses a thread boundary, typed in one place: main ⇄ render worker, main ⇄ ingest worker.
 // Frames never travel in messages; they live in SharedArrayBuffers (src/shared/frame-ring.ts).
 import type { IsfDescriptor } from './isf-types.js';
+import type { InputState } from '../params/values.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -11,6 +12,8 @@ export interface RenderInit {
   fps: number;
   /** Enables the test-only commands (stall, fail-frames, slow-frames). Set by the server only when VJD_TEST_HOOKS=1. */
   testHooks: boolean;
+  /** Draw runs of fusable effects as one pass (config render.fuse). */
+  fuse: boolean;
   /**
    * Counters the main thread reads without a message round trip (Int32, Atomics): see RENDER_COUNTERS. Lets
    * `GET /thumbnails/current` answer 304 from a counter before any work is queued.
@@ -73,7 +76,13 @@ export type ChainCommand =
   | { op: 'add'; type: string; idempotent: boolean; ceiling: number; presetId: string; inputs: Record<string, unknown> }
   | { op: 'remove'; type?: string; index?: number }
   | { op: 'toggle'; name?: string; index?: number }
-  | { op: 'enabled'; enabled: boolean; name?: string; index?: number };
+  | { op: 'enabled'; enabled: boolean; name?: string; index?: number }
+  /** Merges `values` into the effect's inputs (src/params/values.ts rules; all or nothing). */
+  | { op: 'params'; name?: string; index?: number; values: Record<string, unknown> }
+  /** Back to defaults: the named inputs, or all when `inputs` is absent. */
+  | { op: 'reset'; name?: string; index?: number; inputs?: string[] }
+  /** Moves the effect to position `to` (1-based); later indexes follow the new order. */
+  | { op: 'move'; name?: string; index?: number; to: number };
 
 /** What the render worker draws in its source stage. */
 export type SourceSpec =
@@ -87,6 +96,14 @@ export type SourceSpec =
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
+/**
+ * Mixer commands (program and preview buses). `take` runs `transition` from program to preview over `durationMs`
+ * (0: swap on the next frame); `position` holds the transition at `value` (the T-bar; 1 completes the take).
+ */
+export type MixCommand =
+  | { op: 'take'; transition: string; durationMs: number }
+  | { op: 'position'; transition: string; value: number };
+
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */
   | { t: 'catalog'; effects: IsfDescriptor[]; generators: IsfDescriptor[]; noSignal?: IsfDescriptor | null }
@@ -94,6 +111,14 @@ export type MainToRender =
   | { t: 'chain'; id: number; deadline: number; cmd: ChainCommand }
   /** Switch the source stage once the new source has drawn a frame to the output, unless `deadline` passes first. */
   | { t: 'source'; id: number; deadline: number; key: string; spec: SourceSpec }
+  /** Loads a source on the preview bus once it has a frame, unless `deadline` passes first; the program is untouched. */
+  | { t: 'cue'; id: number; deadline: number; key: string; spec: SourceSpec }
+  /** Answered after the first output frame that shows the command's effect (the new source takes part in it). */
+  | { t: 'mix'; id: number; cmd: MixCommand }
+  /** The transition shaders (ISF with startImage, endImage, progress), by type. */
+  | { t: 'transitions'; items: IsfDescriptor[] }
+  /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
+  | { t: 'generator-values'; key: string; values: Record<string, unknown>; fire: string[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
@@ -122,11 +147,16 @@ export interface RenderStats {
   /** Times the worker rebuilt its GL context after repeated frame failures. */
   contextRestarts: number;
   gl: { textures: number; programs: number; framebuffers: number; buffers: number; shaders: number; renderbuffers: number };
+  /** Effect passes per frame: a fused run counts one. */
+  passes: number;
+  /** Runs of effects drawn as one fused pass, as their types in chain order. */
+  fusedRuns: string[][];
 }
 
+/** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */
 export type ChainReply =
-  | { ok: true; item: ChainItem }
-  | { ok: false; code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED'; message: string; details?: Record<string, unknown> };
+  | { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[] }
+  | { ok: false; code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST'; message: string; details?: Record<string, unknown> };
 
 export type RenderToMain =
   | { t: 'ready'; renderer: string; width: number; height: number }
@@ -138,6 +168,12 @@ export type RenderToMain =
   | { t: 'expired'; id: number }
   | { t: 'source-reply'; id: number; ok: true; key: string }
   | { t: 'source-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
+  | { t: 'cue-reply'; id: number; ok: true; key: string }
+  | { t: 'cue-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
+  | { t: 'mix-reply'; id: number; ok: true }
+  | { t: 'mix-reply'; id: number; ok: false; message: string }
+  /** A take completed: the buses swapped (keys as in `source` and `cue`; '' for an empty bus). */
+  | { t: 'mix-swap'; program: string; preview: string }
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */
@@ -209,8 +245,9 @@ export interface EncodeResult {
 
 // ---------------------------------------------------------------- output worker (workers/output)
 
-export type OutputKind = 'stream' | 'record';
-export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying';
+export type OutputKind = 'stream' | 'record' | 'display' | 'v4l2';
+/** `failed`: the target (X display, video device) is not there; re-checked every few seconds, never a crash. */
+export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying' | 'failed';
 
 /** What one consumer runs: an ffmpeg fed `fps` frames a second from the output ring. */
 export interface OutputSpec {
@@ -223,6 +260,10 @@ export interface OutputSpec {
   url?: string;
   /** record: the folder files are written to; each ffmpeg start writes a new `<id>-<UTC timestamp>.mkv` there. */
   dir?: string;
+  /** display: the X display (`:0`, `:0.1`) and the window; no width/height means the rest of the screen from x, y. */
+  window?: { display: string; x: number; y: number; width?: number; height?: number; fullscreen: boolean };
+  /** v4l2: the loopback device (`/dev/video<N>`). */
+  device?: string;
   /** Texts never to show in `lastError` or a log line (URL credentials), replaced by `***`. */
   secrets: string[];
 }
@@ -248,7 +289,8 @@ export interface OutputCounters {
 
 export type OutputToMain =
   /** `file`: the recording being written (record kind), `startedAt`: ISO time the current ffmpeg started. */
-  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number }
+  /** `size`: the window a display output opened (its screen decides it when not configured). */
+  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
   /** Sent every 250 ms while consumers exist. */
   | { t: 'counters'; items: Array<{ id: string } & OutputCounters> }
   | { t: 'stopped' }

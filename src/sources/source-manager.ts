@@ -76,8 +76,12 @@ export class SourceManager extends EventEmitter {
   }
 
   currentSource(): CurrentSource {
-    const c = this.current;
-    return c ? { id: c.id, name: c.name, sourceKind: c.sourceKind, type: c.type } : NO_SOURCE;
+    return this.current ? viewOf(this.current) : NO_SOURCE;
+  }
+
+  /** The program's entry (null before the first selection). */
+  currentEntry(): SourceEntry | null {
+    return this.current;
   }
 
   /** Browse id of the current item (`liveInput:<id>` for live inputs), for `activeState`. */
@@ -129,7 +133,8 @@ export class SourceManager extends EventEmitter {
     });
   }
 
-  private delivering(entry: SourceEntry): boolean {
+  /** Whether the entry has frames to show now (generators always do). */
+  delivering(entry: SourceEntry): boolean {
     return readerOf(entry) === null || this.readers.delivering(keyOf(entry));
   }
 
@@ -188,7 +193,8 @@ export class SourceManager extends EventEmitter {
     this.emit('change');
   }
 
-  private async specFor(entry: SourceEntry, key: string, role: ReaderRole): Promise<SourceSpec> {
+  /** What the render worker draws for `entry`; inputs and files hold their reader for `role`. */
+  async specFor(entry: SourceEntry, key: string, role: ReaderRole): Promise<SourceSpec> {
     const s = entry.spec;
     if (s.kind === 'generator') return { kind: 'generator', type: s.type, inputs: s.inputs };
     const r = readerOf(entry)!;
@@ -199,7 +205,13 @@ export class SourceManager extends EventEmitter {
   private switched(key: string): void {
     const c = this.current;
     const entry = this.activating.get(key) ?? (c && keyOf(c) === key ? c : undefined) ?? this.entries.find((e) => keyOf(e) === key);
-    if (!entry) return;
+    if (entry) this.adoptProgram(entry);
+  }
+
+  /** Makes `entry` the program (the render worker already shows it): reader role, state.json, log, change. */
+  adoptProgram(entry: SourceEntry): void {
+    const c = this.current;
+    const key = keyOf(entry);
     this.current = entry;
     const r = readerOf(entry);
     if (r) this.holdProgram(key, r);
@@ -236,13 +248,13 @@ export class SourceManager extends EventEmitter {
   }
 }
 
-interface ReaderSpec {
+export interface ReaderSpec {
   input: IngestInput;
   live: boolean;
 }
 
 /** What an entry's reader reads; null for generators and presets (drawn by the render worker itself). */
-function readerOf(e: SourceEntry): ReaderSpec | null {
+export function readerOf(e: SourceEntry): ReaderSpec | null {
   const s = e.spec;
   if (s.kind === 'live') return { input: s.input.input, live: true };
   if (s.kind === 'file') return { input: { kind: 'file', path: s.path, still: s.still }, live: false };
@@ -252,7 +264,7 @@ function readerOf(e: SourceEntry): ReaderSpec | null {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The promise's value, or null when `deadline` (epoch ms) passes first. */
-function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
+export function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
   return new Promise<T | null>((resolve, reject) => {
     const t = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
     p.then(
@@ -269,6 +281,11 @@ function beforeDeadline<T>(p: Promise<T>, deadline: number): Promise<T | null> {
 }
 
 /** The render worker's key of a source, and the reader pool's key of inputs and files (see liveReaderKey). */
-function keyOf(e: SourceEntry): string {
+export function keyOf(e: SourceEntry): string {
   return `${e.sourceKind}:${e.id}`;
+}
+
+/** The entry as routes show it (the current-source object). */
+export function viewOf(e: SourceEntry): CurrentSource {
+  return { id: e.id, name: e.name, sourceKind: e.sourceKind, type: e.type };
 }

@@ -1,4 +1,4 @@
-// The persisted show state (state.json): chain, current source, palette, blackout, dimmer; written atomically.
+// The persisted show state (state.json): chain, current source, mixer, palette, blackout, dimmer; written atomically.
 import { readFile, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { atomicWriteFile, removeStaleTemps } from '../util/atomic-write.js';
@@ -18,6 +18,13 @@ export interface ShowState {
   paletteId: string | null;
   blackout: boolean;
   dimmer: number;
+  /** The mixer's preview bus and its chosen transition (absent in files written before the mixer). */
+  mix?: MixState;
+}
+
+export interface MixState {
+  preview: { kind: string; id: string } | null;
+  transition: { type: string; durationMs: number };
 }
 
 export const EMPTY_STATE: ShowState = { version: 1, chain: [], currentSource: null, paletteId: null, blackout: false, dimmer: 1 };
@@ -203,5 +210,10 @@ function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   if (typeof p.paletteId === 'string') out.paletteId = p.paletteId;
   if (typeof p.blackout === 'boolean') out.blackout = p.blackout;
   if (typeof p.dimmer === 'number' && p.dimmer >= 0 && p.dimmer <= 1) out.dimmer = p.dimmer;
+  const m = p.mix;
+  if (m && typeof m === 'object' && m.transition && typeof m.transition.type === 'string' && typeof m.transition.durationMs === 'number') {
+    const preview = m.preview && typeof m.preview.id === 'string' && typeof m.preview.kind === 'string' ? { kind: m.preview.kind, id: m.preview.id } : null;
+    out.mix = { preview, transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) } };
+  }
   return out;
 }

@@ -13,6 +13,8 @@ export interface OutputRuntime extends OutputCounters {
   /** The recording being written (record kind). */
   file: string | null;
   pid: number | null;
+  /** The window a display output opened. */
+  size: { width: number; height: number } | null;
 }
 
 const STOP_TIMEOUT_MS = 5000;
@@ -107,6 +109,7 @@ export class OutputClient {
         r.startedAt = m.startedAt;
         r.file = m.file ?? null;
         r.pid = m.pid ?? null;
+        if (m.size) r.size = m.size;
         this.version++;
         return;
       }
@@ -131,5 +134,5 @@ export class OutputClient {
 }
 
 function empty(): OutputRuntime {
-  return { state: 'stopped', lastError: null, startedAt: null, file: null, pid: null, framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
+  return { state: 'stopped', lastError: null, startedAt: null, file: null, pid: null, size: null, framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
 }

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
-import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
+import type { ChainCommand, ChainEntryWire, ChainReply, ChainItem, MixCommand, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
@@ -32,6 +32,7 @@ interface Waiter<T> {
 export declare interface RenderClient {
   on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
   on(event: 'source', fn: (key: string) => void): this;
+  on(event: 'mix-swap', fn: (keys: { program: string; preview: string }) => void): this;
   on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator'; ok: boolean; error?: string }) => void): this;
 }
 
@@ -40,6 +41,8 @@ export class RenderClient extends EventEmitter {
   private nextId = 1;
   private readonly chainWaiters = new Map<number, Waiter<ChainReplyOrBusy>>();
   private readonly sourceWaiters = new Map<number, Waiter<SourceResult>>();
+  private readonly cueWaiters = new Map<number, Waiter<SourceResult>>();
+  private readonly mixWaiters = new Map<number, Waiter<string | null>>();
   private readonly sampleWaiters = new Map<number, Waiter<Array<[number, number, number, number]> | null>>();
   private readonly thumbWaiters = new Map<number, Waiter<ThumbReply>>();
   /** Counters the worker writes every frame (RENDER_COUNTERS); read here without a message round trip. */
@@ -109,6 +112,15 @@ export class RenderClient extends EventEmitter {
         if (m.ok) this.emit('source', m.key);
         settle(this.sourceWaiters, m.id, m.ok ? { ok: true } : { ok: false, reason: m.reason, message: m.message });
         return;
+      case 'cue-reply':
+        settle(this.cueWaiters, m.id, m.ok ? { ok: true } : { ok: false, reason: m.reason, message: m.message });
+        return;
+      case 'mix-reply':
+        settle(this.mixWaiters, m.id, m.ok ? null : m.message);
+        return;
+      case 'mix-swap':
+        this.emit('mix-swap', { program: m.program, preview: m.preview });
+        return;
       case 'sample-reply':
         settle(this.sampleWaiters, m.id, m.pixels);
         return;
@@ -142,6 +154,11 @@ export class RenderClient extends EventEmitter {
 
   /** Applies a chain command within the budget measured from `startedAt`; throws CHAIN_BUSY or the worker's error. */
   async chain(cmd: ChainCommand, startedAt = Date.now()): Promise<ChainItem> {
+    return (await this.chainReply(cmd, startedAt)).item;
+  }
+
+  /** As chain(), with the whole answer: the item's inputs (params, reset) or the chain after a move. */
+  async chainReply(cmd: ChainCommand, startedAt = Date.now()): Promise<Extract<ChainReply, { ok: true }>> {
     if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
     const id = this.nextId++;
     const deadline = startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS;
@@ -150,7 +167,7 @@ export class RenderClient extends EventEmitter {
     );
     if ('busy' in result) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
     const r = result.reply;
-    if (r.ok) return r.item;
+    if (r.ok) return r;
     throw new ApiError(r.code, r.message, r.details);
   }
 
@@ -163,6 +180,27 @@ export class RenderClient extends EventEmitter {
     return wait(this.sourceWaiters, id, grace, { ok: false, reason: 'expired', message: 'the renderer did not answer in time' } as SourceResult, () =>
       this.post({ t: 'source', id, key, deadline: Number.isFinite(deadline) ? deadline : Number.MAX_SAFE_INTEGER, spec }),
     );
+  }
+
+  /** Asks the worker to put a source on the preview bus once it has a frame before `deadline` (epoch ms). */
+  cue(key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
+    if (!this.ready) return Promise.resolve({ ok: false, reason: 'failed', message: 'the renderer is not running' });
+    const id = this.nextId++;
+    const grace = Number.isFinite(deadline) ? Math.max(0, deadline - Date.now()) + WORKER_MARGIN_MS : 2 ** 31 - 1;
+    return wait(this.cueWaiters, id, grace, { ok: false, reason: 'expired', message: 'the renderer did not answer in time' } as SourceResult, () =>
+      this.post({ t: 'cue', id, key, deadline: Number.isFinite(deadline) ? deadline : Number.MAX_SAFE_INTEGER, spec }),
+    );
+  }
+
+  /** Runs a mix command; resolves null after the first frame that shows it, or with the reason it could not run. */
+  mix(cmd: MixCommand): Promise<string | null> {
+    if (!this.ready) return Promise.resolve('the renderer is not running');
+    const id = this.nextId++;
+    return wait(this.mixWaiters, id, LIMITS.activationTimeoutMs, 'the renderer did not answer in time', () => this.post({ t: 'mix', id, cmd }));
+  }
+
+  setTransitions(items: IsfDescriptor[]): void {
+    this.post({ t: 'transitions', items });
   }
 
   /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within the chain budget. */
@@ -196,6 +234,11 @@ export class RenderClient extends EventEmitter {
     const published = new Promise<void>((resolve) => this.once('snapshot', () => resolve()));
     this.post({ t: 'restore', chain, ceiling });
     return published;
+  }
+
+  /** Sets the program generator's input values (the worker ignores it when `key` is no longer the program). */
+  setGeneratorValues(key: string, values: Record<string, unknown>, fire: string[]): void {
+    this.post({ t: 'generator-values', key, values, fire });
   }
 
   setGlobal(blackout: boolean, dimmer: number): void {

@@ -108,13 +108,19 @@ test('fragment keeps the file line numbers (header replaced by newlines)', () =>
   assert.is(d.vertex, 'void main() { isf_vertShaderInit(); }');
 });
 
+test('audio and audioFFT inputs are listed (textures, no default), as image inputs are', () => {
+  const d = parse({ INPUTS: [{ NAME: 'inputImage', TYPE: 'image' }, { NAME: 'wave', TYPE: 'audio' }, { NAME: 'spectrum', TYPE: 'audioFFT', LABEL: 'Spectrum' }] });
+  assert.equal(d.inputs.slice(1), [{ name: 'wave', type: 'audio' }, { name: 'spectrum', type: 'audioFFT', label: 'Spectrum' }]);
+  assert.is(d.kind, 'effect');
+});
+
 test('rejections carry a clear reason', () => {
   assert.match(reason(() => parseIsf('void main() {}', { file: 'f', fileName: 'a.fs' })), /no ISF header/);
   assert.match(reason(() => parseIsf('/* just a comment */ void main() {}', { file: 'f', fileName: 'a.fs' })), /no ISF header/);
   assert.match(reason(() => parseIsf('/*{ "NAME": "x" ', { file: 'f', fileName: 'a.fs' })), /never closed/);
   assert.match(reason(() => parse('{\n "NAME": "x",\n }')), /bad JSON in header at line 3 column \d+/);
   assert.match(reason(() => parse('[1]')), /no ISF header|not an object/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'audioFFT' }] })), /input "a": unknown TYPE "audioFFT"/);
+  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'midi' }] })), /input "a": unknown TYPE "midi"/);
   assert.match(reason(() => parse({ INPUTS: [{ TYPE: 'float' }] })), /INPUTS\[0\] has no NAME/);
   assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a' }] })), /input "a" has no TYPE/);
   assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a b', TYPE: 'float' }] })), /not a GLSL identifier/);

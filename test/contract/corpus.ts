@@ -107,6 +107,78 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('id over 512', { id: long(513) }),
         p.bad('name over 512', { name: long(513) }),
         p.bad('only unknown fields', { other: 'x' }),
+        p.ok('with a fade', { id: ids.mediaId, transition: 'fade', durationMs: 100 }),
+        p.ok('back with a cut', { id: ids.generator, transition: 'cut' }),
+        p.miss('unknown transition', { id: ids.generator, transition: 'no such transition' }),
+        p.bad('durationMs over 10000', { id: ids.generator, transition: 'fade', durationMs: 10001 }),
+        p.bad('durationMs not an integer', { id: ids.generator, durationMs: 0.5 }),
+        p.bad('transition empty', { id: ids.generator, transition: '' }),
+      ];
+    },
+  },
+  // Right after selectSource: the program is a generator (409 NOT_A_GENERATOR when that select did not go through).
+  getSourceParams: { method: 'GET', cases: () => [ok('program generator params', A('/sources/current/params'), { expect: [200, 409] })] },
+  setSourceParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/sources/params');
+      return [
+        p.ok('empty values', { values: {} }, [200, 409]),
+        p.ok('unknown input', { values: { noSuchInput: 1 } }, [400, 409]),
+        p.bad('no values', {}),
+        p.bad('values not an object', { values: 'red' }),
+      ];
+    },
+  },
+  getMix: { method: 'GET', cases: () => [ok('mixer', A('/mix'))] },
+  listTransitions: { method: 'GET', cases: () => [ok('transitions', A('/transitions'))] },
+  cueSource: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/mix/cue');
+      return [
+        p.ok('generator by id', { id: ids.generator }),
+        p.ok('media file by name-or-id', { id: ids.mediaId }),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('empty object', {}),
+        p.bad('blank name only', { name: '  ' }),
+        p.bad('id not a string', { id: 5 }),
+        p.bad('id over 512', { id: long(513) }),
+      ];
+    },
+  },
+  takeMix: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/mix/take');
+      // After a take the old program waits on preview, so a take always has something cued here.
+      return [
+        p.ok('cut', { transition: 'cut' }, [200, 409]),
+        p.ok('fade', { transition: 'fade', durationMs: 50 }, [200, 409]),
+        p.ok('the mixer\'s transition', {}, [200, 409]),
+        p.miss('unknown transition', { transition: 'nope' }),
+        p.bad('durationMs negative', { durationMs: -1 }),
+        p.bad('durationMs over 10000', { durationMs: 10001 }),
+        p.bad('transition not a string', { transition: 3 }),
+        p.bad('unknown field', { speed: 1 }),
+      ];
+    },
+  },
+  setMixPosition: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/mix/position');
+      return [
+        p.ok('half way', { value: 0.5, transition: 'fade' }, [200, 409]),
+        p.ok('back', { value: 0 }, [200, 409]),
+        p.miss('unknown transition', { value: 0.5, transition: 'nope' }),
+        p.bad('no value', {}),
+        p.bad('value over 1', { value: 1.5 }),
+        p.bad('value a string', { value: 'half' }),
       ];
     },
   },
@@ -181,6 +253,77 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('no enabled', { index: 1 }),
         p.bad('no target', { enabled: true }),
         p.bad('enabled as string', { index: 1, enabled: 'true' }),
+      ];
+    },
+  },
+  getEffect: {
+    method: 'GET',
+    cases: () => [
+      ok('first item with inputs', A('/effects/1')),
+      { ...ok('position 0', A('/effects/0')), expect: [404] },
+      { ...ok('past the end', A('/effects/99')), expect: [404] },
+      bad('not a number', A('/effects/first'), 400),
+    ],
+  },
+  setEffectParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/params');
+      return [
+        p.ok('by index, clamped', { index: 1, values: { amount: 5 } }),
+        p.ok('by name, delta', { name: ids.effectType, values: { amount: { delta: -0.5 } } }),
+        { ...p.ok('wrong type', { index: 1, values: { amount: 'lots' } }), expect: [400] },
+        { ...p.ok('unknown input', { index: 1, values: { nope: 1 } }), expect: [400] },
+        p.miss('index miss', { index: 99, values: {} }),
+        p.bad('no values', { index: 1 }),
+        p.bad('no target', { values: {} }),
+        p.bad('index as string', { index: '1', values: {} }),
+      ];
+    },
+  },
+  resetEffectParams: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/reset');
+      return [
+        p.ok('all', { index: 1 }),
+        p.ok('named', { name: ids.effectType, inputs: ['amount'] }),
+        { ...p.ok('unknown input', { index: 1, inputs: ['nope'] }), expect: [400] },
+        p.miss('index miss', { index: 99 }),
+        p.bad('neither', {}),
+        p.bad('inputs not an array', { index: 1, inputs: 'amount' }),
+      ];
+    },
+  },
+  moveEffect: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/effects/move');
+      return [
+        p.ok('to its own place', { index: 1, to: 1 }),
+        p.miss('to past the end', { index: 1, to: 99 }),
+        p.miss('to 0', { index: 1, to: 0 }),
+        p.bad('no to', { index: 1 }),
+        p.bad('to as string', { index: 1, to: '1' }),
+      ];
+    },
+  },
+  savePreset: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/presets/save');
+      return [
+        p.ok('save', { index: 1, name: 'Contract Look', overwrite: true }),
+        { ...p.ok('name taken', { effect: ids.effectType, name: 'Contract Look' }), expect: [409] },
+        p.ok('overwrite', { effect: ids.effectType, name: 'Contract Look', overwrite: true }),
+        p.miss('index miss', { index: 99, name: 'Other Look' }),
+        p.bad('no name', { index: 1 }),
+        p.bad('no target', { name: 'Other Look' }),
+        p.bad('name without a letter or digit', { index: 1, name: '!!' }),
       ];
     },
   },

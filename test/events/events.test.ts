@@ -44,14 +44,15 @@ test('hello: server and state, each member equal to its GET route', async () => 
   assert.is(hello.seq, 1);
   assert.is(hello.server.name, 'vjd');
   assert.type(hello.server.version, 'string');
-  assert.equal(Object.keys(hello.state).sort(), ['chain', 'global', 'outputs', 'palette', 'source']);
+  assert.equal(Object.keys(hello.state).sort(), ['chain', 'global', 'mix', 'outputs', 'palette', 'source']);
+  assert.equal(hello.state.mix, await get('/api/v1/mix'));
   assert.equal(hello.state.global, await get('/api/v1/global'));
   assert.equal(hello.state.chain, await get('/api/v1/effects'));
   assert.equal(hello.state.source, await get('/api/v1/sources/current'));
   assert.equal(hello.state.outputs, await get('/api/v1/outputs'));
   const palette = await req('GET', `${s.base}/api/v1/palettes/current`, { headers: AUTH });
   assert.equal(hello.state.palette, palette.status === 200 ? palette.json() : null);
-  assert.equal(hello.topics.sort(), ['chain', 'global', 'library', 'outputs', 'palette', 'source']);
+  assert.equal(hello.topics.sort(), ['chain', 'global', 'library', 'mix', 'outputs', 'palette', 'source']);
   await done(c);
 });
 

@@ -115,6 +115,50 @@ test('source, effects, palettes and actions', async () => {
   await until(async () => (await get('/api/v1/global')).dimmer === 1);
 });
 
+test('effect inputs: a fader float spans the input\'s MIN..MAX; the answer comes back as feedback', async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs?: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
+  const withFloat = available.find((e) => e.inputs?.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min));
+  assert.ok(withFloat, 'an effect with a float input');
+  const input = withFloat!.inputs!.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
+  const count = (await get('/api/v1/effects')).count as number;
+  await send(msg('/vjd/effects/add', { type: 's', value: withFloat!.type }));
+  await until(async () => (await get('/api/v1/effects')).count === count + 1);
+  const at = count + 1;
+  const min = input.min as number;
+  const max = input.max as number;
+  const valueNow = async () => ((await get(`/api/v1/effects/${at}`)).inputs as Array<{ name: string; value: number }>).find((i) => i.name === input.name)!.value;
+  heard.length = 0;
+  await send(msg(`/vjd/effects/${at}/${input.name}`, { type: 'f', value: 0.25 }));
+  await until(async () => Math.abs((await valueNow()) - (min + 0.25 * (max - min))) < 1e-4);
+  await until(async () => heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === `/vjd/effects/${at}/${input.name}` && Math.abs(m.args[0].value - 0.25) < 1e-4)));
+  await send(msg(`/vjd/effects/${at}/${input.name}`, { type: 'f', value: 1 }));
+  await until(async () => Math.abs((await valueNow()) - max) < 1e-4);
+  // An unknown input is refused by the route and changes nothing.
+  const rejected = (await get('/api/v1/status')).osc.rejected as number;
+  await send(msg(`/vjd/effects/${at}/no_such_input`, { type: 'f', value: 0.5 }));
+  await until(async () => (await get('/api/v1/status')).osc.rejected > rejected);
+  assert.ok(Math.abs((await valueNow()) - max) < 1e-4);
+});
+
+test('mix: cue, take, T-bar position', async () => {
+  const sources = (await get('/api/v1/sources')).items as Array<{ id: string }>;
+  const program = (await get('/api/v1/mix')).program.id as string;
+  const next = sources.find((x) => x.id !== program)!;
+  await send(msg('/vjd/mix/cue', { type: 's', value: next.id }));
+  await until(async () => (await get('/api/v1/mix')).preview?.id === next.id);
+  await send(msg('/vjd/mix/take'));
+  await until(async () => {
+    const m = await get('/api/v1/mix');
+    return m.program.id === next.id && m.inTransition === false;
+  });
+  await send(msg('/vjd/mix/cue', { type: 's', value: program }));
+  await until(async () => (await get('/api/v1/mix')).preview?.id === program);
+  await send(msg('/vjd/mix/position', { type: 'f', value: 0.25 }));
+  await until(async () => (await get('/api/v1/mix')).position === 0.25);
+  await send(msg('/vjd/mix/position', { type: 'f', value: 1 }));
+  await until(async () => (await get('/api/v1/mix')).program.id === program);
+});
+
 test('bad values, types, addresses and malformed packets change nothing; the server keeps serving', async () => {
   await send(msg('/vjd/global/dimmer', { type: 'f', value: 0.5 }));
   await until(async () => (await get('/api/v1/global')).dimmer === 0.5);

@@ -80,7 +80,8 @@ test('empty chain and the catalog', async () => {
   assert.ok(cat.count >= 20, `at least 20 effects, got ${cat.count}`);
   assert.is(cat.items.length, cat.count);
   assert.is(cat.inChainCount, 0);
-  for (const it of cat.items) assert.equal(Object.keys(it).sort(), ['inChain', 'name', 'type']);
+  // The spec's fields, plus the inputs each type has (issue 16: inputs are described).
+  for (const it of cat.items) assert.equal(Object.keys(it).sort(), ['inChain', 'inputs', 'name', 'type']);
   assert.ok(cat.items.some((i: any) => i.type === 'invert'));
   assert.ok(cat.items.some((i: any) => i.type === 'broken'), 'a file that parses but does not compile stays in the catalog');
   assert.not.ok(cat.items.some((i: any) => i.type === 'not_isf'), 'a file that does not parse is skipped');

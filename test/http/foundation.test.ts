@@ -17,7 +17,7 @@ test.after(async () => {
 
 function assertCors(h: Record<string, unknown>): void {
   assert.is(h['access-control-allow-origin'], '*');
-  assert.is(h['access-control-expose-headers'], 'ETag');
+  assert.is(h['access-control-expose-headers'], 'ETag, Content-Range, Accept-Ranges, Content-Length');
 }
 
 function assertErrorBody(body: any, code: string): void {
@@ -50,7 +50,7 @@ test('GET /status reports name, version, state and the native uWS engine', async
   assert.is(b.license.effectCeiling, 8);
   assert.equal(
     Object.keys(b.render).sort(),
-    ['contextRestarts', 'display', 'droppedFrames', 'fps', 'frameMsP50', 'frameMsP99', 'frames', 'gl', 'height', 'renderer', 'running', 'targetFps', 'width'],
+    ['contextRestarts', 'display', 'droppedFrames', 'fps', 'frameMsP50', 'frameMsP99', 'frames', 'fusedRuns', 'gl', 'height', 'passes', 'renderer', 'running', 'targetFps', 'width'],
   );
   assert.equal([b.render.width, b.render.height, b.render.targetFps], [320, 180, 30], 'the configured render size and rate');
   assert.is(b.render.running, true);
@@ -107,7 +107,7 @@ test('preflight OPTIONS: 204 without auth, allowed methods and headers', async (
   assert.is(r.text, '');
   assertCors(r.headers);
   assert.is(r.headers['access-control-allow-methods'], 'GET, POST, DELETE, OPTIONS');
-  assert.is(r.headers['access-control-allow-headers'], 'Content-Type, X-API-Key, Authorization, If-None-Match');
+  assert.is(r.headers['access-control-allow-headers'], 'Content-Type, X-API-Key, Authorization, If-None-Match, Range');
 });
 
 test('POST /global/blackout and /global/dimmer change and report state', async () => {

@@ -271,7 +271,7 @@ test('headers: If-None-Match where a 304 exists; CORS on every answer; no-store 
   const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get;
   assert.ok(thumb.parameters.some((p: any) => p.in === 'header' && p.name === 'If-None-Match'));
   assert.not.ok(doc.paths['/api/v1/browse'].get.parameters.some((p: any) => p.in === 'header'));
-  const cors = { 'Access-Control-Allow-Origin': ['*'], 'Access-Control-Expose-Headers': ['ETag'] };
+  const cors = { 'Access-Control-Allow-Origin': ['*'], 'Access-Control-Expose-Headers': ['ETag, Content-Range, Accept-Ranges, Content-Length'] };
   for (const r of [thumb.responses['200'], thumb.responses['304'], doc.components.responses.INTERNAL, doc.paths['/api/v1/effects/add'].post.responses['404']]) {
     for (const [name, values] of Object.entries(cors)) assert.equal(r.headers[name], { description: r.headers[name].description, required: true, schema: { type: 'string', enum: values } });
   }

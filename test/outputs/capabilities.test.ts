@@ -7,7 +7,12 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, req, tempDir } from '../helpers/server.js';
 
-const config = { live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=160x90:rate=10' }], streams: [], v4l2: { enabled: false } } };
+// A display output on a display nothing serves and no sysfs, so neither `display` nor `v4l2` shows here; their
+// detection has its own tests (display.test.ts, v4l2.test.ts).
+const config = {
+  live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=160x90:rate=10' }], streams: [], v4l2: { enabled: false, sysfsDir: '/nonexistent/video4linux' } },
+  outputs: [{ id: 'proj', kind: 'display', enabled: false, display: ':9999' }],
+};
 
 test('an ffmpeg with libx264: stream and record, with the output and preview limits', async () => {
   const server = await startServer({ config });

@@ -44,7 +44,7 @@ test('valid outputs load with their fields', async () => {
 test('unknown keys, bad values, refused URLs and duplicate ids are named', async () => {
   let e = await error([{ id: 'a', kind: 'stream', enabled: true, url: 'udp://h:1', bitrate: 5 }]);
   assert.is(e.key, 'outputs[0].bitrate');
-  e = await error([{ id: 'a', kind: 'display', enabled: true }]);
+  e = await error([{ id: 'a', kind: 'ndi', enabled: true }]);
   assert.is(e.key, 'outputs[0].kind');
   e = await error([{ id: 'a', kind: 'stream', enabled: true, url: 'file:///etc/passwd' }]);
   assert.is(e.key, 'outputs[0].url');

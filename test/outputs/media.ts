@@ -20,23 +20,32 @@ export function freeUdpPort(): Promise<number> {
  * socket timeout, `timeoutS` seconds without packets, bounds the wait).
  */
 export function receiveUdp(port: number, width: number, height: number, frames: number, opts: { skip?: number; timeoutS?: number } = {}): Promise<Buffer[]> {
-  const skip = opts.skip ?? 0;
   const timeoutUs = (opts.timeoutS ?? 20) * 1_000_000;
+  return receive(`udp://127.0.0.1:${port}?timeout=${timeoutUs}&fifo_size=1000000&overrun_nonfatal=1`, width, height, frames, opts);
+}
+
+/**
+ * An ffmpeg receiver reading `input` (any URL ffmpeg opens: an SRT caller, a TCP listener…): skips `skip` decoded
+ * frames and returns the next `frames` as rgb24 buffers of width×height. Rejects when ffmpeg ends without them;
+ * the URL's own timeout option bounds the wait, and `killAfterS` (default 60) is a last resort.
+ */
+export function receive(input: string, width: number, height: number, frames: number, opts: { skip?: number; killAfterS?: number } = {}): Promise<Buffer[]> {
+  const skip = opts.skip ?? 0;
   return new Promise((resolve, reject) => {
-    const p = spawn(
-      'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-i', `udp://127.0.0.1:${port}?timeout=${timeoutUs}&fifo_size=1000000&overrun_nonfatal=1`, '-frames:v', String(skip + frames), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const p = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', input, '-frames:v', String(skip + frames), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const killer = setTimeout(() => p.kill('SIGKILL'), (opts.killAfterS ?? 60) * 1000);
     const chunks: Buffer[] = [];
     let err = '';
     p.stdout.on('data', (c: Buffer) => chunks.push(c));
     p.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    p.on('close', () => {
+    p.on('close', (code, signal) => {
+      clearTimeout(killer);
       const all = Buffer.concat(chunks);
       const size = width * height * 3;
       const got = Math.floor(all.length / size);
-      if (got < skip + frames) return reject(new Error(`receiver got ${got} of ${skip + frames} frames of ${width}x${height} (${all.length} bytes): ${err}`));
+      if (got < skip + frames) return reject(new Error(`receiver of ${input} got ${got} of ${skip + frames} frames of ${width}x${height} (${all.length} bytes, ${signal ?? `code ${code}`}): ${err}`));
       const out: Buffer[] = [];
       for (let i = skip; i < skip + frames; i++) out.push(all.subarray(i * size, (i + 1) * size));
       resolve(out);

@@ -118,6 +118,33 @@ test('parts are JPEGs of the program at the asked size; red source red, blackout
   await waitUntil(async () => (await status()).preview.clients === 0, 10000);
 });
 
+test('parts per second follow the asked fps: at least half of what the render could give, never above it', async () => {
+  const FPS = 5;
+  const c = new MjpegClient(`?size=64&fps=${FPS}`);
+  try {
+    await c.ready;
+    await waitUntil(() => c.parts.length >= 3, 30000);
+    const frames = async (): Promise<number> => (await req('GET', api('/status'))).json().render.frames;
+    const p1 = c.parts.length;
+    const [f1, t1] = [await frames(), Date.now()];
+    const WINDOW = 15;
+    await waitUntil(() => c.parts.length >= p1 + WINDOW, 120000, 50);
+    const [f2, t2] = [await frames(), Date.now()];
+    const seconds = (t2 - t1) / 1000;
+    const rate = (c.parts.length - p1) / seconds;
+    const renderRate = (f2 - f1) / seconds;
+    // A part needs a new render frame, so a loaded machine whose render slows gets fewer: the bound is relative to
+    // what the render made in the same window, and loose (half), so it holds under load yet catches a preview that
+    // ticks at a fraction of its fps.
+    const floor = 0.5 * Math.min(FPS, renderRate);
+    assert.ok(rate >= floor, `${rate.toFixed(2)} parts/s at fps=${FPS} with the render at ${renderRate.toFixed(1)} fps (floor ${floor.toFixed(2)})`);
+    assert.ok(rate <= FPS * 1.5, `${rate.toFixed(2)} parts/s at fps=${FPS}`);
+  } finally {
+    c.close();
+  }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
+});
+
 test('size and fps are clamped like thumbnail sizes; HEAD opens no stream', async () => {
   const big = new MjpegClient('?size=99999&fps=0');
   const junk = new MjpegClient('?size=abc&fps=x');

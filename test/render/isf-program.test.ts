@@ -141,6 +141,12 @@ test('uniforms of each input type reach the shader, with defaults, clamping and 
   near(bad.at(1, 0), [0, 255, 0, 255], 1, 'hex color');
 });
 
+test('an audioFFT input is a sampler that reads black while vjd has no audio source', () => {
+  const d = isf({ INPUTS: [IMAGE, { NAME: 'spectrum', TYPE: 'audioFFT' }] }, 'void main() { gl_FragColor = vec4(IMG_NORM_PIXEL(spectrum, vec2(0.5)).rgb + 0.5 * IMG_THIS_PIXEL(inputImage).rgb, 1.0); }');
+  const r = renderIsf(gl, d, { width: 4, height: 4, input: () => [255, 255, 255, 255] });
+  near(r.at(1, 1), [128, 128, 128, 255], 2, 'half the input plus a black spectrum');
+});
+
 test('PALETTE and PALETTE_COUNT reach the shader', () => {
   const d = isf(
     {},

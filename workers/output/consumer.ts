@@ -1,12 +1,14 @@
 // One output: a supervised ffmpeg fed program frames at exactly its fps. A slot with no newer program frame
 // sends the last one again (repeated); a pipe that is still full drops the slot's frame (dropped), so a slow
 // consumer never holds up the render, the main thread or the other consumers. ffmpeg is restarted with backoff
-// (1 s doubling to 30 s) until the output is stopped.
+// (1 s doubling to 30 s) until the output is stopped. A display or v4l2 output whose target is missing is
+// `failed` and is checked again every few seconds, so an X server or a loopback device that comes up later is used.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
 import { redactText } from '../../src/outputs/url.js';
 import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
 import { buildOutputArgs } from './ffmpeg-args.js';
+import { checkTarget, needsCheck } from './target-check.js';
 import type { ProgramFrames } from './program-frames.js';
 
 const BACKOFF_FIRST_MS = 1000;
@@ -18,13 +20,22 @@ const PIPE_FRAMES = 2;
 /** After a stop, ffmpeg gets this long to finish the file or stream before SIGKILL. */
 const STOP_GRACE_MS = 3000;
 const MAX_ERROR_CHARS = 300;
+/** How often a missing X display or video device is looked for again: cheap, and quick enough after a modprobe. */
+const RECHECK_MS = 5000;
 
 export interface ConsumerDeps {
   ffmpeg: string;
   /** Command prefix that makes ffmpeg die with this thread (setpriv --pdeathsig), or []. */
   wrapper: string[];
   frames: ProgramFrames;
-  onState(state: OutputState, lastError: string | null, startedAt: string | null, file: string | undefined, pid: number | undefined): void;
+  onState(
+    state: OutputState,
+    lastError: string | null,
+    startedAt: string | null,
+    file: string | undefined,
+    pid: number | undefined,
+    size: { width: number; height: number } | undefined,
+  ): void;
   onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
 }
 
@@ -35,6 +46,9 @@ export class Consumer {
   private lastError: string | null = null;
   private startedAt: string | null = null;
   private file: string | undefined;
+  private size: { width: number; height: number } | undefined;
+  /** Bumped at every launch, so a target check that answers after a stop or a newer launch is ignored. */
+  private launches = 0;
   private backoffMs = BACKOFF_FIRST_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
@@ -53,7 +67,7 @@ export class Consumer {
 
   start(): void {
     this.stopping = false;
-    this.spawn();
+    this.launch();
     this.t0 = performance.now();
     this.slots = 0;
     this.tick();
@@ -61,23 +75,45 @@ export class Consumer {
 
   private setState(state: OutputState): void {
     this.state = state;
-    this.deps.onState(state, this.lastError, this.startedAt, this.file, this.child?.pid);
+    this.deps.onState(state, this.lastError, this.startedAt, this.file, this.child?.pid, this.size);
   }
 
-  private spawn(): void {
+  /** Starts ffmpeg, after making sure a display's X server or a v4l2 device is there. */
+  private launch(): void {
+    if (!needsCheck(this.spec)) return this.spawn();
+    const launch = ++this.launches;
+    void checkTarget(this.spec, this.deps.ffmpeg).then((found) => {
+      if (this.stopping || launch !== this.launches) return;
+      if (found.ok) return this.spawn(found.screen);
+      const reason = this.clean(found.reason);
+      // Logged when it first fails or the reason changes, not at every re-check.
+      if (this.state !== 'failed' || this.lastError !== reason) this.deps.onLog('warn', 'output target missing; checking again', { id: this.id, reason });
+      this.lastError = reason;
+      this.setState('failed');
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        if (!this.stopping) this.launch();
+      }, RECHECK_MS);
+    });
+  }
+
+  private spawn(screen?: { width: number; height: number }): void {
     const { frames, ffmpeg, wrapper } = this.deps;
-    let built: { args: string[]; file?: string };
+    let built: { args: string[]; file?: string; size?: { width: number; height: number } };
     try {
-      built = buildOutputArgs(this.id, this.spec, frames.size);
+      built = buildOutputArgs(this.id, this.spec, frames.size, new Date(), screen);
     } catch (err) {
       this.lastError = (err as Error).message;
       this.setState('retrying');
       return;
     }
     const [cmd, ...pre] = [...wrapper, ffmpeg];
-    const child = spawn(cmd!, [...pre, ...built.args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    // The display kind's SDL window opens on its own X display, whatever display the render uses.
+    const env = this.spec.window ? { ...process.env, DISPLAY: this.spec.window.display } : process.env;
+    const child = spawn(cmd!, [...pre, ...built.args], { stdio: ['pipe', 'ignore', 'pipe'], env });
     this.child = child;
     this.file = built.file ? basename(built.file) : undefined;
+    this.size = built.size;
     this.startedAt = new Date().toISOString();
     this.accepted = 0;
     this.runningSince = 0;
@@ -119,7 +155,7 @@ export class Consumer {
       this.retryTimer = null;
       if (this.stopping) return;
       this.counters.restarts++;
-      this.spawn();
+      this.launch();
     }, wait);
   }
 

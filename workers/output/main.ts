@@ -49,8 +49,17 @@ port.on('message', (m: MainToOutput) => {
           ffmpeg: init.ffmpeg,
           wrapper: prefix,
           frames,
-          onState: (state, lastError, startedAt, file, pid) =>
-            post({ t: 'state', id: m.id, state, lastError, startedAt, ...(file !== undefined ? { file } : {}), ...(pid !== undefined ? { pid } : {}) }),
+          onState: (state, lastError, startedAt, file, pid, size) =>
+            post({
+              t: 'state',
+              id: m.id,
+              state,
+              lastError,
+              startedAt,
+              ...(file !== undefined ? { file } : {}),
+              ...(pid !== undefined ? { pid } : {}),
+              ...(size !== undefined ? { size } : {}),
+            }),
           onLog: (level, msg, fields) => post({ t: 'log', level, msg, fields }),
         });
         consumers.set(m.id, c);

@@ -1,10 +1,11 @@
-// The render loop: source stage → enabled effects in chain order (ping-pong targets) → dimmer/blackout → output,
+// The render loop: source stage (or, during a transition, program and preview blended by the mix stage) → enabled effects in chain order (ping-pong targets) → dimmer/blackout → output,
 // paced at the configured fps with drift-free scheduling that skips frames rather than queueing them.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import { RENDER_COUNTERS, type RenderStats, type SourceSpec, type ThumbJob, type ThumbReply } from '../../src/shared/messages.js';
+import { RENDER_COUNTERS, type MixCommand, type RenderStats, type SourceSpec, type ThumbJob, type ThumbReply } from '../../src/shared/messages.js';
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
+import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
@@ -13,6 +14,7 @@ import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
 import { SourceStage } from './source-stage.js';
+import { MixStage } from './mix-stage.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
 
@@ -36,6 +38,9 @@ export class RenderEngine {
   readonly pool: ProgramPool;
   readonly source: SourceStage;
   readonly output: OutputStage;
+  readonly mix: MixStage;
+  /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
+  readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
   private readonly ping: [RenderTarget, RenderTarget];
@@ -56,6 +61,16 @@ export class RenderEngine {
   private readonly frame: IsfFrame;
   /** Called after each frame with the source switch it completed or gave up, if any. */
   onSource: (o: SourceOutcome) => void = () => {};
+  /** Called after each frame with the cue it completed or gave up, if any. */
+  onCue: (o: SourceOutcome) => void = () => {};
+  /** Called after the first frame that shows a mix command (ok), or at once when it cannot run. */
+  onMix: (id: number, error: string | null) => void = () => {};
+  /** Called after the frame on which a take completed and the buses swapped. */
+  onSwap: (program: string, preview: string) => void = () => {};
+  /** Mix commands applied and waiting for the frame that shows them. */
+  private mixReplies: number[] = [];
+  private readonly drawProgram = (t: RenderTarget): void => this.source.draw(t, this.frame);
+  private readonly drawPreview = (t: RenderTarget): void => this.source.draw(t, this.frame, this.source.cued ?? undefined);
   /** Called after every frame: null when it rendered, the error message when it threw (the loop goes on). */
   onFrame: (error: string | null) => void = () => {};
   /** Test hook: this many coming frames throw, as frames on a broken context would. */
@@ -75,12 +90,14 @@ export class RenderEngine {
     readonly renderer: string,
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
+    opts: { fuse?: boolean } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
     this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
+    this.fuse = new Fuser(gl, this.quad, width, height, opts.fuse ?? true);
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {
@@ -90,6 +107,7 @@ export class RenderEngine {
     });
     this.source = new SourceStage(gl, this.quad, this.pool, width, height);
     this.output = new OutputStage(gl, this.quad, width, height);
+    this.mix = new MixStage(gl, this.quad, width, height);
     this.ping = [createTarget(gl, width, height), createTarget(gl, width, height)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
@@ -150,6 +168,38 @@ export class RenderEngine {
     this.source.pending = { id, key, deadline, source: built };
   }
 
+  /** Queues a cue: the source goes on the preview bus on the first frame it can draw, unless its deadline passes. */
+  requestCue(id: number, key: string, deadline: number, spec: SourceSpec): void {
+    let built;
+    try {
+      built = this.source.build(spec, this.generators);
+    } catch (err) {
+      this.onCue({ id, ok: false, key, reason: 'failed', message: (err as Error).message });
+      return;
+    }
+    const old = this.source.pendingCue;
+    if (old) {
+      this.source.drop(old.source);
+      this.onCue({ id: old.id, ok: false, key: old.key, reason: 'superseded', message: 'a later cue replaced this one before it had a frame' });
+    }
+    this.source.pendingCue = { id, key, deadline, source: built };
+  }
+
+  /** Applies a take or a T-bar move; answered (onMix) after the next frame drawn. */
+  mixCommand(id: number, cmd: MixCommand): void {
+    if (!this.source.cued) {
+      this.onMix(id, 'nothing is cued on preview');
+      return;
+    }
+    try {
+      this.mix.command(cmd);
+    } catch (err) {
+      this.onMix(id, (err as Error).message);
+      return;
+    }
+    this.mixReplies.push(id);
+  }
+
   start(): void {
     this.next = performance.now();
     const tick = (): void => {
@@ -177,6 +227,8 @@ export class RenderEngine {
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
       if (this.next - performance.now() > 2) this.pool.refill();
+      // Fused programs compile one step at a time in the idle time (see Fuser.idle).
+      this.fuse.idle(this.next - performance.now(), this.period);
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
     };
     this.timer = setTimeout(tick, 0);
@@ -205,6 +257,16 @@ export class RenderEngine {
       switching = null;
     }
     if (switching && !this.source.ready(switching.source)) switching = null;
+    this.advanceCue();
+    // A transition draws both buses; the frame it reaches 1 swaps them and draws the new program alone.
+    let progress = this.source.cued ? this.mix.progress(now) : null;
+    let swapped = false;
+    if (progress !== null && progress >= 1) {
+      this.source.swap();
+      this.mix.finish();
+      swapped = true;
+      progress = null;
+    }
 
     // At full level the last stage draws straight into the output target: the grading pass costs a full-screen
     // draw (~4 ms at 720p on Mesa) and only runs while the dimmer or blackout changes the picture.
@@ -214,17 +276,20 @@ export class RenderEngine {
     let [a, b] = this.ping;
     const first = direct && enabled.length === 0 ? out : a;
     if (switching) this.source.draw(first, ctx, switching.source);
+    else if (progress !== null) this.mix.draw(first, ctx, progress, this.drawProgram, this.drawPreview);
     else this.source.draw(first, ctx);
-    for (let i = 0; i < enabled.length; i++) {
-      const slot = enabled[i]!;
+    // Each step is one fused run (one pass) or one effect's own program; the plan changes only between frames.
+    const steps = this.fuse.plan(enabled);
+    for (let i = 0; i < steps.length; i++) {
       ctx.input = a.texture;
-      ctx.target = (direct && i === enabled.length - 1 ? out : b).framebuffer;
-      ctx.values = slot.inputs;
-      slot.instance.program.render(ctx);
+      ctx.target = (direct && i === steps.length - 1 ? out : b).framebuffer;
+      steps[i]!.render(ctx);
       const t = a;
       a = b;
       b = t;
     }
+    // Fired events have had their frame.
+    this.chain.endFrame();
     if (!direct) this.output.draw(a.texture);
     if (this.readback) this.readback.read(gl, out, this.width, this.height);
     gl.flush();
@@ -234,6 +299,8 @@ export class RenderEngine {
       this.source.commit(switching.key, switching.source);
       this.onSource({ id: switching.id, ok: true, key: switching.key });
     }
+    if (swapped) this.onSwap(this.source.currentKey, this.source.cuedKey);
+    if (this.mixReplies.length > 0) for (const id of this.mixReplies.splice(0)) this.onMix(id, null);
     this.frameIndex++;
     this.outputFrames++;
     if (this.counters) Atomics.store(this.counters, RENDER_COUNTERS.outputFrame, this.outputFrames);
@@ -243,6 +310,21 @@ export class RenderEngine {
       Atomics.wait(SLEEPER, 0, 0, this.slowFrames.ms);
     }
     this.stats.record(now, performance.now() - now);
+  }
+
+  /** Moves a cue whose source has a frame onto the preview bus, or gives it up past its deadline. */
+  private advanceCue(): void {
+    const cue = this.source.pendingCue;
+    if (!cue) return;
+    if (Date.now() > cue.deadline) {
+      this.source.drop(cue.source);
+      this.source.pendingCue = null;
+      this.onCue({ id: cue.id, ok: false, key: cue.key, reason: 'expired', message: 'no first frame before the activation deadline' });
+    } else if (this.source.ready(cue.source)) {
+      this.source.pendingCue = null;
+      this.source.setCued(cue.key, cue.source);
+      this.onCue({ id: cue.id, ok: true, key: cue.key });
+    }
   }
 
   snapshotStats(): RenderStats {
@@ -257,6 +339,7 @@ export class RenderEngine {
       renderer: this.renderer,
       contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
+      ...this.fuse.stats(),
     };
   }
 
@@ -273,9 +356,11 @@ export class RenderEngine {
     this.stop();
     this.chain.clear();
     this.source.destroy();
+    this.mix.destroy();
     this.thumbs.destroy();
     this.output.destroy();
     for (const t of this.ping) t.destroy();
+    this.fuse.destroy();
     this.pool.destroy();
     this.quad.destroy();
   }

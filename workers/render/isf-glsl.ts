@@ -1,5 +1,5 @@
 // ISF → GLSL ES 1.00: vertex + fragment sources (uniform prelude, IMG_* rewrite) and compilation with file line numbers.
-import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
+import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/shared/isf-types.js';
 import { PALETTE_SLOTS } from '../../src/shared/palette.js';
 import type { GL } from './gl-util.js';
 
@@ -22,11 +22,13 @@ const GLSL_TYPE: Record<IsfInput['type'], string> = {
   color: 'vec4',
   point2D: 'vec2',
   image: 'sampler2D',
+  audio: 'sampler2D',
+  audioFFT: 'sampler2D',
 };
 
 /** Samplers the shader may name in IMG_* calls: image inputs and pass targets, in texture-unit order. */
 export function samplerNames(desc: IsfDescriptor): string[] {
-  const names = desc.inputs.filter((i) => i.type === 'image').map((i) => i.name);
+  const names = desc.inputs.filter(isSamplerInput).map((i) => i.name);
   for (const p of desc.passes) if (p.target && !names.includes(p.target)) names.push(p.target);
   return names;
 }
@@ -43,7 +45,7 @@ function uniformBlock(desc: IsfDescriptor): string[] {
     `uniform vec3 PALETTE[${PALETTE_SLOTS}];`,
     'uniform int PALETTE_COUNT;',
   ];
-  for (const i of desc.inputs) if (i.type !== 'image') lines.push(`uniform ${GLSL_TYPE[i.type]} ${i.name};`);
+  for (const i of desc.inputs) if (!isSamplerInput(i)) lines.push(`uniform ${GLSL_TYPE[i.type]} ${i.name};`);
   for (const s of samplerNames(desc)) {
     lines.push(`uniform sampler2D ${s};`, `uniform vec2 _${s}_imgSize;`, `uniform vec4 _${s}_imgRect;`);
   }

@@ -1,5 +1,5 @@
 // Runs one ISF descriptor on a WebGL 1 context: compile/link, cached uniforms, multi-pass buffers.
-import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
+import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/shared/isf-types.js';
 import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
 import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
 import type { GL, Quad } from './gl-util.js';
@@ -21,6 +21,8 @@ export interface IsfFrame {
   frameIndex: number;
   palette: { rgb: Float32Array; count: number };
   values: Record<string, unknown>;
+  /** Textures (render size) for named image inputs other than inputImage: a transition's startImage and endImage. */
+  images?: Record<string, WebGLTexture> | null;
 }
 
 // Every buffer keeps its content between frames, which is what PERSISTENT asks for and allowed for the others.
@@ -124,7 +126,7 @@ export class IsfProgram {
       paletteCount: at('PALETTE_COUNT'),
     };
     this.caps = [gl.BLEND, gl.DEPTH_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.STENCIL_TEST];
-    for (const input of desc.inputs) if (input.type !== 'image') this.inputs.push({ input, loc: at(input.name) });
+    for (const input of desc.inputs) if (!isSamplerInput(input)) this.inputs.push({ input, loc: at(input.name) });
     gl.useProgram(program);
     const targets = new Set(desc.passes.map((p) => p.target).filter((t): t is string => t !== undefined));
     samplerNames(desc).forEach((name, unit) => {
@@ -204,8 +206,20 @@ export class IsfProgram {
   }
 
   private setInputs(values: Record<string, unknown>): void {
-    const gl = this.gl;
-    for (const { input, loc } of this.inputs) {
+    IsfProgram.setInputUniforms(this.gl, this.inputs, values, this.vars);
+  }
+
+  /**
+   * Sets the uniforms of non-image inputs from control-surface values (coerced, clamped, defaults for junk) and
+   * records numeric values in `vars`. Fused programs use it too, so a parameter means the same inside a fused run.
+   */
+  static setInputUniforms(
+    gl: GL,
+    inputs: ReadonlyArray<{ input: IsfInput; loc: WebGLUniformLocation | null }>,
+    values: Record<string, unknown>,
+    vars: Record<string, number>,
+  ): void {
+    for (const { input, loc } of inputs) {
       const v = values[input.name];
       switch (input.type) {
         case 'float':
@@ -216,14 +230,14 @@ export class IsfProgram {
             if (input.values && !input.values.includes(n)) n = input.default as number;
             gl.uniform1i(loc, n);
           } else gl.uniform1f(loc, n);
-          this.vars[input.name] = n;
+          vars[input.name] = n;
           break;
         }
         case 'bool':
         case 'event': {
           const b = toBool(v) ?? (input.default as boolean);
           gl.uniform1i(loc, b ? 1 : 0);
-          this.vars[input.name] = b ? 1 : 0;
+          vars[input.name] = b ? 1 : 0;
           break;
         }
         case 'color':
@@ -262,10 +276,10 @@ export class IsfProgram {
     if (this.buffers.length > 0) this.layoutBuffers();
 
     for (const s of this.images) {
-      const main = s.name === 'inputImage' && frame.input !== null;
+      const tex = s.name === 'inputImage' ? frame.input : (frame.images?.[s.name] ?? null);
       gl.activeTexture(gl.TEXTURE0 + s.unit);
-      gl.bindTexture(gl.TEXTURE_2D, main ? frame.input : this.dummy);
-      if (main) gl.uniform2f(s.size, frame.inputSize[0], frame.inputSize[1]);
+      gl.bindTexture(gl.TEXTURE_2D, tex ?? this.dummy);
+      if (tex) gl.uniform2f(s.size, frame.inputSize[0], frame.inputSize[1]);
       else gl.uniform2f(s.size, 1, 1);
     }
 

@@ -25,10 +25,14 @@ const kept: {
   global: { blackout: boolean; dimmer: number };
   palette: string[];
   source: { key: string; spec: SourceSpec } | null;
+  /** The preview bus; swaps with `source` when a take completes. */
+  cue: { key: string; spec: SourceSpec } | null;
+  transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   outputRing: SharedArrayBuffer | null;
-} = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null, outputRing: null };
+} = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null, cue: null, transitions: null, outputRing: null };
 /** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source`. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
+const cues = new Map<number, { key: string; spec: SourceSpec }>();
 let contextRestarts = 0;
 let failedInARow = 0;
 
@@ -38,13 +42,28 @@ function createEngine(): RenderEngine {
   if (!gl) throw new Error('headless-gl could not create a context (no X display or no GLX)');
   trackGl(gl);
   const renderer = `${String(gl.getParameter(gl.RENDERER))} / ${String(gl.getParameter(gl.VERSION))}`;
-  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer, counters);
+  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer, counters, { fuse: init.fuse });
+  e.fuse.onLog = (msg, fields) => post({ t: 'log', level: 'warn', msg, fields });
   e.onSource = (o) => {
     const req = requested.get(o.id);
     requested.delete(o.id);
     if (o.ok && req) kept.source = req;
     if (o.ok) post({ t: 'source-reply', id: o.id, ok: true, key: o.key });
     else post({ t: 'source-reply', id: o.id, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
+  };
+  e.onCue = (o) => {
+    const req = cues.get(o.id);
+    cues.delete(o.id);
+    if (o.ok && req) kept.cue = req;
+    if (o.ok) post({ t: 'cue-reply', id: o.id, ok: true, key: o.key });
+    else post({ t: 'cue-reply', id: o.id, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
+  };
+  e.onMix = (id, error) => post(error === null ? { t: 'mix-reply', id, ok: true } : { t: 'mix-reply', id, ok: false, message: error });
+  e.onSwap = (program, preview) => {
+    const old = kept.source;
+    kept.source = kept.cue;
+    kept.cue = old;
+    post({ t: 'mix-swap', program, preview });
   };
   let lastError = '';
   e.onFrame = (error) => {
@@ -90,6 +109,8 @@ function recover(): void {
   engine.output.dimmer = kept.global.dimmer;
   engine.setPalette(kept.palette);
   engine.setOutputRing(kept.outputRing);
+  if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
+  if (kept.cue) engine.requestCue(0, kept.cue.key, Number.MAX_SAFE_INTEGER, { ...kept.cue.spec, ...(kept.cue.spec.kind === 'ring' ? { immediate: true } : {}) });
   if (kept.source) engine.requestSource(0, kept.source.key, Number.MAX_SAFE_INTEGER, { ...kept.source.spec, ...(kept.source.spec.kind === 'ring' ? { immediate: true } : {}) });
   engine.start();
   post({ t: 'log', level: 'warn', msg: 'render context recreated after repeated frame failures', fields: { contextRestarts } });
@@ -121,6 +142,8 @@ port.on('message', (m: MainToRender) => {
     post({ t: 'log', level: 'error', msg: 'render command failed', fields: { command: m.t, err: message } });
     if (m.t === 'chain') post({ t: 'chain-reply', id: m.id, reply: { ok: false, code: 'EFFECT_LOAD_FAILED', message } });
     if (m.t === 'source') post({ t: 'source-reply', id: m.id, ok: false, reason: 'failed', message });
+    if (m.t === 'cue') post({ t: 'cue-reply', id: m.id, ok: false, reason: 'failed', message });
+    if (m.t === 'mix') post({ t: 'mix-reply', id: m.id, ok: false, message });
     if (m.t === 'sample') post({ t: 'sample-reply', id: m.id, pixels: [] });
     if (m.t === 'thumb') post({ t: 'thumb-reply', id: m.id, ok: false, reason: 'failed', message });
   }
@@ -156,6 +179,30 @@ function handle(m: MainToRender): void {
       requested.set(m.id, { key: m.key, spec: m.spec });
       engine.requestSource(m.id, m.key, m.deadline, m.spec);
       return;
+    case 'cue':
+      cues.set(m.id, { key: m.key, spec: m.spec });
+      engine.requestCue(m.id, m.key, m.deadline, m.spec);
+      return;
+    case 'mix':
+      engine.mixCommand(m.id, m.cmd);
+      return;
+    case 'transitions':
+      kept.transitions = m;
+      for (const r of engine.mix.setTransitions(m.items)) {
+        if (!r.ok) post({ t: 'log', level: 'error', msg: 'transition shader does not compile; taking it fails', fields: { type: r.type, error: r.error } });
+      }
+      return;
+    case 'generator-values': {
+      const set = engine.source.setGeneratorValues(m.key, m.values, m.fire);
+      // A rebuilt context brings the program generator back with these values (fired events excluded).
+      const k = kept.source;
+      if (set && k?.key === m.key && k.spec.kind === 'generator') {
+        const inputs = { ...m.values };
+        for (const name of m.fire) delete inputs[name];
+        kept.source = { key: k.key, spec: { ...k.spec, inputs } };
+      }
+      return;
+    }
     case 'global':
       kept.global = { blackout: m.blackout, dimmer: m.dimmer };
       engine.output.blackout = m.blackout;

@@ -1,5 +1,6 @@
 // The source stage: draws the current source (generator, ingest frame ring, or black) into the first buffer of
 // the chain, and holds a pending source until it has a frame, so a failed activation never interrupts the output.
+// It also holds the mixer's preview bus (the cued source, warm but not drawn unless a transition shows it).
 import type { SourceSpec } from '../../src/shared/messages.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
@@ -27,7 +28,7 @@ void main() {
 /** The frame record the engine reuses for every pass of a frame (no per-pass allocations). */
 export type DrawContext = IsfFrame;
 
-type Active =
+export type Active =
   | { kind: 'none' }
   | { kind: 'generator'; program: IsfProgram; values: Record<string, unknown> }
   | { kind: 'ring'; reader: FrameRingReader; live: boolean; immediate: boolean; afterFrame: number; texture: WebGLTexture | null; texW: number; texH: number; frameNo: number };
@@ -43,6 +44,11 @@ export class SourceStage {
   private current: Active = { kind: 'none' };
   currentKey = '';
   pending: Pending | null = null;
+  /** The preview bus: cued, warm, drawn only while a transition shows it. */
+  cued: Active | null = null;
+  cuedKey = '';
+  /** A cue waiting for its source's first frame. */
+  pendingCue: Pending | null = null;
   private readonly letterbox: WebGLProgram;
   private readonly uRect: WebGLUniformLocation | null;
   private readonly uFrame: WebGLUniformLocation | null;
@@ -58,6 +64,28 @@ export class SourceStage {
     this.letterbox = compileProgram(gl, BLIT_VERTEX, LETTERBOX);
     this.uRect = gl.getUniformLocation(this.letterbox, 'rect');
     this.uFrame = gl.getUniformLocation(this.letterbox, 'frame');
+  }
+
+  /** Events of the program generator fired by the last values message: cleared after the frame that showed them. */
+  private firing: string[] = [];
+
+  /**
+   * Replaces the program generator's input values (POST /sources/params, validated on the main thread); `fire` are
+   * events set for one frame. False when `key` is not the current source or not a generator (nothing changed).
+   */
+  setGeneratorValues(key: string, values: Record<string, unknown>, fire: string[]): boolean {
+    const c = this.current;
+    if (key !== this.currentKey || c.kind !== 'generator') return false;
+    c.values = { ...values };
+    this.firing = fire;
+    return true;
+  }
+
+  private endEvents(source: Extract<Active, { kind: 'generator' }>): void {
+    const next = { ...source.values };
+    for (const name of this.firing) delete next[name];
+    source.values = next;
+    this.firing = [];
   }
 
   setNoSignal(desc: IsfDescriptor | null): void {
@@ -106,6 +134,24 @@ export class SourceStage {
     this.currentKey = key;
   }
 
+  /** Puts `source` on the preview bus, releasing what was cued before. */
+  setCued(key: string, source: Active): void {
+    if (this.cued) this.release(this.cued);
+    this.cued = source;
+    this.cuedKey = key;
+  }
+
+  /** A take completed: the preview becomes the program and the old program waits on preview. */
+  swap(): void {
+    if (!this.cued) return;
+    const program = this.current;
+    const key = this.currentKey;
+    this.current = this.cued;
+    this.currentKey = this.cuedKey;
+    this.cued = program.kind === 'none' ? null : program;
+    this.cuedKey = program.kind === 'none' ? '' : key;
+  }
+
   drop(source: Active): void {
     this.release(source);
   }
@@ -118,6 +164,7 @@ export class SourceStage {
       ctx.target = target.framebuffer;
       ctx.values = source.values;
       source.program.render(ctx);
+      if (source === this.current && this.firing.length > 0) this.endEvents(source);
       return;
     }
     if (source.kind === 'ring') {
@@ -145,6 +192,10 @@ export class SourceStage {
   destroy(): void {
     if (this.pending) this.release(this.pending.source);
     this.pending = null;
+    if (this.pendingCue) this.release(this.pendingCue.source);
+    this.pendingCue = null;
+    if (this.cued) this.release(this.cued);
+    this.cued = null;
     this.release(this.current);
     this.current = { kind: 'none' };
     this.noSignal?.destroy();

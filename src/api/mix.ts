@@ -1,0 +1,146 @@
+// Mixer routes: GET /mix, POST /mix/cue, /mix/take, /mix/position (program and preview buses, transitions, T-bar)
+// and GET /transitions (built-ins from assets/transitions plus the `transitions.dirs` folders).
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../errors.js';
+import { LIMITS } from '../limits.js';
+import type { SourceManager } from '../sources/source-manager.js';
+import { MAX_DURATION_MS, type Mixer } from '../sources/mixer.js';
+import type { IsfDescriptor } from '../shared/isf-types.js';
+import { CurrentSourceSchema, idOrNameInvalid, usableIdOrName } from './sources.js';
+
+export const TransitionName = Type.String({ minLength: 1, maxLength: 64, description: 'transition type or name from GET /transitions (flexible matching)' });
+export const DurationMs = Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: `transition length in ms, 0 to ${MAX_DURATION_MS}` });
+
+export const MixSchema = Type.Object(
+  {
+    program: CurrentSourceSchema,
+    preview: Type.Union([CurrentSourceSchema, Type.Null()], { description: 'the cued source; null when nothing is cued' }),
+    position: Type.Number({ minimum: 0, maximum: 1, description: 'the transition\'s progress (auto take or T-bar): 0 program, 1 preview' }),
+    transition: Type.Object({ type: Type.String(), durationMs: Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS }) }, { description: 'the transition a take uses when it names none' }),
+    inTransition: Type.Boolean({ description: 'true while a take runs or the T-bar rests between its ends' }),
+  },
+  { description: 'the mixer' },
+);
+
+const CueBody = Type.Intersect([
+  Type.Object({
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'source id, matched first' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
+  }),
+  usableIdOrName,
+]);
+
+const TakeBody = Type.Object({ transition: Type.Optional(TransitionName), durationMs: Type.Optional(DurationMs) }, { additionalProperties: false });
+const PositionBody = Type.Object(
+  { value: Type.Number({ minimum: 0, maximum: 1, description: 'T-bar position: 0 program, 1 preview (completes the take)' }), transition: Type.Optional(TransitionName) },
+  { additionalProperties: false },
+);
+
+const Answer = Type.Object({ success: Type.Literal(true), mix: MixSchema });
+
+export interface MixDeps {
+  mixer: Mixer;
+  sources: SourceManager;
+  transitions(): readonly IsfDescriptor[];
+}
+
+export function mixRoutes(d: MixDeps): RouteDef[] {
+  const m = d.mixer;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/mix`,
+      auth: 'required',
+      operationId: 'getMix',
+      summary: 'The mixer: program and preview buses, transition, position',
+      tags: ['mix'],
+      feature: 'mixer',
+      schema: {},
+      responses: { 200: { description: 'the mixer', schema: MixSchema } },
+      errors: [],
+      handler: () => ({ json: m.view() }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/mix/cue`,
+      auth: 'required',
+      operationId: 'cueSource',
+      summary: 'Load a source on the preview bus',
+      description:
+        `Any source (generator, preset, live input, media file); \`id\` and \`name\` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget ${LIMITS.activationTimeoutMs} ms); the program is never touched. ` +
+        'A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes.',
+      tags: ['mix'],
+      feature: 'mixer',
+      schema: { body: CueBody },
+      invalid: idOrNameInvalid,
+      responses: { 200: { description: 'the mixer with the source on preview', schema: Answer } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'],
+      handler: async (req) => {
+        const started = Date.now();
+        const id = usable(req.body.id);
+        const name = usable(req.body.name);
+        if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
+        const entry = d.sources.resolve(['generator', 'preset', 'live', 'file'], { id, name }, 'source');
+        return { json: { success: true, mix: await m.cue(entry, started) } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/mix/take`,
+      auth: 'required',
+      operationId: 'takeMix',
+      summary: 'Run the transition from program to preview',
+      description:
+        'Answers when the transition\'s first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer\'s transition (GET /mix) and become it. ' +
+        '`cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types).',
+      tags: ['mix'],
+      feature: 'mixer',
+      schema: { body: TakeBody },
+      responses: { 200: { description: 'the mixer as the transition starts', schema: Answer } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'CHAIN_BUSY'],
+      handler: async (req) => ({ json: { success: true, mix: await m.take({ transition: req.body.transition, durationMs: req.body.durationMs }) } }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/mix/position`,
+      auth: 'required',
+      operationId: 'setMixPosition',
+      summary: 'Move the T-bar',
+      description:
+        '0 shows the program, 1 the preview, values between show the transition at that progress (held until the next move). Reaching 1 completes the take: the buses swap and the position is 0 again. ' +
+        'Answers after the first output frame at the new position. 409 NOTHING_CUED when the preview is empty.',
+      tags: ['mix'],
+      feature: 'mixer',
+      schema: { body: PositionBody },
+      responses: { 200: { description: 'the mixer at the new position', schema: Answer } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'CHAIN_BUSY'],
+      handler: async (req) => ({ json: { success: true, mix: await m.setPosition(req.body.value, req.body.transition) } }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/transitions`,
+      auth: 'required',
+      operationId: 'listTransitions',
+      summary: 'Installed transitions: built-in cut, fade, dip, wipe and ISF transition files',
+      tags: ['mix'],
+      feature: 'mixer',
+      schema: {},
+      responses: {
+        200: {
+          description: 'the transitions',
+          schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(Type.Object({ type: Type.String(), name: Type.String() })) }),
+        },
+      },
+      errors: [],
+      handler: () => {
+        const items = d.transitions().map((t) => ({ type: t.type, name: t.name }));
+        return { json: { count: items.length, items } };
+      },
+    }),
+  ];
+}
+
+function usable(s: string | undefined): string | undefined {
+  return s !== undefined && s.trim() !== '' ? s : undefined;
+}

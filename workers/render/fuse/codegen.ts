@@ -1,0 +1,124 @@
+// Generates one fragment shader for a run of fusable effects: effect k becomes `vec4 fxK(vec2 coord)`, its read of
+// inputImage a call of fx(K-1) at the coordinate it asked for (fx0 reads the run's input texture), its inputs and
+// top-level names renamed `fxK_<name>` so two copies of one type keep their own values.
+import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
+import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
+import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
+import type { Fusable } from './analyze.js';
+import { callArgs, renameIdentifiers } from './glsl-scan.js';
+
+export const GLSL_TYPE: Record<string, string> = { float: 'float', long: 'int', bool: 'bool', event: 'bool', color: 'vec4', point2D: 'vec2' };
+
+export const FUSED_VERTEX = `precision highp float;
+attribute vec2 ${POSITION_ATTRIBUTE};
+varying vec2 isf_FragNormCoord;
+void main() {
+  isf_FragNormCoord = ${POSITION_ATTRIBUTE} * 0.5 + 0.5;
+  gl_Position = vec4(${POSITION_ATTRIBUTE}, 0.0, 1.0);
+}`;
+
+/** The uniform a fused program gives input `name` of the effect at `k` (1-based position in the run). */
+export const uniformName = (k: number, name: string): string => `fx${k}_${name}`;
+
+// The ISF uniforms every effect of the run shares: one frame, one size, one palette (as the unfused passes see them).
+const PRELUDE = [
+  'precision highp float;',
+  'precision highp int;',
+  'uniform float TIME;',
+  'uniform float TIMEDELTA;',
+  'uniform int FRAMEINDEX;',
+  'uniform vec2 RENDERSIZE;',
+  'uniform int PASSINDEX;',
+  'uniform vec4 DATE;',
+  `uniform vec3 PALETTE[${PALETTE_SLOTS}];`,
+  'uniform int PALETTE_COUNT;',
+  'uniform sampler2D fx_input;',
+  'uniform vec2 fx_inputSize;',
+  'varying vec2 isf_FragNormCoord;',
+  `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`,
+  // What an 8-bit ping-pong target stores: the next effect sees exactly the values it would see unfused.
+  'vec4 fx_q(vec4 c) { return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) / 255.0; }',
+  'vec4 fx0(vec2 c) { return texture2D(fx_input, c); }',
+];
+
+/** The fused fragment shader for `run` (descriptors with their analyses, in chain order). */
+export function fusedFragment(run: ReadonlyArray<{ desc: IsfDescriptor; analysis: Fusable }>): string {
+  const parts = [...PRELUDE];
+  run.forEach(({ desc, analysis }, i) => parts.push(effectFunction(i + 1, desc, analysis)));
+  parts.push(`void main() { gl_FragColor = fx${run.length}(isf_FragNormCoord); }`);
+  return `${parts.join('\n')}\n`;
+}
+
+function effectFunction(k: number, desc: IsfDescriptor, a: Fusable): string {
+  const coord = `fx${k}_coord`;
+  const fragCoord = `fx${k}_fragCoord`;
+  const renames = new Map<string, string>();
+  for (const i of desc.inputs) if (i.type !== 'image') renames.set(i.name, uniformName(k, i.name));
+  for (const g of a.globals) renames.set(g, `fx${k}_${g}`);
+  renames.set('isf_FragNormCoord', coord).set('vv_FragNormCoord', coord).set('gl_FragCoord', fragCoord);
+  const rename = (s: string): string => renameIdentifiers(s, (n) => renames.get(n));
+
+  const src = a.source;
+  const { start, open, close } = a.main;
+  const before = rewriteImage(src.slice(0, start), k, rename);
+  // Definitions after main (declared by prototypes before it) follow the effect's function.
+  const after = rewriteImage(src.slice(close + 1), k, rename);
+  let body = rewriteImage(src.slice(open + 1, close), k, rename);
+  body = renameIdentifiers(body, (n) => (n === 'gl_FragColor' ? 'fx_out' : undefined));
+  // `return;` in main ends the effect with what it wrote so far.
+  body = body.replace(/\breturn\s*;/g, 'return fx_q(fx_out);');
+  const lines = [
+    `// ${k}: ${desc.type}`,
+    `vec2 ${coord};`,
+    `vec4 ${fragCoord};`,
+    ...desc.inputs.filter((i) => i.type !== 'image').map((i) => `uniform ${GLSL_TYPE[i.type]} ${uniformName(k, i.name)};`),
+    before,
+    `vec4 fx${k}(vec2 fx_c) {`,
+    `  ${coord} = fx_c;`,
+    // The "current pixel" of an effect is the coordinate it was asked for, in gl_FragCoord's pixel units; at the
+    // fragment's own coordinate exactly gl_FragCoord, so hashes of it (film grain) give the unfused values.
+    `  ${fragCoord} = fx_c == isf_FragNormCoord ? gl_FragCoord : vec4(fx_c * RENDERSIZE, gl_FragCoord.zw);`,
+    '  vec4 fx_out = vec4(0.0);',
+    body,
+    '  return fx_q(fx_out);',
+    '}',
+    after,
+    // An effect's own precision statement must not reach the next one.
+    'precision highp float;',
+    'precision highp int;',
+  ];
+  return lines.join('\n');
+}
+
+const IMG_CALL = /\b(IMG_PIXEL|IMG_NORM_PIXEL|IMG_THIS_PIXEL|IMG_THIS_NORM_PIXEL|IMG_SIZE)\s*\(/g;
+
+/** Renames `text` and turns its IMG_* macros (all on inputImage, as the analysis checked) into fx(K-1) calls. */
+function rewriteImage(text: string, k: number, rename: (s: string) => string): string {
+  let out = '';
+  let last = 0;
+  IMG_CALL.lastIndex = 0;
+  for (let m = IMG_CALL.exec(text); m; m = IMG_CALL.exec(text)) {
+    const open = m.index + m[0].length - 1;
+    const call = callArgs(text, open)!;
+    const arg = call.args[1] !== undefined ? rewriteImage(call.args[1], k, rename) : '';
+    let replaced: string;
+    switch (m[1]) {
+      case 'IMG_SIZE':
+        replaced = 'fx_inputSize';
+        break;
+      case 'IMG_THIS_PIXEL':
+      case 'IMG_THIS_NORM_PIXEL':
+        replaced = `fx${k - 1}(fx${k}_coord)`;
+        break;
+      case 'IMG_NORM_PIXEL':
+        replaced = `fx${k - 1}(${arg.trim() === '' ? `fx${k}_coord` : arg})`;
+        break;
+      default:
+        replaced = `fx${k - 1}((${arg}) / fx_inputSize)`;
+    }
+    out += rename(text.slice(last, m.index)) + replaced;
+    last = call.close + 1;
+    IMG_CALL.lastIndex = last;
+  }
+  return out + rename(text.slice(last));
+}

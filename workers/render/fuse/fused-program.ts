@@ -1,0 +1,88 @@
+// One compiled fused run: a single full-screen pass computing every effect of the run, with the effects' inputs as
+// per-effect uniforms set each frame from each slot's current values (no recompile when a parameter moves).
+import type { IsfDescriptor, IsfInput } from '../../../src/shared/isf-types.js';
+import type { GL, Quad } from '../gl-util.js';
+import { linkProgram } from '../isf-glsl.js';
+import { IsfProgram, type IsfFrame } from '../isf-program.js';
+import { FUSED_VERTEX, uniformName } from './codegen.js';
+
+/** What a fused program reads per effect each frame: the slot's current input values. */
+export interface FusedSlot {
+  inputs: Record<string, unknown>;
+}
+
+type Loc = WebGLUniformLocation | null;
+
+export class FusedProgram {
+  private readonly u: Record<'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount' | 'input' | 'inputSize', Loc>;
+  private readonly effects: Array<{ inputs: Array<{ input: IsfInput; loc: Loc }>; vars: Record<string, number> }>;
+  private readonly caps: number[];
+  private destroyed = false;
+
+  private constructor(
+    private readonly gl: GL,
+    private readonly program: WebGLProgram,
+    private readonly quad: Quad,
+    readonly descs: readonly IsfDescriptor[],
+  ) {
+    const at = (name: string): Loc => gl.getUniformLocation(program, name);
+    this.u = {
+      time: at('TIME'),
+      timeDelta: at('TIMEDELTA'),
+      frameIndex: at('FRAMEINDEX'),
+      renderSize: at('RENDERSIZE'),
+      passIndex: at('PASSINDEX'),
+      date: at('DATE'),
+      palette: at('PALETTE[0]'),
+      paletteCount: at('PALETTE_COUNT'),
+      input: at('fx_input'),
+      inputSize: at('fx_inputSize'),
+    };
+    this.effects = descs.map((d, i) => ({
+      inputs: d.inputs.filter((x) => x.type !== 'image').map((input) => ({ input, loc: at(uniformName(i + 1, input.name)) })),
+      vars: {},
+    }));
+    this.caps = [gl.BLEND, gl.DEPTH_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.STENCIL_TEST];
+  }
+
+  /** Compiles and links `fragment`; throws IsfCompileError with GL's first error line. */
+  static create(gl: GL, quad: Quad, fragment: string, descs: readonly IsfDescriptor[]): FusedProgram {
+    return new FusedProgram(gl, linkProgram(gl, FUSED_VERTEX, fragment), quad, descs);
+  }
+
+  /** Draws the run into frame.target at width × height from frame.input; slot k gives effect k its values. */
+  render(frame: IsfFrame, slots: readonly FusedSlot[], width: number, height: number): void {
+    if (this.destroyed) throw new Error('FusedProgram used after destroy()');
+    const gl = this.gl;
+    for (const cap of this.caps) gl.disable(cap);
+    gl.useProgram(this.program);
+    const u = this.u;
+    gl.uniform1f(u.time, frame.time);
+    gl.uniform1f(u.timeDelta, frame.timeDelta);
+    gl.uniform1i(u.frameIndex, frame.frameIndex);
+    const now = new Date();
+    const secs = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
+    gl.uniform4f(u.date, now.getFullYear(), now.getMonth() + 1, now.getDate(), secs);
+    gl.uniform3fv(u.palette, frame.palette.rgb);
+    gl.uniform1i(u.paletteCount, frame.palette.count);
+    gl.uniform1i(u.passIndex, 0);
+    gl.uniform2f(u.renderSize, width, height);
+    gl.uniform2f(u.inputSize, frame.inputSize[0], frame.inputSize[1]);
+    for (let k = 0; k < this.effects.length; k++) {
+      const e = this.effects[k]!;
+      IsfProgram.setInputUniforms(gl, e.inputs, slots[k]!.inputs, e.vars);
+    }
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, frame.input);
+    gl.uniform1i(u.input, 0);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, frame.target);
+    gl.viewport(0, 0, width, height);
+    this.quad.draw();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.gl.deleteProgram(this.program);
+  }
+}

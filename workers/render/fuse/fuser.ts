@@ -1,0 +1,254 @@
+// Turns the enabled chain into render steps: runs of fusable effects drawn as one pass each once their fused
+// program is compiled, every other effect (and every run still compiling) drawn by its own program. Fused programs
+// compile in the frame loop's idle time into a cache keyed by the run's types, so a chain edit never waits for a
+// compile and going back to an earlier chain is instant; the switch happens when a frame starts.
+import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
+import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
+import type { GL, Quad } from '../gl-util.js';
+import type { IsfFrame, IsfProgram } from '../isf-program.js';
+import { createTarget, type RenderTarget } from '../targets.js';
+import { analyze } from './analyze.js';
+import { fusedFragment } from './codegen.js';
+import { FusedProgram } from './fused-program.js';
+
+/** The part of a chain slot fusion needs; `inputs` is read every frame, so parameter changes apply at once. */
+export interface FuseSlot {
+  readonly inputs: Record<string, unknown>;
+  readonly instance: { readonly program: IsfProgram };
+}
+
+export interface FuseStep {
+  render(frame: IsfFrame): void;
+}
+
+export interface FuseInfo {
+  /** Effect passes per frame (a fused run is one; a multi-pass effect counts each of its passes). */
+  passes: number;
+  /** The runs currently drawn fused, each as its effect types in chain order. */
+  fusedRuns: string[][];
+}
+
+/** At most this many effects per fused program (shader size; GPU drivers have instruction limits too). */
+export const MAX_RUN = 12;
+/** Uniform vectors the shared ISF uniforms take (PALETTE[8] and the scalars) before the effects' own. */
+const PRELUDE_VECTORS = 16;
+/** Compile work waits at most this long for a free half frame before it takes a frame slot. */
+const STARVED_MS = 500;
+/** Fused programs kept compiled (the current chain's and recent ones). */
+const CACHE_SIZE = 32;
+
+interface Entry {
+  key: string;
+  descs: IsfDescriptor[];
+  program: FusedProgram | null;
+  /** Linked but not drawn yet: the first draw is where Mesa generates code, so it is done off the frame path too. */
+  warm: boolean;
+  error: string | null;
+  used: number;
+}
+
+/** Runs [from, to) of `descs` worth fusing (two or more effects): each starts anywhere, continues with pixel reads. */
+export function fusableRuns(descs: readonly IsfDescriptor[], maxUniformVectors = 1024): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let i = 0;
+  while (i < descs.length) {
+    const a = analyze(descs[i]!);
+    if (!a.fusable) {
+      i++;
+      continue;
+    }
+    let vectors = PRELUDE_VECTORS + uniformCount(descs[i]!);
+    let j = i + 1;
+    for (; j < descs.length && j - i < MAX_RUN; j++) {
+      const b = analyze(descs[j]!);
+      if (!b.fusable || b.read !== 'pixel') break;
+      vectors += uniformCount(descs[j]!);
+      if (vectors > maxUniformVectors) break;
+    }
+    if (j - i >= 2) runs.push([i, j]);
+    i = j;
+  }
+  return runs;
+}
+
+const uniformCount = (d: IsfDescriptor): number => d.inputs.filter((x) => x.type !== 'image').length;
+
+const descIds = new WeakMap<IsfDescriptor, number>();
+let nextDescId = 1;
+function descId(d: IsfDescriptor): number {
+  let id = descIds.get(d);
+  if (id === undefined) descIds.set(d, (id = nextDescId++));
+  return id;
+}
+
+export class Fuser {
+  /** Called once per run whose fused program fails to compile (that run then stays unfused). */
+  onLog: (msg: string, fields: Record<string, unknown>) => void = () => {};
+  private readonly cache = new Map<string, Entry>();
+  private readonly queue: string[] = [];
+  private planned: readonly FuseSlot[] | null = null;
+  private plannedGen = -1;
+  private generation = 0;
+  private steps: FuseStep[] = [];
+  private info: FuseInfo = { passes: 0, fusedRuns: [] };
+  private scratch: [RenderTarget, RenderTarget] | null = null;
+  private readonly maxVectors: number;
+  private clock = 0;
+  private waitingSince = -1;
+
+  constructor(
+    private readonly gl: GL,
+    private readonly quad: Quad,
+    private readonly width: number,
+    private readonly height: number,
+    private enabled: boolean,
+  ) {
+    this.maxVectors = Number(gl.getParameter(0x8dfd /* MAX_FRAGMENT_UNIFORM_VECTORS */)) || 16;
+  }
+
+  /** The steps for the enabled chain; rebuilt only when the chain or a compile changed (no per-frame work). */
+  plan(slots: readonly FuseSlot[]): readonly FuseStep[] {
+    if (slots === this.planned && this.plannedGen === this.generation) return this.steps;
+    this.planned = slots;
+    this.plannedGen = this.generation;
+    const descs = slots.map((s) => s.instance.program.desc);
+    const runs = this.enabled ? fusableRuns(descs, this.maxVectors) : [];
+    const steps: FuseStep[] = [];
+    const info: FuseInfo = { passes: 0, fusedRuns: [] };
+    let i = 0;
+    for (const [from, to] of runs) {
+      for (; i < from; i++) steps.push(this.single(slots[i]!, info));
+      const entry = this.entry(descs.slice(from, to));
+      if (entry.program && entry.warm) {
+        const program = entry.program;
+        const run = slots.slice(from, to);
+        const { width, height } = this;
+        steps.push({ render: (frame) => program.render(frame, run, width, height) });
+        info.passes++;
+        info.fusedRuns.push(entry.descs.map((d) => d.type));
+      } else for (let k = from; k < to; k++) steps.push(this.single(slots[k]!, info));
+      i = to;
+    }
+    for (; i < slots.length; i++) steps.push(this.single(slots[i]!, info));
+    this.steps = steps;
+    this.info = info;
+    return steps;
+  }
+
+  stats(): FuseInfo {
+    return this.info;
+  }
+
+  /**
+   * Called after every frame with the time left before the next one. A compile step runs when half a period is
+   * free, or, on a box whose frames leave no such slot (where fusing helps most), once the work has waited
+   * STARVED_MS: then it costs one late frame instead of leaving the chain unfused for good.
+   */
+  idle(freeMs: number, periodMs: number): void {
+    if (this.queue.length === 0) {
+      this.waitingSince = -1;
+      return;
+    }
+    const now = performance.now();
+    if (this.waitingSince < 0) this.waitingSince = now;
+    if (freeMs > periodMs * 0.5 || now - this.waitingSince > STARVED_MS) {
+      this.compileNext();
+      this.waitingSince = now;
+    }
+  }
+
+  /**
+   * One step of compile work (link, or the first draw that makes Mesa generate code). Returns true while more
+   * work is waiting.
+   */
+  compileNext(): boolean {
+    const key = this.queue[0];
+    if (key === undefined) return false;
+    const e = this.cache.get(key);
+    if (!e || e.error !== null || (e.program && e.warm)) {
+      this.queue.shift();
+      return this.queue.length > 0;
+    }
+    try {
+      if (!e.program) {
+        const fragment = fusedFragment(e.descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })));
+        e.program = FusedProgram.create(this.gl, this.quad, fragment, e.descs);
+        return true;
+      }
+      this.warmUp(e.program);
+      e.warm = true;
+      this.queue.shift();
+      this.generation++;
+    } catch (err) {
+      e.program?.destroy();
+      e.program = null;
+      e.error = (err as Error).message;
+      this.queue.shift();
+      this.generation++;
+      this.onLog('fused effect run does not compile; it renders unfused', { run: e.descs.map((d) => d.type), error: e.error });
+    }
+    return this.queue.length > 0;
+  }
+
+  destroy(): void {
+    for (const e of this.cache.values()) e.program?.destroy();
+    this.cache.clear();
+    this.queue.length = 0;
+    if (this.scratch) for (const t of this.scratch) t.destroy();
+    this.scratch = null;
+  }
+
+  private single(slot: FuseSlot, info: FuseInfo): FuseStep {
+    const passes = slot.instance.program.desc.passes;
+    info.passes += passes.length + (passes[passes.length - 1]?.target !== undefined ? 1 : 0);
+    return {
+      render: (frame) => {
+        frame.values = slot.inputs;
+        slot.instance.program.render(frame);
+      },
+    };
+  }
+
+  private entry(descs: IsfDescriptor[]): Entry {
+    const key = descs.map((d) => `${d.type}#${descId(d)}`).join('>');
+    let e = this.cache.get(key);
+    if (!e) {
+      e = { key, descs, program: null, warm: false, error: null, used: ++this.clock };
+      this.cache.set(key, e);
+      this.queue.push(key);
+      this.evict();
+    }
+    e.used = ++this.clock;
+    return e;
+  }
+
+  /** Drops the least recently planned programs beyond CACHE_SIZE. */
+  private evict(): void {
+    while (this.cache.size > CACHE_SIZE) {
+      let oldest: Entry | null = null;
+      for (const e of this.cache.values()) if (!oldest || e.used < oldest.used) oldest = e;
+      if (!oldest) return;
+      oldest.program?.destroy();
+      this.cache.delete(oldest.key);
+    }
+  }
+
+  /** One draw into a tiny target with the default values: Mesa compiles the shader variant here, not in a frame. */
+  private warmUp(program: FusedProgram): void {
+    const gl = this.gl;
+    if (!this.scratch) this.scratch = [createTarget(gl, 4, 4), createTarget(gl, 4, 4)];
+    const [a, b] = this.scratch;
+    const frame: IsfFrame = {
+      input: a.texture,
+      inputSize: [4, 4],
+      target: b.framebuffer,
+      time: 0,
+      timeDelta: 0,
+      frameIndex: 0,
+      palette: { rgb: new Float32Array(PALETTE_SLOTS * 3), count: 1 },
+      values: {},
+    };
+    program.render(frame, program.descs.map(() => ({ inputs: {} })), 4, 4);
+    gl.finish();
+  }
+}

@@ -1,0 +1,106 @@
+// The mixer's transition stage: while a take runs, or the T-bar rests between its ends, it draws program and
+// preview into two targets of its own and blends them with an ISF transition (startImage, endImage, progress);
+// otherwise it draws nothing, so an idle mixer costs no frame time and no second source draw.
+import type { IsfDescriptor } from '../../src/shared/isf-types.js';
+import type { MixCommand } from '../../src/shared/messages.js';
+import type { GL, Quad } from './gl-util.js';
+import type { IsfFrame, IsfProgram } from './isf-program.js';
+import { ProgramPool, type CompileResult } from './program-pool.js';
+import { createTarget, type RenderTarget } from './targets.js';
+
+export class MixStage {
+  /** Its own pool: a transition may share a type name with a generator without the two replacing each other. */
+  private readonly pool: ProgramPool;
+  private descs: IsfDescriptor[] = [];
+  private program: IsfProgram | null = null;
+  private type = '';
+  /** Made on the first transition and kept: memory only, no per-frame cost while idle. */
+  private targets: [RenderTarget, RenderTarget] | null = null;
+  /** The T-bar position; an auto take starts from it. */
+  private position = 0;
+  private auto: { durationMs: number; from: number; startMs: number | null } | null = null;
+  private readonly values: { progress: number } = { progress: 0 };
+  private readonly images: Record<string, WebGLTexture> = {};
+
+  constructor(
+    private readonly gl: GL,
+    quad: Quad,
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    this.pool = new ProgramPool(gl, quad, width, height);
+  }
+
+  setTransitions(descs: IsfDescriptor[]): CompileResult[] {
+    this.descs = descs;
+    return this.pool.setCatalog(descs);
+  }
+
+  /** Applies a take or a T-bar move; throws when the transition is unknown or does not compile. */
+  command(cmd: MixCommand): void {
+    this.use(cmd.transition);
+    if (cmd.op === 'take') {
+      // A cut has no duration: the buses swap on the next frame.
+      const durationMs = cmd.transition === 'cut' ? 0 : cmd.durationMs;
+      this.auto = { durationMs, from: this.position, startMs: null };
+    } else {
+      this.auto = null;
+      this.position = Math.min(1, Math.max(0, cmd.value));
+    }
+  }
+
+  /** The transition's progress for this frame, or null while idle (the program alone is drawn). */
+  progress(now: number): number | null {
+    const a = this.auto;
+    if (a) {
+      // Progress 0 is the first frame drawn after the take, so the whole duration is seen however late it starts.
+      if (a.startMs === null) a.startMs = now;
+      if (a.durationMs <= 0) return 1;
+      return Math.min(1, a.from + ((now - a.startMs) / a.durationMs) * (1 - a.from));
+    }
+    return this.position > 0 ? this.position : null;
+  }
+
+  /** The take completed (the buses swapped): back to idle with the T-bar at the program end. */
+  finish(): void {
+    this.auto = null;
+    this.position = 0;
+  }
+
+  /** Draws both buses (via the callbacks) and blends them at `progress` into `target`. */
+  draw(target: RenderTarget, ctx: IsfFrame, progress: number, program: (t: RenderTarget) => void, preview: (t: RenderTarget) => void): void {
+    const t = (this.targets ??= [createTarget(this.gl, this.width, this.height), createTarget(this.gl, this.width, this.height)]);
+    program(t[0]);
+    preview(t[1]);
+    this.images.startImage = t[0].texture;
+    this.images.endImage = t[1].texture;
+    this.values.progress = progress;
+    ctx.input = null;
+    ctx.images = this.images;
+    ctx.target = target.framebuffer;
+    ctx.values = this.values;
+    try {
+      this.program!.render(ctx);
+    } finally {
+      ctx.images = null;
+    }
+  }
+
+  destroy(): void {
+    this.program?.destroy();
+    this.program = null;
+    if (this.targets) for (const t of this.targets) t.destroy();
+    this.targets = null;
+    this.pool.destroy();
+  }
+
+  private use(type: string): void {
+    if (type === this.type && this.program) return;
+    const desc = this.descs.find((d) => d.type === type);
+    if (!desc) throw new Error(`transition "${type}" is not installed`);
+    const next = this.pool.take(desc);
+    this.program?.destroy();
+    this.program = next;
+    this.type = type;
+  }
+}
