@@ -63,6 +63,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/effects/reset',
     '/api/v1/effects/toggle',
     '/api/v1/effects/{index}',
+    '/api/v1/events',
     '/api/v1/global',
     '/api/v1/global/blackout',
     '/api/v1/global/dimmer',
