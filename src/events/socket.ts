@@ -50,6 +50,8 @@ interface Client {
   lastHeard: number;
   authTimer: NodeJS.Timeout | null;
   ws: WebSocket<Client> | null;
+  /** False once its listener was retired (rebind, disable, shutdown): the connection is closed at its next send or ping. */
+  isLive: () => boolean;
 }
 
 export interface EventHubStats {
@@ -150,6 +152,7 @@ export class EventHub {
       lastHeard: Date.now(),
       authTimer: null,
       ws: null,
+      isLive,
     };
     res.upgrade(client, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
   }
@@ -286,6 +289,7 @@ export class EventHub {
   private send(c: Client, build: (seq: number) => string): void {
     const ws = c.ws;
     if (!ws || c.closed || c.resync) return;
+    if (!c.isLive()) return void ws.end(CLOSE.serverStopping, 'the listener moved or closed');
     if (ws.getBufferedAmount() > EVENT_LIMITS.backpressureBytes) {
       c.resync = true;
       this.counts.resyncs++;
@@ -307,6 +311,10 @@ export class EventHub {
     const now = Date.now();
     for (const c of [...this.clients]) {
       if (!c.ws || c.closed) continue;
+      if (!c.isLive()) {
+        c.ws.end(CLOSE.serverStopping, 'the listener moved or closed');
+        continue;
+      }
       if (now - c.lastHeard > EVENT_LIMITS.silenceMs) {
         c.ws.end(1001, 'no message or pong for 45 s');
         continue;

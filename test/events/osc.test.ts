@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSocket, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
-import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
+import { startServer, req, waitUntil, editConfig, type TestServer } from '../helpers/server.js';
 import { connectWs, wsUrl, type WsClient } from '../helpers/ws.js';
 
 const require = createRequire(import.meta.url);
@@ -228,6 +228,19 @@ test('server.maxEventClients defaults to 256: the 257th event client is closed w
   } finally {
     for (const c of clients) c.ws.terminate();
   }
+});
+
+test('switching the server off closes the event sockets too', async () => {
+  const c = await connectWs(wsUrl(s.base));
+  await c.next((m) => m.type === 'hello');
+  c.send({ type: 'subscribe', topics: ['status'] });
+  await c.next((m) => m.type === 'subscribed');
+  await editConfig(s, (cfg) => {
+    cfg.server.enabled = false;
+  });
+  const closed = await Promise.race([c.closed, new Promise<null>((r) => setTimeout(() => r(null), 60000).unref())]);
+  c.ws.terminate();
+  assert.is(closed?.code, 1001);
 });
 
 test.run();
