@@ -131,6 +131,18 @@ test('subscribe filters: a client on `status` only gets status events, not the g
   await done(c);
 });
 
+test('thumbnail: the current output\'s ETag as {url, etag}, matching what GET answers', async () => {
+  const c = await client();
+  await c.next((m) => m.type === 'hello');
+  c.send({ type: 'subscribe', topics: ['thumbnail'] });
+  const ev = await c.next((m) => m.type === 'event' && m.topic === 'thumbnail');
+  assert.is(ev.data.url, '/api/v1/thumbnails/current');
+  assert.match(ev.data.etag, /^"current-\d+x\d+-png-/);
+  const http = await req('GET', `${s.base}/api/v1/thumbnails/current`, { headers: { ...AUTH, 'if-none-match': ev.data.etag } });
+  assert.ok(http.status === 304 || http.status === 200, `GET answered ${http.status}`);
+  await done(c);
+});
+
 test('auth by the first message; refusal (4401) without it, with a wrong one, or a wrong header', async () => {
   const c = await client({});
   c.send({ type: 'auth', key: KEY });
