@@ -34,6 +34,7 @@ import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
 import { previewRoutes } from '../api/preview.js';
+import { uiRoutes, loadUiAssets } from '../api/ui.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -109,6 +110,8 @@ export async function serve(flags: Overrides): Promise<void> {
   };
 
   const assets = await loadDocsAssets();
+  const ui = await loadUiAssets();
+  if (ui.missing !== null) log.warn(ui.missing);
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx),
@@ -131,6 +134,7 @@ export async function serve(flags: Overrides): Promise<void> {
     ...recordingRoutes(show.recordings),
     ...previewRoutes(show.preview),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
+    ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];
   router = compileRoutes(routes);
