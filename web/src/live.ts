@@ -80,7 +80,11 @@ export async function snapshot(): Promise<void> {
   if (chain.ok) patch.chain = chain.body;
   if (palette.ok) patch.palette = palette.body;
   if (global.ok) patch.global = global.body;
-  if (outputs.ok) patch.outputs = outputs.body;
+  if (outputs.ok) {
+    patch.outputs = outputs.body;
+    // An output that stopped may have finished a recording: no topic carries the list.
+    if (JSON.stringify(outputs.body) !== JSON.stringify(live().outputs)) void refreshRecordings();
+  }
   patch.lastEventAt = performance.now();
   update(patch);
 }

@@ -6,6 +6,8 @@ interface Entry {
   etag: string;
   src: string;
   loading: Promise<string> | null;
+  /** Answered with an error: not asked again until an event names a new ETag. */
+  failed: boolean;
 }
 
 const SIZE = 96;
@@ -34,18 +36,23 @@ export const thumbUrl = (url: string): string => (url.includes('?') ? url : `${u
 export async function thumb(url: string, wanted: string | undefined, stillWanted: () => boolean): Promise<string> {
   const have = cache.get(url);
   if (have?.loading) return have.loading;
-  if (have && (wanted === undefined || wanted === '' || wanted === have.etag)) return have.src;
-  const entry: Entry = have ?? { etag: '', src: '', loading: null };
+  if (have && (have.src !== '' || have.failed) && (wanted === undefined || wanted === '' || wanted === have.etag)) return have.src;
+  const entry: Entry = have ?? { etag: '', src: '', loading: null, failed: false };
   cache.set(url, entry);
   entry.loading = (async () => {
     const done = await slot();
     try {
-      if (!stillWanted() && entry.src !== '') return entry.src;
+      // Scrolled past before its turn came: skip the request; the row asks again if it comes back.
+      if (!stillWanted()) return entry.src;
       const headers = authHeaders();
       if (entry.etag !== '') headers['If-None-Match'] = entry.etag;
       const r = await fetch(thumbUrl(url), { headers, cache: 'no-store' });
       if (r.status === 304) return entry.src;
-      if (!r.ok) return entry.src;
+      if (!r.ok) {
+        entry.failed = true;
+        return entry.src;
+      }
+      entry.failed = false;
       const blob = await r.blob();
       if (entry.src !== '') URL.revokeObjectURL(entry.src);
       entry.src = URL.createObjectURL(blob);
