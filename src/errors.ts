@@ -19,6 +19,8 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },
   RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
+  PRESET_EXISTS: { status: 409, message: 'an effect preset of that name exists; send overwrite: true to replace it' },
+  NOT_A_GENERATOR: { status: 409, message: 'the program source is not a generator, so it has no parameters' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'the Range header asks for no byte of the file' },

@@ -5,6 +5,8 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
+import { describeInputs, inputStates } from '../params/values.js';
+import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 
 export interface EffectsDeps {
   render: RenderClient;
@@ -27,6 +29,7 @@ const CatalogItem = Type.Object({
   type: Type.String({ description: 'effect type that can be loaded' }),
   name: Type.String({ description: 'display name, also accepted where a name is matched' }),
   inChain: Type.Boolean({ description: 'true when the chain holds at least one effect of this type' }),
+  inputs: Type.Array(InputDescriptionSchema, { description: 'the effect\'s ISF inputs in file order (`inputImage` included, not settable)' }),
 });
 
 const ChainList = Type.Object({
@@ -36,6 +39,10 @@ const ChainList = Type.Object({
 });
 
 const Changed = Type.Object({ success: Type.Literal(true), current: ChainItemSchema });
+
+/** A chain item with its inputs and their current values (GET /effects/{index}, params, reset). */
+export const ChainItemWithInputs = Type.Object({ ...ChainItemSchema.properties, inputs: Type.Array(InputStateSchema) });
+const ChangedWithInputs = Type.Object({ success: Type.Literal(true), current: ChainItemWithInputs });
 
 // A position outside 1..count is an index miss (404 with `details.min`/`max`, spec section 4), not a malformed
 // request, so `index` has no minimum here.
@@ -87,7 +94,7 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       errors: ['CHAIN_BUSY'],
       handler: () => {
         const inChain = new Set(d.render.readChain().items.map((i) => i.type));
-        const items = d.catalog().effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type) }));
+        const items = d.catalog().effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type), inputs: describeInputs(e.inputs) }));
         return { json: { count: items.length, inChainCount: items.filter((i) => i.inChain).length, items } };
       },
     }),
@@ -223,6 +230,116 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         const { index, name, enabled } = req.body;
         const current = await d.render.chain({ op: 'enabled', enabled, name, index }, started);
         return { json: { success: true, current } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: `${API_PREFIX}/effects/:index`,
+      operationId: 'getEffect',
+      summary: 'One chain item with its inputs and their current values',
+      description:
+        'Answered from the newest chain snapshot. Outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`, as on toggle. ' +
+        'Each input carries its description (as in GET /effects/available) plus `value`.',
+      feature: 'effect-params',
+      schema: { params: Type.Object({ index: Type.String({ pattern: '^-?[0-9]{1,9}$', description: '1-based chain position' }) }) },
+      responses: { 200: { description: 'the item with its inputs', schema: ChainItemWithInputs } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss },
+      handler: (req) => {
+        const snap = d.render.readChain();
+        const index = Number(req.params.index);
+        const item = snap.items[index - 1];
+        const entry = snap.entries[index - 1];
+        if (!item || !entry || index < 1) {
+          const max = snap.items.length;
+          throw new ApiError('ITEM_NOT_FOUND', max === 0 ? `nothing at position ${index}: the chain is empty` : `nothing at position ${index}: positions are 1 to ${max}`, {
+            requested: index,
+            min: 1,
+            max,
+          });
+        }
+        const desc = d.catalog().effects.find((e) => e.type === item.type);
+        return { json: { ...item, inputs: desc ? inputStates(desc.inputs, entry.inputs) : [] } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/params`,
+      operationId: 'setEffectParams',
+      summary: 'Set input values of one effect (merge: inputs not named keep their value)',
+      description:
+        'Addresses the effect like toggle (`name` wins over `index`). ' + VALUE_RULES +
+        ' The answer shows the values as applied (clamped). A request with any invalid value applies none of its values.',
+      feature: 'effect-params',
+      schema: {
+        body: Type.Intersect([
+          Type.Object({ ...Target, values: Type.Record(Type.String(), Type.Unknown(), { description: 'input name → value' }) }),
+          oneOf2('name', 'index'),
+        ]),
+      },
+      invalid: neither('`name` (string) or `index` (integer), and `values` (object)'),
+      responses: { 200: { description: 'the item with all its inputs after the change', schema: ChangedWithInputs } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss, INVALID_REQUEST: ValueProblemSchema },
+      handler: async (req) => {
+        const started = Date.now();
+        const { index, name, values } = req.body;
+        const r = await d.render.chainReply({ op: 'params', name, index, values }, started);
+        return { json: { success: true, current: { ...r.item, inputs: r.inputs ?? [] } } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/reset`,
+      operationId: 'resetEffectParams',
+      summary: 'Put inputs of one effect back to their defaults (all, or the named ones)',
+      description: 'Addresses the effect like toggle (`name` wins over `index`). An unknown name in `inputs` is 400 with `details.available`; nothing changed.',
+      feature: 'effect-params',
+      schema: {
+        body: Type.Intersect([
+          Type.Object({
+            ...Target,
+            inputs: Type.Optional(Type.Array(Type.String({ ...NAME }), { maxItems: 256, description: 'input names to reset; absent: all' })),
+          }),
+          oneOf2('name', 'index'),
+        ]),
+      },
+      invalid: neither('`name` (string) or `index` (integer)'),
+      responses: { 200: { description: 'the item with all its inputs after the reset', schema: ChangedWithInputs } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss, INVALID_REQUEST: ValueProblemSchema },
+      handler: async (req) => {
+        const started = Date.now();
+        const { index, name, inputs } = req.body;
+        const r = await d.render.chainReply({ op: 'reset', name, index, ...(inputs !== undefined ? { inputs } : {}) }, started);
+        return { json: { success: true, current: { ...r.item, inputs: r.inputs ?? [] } } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/effects/move`,
+      operationId: 'moveEffect',
+      summary: 'Move one effect to another chain position',
+      description:
+        'Addresses the effect like toggle (`name` wins over `index`); `to` is its new 1-based position, the others keep their order around it. ' +
+        'A `to` outside 1 to the chain length is 404 ITEM_NOT_FOUND with `details.min` and `details.max`; nothing moved. Indexes follow the new order.',
+      feature: 'effect-params',
+      schema: {
+        body: Type.Intersect([Type.Object({ ...Target, to: Type.Integer({ description: 'new 1-based position' }) }), oneOf2('name', 'index')]),
+      },
+      invalid: neither('`name` (string) or `index` (integer), and `to` (integer)'),
+      responses: { 200: { description: 'the chain in its new order', schema: Type.Object({ success: Type.Literal(true), items: Type.Array(ChainItemSchema) }) } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
+      errorDetails: { ITEM_NOT_FOUND: ChainMiss },
+      handler: async (req) => {
+        const started = Date.now();
+        const { index, name, to } = req.body;
+        const r = await d.render.chainReply({ op: 'move', name, index, to }, started);
+        return { json: { success: true, items: r.items ?? [] } };
       },
     }),
   ];

@@ -30,6 +30,8 @@ import { browseRoutes } from '../api/browse.js';
 import { thumbnailRoutes } from '../api/thumbnails.js';
 import { paletteRoutes } from '../api/palettes.js';
 import { actionRoutes } from '../api/actions.js';
+import { presetRoutes } from '../api/presets.js';
+import { sourceParamsRoutes } from '../api/source-params.js';
 import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
@@ -117,6 +119,8 @@ export async function serve(flags: Overrides): Promise<void> {
     ...capabilitiesRoutes(ctx),
     ...globalRoutes(state, (blackout, dimmer) => show.render.setGlobal(blackout, dimmer)),
     ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
+    ...presetRoutes({ render: show.render, catalog: () => show.catalog.snapshot, reload: () => show.catalog.reload(), dir: show.presetsDir }),
+    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
     ...sourcesRoutes(show.sources),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails),

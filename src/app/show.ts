@@ -31,6 +31,7 @@ import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
 import { detectOutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
+import { GeneratorParams } from '../sources/generator-params.js';
 
 export interface Show {
   display: Display;
@@ -48,6 +49,10 @@ export interface Show {
   /** Output kinds this box can run (GET /capabilities). */
   outputKinds: OutputKind[];
   outputClient: OutputClient;
+  /** Input values of the program generator (POST /sources/params). */
+  generatorParams: GeneratorParams;
+  /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
+  presetsDir: string;
   actions(): readonly Action[];
   browseTree(): BrowseTree;
   renderStatus(): RenderStatus;
@@ -67,7 +72,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   await render.start(display.name);
   log.info({ renderer: render.renderer, width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps }, 'render worker ready');
 
-  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: loaded.paths.presetsDirs }, log);
+  const presetsDir = join(loaded.paths.dataDir, 'presets');
+  // Saved presets come last, so one saved under the name of a built-in (overwrite) replaces it.
+  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: [...loaded.paths.presetsDirs, presetsDir] }, log);
   render.on('compiled', (r) => {
     if (!r.ok) {
       const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
@@ -97,6 +104,13 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
   const readers = new ReaderPool(ingest, log);
   const sources = new SourceManager(render, readers, state, log);
+  const generatorParams = new GeneratorParams({
+    currentSource: () => sources.currentSource(),
+    list: () => sources.list(),
+    generators: () => catalog.snapshot.generators,
+    apply: (key, values, fire) => render.setGeneratorValues(key, values, fire),
+  });
+  render.on('source', (key) => generatorParams.switched(key));
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -225,6 +239,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     preview,
     outputKinds,
     outputClient,
+    generatorParams,
+    presetsDir,
     actions: () => actions,
     browseTree: () => tree,
     renderStatus,

@@ -1,6 +1,7 @@
 // Every message that crosses a thread boundary, typed in one place: main ⇄ render worker, main ⇄ ingest worker.
 // Frames never travel in messages; they live in SharedArrayBuffers (src/shared/frame-ring.ts).
 import type { IsfDescriptor } from './isf-types.js';
+import type { InputState } from '../params/values.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -73,7 +74,13 @@ export type ChainCommand =
   | { op: 'add'; type: string; idempotent: boolean; ceiling: number; presetId: string; inputs: Record<string, unknown> }
   | { op: 'remove'; type?: string; index?: number }
   | { op: 'toggle'; name?: string; index?: number }
-  | { op: 'enabled'; enabled: boolean; name?: string; index?: number };
+  | { op: 'enabled'; enabled: boolean; name?: string; index?: number }
+  /** Merges `values` into the effect's inputs (src/params/values.ts rules; all or nothing). */
+  | { op: 'params'; name?: string; index?: number; values: Record<string, unknown> }
+  /** Back to defaults: the named inputs, or all when `inputs` is absent. */
+  | { op: 'reset'; name?: string; index?: number; inputs?: string[] }
+  /** Moves the effect to position `to` (1-based); later indexes follow the new order. */
+  | { op: 'move'; name?: string; index?: number; to: number };
 
 /** What the render worker draws in its source stage. */
 export type SourceSpec =
@@ -94,6 +101,8 @@ export type MainToRender =
   | { t: 'chain'; id: number; deadline: number; cmd: ChainCommand }
   /** Switch the source stage once the new source has drawn a frame to the output, unless `deadline` passes first. */
   | { t: 'source'; id: number; deadline: number; key: string; spec: SourceSpec }
+  /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
+  | { t: 'generator-values'; key: string; values: Record<string, unknown>; fire: string[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
@@ -124,9 +133,10 @@ export interface RenderStats {
   gl: { textures: number; programs: number; framebuffers: number; buffers: number; shaders: number; renderbuffers: number };
 }
 
+/** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */
 export type ChainReply =
-  | { ok: true; item: ChainItem }
-  | { ok: false; code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED'; message: string; details?: Record<string, unknown> };
+  | { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[] }
+  | { ok: false; code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST'; message: string; details?: Record<string, unknown> };
 
 export type RenderToMain =
   | { t: 'ready'; renderer: string; width: number; height: number }

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
-import type { ChainCommand, ChainEntryWire, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
+import type { ChainCommand, ChainEntryWire, ChainReply, ChainItem, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
@@ -142,6 +142,11 @@ export class RenderClient extends EventEmitter {
 
   /** Applies a chain command within the budget measured from `startedAt`; throws CHAIN_BUSY or the worker's error. */
   async chain(cmd: ChainCommand, startedAt = Date.now()): Promise<ChainItem> {
+    return (await this.chainReply(cmd, startedAt)).item;
+  }
+
+  /** As chain(), with the whole answer: the item's inputs (params, reset) or the chain after a move. */
+  async chainReply(cmd: ChainCommand, startedAt = Date.now()): Promise<Extract<ChainReply, { ok: true }>> {
     if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
     const id = this.nextId++;
     const deadline = startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS;
@@ -150,7 +155,7 @@ export class RenderClient extends EventEmitter {
     );
     if ('busy' in result) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
     const r = result.reply;
-    if (r.ok) return r.item;
+    if (r.ok) return r;
     throw new ApiError(r.code, r.message, r.details);
   }
 
@@ -196,6 +201,11 @@ export class RenderClient extends EventEmitter {
     const published = new Promise<void>((resolve) => this.once('snapshot', () => resolve()));
     this.post({ t: 'restore', chain, ceiling });
     return published;
+  }
+
+  /** Sets the program generator's input values (the worker ignores it when `key` is no longer the program). */
+  setGeneratorValues(key: string, values: Record<string, unknown>, fire: string[]): void {
+    this.post({ t: 'generator-values', key, values, fire });
   }
 
   setGlobal(blackout: boolean, dimmer: number): void {

@@ -164,4 +164,70 @@ test('restore rebuilds entries and reports the ones it cannot', () => {
   assert.is(chain.enabled().length, 1);
 });
 
+function withInputs(type: string, name: string): IsfDescriptor {
+  return {
+    ...desc(type, name),
+    inputs: [
+      { name: 'inputImage', type: 'image' },
+      { name: 'level', type: 'float', min: 0, max: 1, default: 0.5 },
+      { name: 'burst', type: 'event', default: false },
+    ],
+  };
+}
+
+function makeWithInputs(): Chain<EffectInstance> {
+  const cat = [withInputs('threshold', 'Threshold'), withInputs('invert', 'Invert'), withInputs('blur', 'Blur')];
+  return new Chain<EffectInstance>({ catalog: () => cat, instantiate: () => ({ destroy: () => undefined }) });
+}
+
+test('params merge clamped values, answer every input, and refuse all of a request with one bad value', () => {
+  const chain = makeWithInputs();
+  chain.apply(add('threshold'));
+  const r = chain.apply({ op: 'params', index: 1, values: { level: 3 } });
+  assert.ok(r.ok);
+  assert.equal(r.ok && r.inputs?.find((i) => i.name === 'level')?.value, 1);
+  const bad = chain.apply({ op: 'params', name: 'threshold', values: { level: 0.2, nope: 1 } });
+  assert.is(bad.ok, false);
+  assert.is(!bad.ok && bad.code, 'INVALID_REQUEST');
+  assert.equal(!bad.ok && bad.details, { input: 'nope', available: ['level', 'burst'] });
+  assert.equal(chain.entries()[0]!.inputs, { level: 1 });
+  const miss = chain.apply({ op: 'params', index: 0, values: {} });
+  assert.equal(!miss.ok && miss.details, { requested: 0, min: 1, max: 1 });
+});
+
+test('an event is set for the frame after the command and cleared by endFrame; it never persists', () => {
+  const chain = makeWithInputs();
+  chain.apply(add('threshold'));
+  chain.apply({ op: 'params', index: 1, values: { burst: true } });
+  assert.is(chain.enabled()[0]!.inputs.burst, true);
+  assert.equal(chain.entries()[0]!.inputs, {});
+  chain.endFrame();
+  assert.is(chain.enabled()[0]!.inputs.burst, undefined);
+});
+
+test('reset restores all or the named inputs', () => {
+  const chain = makeWithInputs();
+  chain.apply(add('threshold'));
+  chain.apply({ op: 'params', index: 1, values: { level: 0.9 } });
+  const r = chain.apply({ op: 'reset', index: 1, inputs: ['level'] });
+  assert.equal(r.ok && r.inputs?.find((i) => i.name === 'level')?.value, 0.5);
+  assert.is(chain.apply({ op: 'reset', index: 1, inputs: ['nope'] }).ok, false);
+});
+
+test('move reorders; indexes follow the new order; a target outside 1..count is a miss with min/max', () => {
+  const chain = makeWithInputs();
+  for (const t of ['threshold', 'invert', 'blur']) chain.apply(add(t));
+  const r = chain.apply({ op: 'move', index: 1, to: 3 });
+  assert.ok(r.ok);
+  assert.equal(r.ok && r.items?.map((i) => `${i.index}:${i.type}`), ['1:invert', '2:blur', '3:threshold']);
+  assert.equal(r.ok && r.item, { index: 3, name: 'Threshold', type: 'threshold', enabled: true, presetId: '' });
+  const back = chain.apply({ op: 'move', name: 'threshold', to: 1 });
+  assert.equal(back.ok && back.items?.map((i) => i.type), ['threshold', 'invert', 'blur']);
+  for (const to of [0, 4, -1]) {
+    const miss = chain.apply({ op: 'move', index: 1, to });
+    assert.equal(!miss.ok && miss.details, { requested: to, min: 1, max: 3 });
+  }
+  assert.equal(chain.enabled().map((s) => s.desc.type), ['threshold', 'invert', 'blur']);
+});
+
 test.run();

@@ -3,6 +3,7 @@
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/messages.js';
 import { matchNameIndex } from '../../src/shared/names.js';
+import { applyValues, firedEvents, inputStates, persistable, resetValues, type ApplyResult } from '../../src/params/values.js';
 
 /** One running effect: its own programs and buffers (two copies of one type never share persistent buffers). */
 export interface EffectInstance {
@@ -50,7 +51,21 @@ export class Chain<I extends EffectInstance> {
   }
 
   entries(): ChainEntryWire[] {
-    return this.slots.map((s) => ({ type: s.desc.type, enabled: s.enabled, presetId: s.presetId, inputs: { ...s.inputs } }));
+    return this.slots.map((s) => ({ type: s.desc.type, enabled: s.enabled, presetId: s.presetId, inputs: persistable(s.desc.inputs, s.inputs) }));
+  }
+
+  /** Slots with an event fired by the last params command: cleared after the frame that showed it. */
+  private firing: Array<Slot<I>> = [];
+
+  /** Called by the renderer after each frame: fired events have had their one frame. */
+  endFrame(): void {
+    if (this.firing.length === 0) return;
+    for (const s of this.firing) {
+      const next = { ...s.inputs };
+      for (const name of firedEvents(s.desc.inputs, s.inputs)) delete next[name];
+      s.inputs = next;
+    }
+    this.firing = [];
   }
 
   apply(cmd: ChainCommand): ChainReply {
@@ -71,7 +86,35 @@ export class Chain<I extends EffectInstance> {
         }
         return { ok: true, item: item(slot, found.at) };
       }
+      case 'params':
+      case 'reset': {
+        const found = this.find(cmd.name, cmd.index);
+        if (!found.ok) return found.reply;
+        const slot = this.slots[found.at]!;
+        const r: ApplyResult = cmd.op === 'params' ? applyValues(slot.desc.inputs, slot.inputs, cmd.values) : resetValues(slot.desc.inputs, slot.inputs, cmd.inputs);
+        if (!r.ok) return { ok: false, code: 'INVALID_REQUEST', message: `${slot.desc.name}: ${r.problem.message}; nothing changed`, details: r.problem.details };
+        // A new object, never an edit in place: the frame being drawn keeps a consistent set of values.
+        slot.inputs = r.values;
+        if (firedEvents(slot.desc.inputs, slot.inputs).length > 0 && !this.firing.includes(slot)) this.firing.push(slot);
+        this.version++;
+        return { ok: true, item: item(slot, found.at), inputs: inputStates(slot.desc.inputs, slot.inputs) };
+      }
+      case 'move': {
+        const found = this.find(cmd.name, cmd.index);
+        if (!found.ok) return found.reply;
+        if (!Number.isInteger(cmd.to) || cmd.to < 1 || cmd.to > this.slots.length) return this.indexMiss(cmd.to);
+        const [slot] = this.slots.splice(found.at, 1);
+        this.slots.splice(cmd.to - 1, 0, slot!);
+        if (found.at !== cmd.to - 1) this.version++;
+        return { ok: true, item: item(slot!, cmd.to - 1), items: this.items() };
+      }
     }
+  }
+
+  /** An item with its inputs and their values (GET /effects/{index} is answered from snapshots; this is for tests and replies). */
+  inputsOf(at: number): ReturnType<typeof inputStates> {
+    const s = this.slots[at];
+    return s ? inputStates(s.desc.inputs, s.inputs) : [];
   }
 
   /**

@@ -225,6 +225,8 @@ export class RenderEngine {
       a = b;
       b = t;
     }
+    // Fired events have had their frame.
+    this.chain.endFrame();
     if (!direct) this.output.draw(a.texture);
     if (this.readback) this.readback.read(gl, out, this.width, this.height);
     gl.flush();

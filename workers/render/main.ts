@@ -156,6 +156,17 @@ function handle(m: MainToRender): void {
       requested.set(m.id, { key: m.key, spec: m.spec });
       engine.requestSource(m.id, m.key, m.deadline, m.spec);
       return;
+    case 'generator-values': {
+      const set = engine.source.setGeneratorValues(m.key, m.values, m.fire);
+      // A rebuilt context brings the program generator back with these values (fired events excluded).
+      const k = kept.source;
+      if (set && k?.key === m.key && k.spec.kind === 'generator') {
+        const inputs = { ...m.values };
+        for (const name of m.fire) delete inputs[name];
+        kept.source = { key: k.key, spec: { ...k.spec, inputs } };
+      }
+      return;
+    }
     case 'global':
       kept.global = { blackout: m.blackout, dimmer: m.dimmer };
       engine.output.blackout = m.blackout;

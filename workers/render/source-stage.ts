@@ -60,6 +60,28 @@ export class SourceStage {
     this.uFrame = gl.getUniformLocation(this.letterbox, 'frame');
   }
 
+  /** Events of the program generator fired by the last values message: cleared after the frame that showed them. */
+  private firing: string[] = [];
+
+  /**
+   * Replaces the program generator's input values (POST /sources/params, validated on the main thread); `fire` are
+   * events set for one frame. False when `key` is not the current source or not a generator (nothing changed).
+   */
+  setGeneratorValues(key: string, values: Record<string, unknown>, fire: string[]): boolean {
+    const c = this.current;
+    if (key !== this.currentKey || c.kind !== 'generator') return false;
+    c.values = { ...values };
+    this.firing = fire;
+    return true;
+  }
+
+  private endEvents(source: Extract<Active, { kind: 'generator' }>): void {
+    const next = { ...source.values };
+    for (const name of this.firing) delete next[name];
+    source.values = next;
+    this.firing = [];
+  }
+
   setNoSignal(desc: IsfDescriptor | null): void {
     this.noSignal?.destroy();
     this.noSignal = null;
@@ -118,6 +140,7 @@ export class SourceStage {
       ctx.target = target.framebuffer;
       ctx.values = source.values;
       source.program.render(ctx);
+      if (source === this.current && this.firing.length > 0) this.endEvents(source);
       return;
     }
     if (source.kind === 'ring') {

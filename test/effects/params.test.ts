@@ -1,0 +1,296 @@
+// Effect and generator parameters over real HTTP, judged by output pixels: values, clamping, deltas, colors, reset,
+// chain moves, saved presets as actions, CHAIN_BUSY, persistence across a restart, and bad input on every new route.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rm } from 'node:fs/promises';
+import { startServer, req, sampleOutput, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let dataDir: string;
+const api = (p: string): string => `${s.base}/api/v1${p}`;
+const get = (p: string) => req('GET', api(p));
+const post = (p: string, body?: unknown) => req('POST', api(p), body === undefined ? {} : { body });
+
+function assertError(r: { status: number; json(): any }, status: number, code: string): any {
+  assert.is(r.status, status, `expected ${status} ${code}`);
+  const b = r.json();
+  assert.is(b.code, code);
+  return b;
+}
+
+const pixel = async (): Promise<number[]> => (await sampleOutput(s.base))[0]!;
+
+/** Waits until the output's center pixel satisfies `ok` (frames are drawn asynchronously). */
+async function outputBecomes(what: string, ok: (p: number[]) => boolean): Promise<number[]> {
+  let last: number[] = [];
+  try {
+    await waitUntil(async () => ok((last = await pixel())), 20000, 100);
+  } catch {
+    assert.unreachable(`output never became ${what}; last pixel ${last.join(',')}`);
+  }
+  return last;
+}
+const near = (a: number, b: number, tol = 12): boolean => Math.abs(a - b) <= tol;
+const isRgb = (r: number, g: number, b: number) => (p: number[]) => near(p[0]!, r) && near(p[1]!, g) && near(p[2]!, b);
+
+async function clearChain(): Promise<void> {
+  for (;;) {
+    const c = (await get('/effects')).json();
+    if (c.count === 0) return;
+    assert.is((await post('/effects/remove', { index: 1 })).status, 200);
+  }
+}
+
+const valueOf = (item: any, name: string): unknown => item.inputs.find((i: any) => i.name === name)?.value;
+
+test.before(async () => {
+  dataDir = await tempDir();
+  s = await startServer({ dataDir });
+});
+test.after(async () => {
+  await s.cleanup();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test('catalog items describe their inputs', async () => {
+  const cat = (await get('/effects/available')).json();
+  const bc = cat.items.find((i: any) => i.type === 'brightness_contrast');
+  assert.equal(bc.inputs, [
+    { name: 'inputImage', label: 'inputImage', type: 'image', default: null },
+    { name: 'brightness', label: 'Brightness', type: 'float', default: 0, min: -1, max: 1 },
+    { name: 'contrast', label: 'Contrast', type: 'float', default: 1.2, min: 0, max: 3 },
+  ]);
+  const edge = cat.items.find((i: any) => i.type === 'edge_detect').inputs.find((i: any) => i.name === 'mode');
+  assert.equal([edge.type, edge.values, edge.labels], ['long', [0, 1, 2], ['Neon', 'White on Black', 'Sketch']]);
+});
+
+test('generator params: 409 without a generator on program; set a color and the output shows it', async () => {
+  assertError(await get('/sources/current/params'), 409, 'NOT_A_GENERATOR');
+  assertError(await post('/sources/params', { values: { color: '#FF0000' } }), 409, 'NOT_A_GENERATOR');
+  assert.is((await post('/sources/select', { id: 'source:solid_color' })).status, 200);
+  const params = (await get('/sources/current/params')).json();
+  assert.is(params.id, 'source:solid_color');
+  assert.equal(params.inputs.find((i: any) => i.name === 'color').value, [0, 0.6, 1, 1]);
+  const r = await post('/sources/params', { values: { color: '#FF0000' } });
+  assert.is(r.status, 200);
+  assert.equal(valueOf(r.json(), 'color'), [1, 0, 0, 1]);
+  await outputBecomes('red', isRgb(255, 0, 0));
+  // Bad values: nothing applied, details name the input.
+  const bad = assertError(await post('/sources/params', { values: { color: '#00FF00', pulse: 'lots' } }), 400, 'INVALID_REQUEST');
+  assert.equal(bad.details, { input: 'pulse', expected: 'a finite number (clamped to 0..1) or {"delta": n}' });
+  assert.equal(bad.details && assertError(await post('/sources/params', { values: { nope: 1 } }), 400, 'INVALID_REQUEST').details.available, ['color', 'pulse', 'pulseRate']);
+  assertError(await post('/sources/params', {}), 400, 'INVALID_REQUEST');
+  assertError(await post('/sources/params', { values: 'red' }), 400, 'INVALID_REQUEST');
+  assertError(await req('POST', api('/sources/params'), { body: '{"values": {"pulse": NaN}}' }), 400, 'INVALID_REQUEST');
+  assert.equal((await get('/sources/current/params')).json().inputs.find((i: any) => i.name === 'color').value, [1, 0, 0, 1]);
+  // A mid gray for the effect tests below.
+  assert.is((await post('/sources/params', { values: { color: '#808080' } })).status, 200);
+  await outputBecomes('gray', isRgb(128, 128, 128));
+});
+
+test('brightness at its minimum darkens; a value past MAX reads back clamped; deltas accumulate; reset restores', async () => {
+  await clearChain();
+  assert.is((await post('/effects/add', { type: 'brightness_contrast' })).status, 200);
+  await outputBecomes('the gray source through default contrast', isRgb(128, 128, 128));
+  const dark = await post('/effects/params', { index: 1, values: { brightness: -5 } });
+  assert.is(dark.status, 200);
+  assert.is(valueOf(dark.json().current, 'brightness'), -1, 'clamped to MIN');
+  assert.is(valueOf(dark.json().current, 'contrast'), 1.2, 'inputs not named keep their value');
+  await outputBecomes('dark', (p) => p[0]! < 10 && p[1]! < 10 && p[2]! < 10);
+  const got = (await get('/effects/1')).json();
+  assert.is(got.type, 'brightness_contrast');
+  assert.is(valueOf(got, 'brightness'), -1);
+
+  assert.is((await post('/effects/params', { name: 'Brightness Contrast', values: { brightness: 0 } })).status, 200);
+  let last: any;
+  for (let i = 0; i < 3; i++) last = (await post('/effects/params', { index: 1, values: { brightness: { delta: 0.1 } } })).json();
+  assert.ok(near(valueOf(last.current, 'brightness') as number, 0.3, 1e-9), `three deltas of 0.1 from 0: ${valueOf(last.current, 'brightness')}`);
+  await outputBecomes('brighter (0.5 + 0.3)', isRgb(205, 205, 205));
+  const up = (await post('/effects/params', { index: 1, values: { brightness: { delta: 5 } } })).json();
+  assert.is(valueOf(up.current, 'brightness'), 1, 'a delta clamps too');
+
+  const reset = await post('/effects/reset', { index: 1 });
+  assert.is(reset.status, 200);
+  assert.is(valueOf(reset.json().current, 'brightness'), 0);
+  await outputBecomes('the default output again', isRgb(128, 128, 128));
+  await post('/effects/params', { index: 1, values: { brightness: 0.2, contrast: 0 } });
+  const one = (await post('/effects/reset', { index: 1, inputs: ['contrast'] })).json();
+  assert.equal([valueOf(one.current, 'brightness'), valueOf(one.current, 'contrast')], [0.2, 1.2]);
+});
+
+test('a color input tints the output', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'color_tint' });
+  const r = await post('/effects/params', { index: 1, values: { tint: [1, 0, 0, 1], amount: 1, mode: 'Colorize' } });
+  assert.is(r.status, 200);
+  assert.equal(valueOf(r.json().current, 'tint'), [1, 0, 0, 1]);
+  assert.is(valueOf(r.json().current, 'mode'), 0);
+  await outputBecomes('tinted red', (p) => p[0]! > 100 && p[1]! < 15 && p[2]! < 15);
+  assert.is((await post('/effects/params', { index: 1, values: { tint: '#0000FF' } })).status, 200);
+  await outputBecomes('tinted blue', (p) => p[2]! > 100 && p[0]! < 15 && p[1]! < 15);
+});
+
+test('move: invert then threshold differs from threshold then invert, and a move gives the other order\'s output', async () => {
+  await clearChain();
+  // A dark source (luma 0.3) and a red dark color make the two orders differ: threshold→invert is cyan, invert→threshold white.
+  await post('/sources/params', { values: { color: '#4D4D4D' } });
+  await post('/effects/add', { type: 'threshold' });
+  await post('/effects/add', { type: 'invert' });
+  assert.is((await post('/effects/params', { name: 'threshold', values: { darkColor: '#FF0000' } })).status, 200);
+  const thresholdFirst = await outputBecomes('cyan', isRgb(0, 255, 255));
+
+  const moved = await post('/effects/move', { name: 'invert', to: 1 });
+  assert.is(moved.status, 200);
+  assert.equal(moved.json().items.map((i: any) => `${i.index}:${i.type}`), ['1:invert', '2:threshold']);
+  const invertFirst = await outputBecomes('white', isRgb(255, 255, 255));
+  assert.not.equal(invertFirst.slice(0, 3), thresholdFirst.slice(0, 3));
+  // Values travel with the effect: the threshold (now at 2) kept its dark color.
+  assert.equal(valueOf((await get('/effects/2')).json(), 'darkColor'), [1, 0, 0, 1]);
+
+  // The same order built by adds gives the same output as the move.
+  await clearChain();
+  await post('/effects/add', { type: 'invert' });
+  await post('/effects/add', { type: 'threshold' });
+  await post('/effects/params', { index: 2, values: { darkColor: '#FF0000' } });
+  const built = await outputBecomes('white', isRgb(255, 255, 255));
+  assert.equal(built.slice(0, 3), invertFirst.slice(0, 3));
+  assert.is((await post('/effects/move', { index: 2, to: 1 })).status, 200);
+  await outputBecomes('cyan again', isRgb(0, 255, 255));
+});
+
+test('bad input on every new effects route; nothing applied', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 1, values: { brightness: 0.1 } });
+  // GET /effects/{index}
+  assert.equal(assertError(await get('/effects/0'), 404, 'ITEM_NOT_FOUND').details, { requested: 0, min: 1, max: 1 });
+  assert.equal(assertError(await get('/effects/2'), 404, 'ITEM_NOT_FOUND').details, { requested: 2, min: 1, max: 1 });
+  assertError(await get('/effects/abc'), 400, 'INVALID_REQUEST');
+  assertError(await get('/effects/1.5'), 400, 'INVALID_REQUEST');
+  // POST /effects/params
+  const params: Array<[unknown, number]> = [
+    ['not json', 400],
+    ['{"index": 1, "values": {"brightness": NaN}}', 400],
+    [{}, 400],
+    [{ index: 1 }, 400],
+    [{ values: { brightness: 0.5 } }, 400],
+    [{ index: '1', values: { brightness: 0.5 } }, 400],
+    [{ index: 1, values: 'bright' }, 400],
+    [{ index: 1, values: { brightness: 'NaN' } }, 400],
+    [{ index: 1, values: { brightness: null } }, 400],
+    [{ index: 1, values: { brightness: [0.5] } }, 400],
+    [{ index: 1, values: { brightness: { delta: '1' } } }, 400],
+    [{ index: 1, values: { brightness: 0.5, contrast: true } }, 400],
+    [{ index: 1, values: { brightness: 0.5, glow: 1 } }, 400],
+    [{ index: 1, values: { inputImage: 1 } }, 400],
+    [{ index: 0, values: { brightness: 0.5 } }, 404],
+    [{ name: 'nope', values: { brightness: 0.5 } }, 404],
+  ];
+  for (const [body, status] of params) {
+    const r = typeof body === 'string' ? await req('POST', api('/effects/params'), { body }) : await post('/effects/params', body);
+    assert.is(r.status, status, `params ${JSON.stringify(body)}: ${r.text}`);
+  }
+  const unknown = (await post('/effects/params', { index: 1, values: { glow: 1 } })).json();
+  assert.equal(unknown.details, { input: 'glow', available: ['brightness', 'contrast'] });
+  const wrong = (await post('/effects/params', { index: 1, values: { contrast: true } })).json();
+  assert.equal(wrong.details.input, 'contrast');
+  assert.type(wrong.details.expected, 'string');
+  assert.equal(valueOf((await get('/effects/1')).json(), 'brightness'), 0.1, 'a refused request applied none of its values');
+  // POST /effects/reset
+  for (const [body, status] of [
+    [{}, 400],
+    [{ index: 1, inputs: 'brightness' }, 400],
+    [{ index: 1, inputs: [5] }, 400],
+    [{ index: 1, inputs: ['glow'] }, 400],
+    [{ index: 0 }, 404],
+  ] as Array<[unknown, number]>) {
+    assert.is((await post('/effects/reset', body)).status, status, `reset ${JSON.stringify(body)}`);
+  }
+  assertError(await req('POST', api('/effects/reset'), { body: '{index:1}' }), 400, 'INVALID_REQUEST');
+  // POST /effects/move
+  for (const [body, status] of [
+    [{ index: 1 }, 400],
+    [{ to: 1 }, 400],
+    [{ index: 1, to: '1' }, 400],
+    [{ index: 1, to: 1.5 }, 400],
+    [{ index: 0, to: 1 }, 404],
+  ] as Array<[unknown, number]>) {
+    assert.is((await post('/effects/move', body)).status, status, `move ${JSON.stringify(body)}`);
+  }
+  assert.equal(assertError(await post('/effects/move', { index: 1, to: 2 }), 404, 'ITEM_NOT_FOUND').details, { requested: 2, min: 1, max: 1 });
+  assert.equal(assertError(await post('/effects/move', { index: 1, to: 0 }), 404, 'ITEM_NOT_FOUND').details, { requested: 0, min: 1, max: 1 });
+  assertError(await req('POST', api('/effects/move'), { body: 'move it' }), 400, 'INVALID_REQUEST');
+  // POST /presets/save
+  for (const [body, status] of [
+    [{}, 400],
+    [{ index: 1 }, 400],
+    [{ name: 'Look' }, 400],
+    [{ index: 1, name: 5 }, 400],
+    [{ index: 1, name: '!!!' }, 400],
+    [{ index: 1, name: 'Look', overwrite: 'yes' }, 400],
+    [{ index: 0, name: 'Look' }, 404],
+    [{ effect: 'nope', name: 'Look' }, 404],
+  ] as Array<[unknown, number]>) {
+    assert.is((await post('/presets/save', body)).status, status, `save ${JSON.stringify(body)}`);
+  }
+  assertError(await req('POST', api('/presets/save'), { body: 'save' }), 400, 'INVALID_REQUEST');
+});
+
+test('CHAIN_BUSY: a stalled renderer answers 503 on params and move, and neither is applied', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/add', { type: 'invert' });
+  assert.is((await post('/_test/stall', { ms: 3000 })).status, 200);
+  const [p, m] = await Promise.all([post('/effects/params', { index: 1, values: { brightness: -1 } }), post('/effects/move', { index: 1, to: 2 })]);
+  assertError(p, 503, 'CHAIN_BUSY');
+  assertError(m, 503, 'CHAIN_BUSY');
+  await waitUntil(async () => (await get('/effects')).status === 200, 30000);
+  assert.is((await post('/_test/sample', { points: [[0.5, 0.5]] })).status, 200);
+  assert.equal((await get('/effects')).json().items.map((i: any) => i.type), ['brightness_contrast', 'invert']);
+  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), 0);
+});
+
+test('presets/save: the look is an action at once, runs as an add with its values and presetId; a taken name is 409', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 1, values: { brightness: -1, contrast: 2 } });
+  const saved = await post('/presets/save', { index: 1, name: 'Night Look' });
+  assert.is(saved.status, 200, saved.text);
+  assert.equal(saved.json().preset, { id: 'night_look', name: 'Night Look', effect: 'brightness_contrast', inputs: { brightness: -1, contrast: 2 } });
+  const actions = (await get('/actions')).json().items;
+  assert.ok(actions.some((a: any) => a.id === 'preset.night_look' && a.category === 'Effect Presets' && a.name === 'Night Look'));
+  assertError(await post('/presets/save', { effect: 'brightness contrast', name: 'night-look' }), 409, 'PRESET_EXISTS');
+  await post('/effects/params', { index: 1, values: { contrast: 1 } });
+  const again = await post('/presets/save', { effect: 'Brightness Contrast', name: 'Night Look', overwrite: true });
+  assert.is(again.status, 200);
+  assert.equal(again.json().preset.inputs, { brightness: -1, contrast: 1 });
+
+  await clearChain();
+  const ran = await post('/actions/preset.night_look');
+  assert.is(ran.status, 200, ran.text);
+  assert.is(ran.json().result.presetId, 'night_look');
+  const item = (await get('/effects/1')).json();
+  assert.equal([item.presetId, valueOf(item, 'brightness'), valueOf(item, 'contrast')], ['night_look', -1, 1]);
+  await outputBecomes('dark', (p) => p[0]! < 10 && p[1]! < 10 && p[2]! < 10);
+});
+
+test('values and saved presets survive a restart', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'invert' });
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 2, values: { brightness: -1, contrast: 0 } });
+  await post('/effects/params', { index: 1, values: { amount: 0.25 } });
+  await post('/effects/move', { index: 2, to: 1 });
+  await s.stop();
+  s = await startServer({ dataDir });
+  const chain = (await get('/effects')).json().items.map((i: any) => i.type);
+  assert.equal(chain, ['brightness_contrast', 'invert']);
+  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), -1);
+  assert.is(valueOf((await get('/effects/2')).json(), 'amount'), 0.25);
+  // contrast 0 and brightness -1 give black whatever the source, then a quarter invert: 0.25 gray.
+  await outputBecomes('a quarter gray', isRgb(64, 64, 64));
+  const actions = (await get('/actions')).json().items;
+  assert.ok(actions.some((a: any) => a.id === 'preset.night_look'), 'the saved preset is an action after the restart');
+});
+
+test.run();
