@@ -43,8 +43,12 @@ export async function open(browser: Browser, url: string, viewport = LAPTOP): Pr
 
 /** Resolves once the page has loaded its state (or shown the key prompt). */
 export async function ready(page: Page): Promise<void> {
-  // A string, so this Node-side file needs no DOM types.
-  await page.waitForFunction("window.__vjdReady !== undefined || document.getElementById('api-key') !== null", null, { timeout: 20000 });
+  // A function, not a string: the page's CSP forbids eval. globalThis, so this Node-side file needs no DOM types.
+  await page.waitForFunction(() => (globalThis as any).__vjdReady !== undefined || (globalThis as any).document.getElementById('api-key') !== null, null, { timeout: 20000 });
+}
+
+export async function loaded(page: Page): Promise<void> {
+  await page.waitForFunction(() => (globalThis as any).__vjdReady !== undefined, null, { timeout: 20000 });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
