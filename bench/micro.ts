@@ -6,7 +6,7 @@ import { cpus } from 'node:os';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ApiKeyGuard } from '../src/http/auth.js';
-import { conditional } from '../src/http/adapter.js';
+import { conditional } from '../src/http/dispatch.js';
 import { ROOT } from '../test/helpers/server.js';
 import { matchName } from '../src/shared/names.js';
 import { buildBrowseTree } from '../src/browse/tree.js';

@@ -25,6 +25,7 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'the Range header asks for no byte of the file' },
   MISDIRECTED_REQUEST: { status: 421, message: 'this server does not answer for that Host; add the name to server.allowedHosts' },
+  UPGRADE_REQUIRED: { status: 426, message: 'this route is a WebSocket: connect with Upgrade: websocket' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
   CHAIN_BUSY: { status: 503, message: `the effects chain was not readable or updatable within ${chainTimeoutMs} ms; nothing changed; retry` },

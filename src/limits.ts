@@ -42,3 +42,28 @@ export const PREVIEW_LIMITS = {
   size: { min: 32, max: 1280, default: 640 },
   fps: { min: 1, max: 30, default: 15 },
 } as const;
+
+/** The event WebSocket (GET /api/v1/events). */
+export const EVENT_LIMITS = {
+  /** Default of `server.maxEventClients`; the next connection is closed with 4429. */
+  clientsDefault: 256,
+  /** A client whose unsent data passes this has its queue dropped and gets a fresh hello once it drains. */
+  backpressureBytes: 1024 * 1024,
+  /** Largest client message; a larger frame closes the connection (1009). */
+  messageMaxBytes: 64 * 1024 + 1024,
+  /** Without a key on the upgrade, the first message must authenticate within this (else 4401). */
+  authTimeoutMs: 5000,
+  pingIntervalMs: 15_000,
+  /** A client that sent nothing (not even a pong) for this long is closed. */
+  silenceMs: 45_000,
+} as const;
+
+/** OSC over UDP. */
+export const OSC_LIMITS = {
+  /** Largest datagram decoded; larger ones are dropped unread. */
+  packetMaxBytes: 8192,
+  /** Bundle elements applied from one packet (nested bundles count their messages). */
+  bundleMaxMessages: 64,
+  /** One log line per source and address at most this often. */
+  logEveryMs: 10_000,
+} as const;

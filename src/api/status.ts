@@ -113,6 +113,26 @@ export const StatusBody = Type.Object({
     },
     { description: 'streams and recordings (GET /outputs has each one) and the MJPEG preview' },
   ),
+  events: Type.Object(
+    {
+      clients: Type.Integer({ description: 'open event WebSockets (GET /api/v1/events)' }),
+      messagesIn: Type.Integer({ description: 'messages received from event clients since start' }),
+      malformed: Type.Integer({ description: 'of those, answered with an error message' }),
+      resyncs: Type.Integer({ description: 'times a slow client had its queue dropped (it gets a fresh hello once it drains)' }),
+    },
+    { description: 'the event WebSocket' },
+  ),
+  osc: Type.Object(
+    {
+      listening: Type.Boolean({ description: 'false while osc.enabled is false or the port could not be bound' }),
+      host: Type.String(),
+      port: Type.Integer(),
+      packets: Type.Integer({ description: 'UDP packets received since start' }),
+      applied: Type.Integer({ description: 'messages that changed state' }),
+      rejected: Type.Integer({ description: 'packets and messages refused (malformed, unknown address, wrong type, refused by the route)' }),
+    },
+    { description: 'OSC control (osc.*)' },
+  ),
 });
 
 export type RenderStatus = Static<typeof StatusBody>['render'];
@@ -137,12 +157,16 @@ export interface StatusContext {
   /** Outputs summary, and a number that changes whenever it may have. */
   outputs(): Static<typeof StatusBody>['outputs'];
   outputsVersion(): number;
+  /** Event WebSocket and OSC counters, and a number that changes whenever they do. */
+  events(): Static<typeof StatusBody>['events'];
+  osc(): Static<typeof StatusBody>['osc'];
+  eventsVersion(): number;
 }
 
 export function statusRoutes(ctx: StatusContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; thumbs: number; outs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
+  let memo: { tick: number; thumbs: number; outs: number; evs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
   const render = (): string => {
     const loaded = ctx.config();
     const lic = ctx.license();
@@ -153,7 +177,8 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     const renderStatus = ctx.render();
     const thumbs = ctx.thumbnailsVersion();
     const outs = ctx.outputsVersion();
-    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
+    const evs = ctx.eventsVersion();
+    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.evs === evs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
       return memo.text;
     }
     const text = JSON.stringify({
@@ -170,8 +195,10 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       render: renderStatus,
       thumbnails: ctx.thumbnails(),
       outputs: ctx.outputs(),
+      events: ctx.events(),
+      osc: ctx.osc(),
     });
-    memo = { tick, thumbs, outs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
+    memo = { tick, thumbs, outs, evs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
     return text;
   };
   return [

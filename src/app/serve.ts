@@ -37,10 +37,16 @@ import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
 import { previewRoutes } from '../api/preview.js';
 import { uiRoutes, loadUiAssets } from '../api/ui.js';
+import { eventsRoutes } from '../api/events.js';
+import { dispatchRequest, type NeutralRequest } from '../http/dispatch.js';
+import { StateBus } from '../events/bus.js';
+import { eventTopics } from '../events/topics.js';
+import { EventHub } from '../events/socket.js';
+import { OscServer } from '../osc/server.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
-  'server.enabled', 'server.host', 'server.port', 'server.apiKey', 'server.allowedHosts', 'server.allowPrivateNetwork', 'license.trustedKeys', 'license.file',
+  'server.enabled', 'server.host', 'server.port', 'server.apiKey', 'server.allowedHosts', 'server.allowPrivateNetwork', 'server.maxEventClients', 'license.trustedKeys', 'license.file',
 ]);
 const SHUTDOWN_DRAIN_MS = 3000;
 const SHUTDOWN_HARD_MS = 8000;
@@ -102,15 +108,27 @@ export async function serve(flags: Overrides): Promise<void> {
     addresses: () => addresses.get(listener.status.host, listener.status.port),
     license: () => license,
     apiKeyRequired: () => guard.enabled,
-    features: () => router?.features ?? [],
+    features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : [])].sort(),
     outputKinds: () => show.outputKinds,
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
     thumbnailsVersion: () => show.thumbnails.version(),
     outputs: () => ({ ...show.outputs.summary(), preview: show.preview.stats() }),
     outputsVersion: () => show.outputClient.version + show.preview.version,
+    events: () => hub?.stats() ?? { clients: 0, messagesIn: 0, malformed: 0, resyncs: 0 },
+    osc: () => osc?.stats() ?? { listening: false, host: loaded.config.osc.host, port: loaded.config.osc.port, packets: 0, applied: 0, rejected: 0 },
+    eventsVersion: () => (hub?.version ?? 0) + (osc?.version ?? 0),
   };
 
+  // The event topics: one entry each (src/events/topics.ts), hooked where state changes.
+  const topics = eventTopics({
+    onStateChange: (cb) => state.onChange(cb),
+    onSourcesChange: (cb) => void show.sources.on('change', cb),
+    onPaletteChange: (cb) => void show.palette.on('change', cb),
+    outputsVersion: () => ctx.outputsVersion(),
+    browseVersion: () => show.browseTree(),
+  });
+  const topicNames = [...topics.map((t) => t.name), 'thumbnail'];
   const assets = await loadDocsAssets();
   const ui = await loadUiAssets();
   if (ui.missing !== null) log.warn(ui.missing);
@@ -137,18 +155,47 @@ export async function serve(flags: Overrides): Promise<void> {
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),
     ...previewRoutes(show.preview),
+    ...eventsRoutes(topicNames, topics.filter((t) => t.inHello).map((t) => t.name)),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];
   router = compileRoutes(routes);
+  const compiled = router;
+
+  // One dispatch for WebSocket requests, OSC and the topics' snapshots: the same route table, validation, auth, errors.
+  const dispatch = (req: NeutralRequest) => dispatchRequest({ router: compiled, guard, log, durable: () => state.durable() }, req);
+  let hub: EventHub | null = null;
+  let osc: OscServer | null = null;
+  const bus = new StateBus(topics, dispatch, log, () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false), () => hub?.wantsThumbnails ?? false);
+  hub = new EventHub({
+    bus,
+    router: compiled,
+    dispatch,
+    guard,
+    hosts,
+    log,
+    server: { name: 'vjd', version },
+    maxClients: () => loaded.config.server.maxEventClients,
+  });
+  osc = new OscServer(loaded.config.osc, dispatch, bus, log);
+  bus.start();
+  hub.start();
+  await osc.start();
 
   // Transitions are handled one at a time, so the status file always ends with the latest state.
   let statusChain: Promise<void> = Promise.resolve();
   const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
-  const listener = new HttpListener(uws, router, policy, log, (s) => {
-    statusChain = statusChain.then(() => onListenerStatus(s));
-  });
+  const listener = new HttpListener(
+    uws,
+    router,
+    policy,
+    log,
+    (s) => {
+      statusChain = statusChain.then(() => onListenerStatus(s));
+    },
+    (app, isLive) => hub?.mount(app, isLive),
+  );
 
   async function onListenerStatus(s: ListenerStatus): Promise<void> {
     const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port) : [];
@@ -243,6 +290,9 @@ export async function serve(flags: Overrides): Promise<void> {
     if (expiryTimer) clearTimeout(expiryTimer);
     // Endless preview streams end first: the drain below would otherwise wait its whole time for them.
     show.preview.stop();
+    hub?.stop();
+    bus.stop();
+    osc?.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await statusChain;
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));

@@ -5,6 +5,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { hostSyntaxProblem, resolveHost } from './host.js';
 import { outputProblem } from '../outputs/validate.js';
+import { isLoopbackHost } from '../app/network.js';
 import {
   ApiKeyStringSchema,
   ConfigFileSchema,
@@ -328,6 +329,7 @@ function merge(file: ConfigFile): Config {
   return {
     dataDir: file.dataDir ?? d.dataDir,
     server: { ...d.server, ...file.server },
+    osc: { ...d.osc, ...file.osc },
     license: { ...d.license, ...file.license },
     render: { ...d.render, ...file.render },
     media: { ...d.media, ...file.media },
@@ -428,6 +430,17 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
       throw new ConfigError({ ...hostSource, key: 'server.host', detail });
     }
     bindAddress = resolved.address;
+  }
+
+  // OSC has no authentication: with a key set, listening beyond this machine must be asked for explicitly.
+  const osc = config.osc;
+  if (osc.enabled && config.server.apiKey !== null && !isLoopbackHost(osc.host) && !osc.allowRemote) {
+    throw new ConfigError({
+      source: file ?? 'the defaults',
+      file,
+      key: 'osc.allowRemote',
+      detail: `osc.host ${preview(osc.host, false)} is not loopback while an API key is set; OSC has no authentication, so set osc.allowRemote: true to accept control from the network anyway`,
+    });
   }
 
   // Paths written in the file mean "next to the file"; defaults, flags and env mean "from where vjd was started".

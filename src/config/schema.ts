@@ -115,6 +115,25 @@ export const ConfigFileSchema = Type.Object(
             Type.Array(HostSchema, { maxItems: 64, description: 'a list of at most 64 host names (Host header values vjd answers for)' }),
           ),
           allowPrivateNetwork: Type.Optional(flag()),
+          maxEventClients: Type.Optional(integer(1, 4096)),
+        },
+        { additionalProperties: false, description: 'an object' },
+      ),
+    ),
+    osc: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(flag()),
+          host: Type.Optional(HostSchema),
+          port: Type.Optional(integer(1, 65535)),
+          feedback: Type.Optional(
+            Type.Array(
+              Type.Object({ host: HostSchema, port: integer(1, 65535) }, { additionalProperties: false, description: 'an object {host, port}' }),
+              { maxItems: 16, description: 'a list of at most 16 {host, port} targets' },
+            ),
+          ),
+          replyToSender: Type.Optional(flag()),
+          allowRemote: Type.Optional(flag()),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -208,6 +227,17 @@ export interface Config {
     allowedHosts: string[];
     /** Grant CORS preflights that ask for private-network access (a public web page driving this box). */
     allowPrivateNetwork: boolean;
+    /** Event WebSocket connections at once; the next is closed with 4429. */
+    maxEventClients: number;
+  };
+  /** OSC over UDP (no authentication: remote hosts need allowRemote when an API key is set). */
+  osc: {
+    enabled: boolean;
+    host: string;
+    port: number;
+    feedback: Array<{ host: string; port: number }>;
+    replyToSender: boolean;
+    allowRemote: boolean;
   };
   license: { file: string | null; trustedKeys: string[] };
   render: { width: number; height: number; fps: number };
@@ -235,7 +265,8 @@ function deepFreeze<T>(value: T): T {
 // Frozen so a caller that mutates instead of cloning fails loudly instead of changing every later load.
 export const DEFAULT_CONFIG: Config = deepFreeze({
   dataDir: './data',
-  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false },
+  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false, maxEventClients: 256 },
+  osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
   render: { width: 1280, height: 720, fps: 30 },
   media: { roots: [] },

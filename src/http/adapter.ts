@@ -6,8 +6,8 @@ import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
-import { etagMatches } from '../util/etag.js';
-import { CAPTURED_HEADERS, type CapturedHeader, type Method, type Reply, type RouteRequest, type StreamSink } from './route.js';
+import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
+import { CAPTURED_HEADERS, type CapturedHeader, type Reply, type RouteRequest, type StreamSink } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
@@ -37,7 +37,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 204: '204 No Content', 206: '206 Partial Content', 302: '302 Found', 304: '304 Not Modified',
   400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
   405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
-  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 500: '500 Internal Server Error',
+  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 426: '426 Upgrade Required', 500: '500 Internal Server Error',
   503: '503 Service Unavailable', 504: '504 Gateway Timeout',
 };
 
@@ -111,28 +111,9 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
     if (found) return guarded(found.route, res, req, hooks, found.params, head);
     const ex = exchange(res, head);
     if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
-    const allowed = router.methodsFor(url);
-    // A route that exists answers 401 before 405, so its methods are not told to a client without the key.
-    const needsKey = allowed.some((m) => router.find(m, url)?.route.def.auth === 'required');
-    if (needsKey && !hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization'))) {
-      return sendError(ex, unauthorized());
-    }
-    const err =
-      allowed.length > 0
-        ? new ApiError('METHOD_NOT_ALLOWED', `${truncate(method, 16)} is not allowed on ${truncate(url, 200)}; use ${allowed.join(', ')}`, undefined, {
-            Allow: allowHeader(allowed),
-          })
-        : new ApiError('NOT_FOUND', `no route ${truncate(url, 200)}`);
+    const err = routeMiss(router, method, url, () => hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization')));
     sendError(ex, err);
   });
-}
-
-function allowHeader(methods: Method[]): string {
-  return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-}
-
-function unauthorized(): ApiError {
-  return new ApiError('UNAUTHORIZED', undefined, undefined, { 'WWW-Authenticate': 'Bearer realm="vjd"' });
 }
 
 function misdirected(host: string): ApiError {
@@ -240,70 +221,13 @@ function ambiguousFraming(res: HttpResponse, req: HttpRequest): boolean {
 }
 
 function dispatch(route: CompiledRoute, request: RouteRequest, ex: Exchange, hooks: AdapterHooks): void {
-  const invalid =
-    route.validate('params', request.params) ?? route.validate('query', request.query) ?? (route.def.method === 'POST' ? route.validate('body', request.body) : null);
-  if (invalid) return void respond(ex, hooks, errorReply(invalid));
-  let result: Reply | Promise<Reply>;
-  try {
-    result = route.def.handler(request as never);
-  } catch (err) {
-    return void respond(ex, hooks, failure(err, route, hooks));
-  }
-  if (request.method === 'POST') {
-    // A mutation's success is sent only once the change is on disk, so a 2xx survives a crash right after it.
+  const out = execute(route, request, hooks);
+  if (out instanceof Promise) {
     watchAbort(ex, hooks);
-    Promise.resolve(result)
-      .then(async (reply) => ((reply.status ?? 200) < 300 ? ((await whenDurable(hooks)) ?? reply) : reply))
-      .then(
-        (reply) => respond(ex, hooks, reply),
-        (err: unknown) => respond(ex, hooks, failure(err, route, hooks)),
-      );
-  } else if (result instanceof Promise) {
-    watchAbort(ex, hooks);
-    result.then(
-      (reply) => respond(ex, hooks, conditional(reply, request.headers['if-none-match'])),
-      (err: unknown) => respond(ex, hooks, failure(err, route, hooks)),
-    );
+    void out.then((reply) => respond(ex, hooks, reply));
   } else {
-    respond(ex, hooks, conditional(result, request.headers['if-none-match']));
+    respond(ex, hooks, out);
   }
-}
-
-/** Null once everything changed so far is on disk; a 503 STATE_NOT_SAVED reply when the write failed or is too slow. */
-async function whenDurable(hooks: AdapterHooks): Promise<Reply | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`the state file was not written within ${LIMITS.durableWaitMs} ms`), LIMITS.durableWaitMs);
-  });
-  try {
-    const why = await Promise.race([hooks.durable().then(() => null), slow]);
-    if (why === null) return null;
-    return errorReply(new ApiError('STATE_NOT_SAVED', `the change is applied but ${why}; vjd keeps retrying`, undefined, { 'Retry-After': '1' }));
-  } catch (err) {
-    return errorReply(new ApiError('STATE_NOT_SAVED', (err as Error).message, undefined, { 'Retry-After': '1' }));
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Turns a reply carrying an ETag into 304 Not Modified when the client already has that version. */
-export function conditional(reply: Reply, ifNoneMatch: string): Reply {
-  if (!reply.etag) return reply;
-  const headers: Record<string, string> = { ...reply.headers, ETag: reply.etag };
-  if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, reply.etag)) {
-    return { status: 304, headers: { ETag: reply.etag, 'Cache-Control': headers['Cache-Control'] ?? 'no-cache' } };
-  }
-  return { ...reply, headers };
-}
-
-function failure(err: unknown, route: CompiledRoute, hooks: AdapterHooks): Reply {
-  if (err instanceof ApiError) return errorReply(err);
-  hooks.log.error({ err, route: `${route.def.method} ${route.def.path}` }, 'handler failed');
-  return errorReply(new ApiError('INTERNAL'));
-}
-
-function errorReply(err: ApiError): Reply {
-  return { status: err.status, json: err.toBody(), headers: err.headers };
 }
 
 function sendError(ex: Exchange, err: ApiError): void {
@@ -379,22 +303,6 @@ function readTarget(req: HttpRequest): { url: string; query: string } {
     query = '';
   }
   return { url: full, query };
-}
-
-/** First value wins for repeated keys; values stay strings for the route schema to check. */
-function parseQuery(raw: string): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  if (raw === '') return out;
-  for (const [k, v] of new URLSearchParams(raw)) if (!(k in out)) out[k] = v;
-  return out;
-}
-
-function decodeParam(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
 }
 
 function respond(ex: Exchange, hooks: AdapterHooks, reply: Reply, closeAfter = false): void {
@@ -565,9 +473,5 @@ function sendWithBackpressure(ex: Exchange, body: Uint8Array): void {
 
 function writeHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string, string]>): void {
   for (const [k, v] of headers) res.writeHeader(k, v);
-}
-
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 

@@ -61,6 +61,8 @@ export class HttpListener {
     private readonly policy: RequestPolicy,
     private readonly log: Logger,
     private readonly onStatus: (s: ListenerStatus) => void,
+    /** Registers routes the route table does not hold (the event WebSocket) on each new app, before the table. */
+    private readonly mountExtra: (app: TemplatedApp, isLive: () => boolean) => void = () => undefined,
   ) {}
 
   get status(): ListenerStatus {
@@ -130,6 +132,7 @@ export class HttpListener {
     }
     const id = ++this.appIds;
     const app: TemplatedApp = this.uws.App();
+    this.mountExtra(app, () => id === this.liveApp);
     mountRouter(app, this.router, {
       ...this.policy,
       log: this.log,

@@ -54,6 +54,7 @@ export class StateStore {
   private failures = 0;
   private lastError = '';
   private writes = 0;
+  private changeListeners: Array<() => void> = [];
 
   constructor(
     private readonly file: string,
@@ -99,6 +100,12 @@ export class StateStore {
     change(this.state);
     this.seq++;
     this.schedule(0);
+    for (const cb of this.changeListeners) cb();
+  }
+
+  /** Called after every applied change (the event bus re-reads its topics; it must not throw or block). */
+  onChange(cb: () => void): void {
+    this.changeListeners.push(cb);
   }
 
   /**

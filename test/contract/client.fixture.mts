@@ -102,6 +102,8 @@ note('getLiveThumbnail', await api.GET('/api/v1/thumbnails/live/{id}', { params:
 note('getSourceThumbnail', await api.GET('/api/v1/thumbnails/source/{id}', { params: { path: { id: ids.generator } }, ...image }));
 note('getPaletteThumbnail', await api.GET('/api/v1/thumbnails/palette/{id}', { params: { path: { id: ids.paletteId } }, ...image }));
 note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { path: { id: ids.mediaId } }, ...image }));
+// A plain GET of the event WebSocket: its documented 426 (the socket itself is tested in test/events).
+note('getEvents', await api.GET('/api/v1/events'));
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 

@@ -347,6 +347,13 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  getEvents: {
+    method: 'GET',
+    cases: () => [
+      { name: 'plain GET of the WebSocket: 426', path: A('/events'), valid: true, expect: [426] },
+      { name: 'plain GET, query ignored', path: A('/events?x=1'), valid: true, expect: [426] },
+    ],
+  },
   getCurrentThumbnail: { method: 'GET', cases: () => thumbCases(A('/thumbnails/current'), true) },
   getLiveThumbnail: {
     method: 'GET',

@@ -1,0 +1,337 @@
+// GET /api/v1/events as a WebSocket (uWebSockets.js's own): auth at the upgrade or by the first message, a hello
+// with the state, events per subscribed topic, requests through the shared dispatch, bounded memory per client.
+import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';
+import type { WebSocket, us_socket_context_t } from 'uWebSockets.js';
+import { ApiError } from '../errors.js';
+import { EVENT_LIMITS } from '../limits.js';
+import { CORS_HEADERS } from '../http/cors.js';
+import type { ApiKeyGuard } from '../http/auth.js';
+import type { HostPolicy } from '../http/host-policy.js';
+import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
+import type { Router } from '../http/router.js';
+import type { Logger } from '../log.js';
+import type { StateBus } from './bus.js';
+import { API_PREFIX } from '../http/route.js';
+
+export const EVENTS_PATH = `${API_PREFIX}/events`;
+
+/** Close codes (4000-4999 are the application's). */
+export const CLOSE = { unauthorized: 4401, tooManyClients: 4429, serverStopping: 1001 } as const;
+
+/** Query parameter names that would carry a credential: refused, because URLs end up in logs and histories. */
+const KEY_PARAMS = /^(key|apikey|api[-_]key|x-api-key|token|access[-_]?token|auth|authorization|bearer)$/i;
+
+export interface EventHubDeps {
+  bus: StateBus;
+  router: Router;
+  dispatch(req: NeutralRequest): Promise<NeutralReply>;
+  guard: ApiKeyGuard;
+  hosts: HostPolicy;
+  log: Logger;
+  server: { name: string; version: string };
+  maxClients(): number;
+}
+
+interface Client {
+  /** Credentials as sent (upgrade headers or the auth message); re-checked on every request. */
+  apiKey: string;
+  authorization: string;
+  authed: boolean;
+  /** Credentials were sent on the upgrade and are wrong: closed 4401 on open. */
+  badCredentials: boolean;
+  admitted: boolean;
+  closed: boolean;
+  topics: Set<string>;
+  seq: number;
+  /** The queue was dropped (backpressure); a fresh hello goes out once it drains. */
+  resync: boolean;
+  /** Its hello is out: events before it would arrive ahead of the state they change. */
+  ready: boolean;
+  lastHeard: number;
+  authTimer: NodeJS.Timeout | null;
+  ws: WebSocket<Client> | null;
+}
+
+export interface EventHubStats {
+  clients: number;
+  resyncs: number;
+  messagesIn: number;
+  malformed: number;
+}
+
+export class EventHub {
+  private readonly clients = new Set<Client>();
+  private pinger: NodeJS.Timeout | null = null;
+  private readonly counts = { resyncs: 0, messagesIn: 0, malformed: 0 };
+  private opened = 0;
+
+  constructor(private readonly d: EventHubDeps) {
+    d.bus.listen((topic, text) => this.publish(topic, text));
+  }
+
+  /** Changes whenever a counter does (GET /status memoises its body on it). */
+  get version(): number {
+    return this.counts.messagesIn + this.counts.resyncs * 7 + this.opened * 13 + this.clients.size * 1e9;
+  }
+
+  get active(): boolean {
+    return this.clients.size > 0;
+  }
+
+  get wantsThumbnails(): boolean {
+    for (const c of this.clients) if (c.authed && c.topics.has('thumbnail')) return true;
+    return false;
+  }
+
+  stats(): EventHubStats {
+    return { clients: this.clients.size, ...this.counts };
+  }
+
+  start(): void {
+    // One timer for every client: pings, and the silent ones closed.
+    this.pinger = setInterval(() => this.heartbeat(), EVENT_LIMITS.pingIntervalMs);
+    this.pinger.unref();
+  }
+
+  /** Closes every connection (shutdown). */
+  stop(): void {
+    if (this.pinger) clearInterval(this.pinger);
+    for (const c of [...this.clients]) c.ws?.end(CLOSE.serverStopping, 'server stopping');
+  }
+
+  /** Registers the WebSocket route on one listener's app (before the HTTP routes, so a plain GET falls through). */
+  mount(app: TemplatedApp, isLive: () => boolean): void {
+    app.ws<Client>(EVENTS_PATH, {
+      maxPayloadLength: EVENT_LIMITS.messageMaxBytes,
+      // Silence is judged by the heartbeat (uWS counts its own sends as activity); the engine's timer is a backstop.
+      idleTimeout: 0,
+      sendPingsAutomatically: false,
+      // Past our own 1 MiB check a message is skipped rather than buffered without bound.
+      maxBackpressure: EVENT_LIMITS.backpressureBytes * 4,
+      closeOnBackpressureLimit: 0,
+      upgrade: (res, req, context) => this.upgrade(res, req, context, isLive),
+      open: (ws) => this.open(ws),
+      message: (ws, message, isBinary) => this.message(ws, message, isBinary),
+      drain: (ws) => this.drain(ws),
+      pong: (ws) => {
+        ws.getUserData().lastHeard = Date.now();
+      },
+      close: (ws) => this.closed(ws.getUserData()),
+    });
+  }
+
+  private upgrade(res: HttpResponse, req: HttpRequest, context: us_socket_context_t, isLive: () => boolean): void {
+    if (!isLive()) return void res.close();
+    const host = req.getHeader('host');
+    if (!this.d.hosts.allows(host)) {
+      return refuse(res, new ApiError('MISDIRECTED_REQUEST', `this server does not answer for Host "${host.slice(0, 100)}"; add the name to server.allowedHosts`));
+    }
+    const query = req.getQuery() ?? '';
+    for (const [name] of new URLSearchParams(query)) {
+      if (KEY_PARAMS.test(name)) {
+        return refuse(res, new ApiError('INVALID_REQUEST', `credentials in the URL (${name.slice(0, 40)}) are refused: they end up in logs; send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} as the first message`));
+      }
+    }
+    const apiKey = req.getHeader('x-api-key');
+    const authorization = req.getHeader('authorization');
+    const sent = apiKey !== '' || authorization !== '';
+    const ok = this.d.guard.check(apiKey, authorization);
+    const client: Client = {
+      apiKey,
+      authorization,
+      authed: ok && (sent || !this.d.guard.enabled),
+      badCredentials: sent && !ok,
+      admitted: false,
+      closed: false,
+      topics: new Set(this.d.bus.defaultTopics),
+      seq: 0,
+      resync: false,
+      ready: false,
+      lastHeard: Date.now(),
+      authTimer: null,
+      ws: null,
+    };
+    res.upgrade(client, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+  }
+
+  private open(ws: WebSocket<Client>): void {
+    const c = ws.getUserData();
+    c.ws = ws;
+    if (this.clients.size >= this.d.maxClients()) {
+      c.closed = true;
+      return void ws.end(CLOSE.tooManyClients, `at most ${this.d.maxClients()} event clients (server.maxEventClients)`);
+    }
+    c.admitted = true;
+    this.opened++;
+    this.clients.add(c);
+    if (c.badCredentials) return this.reject(c, 'invalid API key');
+    if (c.authed) return void this.hello(c, false);
+    c.authTimer = setTimeout(() => this.reject(c, `authenticate within ${EVENT_LIMITS.authTimeoutMs / 1000} s`), EVENT_LIMITS.authTimeoutMs);
+  }
+
+  private reject(c: Client, why: string): void {
+    if (c.closed || !c.ws) return;
+    c.ws.end(CLOSE.unauthorized, `${why}: send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} first`.slice(0, 120));
+  }
+
+  private closed(c: Client): void {
+    c.closed = true;
+    if (c.authTimer) clearTimeout(c.authTimer);
+    c.authTimer = null;
+    this.clients.delete(c);
+    c.ws = null;
+  }
+
+  private message(ws: WebSocket<Client>, data: ArrayBuffer, isBinary: boolean): void {
+    const c = ws.getUserData();
+    c.lastHeard = Date.now();
+    this.counts.messagesIn++;
+    if (c.closed) return;
+    let msg: unknown;
+    if (!isBinary) {
+      try {
+        msg = JSON.parse(Buffer.from(data).toString('utf8'));
+      } catch {
+        msg = undefined;
+      }
+    }
+    const type = isObject(msg) && typeof msg.type === 'string' ? msg.type : null;
+    if (!c.authed) {
+      if (type === 'auth' && isObject(msg) && typeof msg.key === 'string' && this.d.guard.check(msg.key, '')) {
+        c.apiKey = msg.key;
+        c.authed = true;
+        if (c.authTimer) clearTimeout(c.authTimer);
+        c.authTimer = null;
+        return void this.hello(c, false);
+      }
+      return this.reject(c, type === 'auth' ? 'invalid API key' : 'the first message must be {"type":"auth","key":"…"}');
+    }
+    if (isBinary) return this.error(c, 'binary messages are not accepted; send JSON text');
+    if (msg === undefined) return this.error(c, 'the message is not valid JSON');
+    if (!isObject(msg) || type === null) return this.error(c, 'a message is a JSON object with a string `type`');
+    switch (type) {
+      case 'subscribe':
+        return this.subscribe(c, msg);
+      case 'request':
+        return void this.request(c, msg);
+      case 'auth':
+        return this.error(c, 'already authenticated');
+      default:
+        return this.error(c, `unknown message type "${type.slice(0, 40)}"; use subscribe or request`);
+    }
+  }
+
+  private subscribe(c: Client, msg: Record<string, unknown>): void {
+    const topics = msg.topics;
+    const known = this.d.bus.names;
+    if (!Array.isArray(topics) || topics.length > known.length * 2 || !topics.every((t) => typeof t === 'string')) {
+      return this.error(c, `topics must be a list of topic names: ${known.join(', ')}`);
+    }
+    const unknown = (topics as string[]).filter((t) => !known.includes(t));
+    if (unknown.length > 0) return this.error(c, `unknown topic "${unknown[0]!.slice(0, 40)}"; topics: ${known.join(', ')}`);
+    c.topics = new Set(topics as string[]);
+    this.send(c, (seq) => `{"type":"subscribed","seq":${seq},"topics":${JSON.stringify([...c.topics])}}`);
+  }
+
+  private async request(c: Client, msg: Record<string, unknown>): Promise<void> {
+    const id = msg.id;
+    if (!(typeof id === 'string' && id.length <= 128) && !(typeof id === 'number' && Number.isFinite(id))) {
+      return this.error(c, '`id` must be a string of at most 128 characters or a number');
+    }
+    const method = msg.method;
+    const path = msg.path;
+    if (method !== 'GET' && method !== 'POST' && method !== 'DELETE') return this.error(c, '`method` must be GET, POST or DELETE', id);
+    if (typeof path !== 'string' || !path.startsWith('/') || path.length > 2048) return this.error(c, '`path` must be an absolute path such as /api/v1/global', id);
+    const target = path.split('?')[0]!;
+    const found = this.d.router.find(method, target);
+    // Image routes answer with their ETag only: a `*` If-None-Match stops them before any render or encode work.
+    const image = found !== null && (found.route.def.responses[200]?.contentType ?? '').startsWith('image/');
+    const reply = await this.d.dispatch({
+      method,
+      path,
+      body: method === 'POST' ? msg.body : undefined,
+      headers: { 'x-api-key': c.apiKey, authorization: c.authorization, 'content-type': 'application/json', ...(image ? { 'if-none-match': '*' } : {}) },
+    });
+    if (image && reply.status === 304) this.d.bus.watchThumbnail(path);
+    const idText = JSON.stringify(id);
+    const status = image && reply.status === 304 ? 200 : reply.status;
+    const body = image && reply.status === 304 ? JSON.stringify({ etag: reply.headers?.ETag ?? null }) : bodyText(reply);
+    this.send(c, (seq) => `{"type":"response","seq":${seq},"id":${idText},"status":${status},"body":${body}}`);
+  }
+
+  private error(c: Client, message: string, id?: unknown): void {
+    this.counts.malformed++;
+    const text = JSON.stringify({ code: 'INVALID_REQUEST', message, ...(id !== undefined ? { id } : {}) }).slice(1);
+    this.send(c, (seq) => `{"type":"error","seq":${seq},${text}`);
+  }
+
+  private async hello(c: Client, resync: boolean): Promise<void> {
+    const names = this.d.bus.helloTopics;
+    const state = await this.d.bus.read(names);
+    if (c.closed || c.resync) return;
+    const parts = names.map((n) => `${JSON.stringify(n)}:${state.get(n) ?? 'null'}`).join(',');
+    const server = JSON.stringify(this.d.server);
+    c.ready = true;
+    this.send(c, (seq) => `{"type":"hello","seq":${seq},"server":${server},"resync":${resync},"topics":${JSON.stringify([...c.topics])},"state":{${parts}}}`);
+  }
+
+  private publish(topic: string, text: string): void {
+    for (const c of this.clients) {
+      if (!c.ready || !c.topics.has(topic)) continue;
+      this.send(c, (seq) => `{"type":"event","seq":${seq},"topic":"${topic}","data":${text}}`);
+    }
+  }
+
+  /** Sends unless the client is backpressured; past the limit its queue is dropped until the socket drains. */
+  private send(c: Client, build: (seq: number) => string): void {
+    const ws = c.ws;
+    if (!ws || c.closed || c.resync) return;
+    if (ws.getBufferedAmount() > EVENT_LIMITS.backpressureBytes) {
+      c.resync = true;
+      this.counts.resyncs++;
+      return;
+    }
+    c.seq++;
+    ws.send(build(c.seq), false);
+  }
+
+  private drain(ws: WebSocket<Client>): void {
+    const c = ws.getUserData();
+    if (!c.resync || ws.getBufferedAmount() > EVENT_LIMITS.backpressureBytes / 16) return;
+    c.resync = false;
+    c.ready = false;
+    void this.hello(c, true);
+  }
+
+  private heartbeat(): void {
+    const now = Date.now();
+    for (const c of [...this.clients]) {
+      if (!c.ws || c.closed) continue;
+      if (now - c.lastHeard > EVENT_LIMITS.silenceMs) {
+        c.ws.end(1001, 'no message or pong for 45 s');
+        continue;
+      }
+      c.ws.ping();
+    }
+  }
+}
+
+function bodyText(reply: NeutralReply): string {
+  if (reply.jsonText !== undefined) return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
+  if (reply.json !== undefined) return JSON.stringify(reply.json);
+  return 'null';
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function refuse(res: HttpResponse, err: ApiError): void {
+  res.cork(() => {
+    res.writeStatus(`${err.status} ${err.status === 421 ? 'Misdirected Request' : 'Bad Request'}`);
+    for (const [k, v] of CORS_HEADERS) res.writeHeader(k, v);
+    res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+    res.writeHeader('Cache-Control', 'no-store');
+    res.end(JSON.stringify(err.toBody()));
+  });
+}

@@ -1,0 +1,31 @@
+// The event topics: one entry each (name, the GET route whose JSON it carries, where its changes are signalled).
+// A new topic is one more entry here; the WebSocket hello, subscriptions, OSC feedback and the OpenAPI description
+// of the events read this list.
+import { API_PREFIX } from '../http/route.js';
+import type { TopicDef } from './bus.js';
+
+/** What the topics hook into: the store and services that change state, never individual routes. */
+export interface TopicSources {
+  /** Every applied show-state change (chain, current source, palette, blackout, dimmer). */
+  onStateChange(cb: () => void): void;
+  onSourcesChange(cb: () => void): void;
+  onPaletteChange(cb: () => void): void;
+  /** Changes whenever an output's definition or worker status does. */
+  outputsVersion(): unknown;
+  /** A new value whenever the browse tree is rebuilt. */
+  browseVersion(): unknown;
+}
+
+export function eventTopics(s: TopicSources): TopicDef[] {
+  return [
+    { name: 'source', path: `${API_PREFIX}/sources/current`, inHello: true, signals: [s.onStateChange, s.onSourcesChange] },
+    // The mixer's topic goes here once GET /mix exists:
+    // { name: 'mix', path: `${API_PREFIX}/mix`, inHello: true, signals: [s.onStateChange] },
+    { name: 'chain', path: `${API_PREFIX}/effects`, inHello: true, signals: [s.onStateChange] },
+    { name: 'palette', path: `${API_PREFIX}/palettes/current`, inHello: true, signals: [s.onStateChange, s.onPaletteChange] },
+    { name: 'global', path: `${API_PREFIX}/global`, inHello: true, signals: [s.onStateChange] },
+    { name: 'outputs', path: `${API_PREFIX}/outputs`, inHello: true, version: s.outputsVersion },
+    { name: 'library', path: `${API_PREFIX}/browse`, inHello: false, version: s.browseVersion },
+    { name: 'status', path: `${API_PREFIX}/status`, inHello: false, periodMs: 1000 },
+  ];
+}

@@ -1,0 +1,269 @@
+// The event WebSocket over a real server: hello equals the GET routes, HTTP changes arrive as events, socket requests
+// equal HTTP requests (errors included), subscriptions filter, auth (header, first message, refusal, key in URL),
+// the client limit, malformed input, and a paused reader that neither grows the server nor misses its resync.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
+import { connectWs, wsUrl, type WsClient } from '../helpers/ws.js';
+
+const KEY = 'events-test-key-4c1b9e';
+const AUTH = { 'x-api-key': KEY };
+const MAX = 4;
+let s: TestServer;
+let url: string;
+const open: WsClient[] = [];
+
+test.before(async () => {
+  s = await startServer({ config: { server: { apiKey: KEY, maxEventClients: MAX } } });
+  url = wsUrl(s.base);
+});
+test.after(async () => {
+  for (const c of open) c.ws.terminate();
+  await s.cleanup();
+});
+
+async function client(headers: Record<string, string> = AUTH): Promise<WsClient> {
+  const c = await connectWs(url, headers);
+  open.push(c);
+  return c;
+}
+
+function done(c: WsClient): Promise<unknown> {
+  c.close();
+  open.splice(open.indexOf(c), 1);
+  return c.closed;
+}
+
+const get = async (path: string) => (await req('GET', `${s.base}${path}`, { headers: AUTH })).json();
+
+test('hello: server and state, each member equal to its GET route', async () => {
+  const c = await client();
+  const hello = await c.next((m) => m.type === 'hello');
+  assert.is(hello.seq, 1);
+  assert.is(hello.server.name, 'vjd');
+  assert.type(hello.server.version, 'string');
+  assert.equal(Object.keys(hello.state).sort(), ['chain', 'global', 'outputs', 'palette', 'source']);
+  assert.equal(hello.state.global, await get('/api/v1/global'));
+  assert.equal(hello.state.chain, await get('/api/v1/effects'));
+  assert.equal(hello.state.source, await get('/api/v1/sources/current'));
+  assert.equal(hello.state.outputs, await get('/api/v1/outputs'));
+  const palette = await req('GET', `${s.base}/api/v1/palettes/current`, { headers: AUTH });
+  assert.equal(hello.state.palette, palette.status === 200 ? palette.json() : null);
+  assert.equal(hello.topics.sort(), ['chain', 'global', 'library', 'outputs', 'palette', 'source']);
+  await done(c);
+});
+
+test('a POST over HTTP produces the event with the new full state; seq rises by one', async () => {
+  const c = await client();
+  const hello = await c.next((m) => m.type === 'hello');
+  const r = await req('POST', `${s.base}/api/v1/global/dimmer`, { headers: AUTH, body: { value: 0.25 } });
+  assert.is(r.status, 200);
+  const ev = await c.next((m) => m.type === 'event' && m.topic === 'global' && m.data.dimmer === 0.25);
+  assert.equal(ev.data, await get('/api/v1/global'));
+  const seqs = c.messages.map((m) => m.seq);
+  assert.equal(seqs, seqs.map((_, i) => hello.seq + i), 'seq without gaps');
+  await done(c);
+});
+
+test('a request over the socket answers what the same HTTP request answers, errors included', async () => {
+  const c = await client();
+  await c.next((m) => m.type === 'hello');
+  const cases: Array<{ method: string; path: string; body?: unknown }> = [
+    { method: 'GET', path: '/api/v1/global' },
+    { method: 'GET', path: '/api/v1/effects' },
+    { method: 'GET', path: '/api/v1/browse?path=/nope' },
+    { method: 'POST', path: '/api/v1/global/dimmer', body: { value: 0.5 } },
+    { method: 'POST', path: '/api/v1/global/dimmer', body: { value: 7 } },
+    { method: 'POST', path: '/api/v1/global/dimmer' },
+    { method: 'POST', path: '/api/v1/global/blackout', body: { enabled: 'yes' } },
+    { method: 'POST', path: '/api/v1/effects/add', body: { type: 'no-such-effect-xyz' } },
+    { method: 'POST', path: '/api/v1/sources/select', body: { id: 'nothing-like-this' } },
+    { method: 'GET', path: '/api/v1/no/such/route' },
+    { method: 'DELETE', path: '/api/v1/global' },
+  ];
+  let id = 0;
+  for (const k of cases) {
+    const http = await req(k.method, `${s.base}${k.path}`, { headers: AUTH, body: k.body });
+    c.send({ type: 'request', id: ++id, method: k.method, path: k.path, ...(k.body !== undefined ? { body: k.body } : {}) });
+    const mine = id;
+    const res = await c.next((m) => m.type === 'response' && m.id === mine);
+    assert.is(res.status, http.status, `${k.method} ${k.path}`);
+    assert.equal(res.body, http.json(), `${k.method} ${k.path}`);
+  }
+  // Image routes answer with their ETag only.
+  c.send({ type: 'request', id: 'thumb', method: 'GET', path: '/api/v1/thumbnails/current?size=64' });
+  const thumb = await c.next((m) => m.type === 'response' && m.id === 'thumb');
+  assert.is(thumb.status, 200);
+  assert.match(thumb.body.etag, /^"current-64x\d+-png-/);
+  await done(c);
+});
+
+test('a socket request carries the key given on the upgrade; without a key the same request over HTTP is 401', async () => {
+  const c = await client({ authorization: `Bearer ${KEY}` });
+  await c.next((m) => m.type === 'hello');
+  c.send({ type: 'request', id: 1, method: 'GET', path: '/api/v1/capabilities' });
+  const res = await c.next((m) => m.type === 'response');
+  assert.is(res.status, 200);
+  assert.ok(res.body.features.includes('events'));
+  assert.is((await req('GET', `${s.base}/api/v1/capabilities`)).status, 401);
+  await done(c);
+});
+
+test('subscribe filters: a client on `status` only gets status events, not the global change', async () => {
+  const c = await client();
+  await c.next((m) => m.type === 'hello');
+  c.send({ type: 'subscribe', topics: ['status'] });
+  const sub = await c.next((m) => m.type === 'subscribed');
+  assert.equal(sub.topics, ['status']);
+  await req('POST', `${s.base}/api/v1/global/dimmer`, { headers: AUTH, body: { value: 0.125 } });
+  // Two status events after the POST's answer: the global event would have been published long before.
+  const after = c.messages.length;
+  await waitUntil(() => c.messages.slice(after).filter((m) => m.topic === 'status').length >= 2, 20000);
+  assert.ok(!c.messages.some((m) => m.type === 'event' && m.topic !== 'status'), 'only status events');
+  const status = c.messages.find((m) => m.topic === 'status');
+  assert.is(status.data.status, 'Server Running');
+  c.send({ type: 'subscribe', topics: ['global', 'bogus'] });
+  const err = await c.next((m) => m.type === 'error');
+  assert.is(err.code, 'INVALID_REQUEST');
+  await done(c);
+});
+
+test('auth by the first message; refusal (4401) without it, with a wrong one, or a wrong header', async () => {
+  const c = await client({});
+  c.send({ type: 'auth', key: KEY });
+  const hello = await c.next((m) => m.type === 'hello');
+  assert.ok(hello.state.global);
+  await done(c);
+
+  const wrong = await client({});
+  wrong.send({ type: 'auth', key: 'nope' });
+  assert.is((await wrong.closed).code, 4401);
+  open.splice(open.indexOf(wrong), 1);
+
+  const first = await client({});
+  first.send({ type: 'subscribe', topics: ['global'] });
+  assert.is((await first.closed).code, 4401);
+  open.splice(open.indexOf(first), 1);
+
+  const badHeader = await client({ 'x-api-key': 'wrong' });
+  assert.is((await badHeader.closed).code, 4401);
+  open.splice(open.indexOf(badHeader), 1);
+
+  // Silent: closed once the 5 s are up, and never told the state.
+  const silent = await client({});
+  const closed = await silent.closed;
+  assert.is(closed.code, 4401);
+  assert.ok(!silent.messages.some((m) => m.type === 'hello'));
+  open.splice(open.indexOf(silent), 1);
+});
+
+test('a key in the URL is refused before the upgrade; the Host rules apply; a plain GET is 426', async () => {
+  for (const q of [`?key=${KEY}`, `?apiKey=${KEY}`, `?token=${KEY}`, `?access_token=${KEY}`]) {
+    const err = await connectWs(`${url}${q}`, AUTH).then(
+      () => null,
+      (e) => e,
+    );
+    assert.is(err?.status, 400, q);
+    assert.match(JSON.parse(err.text).message, /URL/);
+  }
+  const misdirected = await connectWs(url, { ...AUTH, host: 'evil.example' }).then(
+    () => null,
+    (e) => e,
+  );
+  assert.is(misdirected?.status, 421);
+  const plain = await req('GET', `${s.base}/api/v1/events`, { headers: AUTH });
+  assert.is(plain.status, 426);
+  assert.is(plain.json().code, 'UPGRADE_REQUIRED');
+  assert.is(plain.headers['upgrade'], 'websocket');
+  assert.is((await req('GET', `${s.base}/api/v1/events`)).status, 401);
+});
+
+test('server.maxEventClients: the next connection is closed with 4429', async () => {
+  const clients: WsClient[] = [];
+  for (let i = 0; i < MAX; i++) {
+    const c = await client();
+    await c.next((m) => m.type === 'hello');
+    clients.push(c);
+  }
+  const extra = await client();
+  assert.is((await extra.closed).code, 4429);
+  open.splice(open.indexOf(extra), 1);
+  await done(clients.pop()!);
+  // A freed place is usable again (the server counts closes).
+  await waitUntil(async () => {
+    const c = await client();
+    const r = await Promise.race([c.next((m) => m.type === 'hello', 5000).then(() => true, () => false), c.closed.then(() => false)]);
+    if (!r) open.splice(open.indexOf(c), 1);
+    else clients.push(c);
+    return r;
+  }, 20000);
+  for (const c of clients) await done(c);
+});
+
+test('10 000 malformed messages leave the connection and the server serving; a huge frame closes only its connection', async () => {
+  const c = await client();
+  await c.next((m) => m.type === 'hello');
+  const junk = ['', '{', 'null', '[]', '42', '"x"', '{"type":1}', '{"type":"nope"}', '{"type":"request"}', '{"type":"request","id":{},"method":"GET","path":"/"}',
+    '{"type":"request","id":1,"method":"PUT","path":"/api/v1/global"}', '{"type":"request","id":1,"method":"GET","path":"relative"}', '{"type":"subscribe","topics":"global"}',
+    '{"type":"subscribe","topics":[1,2]}', '\u0000\u0001', '{"type":"auth","key":"x"}', '{"__proto__":{"type":"request"}}'];
+  for (let i = 0; i < 10_000; i++) {
+    if (i % 10 === 0) c.ws.send(Buffer.from([i & 255, 0, 255, 1]), { binary: true });
+    else c.send(junk[i % junk.length]! + (i % 3 === 0 ? String(i) : ''));
+  }
+  c.send({ type: 'request', id: 'after', method: 'GET', path: '/api/v1/global' });
+  const res = await c.next((m) => m.type === 'response' && m.id === 'after', 60000);
+  assert.is(res.status, 200);
+  assert.ok(c.messages.filter((m) => m.type === 'error').length >= 9000, 'errors answered');
+  const huge = await client();
+  await huge.next((m) => m.type === 'hello');
+  huge.ws.send('x'.repeat(2 * 1024 * 1024));
+  const code = (await huge.closed).code;
+  assert.ok(code === 1009 || code === 1006, `closed with ${code}`);
+  open.splice(open.indexOf(huge), 1);
+  assert.is((await req('GET', `${s.base}/api/v1/status`)).status, 200);
+  c.send({ type: 'request', id: 'still', method: 'GET', path: '/api/v1/global' });
+  assert.is((await c.next((m) => m.id === 'still')).status, 200);
+  await done(c);
+});
+
+async function rssKb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
+}
+
+test('a paused reader: the server does not buffer for it without bound, and it gets a fresh hello once it reads again', async () => {
+  const c = await client();
+  await c.next((m) => m.type === 'hello');
+  const catalog = await req('GET', `${s.base}/api/v1/effects/available`, { headers: AUTH });
+  const size = catalog.body.byteLength;
+  c.ws.pause();
+  const before = await rssKb(s.proc.pid!);
+  const seen = (await req('GET', `${s.base}/api/v1/status`)).json().events.messagesIn;
+  // Ask for far more than the 1 MiB limit plus every socket buffer between us: 64 MiB of answers.
+  const n = Math.ceil((64 * 1024 * 1024) / size);
+  for (let i = 0; i < n; i++) c.send({ type: 'request', id: i, method: 'GET', path: '/api/v1/effects/available' });
+  let peak = before;
+  let resyncs = 0;
+  // Until the server has read every request (its own counter says so), sampling its memory on the way.
+  await waitUntil(async () => {
+    peak = Math.max(peak, await rssKb(s.proc.pid!));
+    const events = (await req('GET', `${s.base}/api/v1/status`)).json().events;
+    resyncs = events.resyncs;
+    return events.messagesIn >= seen + n;
+  }, 120000, 50);
+  peak = Math.max(peak, await rssKb(s.proc.pid!));
+  assert.ok(resyncs >= 1, 'the queue was dropped');
+  assert.ok(peak - before < 32 * 1024, `server RSS grew ${Math.round((peak - before) / 1024)} MiB for a paused reader asking for ${Math.round((n * size) / 1048576)} MiB`);
+  c.ws.resume();
+  const resync = await c.next((m) => m.type === 'hello' && m.resync === true, 60000);
+  assert.equal(resync.state.global, await get('/api/v1/global'));
+  const answered = c.messages.filter((m) => m.type === 'response').length;
+  assert.ok(answered < n, `some answers were dropped (${answered} of ${n})`);
+  const seqs = c.messages.map((m) => m.seq);
+  assert.equal(seqs, seqs.map((_, i) => seqs[0] + i), 'seq without gaps');
+  await done(c);
+});
+
+test.run();

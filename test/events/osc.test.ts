@@ -1,0 +1,189 @@
+// OSC over UDP on loopback against a real server: every address changes state (checked over HTTP), bundles apply in
+// order, values go through the route's validation, malformed packets change nothing, feedback reaches a listening
+// socket. Also here (a server without a key and the default limit): the 257th event client is refused.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createSocket, type Socket } from 'node:dgram';
+import { createRequire } from 'node:module';
+import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
+import { connectWs, wsUrl, type WsClient } from '../helpers/ws.js';
+
+const require = createRequire(import.meta.url);
+const osc = require('osc') as { writePacket(p: unknown, o?: { metadata: boolean }): Uint8Array; readPacket(d: Uint8Array, o: { metadata: boolean }): any };
+
+let s: TestServer;
+let oscPort: number;
+let feedback: Socket;
+const heard: any[] = [];
+const sender = createSocket('udp4');
+
+function udpPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const u = createSocket('udp4');
+    u.bind(0, '127.0.0.1', () => {
+      const port = u.address().port;
+      u.close(() => resolve(port));
+    });
+  });
+}
+
+test.before(async () => {
+  oscPort = await udpPort();
+  feedback = createSocket('udp4');
+  await new Promise<void>((r) => feedback.bind(0, '127.0.0.1', () => r()));
+  feedback.on('message', (data) => {
+    try {
+      heard.push(osc.readPacket(new Uint8Array(data), { metadata: true }));
+    } catch {
+      heard.push({ unreadable: true });
+    }
+  });
+  s = await startServer({
+    config: { osc: { enabled: true, host: '127.0.0.1', port: oscPort, feedback: [{ host: '127.0.0.1', port: feedback.address().port }] } },
+  });
+});
+test.after(async () => {
+  feedback.close();
+  sender.close();
+  await s.cleanup();
+});
+
+const send = (packet: unknown): Promise<void> =>
+  new Promise((resolve) => sender.send(packet instanceof Uint8Array || Buffer.isBuffer(packet) ? packet : osc.writePacket(packet, { metadata: true }), oscPort, '127.0.0.1', () => resolve()));
+const msg = (address: string, ...args: Array<{ type: string; value?: unknown }>) => ({ address, args });
+const get = async (path: string) => (await req('GET', `${s.base}${path}`)).json();
+const until = (cond: () => Promise<boolean>) => waitUntil(cond, 20000, 50);
+
+test('OSC is listed in capabilities and /status', async () => {
+  assert.ok((await get('/api/v1/capabilities')).features.includes('osc'));
+  const status = (await get('/api/v1/status')).osc;
+  assert.equal({ listening: status.listening, port: status.port }, { listening: true, port: oscPort });
+});
+
+test('global: dimmer and blackout, a bundle applied in order', async () => {
+  await send(msg('/vjd/global/dimmer', { type: 'f', value: 0.25 }));
+  await until(async () => (await get('/api/v1/global')).dimmer === 0.25);
+  await send(msg('/vjd/global/blackout', { type: 'T' }));
+  await until(async () => (await get('/api/v1/global')).blackout === true);
+  await send(msg('/vjd/global/blackout', { type: 'i', value: 0 }));
+  await until(async () => (await get('/api/v1/global')).blackout === false);
+  await send({ timeTag: { raw: [0, 1] }, packets: [msg('/vjd/global/dimmer', { type: 'f', value: 0.5 }), msg('/vjd/global/blackout', { type: 'T' }), msg('/vjd/global/dimmer', { type: 'f', value: 0.75 }), msg('/vjd/global/blackout', { type: 'F' })] });
+  await until(async () => {
+    const g = await get('/api/v1/global');
+    return g.dimmer === 0.75 && g.blackout === false && (await get('/api/v1/status')).osc.applied >= 7;
+  });
+});
+
+test('source, effects, palettes and actions', async () => {
+  const sources = (await get('/api/v1/sources')).items as Array<{ id: string; active: boolean }>;
+  const target = sources.find((x) => !x.active) ?? sources[0]!;
+  await send(msg('/vjd/source/select', { type: 's', value: target.id }));
+  await until(async () => (await get('/api/v1/sources/current')).id === target.id);
+
+  const type = (await get('/api/v1/effects/available')).items[0].type as string;
+  const count = (await get('/api/v1/effects')).count as number;
+  await send(msg('/vjd/effects/add', { type: 's', value: type }));
+  await until(async () => (await get('/api/v1/effects')).count === count + 1);
+  const at = count + 1;
+  const slot = async () => (await get('/api/v1/effects')).items[at - 1].enabled as boolean;
+  await send(msg(`/vjd/effects/${at}/enabled`, { type: 'F' }));
+  await until(async () => (await slot()) === false);
+  await send(msg(`/vjd/effects/${at}/toggle`));
+  await until(async () => (await slot()) === true);
+  // A button's release (0) does not toggle again: the next change seen is the explicit one.
+  await send(msg(`/vjd/effects/${at}/toggle`, { type: 'f', value: 0 }));
+  await send(msg(`/vjd/effects/${at}/enabled`, { type: 'i', value: 0 }));
+  await until(async () => (await slot()) === false);
+  await send(msg(`/vjd/effects/${at}/toggle`, { type: 'i', value: 0 }));
+  await send(msg('/vjd/global/blackout', { type: 'T' }));
+  await until(async () => (await get('/api/v1/global')).blackout === true);
+  assert.is(await slot(), false);
+  await send(msg('/vjd/global/blackout', { type: 'F' }));
+
+  const palettes = (await get('/api/v1/palettes')).items as Array<{ id: string }>;
+  assert.ok(palettes.length >= 2, 'the default palettes');
+  await send(msg('/vjd/palette/select', { type: 's', value: palettes[1]!.id }));
+  await until(async () => (await get('/api/v1/palettes')).currentId === palettes[1]!.id);
+  await send(msg('/vjd/palette/select', { type: 'i', value: 1 }));
+  await until(async () => (await get('/api/v1/palettes')).currentId === palettes[0]!.id);
+  await send(msg('/vjd/palette/next'));
+  await until(async () => (await get('/api/v1/palettes')).currentId !== palettes[0]!.id);
+
+  await send(msg('/vjd/global/dimmer', { type: 'f', value: 0.5 }));
+  await until(async () => (await get('/api/v1/global')).dimmer === 0.5);
+  await send(msg('/vjd/actions/run', { type: 's', value: 'global.dimmer-full' }));
+  await until(async () => (await get('/api/v1/global')).dimmer === 1);
+});
+
+test('bad values, types, addresses and malformed packets change nothing; the server keeps serving', async () => {
+  await send(msg('/vjd/global/dimmer', { type: 'f', value: 0.5 }));
+  await until(async () => (await get('/api/v1/global')).dimmer === 0.5);
+  const before = await get('/api/v1/global');
+  const rejected = (await get('/api/v1/status')).osc.rejected as number;
+  const good = osc.writePacket(msg('/vjd/global/dimmer', { type: 'f', value: 0.125 }), { metadata: true });
+  const bad: Uint8Array[] = [
+    osc.writePacket(msg('/vjd/global/dimmer', { type: 'f', value: 7 }), { metadata: true }), // out of range, as over HTTP
+    osc.writePacket(msg('/vjd/global/dimmer', { type: 's', value: '0.9' }), { metadata: true }), // wrong type
+    osc.writePacket(msg('/vjd/global/blackout', { type: 's', value: 'yes' }), { metadata: true }),
+    osc.writePacket(msg('/vjd/nothing/here', { type: 'f', value: 1 }), { metadata: true }),
+    osc.writePacket(msg('/vjd/effects/99/enabled', { type: 'T' }), { metadata: true }), // no such slot: 404 from the route
+    good.subarray(0, good.length - 3), // truncated
+    Buffer.concat([Buffer.from(good.subarray(0, 20)), Buffer.from(',zzz\0\0\0\0'), Buffer.alloc(4)]), // wrong type tags
+    Buffer.alloc(60_000, 0x2f), // huge
+    Buffer.from('#bundle\0garbage'),
+    Buffer.from([0xff, 0xfe, 0x00]),
+  ];
+  // One at a time, each waited for by the server's own counter: UDP on loopback drops what overflows the receive buffer.
+  const status = async () => (await get('/api/v1/status')).osc as { packets: number; rejected: number };
+  for (let round = 0; round < 5; round++) {
+    for (const [i, b] of bad.entries()) {
+      const seen = await status();
+      await send(b);
+      await until(async () => (await status()).packets > seen.packets);
+      await until(async () => (await status()).rejected > seen.rejected).catch(() => assert.unreachable(`bad packet ${i} was not refused`));
+    }
+  }
+  // Packets are applied in order: once the sentinel shows, every bad one before it was handled.
+  await send(msg('/vjd/global/blackout', { type: 'T' }));
+  await until(async () => (await get('/api/v1/global')).blackout === true);
+  const after = await get('/api/v1/global');
+  assert.is(after.dimmer, before.dimmer);
+  assert.ok((await status()).rejected >= rejected + 5 * bad.length, 'every bad packet counted');
+  // A flood of them does not stop the server.
+  for (let round = 0; round < 100; round++) for (const b of bad) await send(b);
+  assert.is((await req('GET', `${s.base}/api/v1/status`)).status, 200);
+  await send(msg('/vjd/global/dimmer', { type: 'f', value: 0.625 }));
+  await until(async () => (await get('/api/v1/global')).dimmer === 0.625);
+  // Logged once per source and address, not once per packet.
+  const lines = s.logs().split('\n').filter((l) => l.includes('OSC message ignored'));
+  assert.ok(lines.length <= bad.length + 2, `${lines.length} log lines`);
+  await send(msg('/vjd/global/blackout', { type: 'F' }));
+  await until(async () => (await get('/api/v1/global')).blackout === false);
+});
+
+test('feedback: a change over HTTP reaches the listening socket as the same addresses', async () => {
+  heard.length = 0;
+  const r = await req('POST', `${s.base}/api/v1/global/dimmer`, { body: { value: 0.375 } });
+  assert.is(r.status, 200);
+  await until(async () =>
+    heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/global/dimmer' && m.args[0].type === 'f' && m.args[0].value === 0.375)),
+  );
+  const packet = heard.find((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/global/dimmer'));
+  assert.ok((packet.packets ?? [packet]).some((m: any) => m.address === '/vjd/global/blackout' && m.args[0].type === 'i'));
+  // The fps once per second.
+  await until(async () => heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/status/fps')));
+});
+
+test('server.maxEventClients defaults to 256: the 257th event client is closed with 4429', async () => {
+  const clients: WsClient[] = [];
+  try {
+    for (let i = 0; i < 256; i++) clients.push(await connectWs(wsUrl(s.base)));
+    await waitUntil(() => clients.every((c) => c.messages.some((m) => m.type === 'hello')), 60000);
+    const extra = await connectWs(wsUrl(s.base));
+    assert.is((await extra.closed).code, 4429);
+  } finally {
+    for (const c of clients) c.ws.terminate();
+  }
+});
+
+test.run();
