@@ -37,6 +37,7 @@ import { testHookRoutes } from '../api/test-hooks.js';
 import { outputRoutes } from '../api/outputs.js';
 import { recordingRoutes } from '../api/recordings.js';
 import { previewRoutes } from '../api/preview.js';
+import { uiRoutes, loadUiAssets } from '../api/ui.js';
 import { eventsRoutes } from '../api/events.js';
 import { dispatchRequest, type NeutralRequest } from '../http/dispatch.js';
 import { StateBus } from '../events/bus.js';
@@ -131,6 +132,8 @@ export async function serve(flags: Overrides): Promise<void> {
   });
   const topicNames = [...topics.map((t) => t.name), 'thumbnail'];
   const assets = await loadDocsAssets();
+  const ui = await loadUiAssets();
+  if (ui.missing !== null) log.warn(ui.missing);
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx),
@@ -158,6 +161,7 @@ export async function serve(flags: Overrides): Promise<void> {
     ...previewRoutes(show.preview),
     ...eventsRoutes(topicNames, topics.filter((t) => t.inHello).map((t) => t.name)),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
+    ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];
   router = compileRoutes(routes);

@@ -15,6 +15,7 @@ export const CAPTURED_HEADERS = [
   'transfer-encoding',
   'origin',
   'range',
+  'accept-encoding',
 ] as const;
 export type CapturedHeader = (typeof CAPTURED_HEADERS)[number];
 

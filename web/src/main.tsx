@@ -1,0 +1,75 @@
+// Entry: asks for the key when the server wants one, loads the state, opens the events socket, lays out the panels.
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import './styles.css';
+import { call, onUnauthorized, setKey, getKey } from './api';
+import { connect, disconnect, refreshLists, snapshot } from './live';
+import { update, useLive, live } from './store';
+import { StatusBar } from './panels/status';
+import { AuthPrompt } from './panels/auth';
+import { ProgramPanel } from './panels/program';
+import { BrowsePanel } from './panels/browse';
+import { EffectsPanel } from './panels/effects';
+import { PalettesPanel, ActionsPanel } from './panels/palettes';
+import { OutputsPanel } from './panels/outputs';
+
+/** Checks the key with a protected route, then loads everything and goes live. */
+export async function start(): Promise<void> {
+  const status = await call('GET', '/status');
+  if (status.ok) update({ status: status.body });
+  const caps = await call('GET', '/capabilities');
+  if (caps.status === 401) {
+    update({ needKey: true, keyError: getKey() === '' ? '' : 'That key was refused.' });
+    return;
+  }
+  update({ needKey: false, keyError: '' });
+  await Promise.all([snapshot(), refreshLists()]);
+  connect();
+  (window as any).__vjdReady = performance.now();
+}
+
+onUnauthorized(() => {
+  if (live().needKey) return;
+  disconnect();
+  update({ needKey: true, keyError: 'The server asked for the key again.' });
+});
+
+function App() {
+  const needKey = useLive((s) => s.needKey);
+  const notice = useLive((s) => s.notice);
+  useEffect(() => void start(), []);
+  if (needKey) {
+    return (
+      <AuthPrompt
+        onKey={(k) => {
+          setKey(k);
+          void start();
+        }}
+      />
+    );
+  }
+  return (
+    <>
+      <StatusBar />
+      <p class="notice" role="status" aria-live="polite">
+        {notice}
+      </p>
+      <main class="grid">
+        <div class="col">
+          <ProgramPanel />
+          <BrowsePanel />
+        </div>
+        <div class="col">
+          <EffectsPanel />
+          <PalettesPanel />
+        </div>
+        <div class="col">
+          <ActionsPanel />
+          <OutputsPanel />
+        </div>
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

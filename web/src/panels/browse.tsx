@@ -1,0 +1,228 @@
+// Browse: the /browse tree as a virtualised list with lazy thumbnails and a name search; click cues an item on the
+// preview bus, double-click (or Take) takes it to program with the chosen transition; a T-bar for manual takes.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { call, problem } from '../api';
+import { changed } from '../live';
+import { matches } from '../names';
+import { live, notify, useLive } from '../store';
+import { thumb } from '../thumbs';
+import { latest } from '../throttle';
+import { VirtualList } from './vlist';
+
+interface Node {
+  kind: string;
+  id: string;
+  name: string;
+  browsePath?: string;
+  childCount?: number;
+  children?: Node[];
+  thumbnailUrl?: string;
+  activate?: { method: string; path: string; body: Record<string, unknown> };
+}
+
+const LIST_PX = 392;
+
+function Thumb(props: { url: string }) {
+  const etag = useLive((s) => s.thumbs[props.url]);
+  const [src, setSrc] = useState('');
+  useEffect(() => {
+    let alive = true;
+    void thumb(props.url, etag, () => alive).then((s) => alive && setSrc(s));
+    return () => {
+      alive = false;
+    };
+  }, [props.url, etag]);
+  return src === '' ? <span class="thumb" aria-hidden="true" /> : <img class="thumb" src={src} alt="" />;
+}
+
+function flatten(nodes: Node[], out: Node[] = []): Node[] {
+  for (const n of nodes) {
+    if (n.kind === 'folder') flatten(n.children ?? [], out);
+    else out.push(n);
+  }
+  return out;
+}
+
+export function BrowsePanel() {
+  const libraryVersion = useLive((s) => s.libraryVersion);
+  const mix = useLive((s) => s.mix);
+  const source = useLive((s) => s.source);
+  const transitions = useLive((s) => s.transitions);
+  const [path, setPath] = useState('/');
+  const [parent, setParent] = useState<string | null>(null);
+  const [items, setItems] = useState<Node[]>([]);
+  const [deep, setDeep] = useState<Node[] | null>(null);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(-1);
+  const [selected, setSelected] = useState<Node | null>(null);
+  const [transition, setTransition] = useState('cut');
+  const [duration, setDuration] = useState(1000);
+  const [tbar, setTbar] = useState<number | null>(null);
+  const hasMixer = mix !== null;
+
+  useEffect(() => {
+    let alive = true;
+    void call('GET', `/browse?path=${encodeURIComponent(path)}`).then((r) => {
+      if (!alive) return;
+      if (r.ok) {
+        setItems(r.body.items);
+        setParent(r.body.parentPath);
+      } else if (r.status === 404 && path !== '/') setPath('/');
+      else notify(problem(r));
+    });
+    setDeep(null);
+    return () => {
+      alive = false;
+    };
+  }, [path, libraryVersion]);
+
+  useEffect(() => {
+    // Search reaches every item below the folder shown (up to the deepest level the route lists).
+    if (query.trim() === '' || deep !== null) return;
+    void call('GET', `/browse?path=${encodeURIComponent(path)}&depth=3`).then((r) => r.ok && setDeep(flatten(r.body.items)));
+  }, [query, path, deep]);
+
+  const shown = useMemo(() => (query.trim() === '' ? items : (deep ?? []).filter((n) => matches(n.name, query))), [items, deep, query]);
+  useEffect(() => setActive(shown.length > 0 ? 0 : -1), [shown]);
+
+  const programId = mix?.program?.id ?? source?.id;
+  const previewId = mix?.preview?.id;
+
+  const cue = async (n: Node): Promise<void> => {
+    setSelected(n);
+    if (!hasMixer) return;
+    const r = await call('POST', '/mix/cue', { id: n.id });
+    if (!r.ok) notify(problem(r));
+    changed();
+  };
+  const take = async (n: Node | null): Promise<void> => {
+    if (hasMixer) {
+      if (n && n.id !== live().mix?.preview?.id) {
+        const c = await call('POST', '/mix/cue', { id: n.id });
+        if (!c.ok) return notify(problem(c));
+      }
+      const r = await call('POST', '/mix/take', { transition, durationMs: duration });
+      if (!r.ok) notify(problem(r));
+    } else if (n?.activate) {
+      // No mixer on this server: a take is the item's own activation (a cut).
+      const r = await call('POST', n.activate.path.replace(/^\/api\/v1/, ''), n.activate.body);
+      if (!r.ok) notify(problem(r));
+    }
+    changed();
+  };
+  const open = (n: Node): void => {
+    if (n.browsePath) {
+      setQuery('');
+      setPath(n.browsePath);
+    }
+  };
+  const sendPosition = useMemo(
+    () =>
+      latest(async (value: number) => {
+        const r = await call('POST', '/mix/position', { value });
+        if (!r.ok) notify(problem(r));
+        changed();
+      }),
+    [],
+  );
+  const listRef = useRef<HTMLDivElement>(null);
+
+  return (
+    <section class="panel" aria-labelledby="browse-h">
+      <h2 id="browse-h">Browse</h2>
+      <div class="row">
+        <button type="button" disabled={parent === null} onClick={() => parent !== null && setPath(parent)} aria-label="Up one folder">
+          ↑
+        </button>
+        <span class="path grow" data-testid="browse-path">
+          {path}
+        </span>
+      </div>
+      <label class="field">
+        <span>Search</span>
+        <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder="name" data-testid="browse-search" />
+      </label>
+      <div ref={listRef}>
+        <VirtualList<Node>
+          items={shown}
+          label="Items in this folder"
+          height={LIST_PX}
+          active={active}
+          setActive={setActive}
+          testid="browse-list"
+          rowId={(i) => `browse-row-${i}`}
+          onKey={(e, n) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              if (n.kind === 'folder') open(n);
+              else void take(n);
+            } else if (e.key === ' ') {
+              e.preventDefault();
+              if (n.kind === 'folder') open(n);
+              else void cue(n);
+            } else if (e.key === 'Backspace' && parent !== null) {
+              e.preventDefault();
+              setPath(parent);
+            }
+          }}
+          row={(n, i) => (
+            <div
+              class={`item${n.id === programId ? ' onair' : ''}${n.id === previewId || (!hasMixer && selected?.id === n.id) ? ' cued' : ''}`}
+              data-name={n.name}
+              onClick={() => {
+                setActive(i);
+                if (n.kind === 'folder') open(n);
+                else void cue(n);
+              }}
+              onDblClick={() => n.kind !== 'folder' && void take(n)}
+            >
+              {n.kind === 'folder' ? <span class="thumb folder" aria-hidden="true">▸</span> : n.thumbnailUrl ? <Thumb url={n.thumbnailUrl} /> : <span class="thumb" />}
+              <span class="name">{n.name}</span>
+              <span class="meta">
+                {n.kind === 'folder' ? `${n.childCount ?? 0}` : n.id === programId ? 'program' : n.id === previewId ? 'preview' : ''}
+              </span>
+            </div>
+          )}
+        />
+      </div>
+      <p class="hint">Click or Space: cue · Double-click or Enter: take</p>
+      <div class="row wrap">
+        <label class="field">
+          <span>Transition</span>
+          <select value={transition} onChange={(e) => setTransition(e.currentTarget.value)} data-testid="transition" disabled={!hasMixer}>
+            {(transitions.length > 0 ? transitions : [{ type: 'cut', name: 'Cut' }]).map((t: any) => (
+              <option value={t.type}>{t.name}</option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Duration ms</span>
+          <input type="number" min={0} max={10000} step={100} value={duration} onInput={(e) => setDuration(Number(e.currentTarget.value))} disabled={!hasMixer} />
+        </label>
+        <button type="button" class="primary" data-testid="take" disabled={hasMixer ? !mix.preview && !selected : !selected} onClick={() => void take(hasMixer ? null : selected)}>
+          Take
+        </button>
+      </div>
+      <label class="slider">
+        <span>T-bar</span>
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.01}
+          data-testid="tbar"
+          disabled={!hasMixer || !mix?.preview}
+          value={tbar ?? mix?.position ?? 0}
+          onInput={(e) => {
+            const v = Number(e.currentTarget.value);
+            setTbar(v);
+            sendPosition(v);
+          }}
+          onChange={() => setTimeout(() => setTbar(null), 300)}
+        />
+        <output>{Math.round((tbar ?? mix?.position ?? 0) * 100)}%</output>
+      </label>
+      {!hasMixer && <p class="hint">This server has no A/B mixer: Take activates the item directly (a cut).</p>}
+    </section>
+  );
+}

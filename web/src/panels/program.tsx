@@ -1,0 +1,137 @@
+// Program output: the live MJPEG preview with its frame rate, blackout and dimmer, and the preview (cued) bus.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { call, problem } from '../api';
+import { changed } from '../live';
+import { readPreview } from '../mjpeg';
+import { notify, useLive } from '../store';
+import { latest } from '../throttle';
+
+const PREVIEW_SIZE = 480;
+const PREVIEW_FPS = 15;
+
+function Preview() {
+  const img = useRef<HTMLImageElement>(null);
+  const [fps, setFps] = useState(0);
+  const [error, setError] = useState('');
+  const [visible, setVisible] = useState(document.visibilityState === 'visible');
+  useEffect(() => {
+    const onVis = (): void => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', onVis);
+    return () => document.removeEventListener('visibilitychange', onVis);
+  }, []);
+  useEffect(() => {
+    if (!visible) return;
+    let frames = 0;
+    let url = '';
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let reader = open();
+    const tick = setInterval(() => {
+      setFps(frames);
+      frames = 0;
+    }, 1000);
+    function open() {
+      return readPreview(
+        PREVIEW_SIZE,
+        PREVIEW_FPS,
+        (jpeg) => {
+          frames++;
+          const next = URL.createObjectURL(jpeg);
+          const el = img.current;
+          if (el) {
+            const old = url;
+            el.src = next;
+            if (old) URL.revokeObjectURL(old);
+            url = next;
+          }
+          setError('');
+        },
+        (status, message) => {
+          setError(status === 0 ? message : `${status}: ${message}`);
+          retry = setTimeout(() => (reader = open()), 2000);
+        },
+      );
+    }
+    return () => {
+      reader.stop();
+      clearInterval(tick);
+      clearTimeout(retry);
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [visible]);
+  const status = useLive((s) => s.status);
+  const dropped = status?.droppedFrames ?? status?.render?.droppedFrames;
+  return (
+    <figure class="preview">
+      <img ref={img} alt="Program output" width={480} height={270} data-testid="program-img" />
+      <figcaption>
+        <span data-testid="preview-fps">{fps} fps shown</span>
+        {dropped !== undefined && <span> · {dropped} dropped by the renderer</span>}
+        {error !== '' && <span class="error"> · {error}</span>}
+      </figcaption>
+    </figure>
+  );
+}
+
+export function ProgramPanel() {
+  const global = useLive((s) => s.global);
+  const source = useLive((s) => s.source);
+  const mix = useLive((s) => s.mix);
+  const [dimmer, setDimmer] = useState<number | null>(null);
+  const sendDimmer = useMemo(
+    () =>
+      latest(async (value: number) => {
+        const r = await call('POST', '/global/dimmer', { value });
+        if (!r.ok) notify(problem(r));
+        changed();
+      }),
+    [],
+  );
+  const shown = dimmer ?? global.dimmer;
+  return (
+    <section class="panel" aria-labelledby="program-h">
+      <h2 id="program-h">Program</h2>
+      <Preview />
+      <p class="buses">
+        <span>
+          Program: <strong data-testid="program-name">{mix?.program?.name || source?.name || '—'}</strong>
+        </span>
+        <span>
+          Preview: <strong data-testid="preview-name">{mix ? mix.preview?.name ?? 'nothing cued' : 'no mixer on this server'}</strong>
+        </span>
+      </p>
+      <div class="row">
+        <button
+          type="button"
+          class={global.blackout ? 'danger on' : 'danger'}
+          aria-pressed={global.blackout}
+          data-testid="blackout"
+          onClick={async () => {
+            const r = await call('POST', '/global/blackout', { enabled: !global.blackout });
+            if (!r.ok) notify(problem(r));
+            changed();
+          }}
+        >
+          Blackout
+        </button>
+        <label class="grow slider">
+          <span>Dimmer</span>
+          <input
+            type="range"
+            min={0}
+            max={1}
+            step={0.01}
+            value={shown}
+            data-testid="dimmer"
+            onInput={(e) => {
+              const v = Number(e.currentTarget.value);
+              setDimmer(v);
+              sendDimmer(v);
+            }}
+            onChange={() => setTimeout(() => setDimmer(null), 500)}
+          />
+          <output>{Math.round(shown * 100)}%</output>
+        </label>
+      </div>
+    </section>
+  );
+}
