@@ -78,7 +78,7 @@ test('GET /capabilities lists served features, tier and limits', async () => {
 });
 
 test('unknown route: 404 NOT_FOUND JSON with CORS', async () => {
-  for (const p of ['/api/v1/nope', '/', '/api/v2/status', '/api/v1/status/extra']) {
+  for (const p of ['/api/v1/nope', '/nope', '/api/v2/status', '/api/v1/status/extra']) {
     const r = await req('GET', `${s.base}${p}`);
     assert.is(r.status, 404, p);
     assertCors(r.headers);
