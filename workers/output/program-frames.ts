@@ -5,6 +5,8 @@ import { FrameRingReader } from '../../src/shared/frame-ring.js';
 export interface ProgramFrame {
   bytes: Buffer;
   frameNo: number;
+  /** When the render committed it (ms since the epoch, Date.now() in the render worker). */
+  timeMs: number;
   width: number;
   height: number;
 }
@@ -30,7 +32,7 @@ export class ProgramFrames {
     if (f.frameNo !== this.last?.frameNo) {
       const bytes = Buffer.allocUnsafe(f.pixels.byteLength);
       bytes.set(f.pixels);
-      const next = { bytes, frameNo: f.frameNo, width: f.width, height: f.height };
+      const next = { bytes, frameNo: f.frameNo, timeMs: f.timeMs, width: f.width, height: f.height };
       // A frame torn by the writer while copied is not used; the last good one stands in.
       if (this.reader.release()) this.last = next;
     } else this.reader.release();
