@@ -7,7 +7,6 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
-import { isfTypeFromFileName, IsfParseError } from '../catalog/isf-parse.js';
 import { matchNameIndex, nameKey } from '../shared/names.js';
 import { currentValue, settable } from '../params/values.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
@@ -86,13 +85,10 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
         }
         const item = snap.items[at]!;
         const entry = snap.entries[at]!;
-        let id: string;
-        try {
-          id = isfTypeFromFileName(name);
-        } catch (err) {
-          if (err instanceof IsfParseError) throw new ApiError('INVALID_REQUEST', 'body.name must hold a letter or a digit');
-          throw err;
-        }
+        // The id is the whole name as a slug, never parsed as a file name: a dot or slash in a name is not an
+        // extension or a folder, and two names differing after one must not land in the same file.
+        let id = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+        if (id === '') throw new ApiError('INVALID_REQUEST', 'body.name must hold a letter or a digit');
         const cat = d.catalog();
         const taken = cat.effectPresets.find((p) => p.id === id || nameKey(p.name) === nameKey(name));
         if (taken && overwrite !== true) {

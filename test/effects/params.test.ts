@@ -334,6 +334,29 @@ test('presets/save: the look is an action at once, runs as an add with its value
   await outputBecomes('dark', (p) => p[0]! < 10 && p[1]! < 10 && p[2]! < 10);
 });
 
+test('presets/save: the id comes from the whole name (dots and slashes too), so two looks never share a file', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 1, values: { brightness: -0.5 } });
+  const a = await post('/presets/save', { index: 1, name: 'Glow v1.5' });
+  assert.is(a.status, 200, a.text);
+  assert.is(a.json().preset.id, 'glow_v1_5');
+  await post('/effects/params', { index: 1, values: { brightness: 0.5 } });
+  // Before: the text after the last dot was dropped as if it were an extension, so this was a 409 for "Glow v1.5",
+  // and overwrite: true would have replaced that other look.
+  const b = await post('/presets/save', { index: 1, name: 'Glow v1.6' });
+  assert.is(b.status, 200, b.text);
+  assert.is(b.json().preset.id, 'glow_v1_6');
+  const c = await post('/presets/save', { index: 1, name: 'stage/left' });
+  assert.is(c.status, 200, c.text);
+  assert.is(c.json().preset.id, 'stage_left');
+  const ids = (await get('/actions')).json().items.map((x: any) => x.id);
+  for (const id of ['preset.glow_v1_5', 'preset.glow_v1_6', 'preset.stage_left']) assert.ok(ids.includes(id), `${id} is an action`);
+  const ran = await post('/actions/preset.glow_v1_5');
+  assert.is(ran.status, 200, ran.text);
+  assert.is(valueOf((await get(`/effects/${ran.json().result.index}`)).json(), 'brightness'), -0.5);
+});
+
 test('values and saved presets survive a restart', async () => {
   await clearChain();
   await post('/effects/add', { type: 'invert' });
