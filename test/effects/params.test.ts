@@ -296,6 +296,21 @@ test('bad input on every new effects route; nothing applied', async () => {
   assertError(await req('POST', api('/presets/save'), { body: 'save' }), 400, 'INVALID_REQUEST');
 });
 
+test('params: a deeply nested value is a 400 naming the input, not a 500 (it never reaches the worker)', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 1, values: { brightness: 0.25 } });
+  // Fits the 64 KiB body limit, parses fine, but is too deep to be copied to the render worker.
+  const deep = `${'['.repeat(30000)}${']'.repeat(30000)}`;
+  for (const value of [deep, `{"delta": ${deep}}`]) {
+    const r = await req('POST', api('/effects/params'), { body: `{"index": 1, "values": {"brightness": ${value}}}` });
+    const b = assertError(r, 400, 'INVALID_REQUEST');
+    assert.is(b.details.input, 'brightness');
+    assert.type(b.details.expected, 'string');
+  }
+  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), 0.25);
+});
+
 test('CHAIN_BUSY: a stalled renderer answers 503 on params and move, and neither is applied', async () => {
   await clearChain();
   await post('/effects/add', { type: 'brightness_contrast' });
