@@ -40,6 +40,14 @@ const Miss = Type.Object(
 );
 
 export function presetRoutes(d: PresetsDeps): RouteDef[] {
+  // Saves run one at a time: the taken-name check and the write would otherwise interleave, and two names with one
+  // id would both pass the check and the second would replace the first without `overwrite`.
+  let saving: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(job: () => Promise<T>): Promise<T> => {
+    const run = saving.then(job);
+    saving = run.catch(() => undefined);
+    return run;
+  };
   return [
     defineRoute({
       method: 'POST',
@@ -70,7 +78,7 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
       responses: { 200: { description: 'the saved preset', schema: Type.Object({ success: Type.Literal(true), preset: PresetSchema }) } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'PRESET_EXISTS', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: Miss },
-      handler: async (req) => {
+      handler: (req) => oneAtATime(async () => {
         const { index, effect, overwrite } = req.body;
         const name = req.body.name.trim();
         const snap = d.render.readChain();
@@ -106,7 +114,7 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
         await atomicWriteFile(join(d.dir, `${id}.json`), `${JSON.stringify(file, null, 2)}\n`);
         await d.reload();
         return { json: { success: true, preset: { id, ...file } } };
-      },
+      }),
     }),
   ];
 }

@@ -372,6 +372,15 @@ test('presets/save: the id comes from the whole name (dots and slashes too), so 
   assert.is(valueOf((await get(`/effects/${ran.json().result.index}`)).json(), 'brightness'), -0.5);
 });
 
+test('presets/save: two saves of one name at once are one 200 and one 409, never a silent overwrite', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  for (let round = 0; round < 3; round++) {
+    const [a, b] = await Promise.all([post('/presets/save', { index: 1, name: `Race Look ${round}` }), post('/presets/save', { index: 1, name: `race-look-${round}` })]);
+    assert.equal([a.status, b.status].sort(), [200, 409], `round ${round}: ${a.text} / ${b.text}`);
+  }
+});
+
 test('values and saved presets survive a restart', async () => {
   await clearChain();
   await post('/effects/add', { type: 'invert' });
