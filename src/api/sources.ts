@@ -61,6 +61,7 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
     const type = req.body.transition !== undefined ? mix.mixer.resolveTransition(req.body.transition) : def.type;
     // A transition named without a length lasts config `mix.durationMs`, or 1000 ms where that is 0 (a cut default).
     const durationMs = req.body.durationMs ?? (req.body.transition !== undefined && def.durationMs === 0 ? 1000 : def.durationMs);
+    await mix.mixer.endTransition();
     // A cut keeps the plain switch (answer after the first frame, preview bus untouched); others go through the mixer.
     const current = type === 'cut' || durationMs === 0 ? await m.select(entry, started) : await mix.mixer.selectWith(entry, { type, durationMs }, started);
     return { json: { success: true, current } };
