@@ -21,7 +21,7 @@ export interface ActionDeps {
   render: Pick<RenderClient, 'chain'>;
   ceiling(): number;
   sources: Pick<SourceManager, 'select'>;
-  mixer: Pick<Mixer, 'take'>;
+  mixer: Pick<Mixer, 'take' | 'endTransition'>;
   palettes: Pick<PaletteSelection, 'select' | 'next'>;
   state: StateStore;
   applyGlobal(blackout: boolean, dimmer: number): void;
@@ -50,6 +50,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       case 'effect-preset':
         return d.render.chain({ op: 'add', type: t.preset.effect, idempotent: false, ceiling: d.ceiling(), presetId: t.preset.id, inputs: { ...t.preset.inputs } }, started);
       case 'source':
+        await d.mixer.endTransition();
         return d.sources.select(t.entry, started);
       case 'take':
         return d.mixer.take(t.transition === null ? {} : { transition: t.transition });

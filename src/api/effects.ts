@@ -5,7 +5,7 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
-import { describeInputs, inputStates } from '../params/values.js';
+import { describeInputs, inputStates, nestedValueProblem } from '../params/values.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 
 export interface EffectsDeps {
@@ -286,6 +286,8 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       handler: async (req) => {
         const started = Date.now();
         const { index, name, values } = req.body;
+        const nested = nestedValueProblem(values);
+        if (nested) throw new ApiError('INVALID_REQUEST', `${nested.message}; nothing changed`, nested.details);
         const r = await d.render.chainReply({ op: 'params', name, index, values }, started);
         return { json: { success: true, current: { ...r.item, inputs: r.inputs ?? [] } } };
       },

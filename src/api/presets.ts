@@ -7,7 +7,6 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
-import { isfTypeFromFileName, IsfParseError } from '../catalog/isf-parse.js';
 import { matchNameIndex, nameKey } from '../shared/names.js';
 import { currentValue, settable } from '../params/values.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
@@ -41,6 +40,14 @@ const Miss = Type.Object(
 );
 
 export function presetRoutes(d: PresetsDeps): RouteDef[] {
+  // Saves run one at a time: the taken-name check and the write would otherwise interleave, and two names with one
+  // id would both pass the check and the second would replace the first without `overwrite`.
+  let saving: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(job: () => Promise<T>): Promise<T> => {
+    const run = saving.then(job);
+    saving = run.catch(() => undefined);
+    return run;
+  };
   return [
     defineRoute({
       method: 'POST',
@@ -71,7 +78,7 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
       responses: { 200: { description: 'the saved preset', schema: Type.Object({ success: Type.Literal(true), preset: PresetSchema }) } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'PRESET_EXISTS', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: Miss },
-      handler: async (req) => {
+      handler: (req) => oneAtATime(async () => {
         const { index, effect, overwrite } = req.body;
         const name = req.body.name.trim();
         const snap = d.render.readChain();
@@ -86,13 +93,10 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
         }
         const item = snap.items[at]!;
         const entry = snap.entries[at]!;
-        let id: string;
-        try {
-          id = isfTypeFromFileName(name);
-        } catch (err) {
-          if (err instanceof IsfParseError) throw new ApiError('INVALID_REQUEST', 'body.name must hold a letter or a digit');
-          throw err;
-        }
+        // The id is the whole name as a slug, never parsed as a file name: a dot or slash in a name is not an
+        // extension or a folder, and two names differing after one must not land in the same file.
+        let id = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+        if (id === '') throw new ApiError('INVALID_REQUEST', 'body.name must hold a letter or a digit');
         const cat = d.catalog();
         const taken = cat.effectPresets.find((p) => p.id === id || nameKey(p.name) === nameKey(name));
         if (taken && overwrite !== true) {
@@ -110,7 +114,7 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
         await atomicWriteFile(join(d.dir, `${id}.json`), `${JSON.stringify(file, null, 2)}\n`);
         await d.reload();
         return { json: { success: true, preset: { id, ...file } } };
-      },
+      }),
     }),
   ];
 }

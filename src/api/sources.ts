@@ -61,6 +61,7 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
     const type = req.body.transition !== undefined ? mix.mixer.resolveTransition(req.body.transition) : def.type;
     // A transition named without a length lasts config `mix.durationMs`, or 1000 ms where that is 0 (a cut default).
     const durationMs = req.body.durationMs ?? (req.body.transition !== undefined && def.durationMs === 0 ? 1000 : def.durationMs);
+    await mix.mixer.endTransition();
     // A cut keeps the plain switch (answer after the first frame, preview bus untouched); others go through the mixer.
     const current = type === 'cut' || durationMs === 0 ? await m.select(entry, started) : await mix.mixer.selectWith(entry, { type, durationMs }, started);
     return { json: { success: true, current } };
@@ -68,7 +69,7 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
   const activation =
     `The answer is sent after the new source drew its first frame to the output (budget ${LIMITS.activationTimeoutMs} ms). On 504 ACTIVATION_TIMEOUT the previous ` +
     'source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. ' +
-    'Selecting the current item answers 200 at once without interrupting it. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). ' +
+    'Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). ' +
     'Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; ' +
     'an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).';
   return [

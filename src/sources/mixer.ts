@@ -145,6 +145,19 @@ export class Mixer extends EventEmitter {
   }
 
   /**
+   * Selects replace the program outright: a take still running (or a T-bar between its ends) is ended at the
+   * program end first, else it would finish afterwards on a source that was not the one selected last.
+   */
+  async endTransition(): Promise<void> {
+    if (!this.preview || (this.auto === null && this.position === 0)) return;
+    try {
+      await this.setPosition(0);
+    } catch (err) {
+      this.d.log.warn({ err: (err as Error).message }, 'the running transition could not be ended before a select');
+    }
+  }
+
+  /**
    * A select with a transition: cue the source, take it, answer after the first output frame it takes part in.
    * The current source answers at once while it delivers (as plain selects do).
    */

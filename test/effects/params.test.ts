@@ -296,6 +296,21 @@ test('bad input on every new effects route; nothing applied', async () => {
   assertError(await req('POST', api('/presets/save'), { body: 'save' }), 400, 'INVALID_REQUEST');
 });
 
+test('params: a deeply nested value is a 400 naming the input, not a 500 (it never reaches the worker)', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 1, values: { brightness: 0.25 } });
+  // Fits the 64 KiB body limit, parses fine, but is too deep to be copied to the render worker.
+  const deep = `${'['.repeat(30000)}${']'.repeat(30000)}`;
+  for (const value of [deep, `{"delta": ${deep}}`]) {
+    const r = await req('POST', api('/effects/params'), { body: `{"index": 1, "values": {"brightness": ${value}}}` });
+    const b = assertError(r, 400, 'INVALID_REQUEST');
+    assert.is(b.details.input, 'brightness');
+    assert.type(b.details.expected, 'string');
+  }
+  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), 0.25);
+});
+
 test('CHAIN_BUSY: a stalled renderer answers 503 on params and move, and neither is applied', async () => {
   await clearChain();
   await post('/effects/add', { type: 'brightness_contrast' });
@@ -332,6 +347,38 @@ test('presets/save: the look is an action at once, runs as an add with its value
   const item = (await get('/effects/1')).json();
   assert.equal([item.presetId, valueOf(item, 'brightness'), valueOf(item, 'contrast')], ['night_look', -1, 1]);
   await outputBecomes('dark', (p) => p[0]! < 10 && p[1]! < 10 && p[2]! < 10);
+});
+
+test('presets/save: the id comes from the whole name (dots and slashes too), so two looks never share a file', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  await post('/effects/params', { index: 1, values: { brightness: -0.5 } });
+  const a = await post('/presets/save', { index: 1, name: 'Glow v1.5' });
+  assert.is(a.status, 200, a.text);
+  assert.is(a.json().preset.id, 'glow_v1_5');
+  await post('/effects/params', { index: 1, values: { brightness: 0.5 } });
+  // Before: the text after the last dot was dropped as if it were an extension, so this was a 409 for "Glow v1.5",
+  // and overwrite: true would have replaced that other look.
+  const b = await post('/presets/save', { index: 1, name: 'Glow v1.6' });
+  assert.is(b.status, 200, b.text);
+  assert.is(b.json().preset.id, 'glow_v1_6');
+  const c = await post('/presets/save', { index: 1, name: 'stage/left' });
+  assert.is(c.status, 200, c.text);
+  assert.is(c.json().preset.id, 'stage_left');
+  const ids = (await get('/actions')).json().items.map((x: any) => x.id);
+  for (const id of ['preset.glow_v1_5', 'preset.glow_v1_6', 'preset.stage_left']) assert.ok(ids.includes(id), `${id} is an action`);
+  const ran = await post('/actions/preset.glow_v1_5');
+  assert.is(ran.status, 200, ran.text);
+  assert.is(valueOf((await get(`/effects/${ran.json().result.index}`)).json(), 'brightness'), -0.5);
+});
+
+test('presets/save: two saves of one name at once are one 200 and one 409, never a silent overwrite', async () => {
+  await clearChain();
+  await post('/effects/add', { type: 'brightness_contrast' });
+  for (let round = 0; round < 3; round++) {
+    const [a, b] = await Promise.all([post('/presets/save', { index: 1, name: `Race Look ${round}` }), post('/presets/save', { index: 1, name: `race-look-${round}` })]);
+    assert.equal([a.status, b.status].sort(), [200, 409], `round ${round}: ${a.text} / ${b.text}`);
+  }
 });
 
 test('values and saved presets survive a restart', async () => {

@@ -186,6 +186,34 @@ test('a select with a transition blends and answers with the new source', async 
   assert.is((await get('/mix')).preview.id, 'preset:blue');
 });
 
+test('a select during a running transition wins: the transition ends and the selected source stays on program', async () => {
+  const cur = async () => (await get('/sources/current')).id;
+  const settled = () => waitUntil(async () => (await get('/mix')).inTransition === false, 20000, 50);
+  for (const plain of [false, true]) {
+    assert.is((await post('/sources/select', { name: 'Red' })).status, 200);
+    await settled();
+    assert.is((await post('/sources/select', { name: 'Blue', transition: 'fade', durationMs: 3000 })).status, 200);
+    // Back to the program of the running fade (a cut, or a plain select): before, this answered 200 at once and
+    // the fade then went on to blue, so the output ended on a source nobody had selected last.
+    const back = await post('/sources/select', plain ? { name: 'Red' } : { name: 'Red', transition: 'cut' });
+    assert.is(back.status, 200, back.text);
+    assert.is(back.json().current.id, 'preset:red');
+    await settled();
+    assert.is(await cur(), 'preset:red', plain ? 'plain select' : 'select with a cut');
+    await waitUntil(async () => isRed(await center()), 20000, 50);
+  }
+  // A different source selected during a take: it is the program when the dust settles.
+  await post('/mix/cue', { name: 'Green' });
+  assert.is((await post('/mix/take', { transition: 'fade', durationMs: 3000 })).status, 200);
+  assert.is((await post('/sources/select', { name: 'Blue' })).status, 200);
+  await settled();
+  assert.is(await cur(), 'preset:blue');
+  await waitUntil(async () => isBlue(await center()), 20000, 50);
+  // Leave the buses as the tests after this one expect them: program red, preview blue.
+  assert.is((await post('/sources/select', { name: 'Red' })).status, 200);
+  assert.is((await post('/mix/cue', { name: 'Blue' })).status, 200);
+});
+
 test('bad input on every mixer route', async () => {
   const raw = (p: string, text: string) => req('POST', api(p), { body: text, headers: { 'content-type': 'application/json' } });
   for (const p of ['/mix/cue', '/mix/take', '/mix/position', '/sources/select']) errorOf(await raw(p, '{nope'), 400, 'INVALID_REQUEST');
