@@ -40,7 +40,8 @@ const SelectBody = Type.Intersect([
   usableIdOrName,
 ]);
 
-const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'] as const;
+// CHAIN_BUSY only with a transition: the renderer did not take the mix command in time (nothing changed).
+const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT', 'CHAIN_BUSY'] as const;
 
 /** The mixer the select routes run transitions through, and config `mix` (their default transition). */
 export interface SelectMix {
