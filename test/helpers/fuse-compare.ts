@@ -9,6 +9,7 @@ import { analyze } from '../../workers/render/fuse/analyze.js';
 import { Fuser, fusableRuns, type FuseSlot } from '../../workers/render/fuse/fuser.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { IsfProgram, type IsfFrame } from '../../workers/render/isf-program.js';
+import { isfDate } from '../../workers/render/isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from '../../workers/render/targets.js';
 import { ROOT, createTestGl, loadBuiltin } from './gl.js';
 
@@ -53,7 +54,7 @@ const ping: [RenderTarget, RenderTarget] = [createTarget(gl, W, H), createTarget
 function draw(steps: ReadonlyArray<{ render(f: IsfFrame): void }>, time: number): Uint8Array {
   let [a, b] = ping;
   let src: WebGLTexture = input;
-  const frame: IsfFrame = { input: null, inputSize: [W, H], target: null, time, timeDelta: 1 / 30, frameIndex: 7, palette, values: {} };
+  const frame: IsfFrame = { input: null, inputSize: [W, H], target: null, time, timeDelta: 1 / 30, frameIndex: 7, date: isfDate(), palette, values: {} };
   for (const s of steps) {
     frame.input = src;
     frame.target = b.framebuffer;
@@ -135,4 +136,28 @@ export function releaseAll(): void {
   for (const t of ping) t.destroy();
   gl.deleteTexture(input);
   quad.destroy();
+}
+
+/**
+ * The ordered-pairs test, run by the two fuse-pairs files on one half each (`half` 1 or 2: the pairs whose first
+ * effect is in that half of the fusable built-ins), so each file stays short with a cold shader cache.
+ */
+export function pairsTest(half: 1 | 2, seed: number): void {
+  reseed(seed);
+  const t0 = performance.now();
+  let fusedPairs = 0;
+  const middle = Math.ceil(fusable.length / 2);
+  const firsts = half === 1 ? fusable.slice(0, middle) : fusable.slice(middle);
+  for (const a of firsts) {
+    for (const b of fusable) {
+      const runs = compare([
+        { desc: a, inputs: randomInputs(a) },
+        { desc: b, inputs: randomInputs(b) },
+      ]);
+      if (runs.length === 1) fusedPairs++;
+    }
+  }
+  const pixelReads = fusable.filter((d) => (analyze(d) as { read: string }).read === 'pixel').length;
+  assert.is(fusedPairs, firsts.length * pixelReads, 'every pair ending in a pixel-read effect is drawn fused');
+  process.stdout.write(`pairs: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }

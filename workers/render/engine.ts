@@ -9,6 +9,7 @@ import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
+import { isfDate } from './isf-builtins.js';
 import { createTarget, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
@@ -94,7 +95,7 @@ export class RenderEngine {
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
-    this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
+    this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
     this.fuse = new Fuser(gl, this.quad, width, height, opts.fuse ?? true);
@@ -246,6 +247,8 @@ export class RenderEngine {
     ctx.time = time;
     ctx.timeDelta = this.frameIndex === 0 ? 0 : time - this.lastTime;
     ctx.frameIndex = this.frameIndex;
+    // Once per frame for every program drawn in it (a Date per program per frame before).
+    isfDate(new Date(), ctx.date);
     ctx.palette = this.palette;
     this.lastTime = time;
 

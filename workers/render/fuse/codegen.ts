@@ -2,7 +2,7 @@
 // inputImage a call of fx(K-1) at the coordinate it asked for (fx0 reads the run's input texture), its inputs and
 // top-level names renamed `fxK_<name>` so two copies of one type keep their own values.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
-import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
+import { BUILTIN_UNIFORMS, PALETTE_COLOR_FUNCTION } from '../isf-builtins.js';
 import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
 import type { Fusable } from './analyze.js';
 import { callArgs, renameIdentifiers } from './glsl-scan.js';
@@ -24,18 +24,11 @@ export const uniformName = (k: number, name: string): string => `fx${k}_${name}`
 const PRELUDE = [
   'precision highp float;',
   'precision highp int;',
-  'uniform float TIME;',
-  'uniform float TIMEDELTA;',
-  'uniform int FRAMEINDEX;',
-  'uniform vec2 RENDERSIZE;',
-  'uniform int PASSINDEX;',
-  'uniform vec4 DATE;',
-  `uniform vec3 PALETTE[${PALETTE_SLOTS}];`,
-  'uniform int PALETTE_COUNT;',
+  ...BUILTIN_UNIFORMS,
   'uniform sampler2D fx_input;',
   'uniform vec2 fx_inputSize;',
   'varying vec2 isf_FragNormCoord;',
-  `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`,
+  PALETTE_COLOR_FUNCTION,
   // What an 8-bit ping-pong target stores: the next effect sees exactly the values it would see unfused.
   'vec4 fx_q(vec4 c) { return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) / 255.0; }',
   'vec4 fx0(vec2 c) { return texture2D(fx_input, c); }',

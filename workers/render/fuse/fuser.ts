@@ -7,6 +7,7 @@ import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
 import type { GL, Quad } from '../gl-util.js';
 import type { IsfFrame, IsfProgram } from '../isf-program.js';
 import { createTarget, type RenderTarget } from '../targets.js';
+import { isfDate } from '../isf-builtins.js';
 import { analyze } from './analyze.js';
 import { fusedFragment } from './codegen.js';
 import { FusedProgram } from './fused-program.js';
@@ -245,6 +246,7 @@ export class Fuser {
       time: 0,
       timeDelta: 0,
       frameIndex: 0,
+      date: isfDate(),
       palette: { rgb: new Float32Array(PALETTE_SLOTS * 3), count: 1 },
       values: {},
     };
