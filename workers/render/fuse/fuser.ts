@@ -7,8 +7,8 @@ import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
 import type { GL, Quad } from '../gl-util.js';
 import type { IsfFrame, IsfProgram } from '../isf-program.js';
 import { createTarget, type RenderTarget } from '../targets.js';
-import { isfDate } from '../isf-builtins.js';
 import { analyze } from './analyze.js';
+import { isfDate } from '../isf-builtins.js';
 import { fusedFragment } from './codegen.js';
 import { FusedProgram } from './fused-program.js';
 
@@ -234,14 +234,19 @@ export class Fuser {
     }
   }
 
-  /** One draw into a tiny target with the default values: Mesa compiles the shader variant here, not in a frame. */
+  /**
+   * One draw into a tiny target with the default values: Mesa compiles the shader variant here, not in a frame.
+   * llvmpipe's variant key holds whether each texture side is a power of two, so the target's sides match the
+   * frame's in that (a 4×4 warm-up at 1280×720 left a second code generation for the first real frame).
+   */
   private warmUp(program: FusedProgram): void {
     const gl = this.gl;
-    if (!this.scratch) this.scratch = [createTarget(gl, 4, 4), createTarget(gl, 4, 4)];
+    const [w, h] = warmUpSize(this.width, this.height);
+    if (!this.scratch) this.scratch = [createTarget(gl, w, h), createTarget(gl, w, h)];
     const [a, b] = this.scratch;
     const frame: IsfFrame = {
       input: a.texture,
-      inputSize: [4, 4],
+      inputSize: [w, h],
       target: b.framebuffer,
       time: 0,
       timeDelta: 0,
@@ -250,7 +255,12 @@ export class Fuser {
       palette: { rgb: new Float32Array(PALETTE_SLOTS * 3), count: 1 },
       values: {},
     };
-    program.render(frame, program.descs.map(() => ({ inputs: {} })), 4, 4);
+    program.render(frame, program.descs.map(() => ({ inputs: {} })), w, h);
     gl.finish();
   }
 }
+
+const isPowerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
+
+/** A tiny size whose sides are powers of two exactly where the frame's are. */
+export const warmUpSize = (width: number, height: number): [number, number] => [isPowerOfTwo(width) ? 4 : 3, isPowerOfTwo(height) ? 4 : 3];
