@@ -5,6 +5,7 @@ import { RENDER_COUNTERS, type MixCommand, type RenderStats, type SourceSpec, ty
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
+import { CompileHelper } from './fuse/compile-helper.js';
 import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
@@ -91,14 +92,16 @@ export class RenderEngine {
     readonly renderer: string,
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
-    opts: { fuse?: boolean } = {},
+    /** compileHelper: fused shaders compile in a helper process first (compile-helper.ts); the server's worker sets it. */
+    opts: { fuse?: boolean; compileHelper?: boolean } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
     this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
-    this.fuse = new Fuser(gl, this.quad, width, height, opts.fuse ?? true);
+    const fuse = opts.fuse ?? true;
+    this.fuse = new Fuser(gl, this.quad, width, height, fuse, fuse && opts.compileHelper ? new CompileHelper(width, height) : null);
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {

@@ -3,14 +3,13 @@
 // compile in the frame loop's idle time into a cache keyed by the run's types, so a chain edit never waits for a
 // compile and going back to an earlier chain is instant; the switch happens when a frame starts.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
-import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
 import type { GL, Quad } from '../gl-util.js';
 import type { IsfFrame, IsfProgram } from '../isf-program.js';
-import { createTarget, type RenderTarget } from '../targets.js';
 import { analyze } from './analyze.js';
-import { isfDate } from '../isf-builtins.js';
 import { fusedFragment } from './codegen.js';
+import type { CompileHelper } from './compile-helper.js';
 import { FusedProgram } from './fused-program.js';
+import { WarmUp } from './warm-up.js';
 
 /** The part of a chain slot fusion needs; `inputs` is read every frame, so parameter changes apply at once. */
 export interface FuseSlot {
@@ -41,6 +40,8 @@ const CACHE_SIZE = 32;
 interface Entry {
   key: string;
   descs: IsfDescriptor[];
+  /** The generated shader (made when the entry is, so the compile helper can take it first). */
+  fragment: string;
   program: FusedProgram | null;
   /** Linked but not drawn yet: the first draw is where Mesa generates code, so it is done off the frame path too. */
   warm: boolean;
@@ -92,7 +93,7 @@ export class Fuser {
   private generation = 0;
   private steps: FuseStep[] = [];
   private info: FuseInfo = { passes: 0, fusedRuns: [] };
-  private scratch: [RenderTarget, RenderTarget] | null = null;
+  private readonly warm: WarmUp;
   private readonly maxVectors: number;
   private clock = 0;
   private waitingSince = -1;
@@ -103,7 +104,10 @@ export class Fuser {
     private readonly width: number,
     private readonly height: number,
     private enabled: boolean,
+    /** Compiles each new fused shader in another process first, so the compile here is a cache hit. */
+    private readonly helper: CompileHelper | null = null,
   ) {
+    this.warm = new WarmUp(gl, width, height);
     this.maxVectors = Number(gl.getParameter(0x8dfd /* MAX_FRAGMENT_UNIFORM_VECTORS */)) || 16;
   }
 
@@ -172,11 +176,10 @@ export class Fuser {
     }
     try {
       if (!e.program) {
-        const fragment = fusedFragment(e.descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })));
-        e.program = FusedProgram.create(this.gl, this.quad, fragment, e.descs);
+        e.program = FusedProgram.create(this.gl, this.quad, e.fragment, e.descs);
         return true;
       }
-      this.warmUp(e.program);
+      this.warm.draw(e.program);
       e.warm = true;
       this.queue.shift();
       this.generation++;
@@ -192,11 +195,11 @@ export class Fuser {
   }
 
   destroy(): void {
+    this.helper?.stop();
     for (const e of this.cache.values()) e.program?.destroy();
     this.cache.clear();
     this.queue.length = 0;
-    if (this.scratch) for (const t of this.scratch) t.destroy();
-    this.scratch = null;
+    this.warm.destroy();
   }
 
   private single(slot: FuseSlot, info: FuseInfo): FuseStep {
@@ -214,10 +217,17 @@ export class Fuser {
     const key = descs.map((d) => `${d.type}#${descId(d)}`).join('>');
     let e = this.cache.get(key);
     if (!e) {
-      e = { key, descs, program: null, warm: false, error: null, used: ++this.clock };
+      const fragment = fusedFragment(descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })));
+      e = { key, descs, fragment, program: null, warm: false, error: null, used: ++this.clock };
+      const entry = e;
       this.cache.set(key, e);
-      this.queue.push(key);
       this.evict();
+      // Compiled here (link, then warm-up draw, in idle time) once the helper is done with it.
+      const queue = (): void => {
+        if (this.cache.get(key) === entry) this.queue.push(key);
+      };
+      if (this.helper) this.helper.compile(fragment, queue);
+      else queue();
     }
     e.used = ++this.clock;
     return e;
@@ -233,34 +243,4 @@ export class Fuser {
       this.cache.delete(oldest.key);
     }
   }
-
-  /**
-   * One draw into a tiny target with the default values: Mesa compiles the shader variant here, not in a frame.
-   * llvmpipe's variant key holds whether each texture side is a power of two, so the target's sides match the
-   * frame's in that (a 4×4 warm-up at 1280×720 left a second code generation for the first real frame).
-   */
-  private warmUp(program: FusedProgram): void {
-    const gl = this.gl;
-    const [w, h] = warmUpSize(this.width, this.height);
-    if (!this.scratch) this.scratch = [createTarget(gl, w, h), createTarget(gl, w, h)];
-    const [a, b] = this.scratch;
-    const frame: IsfFrame = {
-      input: a.texture,
-      inputSize: [w, h],
-      target: b.framebuffer,
-      time: 0,
-      timeDelta: 0,
-      frameIndex: 0,
-      date: isfDate(),
-      palette: { rgb: new Float32Array(PALETTE_SLOTS * 3), count: 1 },
-      values: {},
-    };
-    program.render(frame, program.descs.map(() => ({ inputs: {} })), w, h);
-    gl.finish();
-  }
 }
-
-const isPowerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
-
-/** A tiny size whose sides are powers of two exactly where the frame's are. */
-export const warmUpSize = (width: number, height: number): [number, number] => [isPowerOfTwo(width) ? 4 : 3, isPowerOfTwo(height) ? 4 : 3];
