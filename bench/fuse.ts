@@ -1,7 +1,8 @@
 // Fused vs unfused effect chains: frame time of the real render engine (plasma generator → effects → output) with
-// render.fuse on and off, side by side in one run. Writes bench/results/fuse.{md,json}.
-import { writeFile, mkdir } from 'node:fs/promises';
-import { cpus } from 'node:os';
+// render.fuse on and off, side by side in one run; then ten chain edits in a row in the running frame loop, with
+// and without the compile helper, on an empty Mesa shader cache. Writes bench/results/fuse.{md,json}.
+import { writeFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import createGL from 'gl';
@@ -100,6 +101,105 @@ export async function fuseBench(): Promise<{ renderer: string; rows: FuseRow[] }
   return { renderer, rows };
 }
 
+export interface EditRow {
+  helper: boolean;
+  frames: number;
+  /** Start-to-start time of consecutive frames from the first edit on: what a viewer sees as a late frame. */
+  intervalP50: number;
+  intervalP99: number;
+  intervalMax: number;
+  ratio: number;
+  fusedAtEnd: number;
+}
+
+const EDITS = 10;
+const EDIT_EVERY_MS = 700;
+const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The eight effects at 1280×720 in the engine's own frame loop (30 fps), then ten chain edits 700 ms apart, each
+ * moving one effect to another place (new run-type combinations, so new fused programs to compile), with the
+ * compile helper on or off. Each mode gets its own moves so neither finds the other's shaders in the cache.
+ */
+async function editBench(snap: Catalog['snapshot'], helper: boolean, seed: number): Promise<EditRow> {
+  const gl = createGL(1280, 720, { preserveDrawingBuffer: false, antialias: false, depth: false, stencil: false });
+  if (!gl) throw new Error('no GL context');
+  trackGl(gl);
+  const engine = new RenderEngine(gl, 1280, 720, 30, 'bench', null, { fuse: true, compileHelper: helper });
+  engine.setCatalog(snap.effects, snap.generators, snap.noSignal);
+  engine.requestSource(1, 'bench', Number.MAX_SAFE_INTEGER, { kind: 'generator', type: 'plasma', inputs: {} });
+  for (const type of EIGHT) {
+    const r = engine.chain.apply({ op: 'add', type, idempotent: false, ceiling: 128, presetId: '', inputs: {} });
+    if (!r.ok) throw new Error(r.message);
+  }
+  const starts: number[] = [];
+  const render = engine.renderFrame.bind(engine);
+  let recording = false;
+  engine.renderFrame = (now?: number): void => {
+    if (recording) starts.push(performance.now());
+    render(now);
+    gl.finish();
+  };
+  engine.start();
+  // Settled: the starting chain drawn fused.
+  const settle = Date.now() + 60_000;
+  while (engine.snapshotStats().fusedRuns.length === 0 && Date.now() < settle) await sleep(50);
+  await sleep(1000);
+  let s = seed;
+  const rand = (n: number): number => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s % n;
+  };
+  recording = true;
+  for (let i = 0; i < EDITS; i++) {
+    const name = EIGHT[rand(EIGHT.length)]!;
+    const r = engine.chain.apply({ op: 'move', name, to: 1 + rand(EIGHT.length) });
+    if (!r.ok) throw new Error(r.message);
+    await sleep(EDIT_EVERY_MS);
+  }
+  await sleep(1500);
+  recording = false;
+  engine.stop();
+  const fusedAtEnd = engine.snapshotStats().fusedRuns.length;
+  engine.destroy();
+  gl.getExtension('STACKGL_destroy_context')?.destroy();
+  const intervals = starts.slice(1).map((t, i) => t - starts[i]!);
+  const row: EditRow = {
+    helper,
+    frames: starts.length,
+    intervalP50: round(pct(intervals, 0.5)),
+    intervalP99: round(pct(intervals, 0.99)),
+    intervalMax: round(Math.max(...intervals)),
+    ratio: round(pct(intervals, 0.99) / pct(intervals, 0.5)),
+    fusedAtEnd,
+  };
+  process.stdout.write(`edits, helper ${helper ? 'on' : 'off'}: frame interval p50 ${row.intervalP50} ms, p99 ${row.intervalP99} ms (${row.ratio}×), max ${row.intervalMax} ms over ${row.frames} frames\n`);
+  return row;
+}
+
+export async function editsBench(): Promise<EditRow[]> {
+  const display = await ensureDisplay(log);
+  process.env.DISPLAY = display.name;
+  const catalog = new Catalog({ effects: [], sources: [], presets: [] }, log);
+  await catalog.reload();
+  try {
+    return [await editBench(catalog.snapshot, false, 7), await editBench(catalog.snapshot, true, 11)];
+  } finally {
+    await display.stop();
+  }
+}
+
+export function editsTable(rows: EditRow[]): string {
+  return [
+    `Ten chain edits in a row (${EDIT_EVERY_MS} ms apart, each moving one of the eight effects to another place) in the engine's 30 fps frame loop at 1280×720, Mesa's shader cache empty at the start; frame start-to-start interval from the first edit until 1.5 s after the last.`,
+    '',
+    '| compile helper | frames | interval p50 (ms) | p99 (ms) | p99 / p50 | max (ms) | fused runs at the end |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.helper ? 'on' : 'off'} | ${r.frames} | ${r.intervalP50} | ${r.intervalP99} | ${r.ratio}× | ${r.intervalMax} | ${r.fusedAtEnd} |`),
+  ].join('\n');
+}
+
 export function fuseTable(renderer: string, rows: FuseRow[]): string {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
   return [
@@ -112,12 +212,19 @@ export function fuseTable(renderer: string, rows: FuseRow[]): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { renderer, rows } = await fuseBench();
+  // An empty shader cache of its own (Mesa reads this when the first context starts), so compiles are cold.
+  const cache = await mkdtemp(join(tmpdir(), 'vjd-bench-mesa-'));
+  process.env.MESA_SHADER_CACHE_DIR = cache;
+  const load = loadavg()[0]!.toFixed(2);
+  const edits = process.env.VJD_BENCH_ONLY === 'edits' ? [] : null;
+  const { renderer, rows } = edits ? { renderer: '', rows: [] } : await fuseBench();
+  const editRows = await editsBench();
+  await rm(cache, { recursive: true, force: true });
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
-  const table = fuseTable(renderer, rows);
+  const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\nLoad average (1 min) at the start: ${load}.`;
   await writeFile(join(dir, 'fuse.md'), `${table}\n`);
-  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), renderer, rows }, null, 2)}\n`);
+  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows }, null, 2)}\n`);
   process.stdout.write(`${table}\n`);
   process.exit(0);
 }
