@@ -11,7 +11,7 @@ import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
 import { isfDate } from './isf-builtins.js';
-import { createTarget, type RenderTarget } from './targets.js';
+import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
@@ -46,6 +46,8 @@ export class RenderEngine {
   private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
   private readonly ping: [RenderTarget, RenderTarget];
+  /** Whether each ping target's texture samples NEAREST now (set only when a step needs the other filter). */
+  private readonly nearest = new Map<RenderTarget, boolean>();
   private readonly stats = new FrameStats();
   private effects: IsfDescriptor[] = [];
   private generators: IsfDescriptor[] = [];
@@ -287,6 +289,7 @@ export class RenderEngine {
     // Each step is one fused run (one pass) or one effect's own program; the plan changes only between frames.
     const steps = this.fuse.plan(enabled);
     for (let i = 0; i < steps.length; i++) {
+      this.filter(a, steps[i]!.ownPixel);
       ctx.input = a.texture;
       ctx.target = (direct && i === steps.length - 1 ? out : b).framebuffer;
       steps[i]!.render(ctx);
@@ -296,7 +299,11 @@ export class RenderEngine {
     }
     // Fired events have had their frame.
     this.chain.endFrame();
-    if (!direct) this.output.draw(a.texture);
+    if (!direct) {
+      // The grading pass reads each pixel at its own centre.
+      this.filter(a, true);
+      this.output.draw(a.texture);
+    }
     if (this.readback) this.readback.read(gl, out, this.width, this.height);
     gl.flush();
 
@@ -316,6 +323,13 @@ export class RenderEngine {
       Atomics.wait(SLEEPER, 0, 0, this.slowFrames.ms);
     }
     this.stats.record(now, performance.now() - now);
+  }
+
+  /** NEAREST where every read is at a pixel centre (the same values, cheaper on Mesa), LINEAR otherwise. */
+  private filter(t: RenderTarget, nearest: boolean): void {
+    if ((this.nearest.get(t) ?? false) === nearest) return;
+    setFilter(this.gl, t.texture, nearest);
+    this.nearest.set(t, nearest);
   }
 
   /** Moves a cue whose source has a frame onto the preview bus, or gives it up past its deadline. */

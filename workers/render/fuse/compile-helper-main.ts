@@ -24,7 +24,7 @@ process.on('message', (m: HelperRequest) => {
   let program: FusedProgram | null = null;
   try {
     program = FusedProgram.create(gl, quad, m.fragment, []);
-    warm.draw(program);
+    warm.draw(program, m.nearest);
     send({ id: m.id, error: null });
   } catch (err) {
     send({ id: m.id, error: (err as Error).message });

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 export interface HelperRequest {
   id: number;
   fragment: string;
+  /** The input filter the render thread draws it with (see WarmUp.draw). */
+  nearest: boolean;
 }
 /** id 0 announces a ready context; error is the compile error, null when it compiled. */
 export interface HelperReply {
@@ -52,7 +54,7 @@ export class CompileHelper {
    * Compiles `fragment` in the helper; `done` runs (on this thread's event loop) when it did, failed, timed out
    * or the helper is gone — the caller then compiles it itself, cheaply when the cache took it.
    */
-  compile(fragment: string, done: () => void): void {
+  compile(fragment: string, nearest: boolean, done: () => void): void {
     const child = this.child;
     if (!child) {
       done();
@@ -62,7 +64,7 @@ export class CompileHelper {
     const timer = setTimeout(() => this.finish(id), REQUEST_TIMEOUT_MS);
     timer.unref();
     this.waiting.set(id, { done, timer });
-    child.send({ id, fragment } satisfies HelperRequest, (err) => {
+    child.send({ id, fragment, nearest } satisfies HelperRequest, (err) => {
       if (err) this.gone();
     });
   }

@@ -19,6 +19,18 @@ export interface FuseSlot {
 
 export interface FuseStep {
   render(frame: IsfFrame): void;
+  /**
+   * The step reads its input only at each fragment's own pixel centre, where NEAREST sampling gives exactly what
+   * LINEAR gives, at about half the sampling cost on llvmpipe (2-3 ms of a 5 ms copy pass at 1280×720); the
+   * engine sets the input's filter from it.
+   */
+  readonly ownPixel: boolean;
+}
+
+/** Whether an effect reads its input only at its own pixel (a fusable effect whose one read is `pixel`). */
+export function readsOwnPixel(desc: IsfDescriptor): boolean {
+  const a = analyze(desc);
+  return a.fusable && a.read === 'pixel';
 }
 
 export interface FuseInfo {
@@ -128,7 +140,7 @@ export class Fuser {
         const program = entry.program;
         const run = slots.slice(from, to);
         const { width, height } = this;
-        steps.push({ render: (frame) => program.render(frame, run, width, height) });
+        steps.push({ render: (frame) => program.render(frame, run, width, height), ownPixel: readsOwnPixel(entry.descs[0]!) });
         info.passes++;
         info.fusedRuns.push(entry.descs.map((d) => d.type));
       } else for (let k = from; k < to; k++) steps.push(this.single(slots[k]!, info));
@@ -179,7 +191,7 @@ export class Fuser {
         e.program = FusedProgram.create(this.gl, this.quad, e.fragment, e.descs);
         return true;
       }
-      this.warm.draw(e.program);
+      this.warm.draw(e.program, readsOwnPixel(e.descs[0]!));
       e.warm = true;
       this.queue.shift();
       this.generation++;
@@ -210,6 +222,7 @@ export class Fuser {
         frame.values = slot.inputs;
         slot.instance.program.render(frame);
       },
+      ownPixel: readsOwnPixel(slot.instance.program.desc),
     };
   }
 
@@ -226,7 +239,7 @@ export class Fuser {
       const queue = (): void => {
         if (this.cache.get(key) === entry) this.queue.push(key);
       };
-      if (this.helper) this.helper.compile(fragment, queue);
+      if (this.helper) this.helper.compile(fragment, readsOwnPixel(descs[0]!), queue);
       else queue();
     }
     e.used = ++this.clock;

@@ -5,7 +5,7 @@ import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
 import type { GL } from '../gl-util.js';
 import { isfDate } from '../isf-builtins.js';
 import type { IsfFrame } from '../isf-program.js';
-import { createTarget, type RenderTarget } from '../targets.js';
+import { createTarget, setFilter, type RenderTarget } from '../targets.js';
 import type { FusedProgram } from './fused-program.js';
 
 const isPowerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
@@ -28,12 +28,16 @@ export class WarmUp {
     this.size = warmUpSize(width, height);
   }
 
-  /** One draw with default values into a tiny target, then finish (the code generation happens here). */
-  draw(program: FusedProgram): void {
+  /**
+   * One draw with default values into a tiny target, then finish (the code generation happens here). `nearest`:
+   * the input filter the frames will draw with (also part of llvmpipe's variant key; see FuseStep.ownPixel).
+   */
+  draw(program: FusedProgram, nearest: boolean): void {
     const gl = this.gl;
     const [w, h] = this.size;
     if (!this.scratch) this.scratch = [createTarget(gl, w, h), createTarget(gl, w, h)];
     const [a, b] = this.scratch;
+    setFilter(gl, a.texture, nearest);
     const frame: IsfFrame = {
       input: a.texture,
       inputSize: [w, h],
