@@ -9,7 +9,14 @@ import createGL from 'gl';
 import { Catalog } from '../src/catalog/catalog.js';
 import { ensureDisplay } from '../src/workers/xvfb.js';
 import { log } from '../src/log.js';
+import type { IsfDescriptor } from '../src/shared/isf-types.js';
+import { paletteUniform } from '../src/shared/palette.js';
 import { RenderEngine } from '../workers/render/engine.js';
+import { Fuser, type FuseSlot, type FuseStep } from '../workers/render/fuse/fuser.js';
+import { BLIT_VERTEX, compileProgram, Quad } from '../workers/render/gl-util.js';
+import { isfDate } from '../workers/render/isf-builtins.js';
+import { IsfProgram, type IsfFrame } from '../workers/render/isf-program.js';
+import { createTarget, setFilter } from '../workers/render/targets.js';
 import { trackGl } from '../workers/render/gl-tracker.js';
 
 const LIGHT = ['brightness_contrast', 'saturation', 'vignette', 'scanlines'];
@@ -200,6 +207,136 @@ export function editsTable(rows: EditRow[]): string {
   ].join('\n');
 }
 
+export interface ProfileRow {
+  pass: string;
+  passes: number;
+  wallMs: number;
+  /** CPU time of the whole process (llvmpipe's rasterizer threads included): less sensitive to other load. */
+  cpuMs: number;
+}
+
+/**
+ * Where a 1280×720 frame's time goes on this renderer: each kind of full-screen pass alone (gl.finish after each),
+ * every case once per round, round after round, so a change in machine load hits all cases alike; medians.
+ */
+export async function profileBench(rounds = Number(process.env.VJD_BENCH_ROUNDS ?? 40)): Promise<ProfileRow[]> {
+  const display = await ensureDisplay(log);
+  process.env.DISPLAY = display.name;
+  const catalog = new Catalog({ effects: [], sources: [], presets: [] }, log);
+  await catalog.reload();
+  const snap = catalog.snapshot;
+  const W = 1280;
+  const H = 720;
+  const gl = createGL(W, H, { preserveDrawingBuffer: false, antialias: false, depth: false, stencil: false });
+  if (!gl) throw new Error('no GL context');
+  try {
+    const quad = new Quad(gl);
+    const a = createTarget(gl, W, H);
+    const b = createTarget(gl, W, H);
+    const frame: IsfFrame = { input: a.texture, inputSize: [W, H], target: b.framebuffer, time: 1, timeDelta: 1 / 30, frameIndex: 3, date: isfDate(), palette: paletteUniform([]), values: {} };
+    const desc = (t: string): IsfDescriptor => [...snap.effects, ...snap.generators].find((d) => d.type === t)!;
+    const cases: Array<{ pass: string; passes: number; run: () => void }> = [];
+    const blit = (name: string, fragment: string, nearest: boolean | null): void => {
+      const program = compileProgram(gl, BLIT_VERTEX, fragment);
+      cases.push({
+        pass: name,
+        passes: 1,
+        run: () => {
+          if (nearest !== null) setFilter(gl, a.texture, nearest);
+          gl.bindFramebuffer(gl.FRAMEBUFFER, b.framebuffer);
+          gl.viewport(0, 0, W, H);
+          gl.useProgram(program);
+          gl.bindTexture(gl.TEXTURE_2D, a.texture);
+          quad.draw();
+        },
+      });
+    };
+    blit('constant colour (raster + write only)', 'precision mediump float; varying vec2 uv; void main() { gl_FragColor = vec4(uv, 0.5, 1.0); }', null);
+    const copy = 'precision mediump float; varying vec2 uv; uniform sampler2D src; void main() { gl_FragColor = texture2D(src, uv); }';
+    blit('copy, input LINEAR', copy, false);
+    blit('copy, input NEAREST', copy, true);
+    const plasma = IsfProgram.create(gl, desc('plasma'), W, H, quad);
+    cases.push({ pass: 'source: plasma generator', passes: 1, run: () => plasma.render({ ...frame, input: null, target: a.framebuffer }) });
+    const slotOf = (t: string): FuseSlot => ({ inputs: {}, instance: { program: IsfProgram.create(gl, desc(t), W, H, quad) } });
+    const unfused = new Fuser(gl, quad, W, H, false);
+    const fused = new Fuser(gl, quad, W, H, true);
+    const stepsCase = (pass: string, steps: readonly FuseStep[], filters: boolean): void => {
+      cases.push({
+        pass,
+        passes: steps.length,
+        run: () => {
+          let [x, y] = [a, b];
+          for (const s of steps) {
+            setFilter(gl, x.texture, filters && s.ownPixel);
+            frame.input = x.texture;
+            frame.target = y.framebuffer;
+            s.render(frame);
+            [x, y] = [y, x];
+          }
+        },
+      });
+    };
+    for (const t of ['invert', 'hue_shift', 'saturation', 'brightness_contrast', 'vignette', 'scanlines', 'posterize', 'kaleidoscope', 'mirror', 'rotate_zoom']) {
+      const steps = unfused.plan([slotOf(t)]);
+      stepsCase(`${t}, input LINEAR`, steps, false);
+      if (steps[0]!.ownPixel) stepsCase(`${t}, input NEAREST`, steps, true);
+    }
+    const chains: Array<[string, string[]]> = [
+      ['invert ×2', ['invert', 'invert']],
+      ['invert ×4', ['invert', 'invert', 'invert', 'invert']],
+      ['invert ×8', Array(8).fill('invert') as string[]],
+      ['hue_shift ×4', Array(4).fill('hue_shift') as string[]],
+      ['light mix (4)', LIGHT],
+      ['eight, geometry first', EIGHT_GEOMETRY_FIRST],
+    ];
+    for (const [name, chain] of chains) {
+      const slots = chain.map(slotOf);
+      fused.plan(slots);
+      while (fused.compileNext());
+      stepsCase(`${name} unfused`, unfused.plan(slots), true);
+      stepsCase(`${name} fused`, fused.plan([...slots]), true);
+    }
+    const px = new Uint8Array(W * H * 4);
+    cases.push({
+      pass: 'readPixels (output readback)',
+      passes: 0,
+      run: () => {
+        gl.bindFramebuffer(gl.FRAMEBUFFER, b.framebuffer);
+        gl.readPixels(0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      },
+    });
+    const wall = cases.map(() => [] as number[]);
+    const cpu = cases.map(() => [] as number[]);
+    for (let r = -3; r < rounds; r++) {
+      cases.forEach((c, i) => {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        c.run();
+        gl.finish();
+        const t1 = performance.now();
+        const used = process.cpuUsage(c0);
+        if (r < 0) return;
+        wall[i]!.push(t1 - t0);
+        cpu[i]!.push((used.user + used.system) / 1000);
+      });
+    }
+    return cases.map((c, i) => ({ pass: c.pass, passes: c.passes, wallMs: round(p50(wall[i]!)), cpuMs: round(p50(cpu[i]!)) }));
+  } finally {
+    gl.getExtension('STACKGL_destroy_context')?.destroy();
+    await display.stop();
+  }
+}
+
+export function profileTable(rows: ProfileRow[]): string {
+  return [
+    `Where a 1280×720 frame's time goes: each case drawn alone with gl.finish, every case once per round (${process.env.VJD_BENCH_ROUNDS ?? 40} rounds), medians; CPU is the process's (llvmpipe's threads included). Chains: own-pixel reads sampled NEAREST, as the engine does.`,
+    '',
+    '| pass | passes | wall p50 (ms) | CPU p50 (ms) |',
+    '|---|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.pass} | ${r.passes} | ${r.wallMs} | ${r.cpuMs} |`),
+  ].join('\n');
+}
+
 export function fuseTable(renderer: string, rows: FuseRow[]): string {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
   return [
@@ -216,15 +353,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const cache = await mkdtemp(join(tmpdir(), 'vjd-bench-mesa-'));
   process.env.MESA_SHADER_CACHE_DIR = cache;
   const load = loadavg()[0]!.toFixed(2);
-  const edits = process.env.VJD_BENCH_ONLY === 'edits' ? [] : null;
-  const { renderer, rows } = edits ? { renderer: '', rows: [] } : await fuseBench();
-  const editRows = await editsBench();
+  const only = process.env.VJD_BENCH_ONLY;
+  const { renderer, rows } = only ? { renderer: '', rows: [] } : await fuseBench();
+  const editRows = !only || only === 'edits' ? await editsBench() : [];
+  const profile = !only || only === 'profile' ? await profileBench() : [];
   await rm(cache, { recursive: true, force: true });
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
-  const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\nLoad average (1 min) at the start: ${load}.`;
+  const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\n${profileTable(profile)}\n\nLoad average (1 min) at the start: ${load}, at the end: ${loadavg()[0]!.toFixed(2)}.`;
   await writeFile(join(dir, 'fuse.md'), `${table}\n`);
-  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows }, null, 2)}\n`);
+  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows, profile }, null, 2)}\n`);
   process.stdout.write(`${table}\n`);
   process.exit(0);
 }
