@@ -18,6 +18,8 @@ import { isfDate } from '../workers/render/isf-builtins.js';
 import { IsfProgram, type IsfFrame } from '../workers/render/isf-program.js';
 import { createTarget, setFilter } from '../workers/render/targets.js';
 import { trackGl } from '../workers/render/gl-tracker.js';
+import { req, sleep, startServer } from '../test/helpers/server.js';
+import { udpSink } from './outputs-lib.js';
 
 const LIGHT = ['brightness_contrast', 'saturation', 'vignette', 'scanlines'];
 // The issue's eight, in its order (geometry between colour work), and geometry first (as a show usually stacks it).
@@ -122,7 +124,6 @@ export interface EditRow {
 const EDITS = 10;
 const EDIT_EVERY_MS = 700;
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The eight effects at 1280×720 in the engine's own frame loop (30 fps), then ten chain edits 700 ms apart, each
@@ -337,6 +338,84 @@ export function profileTable(rows: ProfileRow[]): string {
   ].join('\n');
 }
 
+export interface ServerRow {
+  chain: string;
+  passes: number;
+  samples: number;
+  fpsMin: number;
+  fpsP50: number;
+  fpsMean: number;
+  frameMsP50: number;
+  droppedFrames: number;
+}
+
+const SERVER_S = Number(process.env.VJD_BENCH_SERVER_S ?? 60);
+
+/**
+ * A running vjd at 1280×720@30 (a live testsrc2 input as the source) with the eight effects and one UDP stream
+ * output (x264): /status render fps once a second for SERVER_S seconds once the chain is fused.
+ */
+export async function serverBench(chain: readonly string[], name: string): Promise<ServerRow> {
+  const sink = await udpSink();
+  const s = await startServer({
+    config: {
+      render: { width: 1280, height: 720, fps: 30 },
+      live: { test: [{ id: 'cam', name: 'testsrc2', pattern: 'testsrc2=size=1280x720:rate=30' }], streams: [], v4l2: { enabled: false } },
+    },
+  });
+  const api = (p: string): string => `${s.base}/api/v1${p}`;
+  const status = async (): Promise<Record<string, any>> => (await req('GET', api('/status'))).json().render;
+  try {
+    const sel = await req('POST', api('/sources/select'), { body: { id: 'cam' }, timeoutMs: 20000 });
+    if (sel.status !== 200) throw new Error(`select: ${sel.status} ${sel.text}`);
+    for (const type of chain) {
+      const r = await req('POST', api('/effects/add'), { body: { type } });
+      if (r.status !== 200) throw new Error(`add ${type}: ${r.text}`);
+    }
+    const out = await req('POST', api('/outputs/add'), { body: { kind: 'stream', url: `udp://127.0.0.1:${sink.port}`, width: 1280, height: 720, fps: 30 } });
+    if (out.status !== 200) throw new Error(`output: ${out.text}`);
+    const deadline = Date.now() + 120_000;
+    while ((await status()).fusedRuns.length === 0 && Date.now() < deadline) await sleep(200);
+    // A few seconds for the stream to start and the fps window to cover fused frames only.
+    await sleep(5000);
+    const dropped0 = (await status()).droppedFrames as number;
+    const fps: number[] = [];
+    const ms: number[] = [];
+    for (let i = 0; i < SERVER_S; i++) {
+      await sleep(1000);
+      const r = await status();
+      fps.push(r.fps);
+      ms.push(r.frameMsP50);
+    }
+    const last = await status();
+    const row: ServerRow = {
+      chain: name,
+      passes: last.passes,
+      samples: fps.length,
+      fpsMin: round(Math.min(...fps)),
+      fpsP50: round(p50(fps)),
+      fpsMean: round(fps.reduce((x, y) => x + y, 0) / fps.length),
+      frameMsP50: round(p50(ms)),
+      droppedFrames: last.droppedFrames - dropped0,
+    };
+    process.stdout.write(`server ${name}: fps p50 ${row.fpsP50}, min ${row.fpsMin}, mean ${row.fpsMean}; frame p50 ${row.frameMsP50} ms; ${row.passes} passes\n`);
+    return row;
+  } finally {
+    await s.cleanup();
+    sink.socket.close();
+  }
+}
+
+export function serverTable(rows: ServerRow[]): string {
+  return [
+    `A running vjd at 1280×720@30, live testsrc2 input, the eight effects and one UDP stream output (x264): \`/status\` render fps sampled once a second for ${SERVER_S} s.`,
+    '',
+    '| chain | passes | fps p50 | fps min | fps mean | frame p50 (ms) | frames dropped |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.chain} | ${r.passes} | ${r.fpsP50} | ${r.fpsMin} | ${r.fpsMean} | ${r.frameMsP50} | ${r.droppedFrames} |`),
+  ].join('\n');
+}
+
 export function fuseTable(renderer: string, rows: FuseRow[]): string {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
   return [
@@ -357,12 +436,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { renderer, rows } = only ? { renderer: '', rows: [] } : await fuseBench();
   const editRows = !only || only === 'edits' ? await editsBench() : [];
   const profile = !only || only === 'profile' ? await profileBench() : [];
+  const server = !only || only === 'server' ? [await serverBench(EIGHT, 'eight, issue order'), await serverBench(EIGHT_GEOMETRY_FIRST, 'eight, geometry first')] : [];
   await rm(cache, { recursive: true, force: true });
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
-  const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\n${profileTable(profile)}\n\nLoad average (1 min) at the start: ${load}, at the end: ${loadavg()[0]!.toFixed(2)}.`;
+  const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\n${profileTable(profile)}\n\n${serverTable(server)}\n\nLoad average (1 min) at the start: ${load}, at the end: ${loadavg()[0]!.toFixed(2)}.`;
   await writeFile(join(dir, 'fuse.md'), `${table}\n`);
-  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows, profile }, null, 2)}\n`);
+  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows, profile, server }, null, 2)}\n`);
   process.stdout.write(`${table}\n`);
   process.exit(0);
 }
