@@ -1,7 +1,8 @@
 // Turns the enabled chain into render steps: runs of fusable effects drawn as one pass each once their fused
 // program is compiled, every other effect (and every run still compiling) drawn by its own program. Fused programs
 // compile in the frame loop's idle time into a cache keyed by the run's types, so a chain edit never waits for a
-// compile and going back to an earlier chain is instant; the switch happens when a frame starts.
+// compile and going back to an earlier chain is instant; the switch happens when a frame starts. With a compile
+// helper, each new shader is compiled in another process first, so those idle-time steps are Mesa cache hits.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
 import type { GL, Quad } from '../gl-util.js';
 import type { IsfFrame, IsfProgram } from '../isf-program.js';
@@ -230,11 +231,21 @@ export class Fuser {
     const key = descs.map((d) => `${d.type}#${descId(d)}`).join('>');
     let e = this.cache.get(key);
     if (!e) {
-      const fragment = fusedFragment(descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })));
-      e = { key, descs, fragment, program: null, warm: false, error: null, used: ++this.clock };
+      let fragment = '';
+      let error: string | null = null;
+      try {
+        fragment = fusedFragment(descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })));
+      } catch (err) {
+        error = (err as Error).message;
+      }
+      e = { key, descs, fragment, program: null, warm: false, error, used: ++this.clock };
       const entry = e;
       this.cache.set(key, e);
       this.evict();
+      if (error !== null) {
+        this.onLog('fused effect run does not compile; it renders unfused', { run: descs.map((d) => d.type), error });
+        return e;
+      }
       // Compiled here (link, then warm-up draw, in idle time) once the helper is done with it.
       const queue = (): void => {
         if (this.cache.get(key) === entry) this.queue.push(key);
