@@ -431,6 +431,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // An empty shader cache of its own (Mesa reads this when the first context starts), so compiles are cold.
   const cache = await mkdtemp(join(tmpdir(), 'vjd-bench-mesa-'));
   process.env.MESA_SHADER_CACHE_DIR = cache;
+  // One X display for every part (each part's own ensureDisplay then inherits it instead of stopping it).
+  const display = await ensureDisplay(log);
+  process.env.DISPLAY = display.name;
   const load = loadavg()[0]!.toFixed(2);
   const only = process.env.VJD_BENCH_ONLY;
   const { renderer, rows } = only ? { renderer: '', rows: [] } : await fuseBench();
@@ -438,6 +441,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const profile = !only || only === 'profile' ? await profileBench() : [];
   const server = !only || only === 'server' ? [await serverBench(EIGHT, 'eight, issue order'), await serverBench(EIGHT_GEOMETRY_FIRST, 'eight, geometry first')] : [];
   await rm(cache, { recursive: true, force: true });
+  await display.stop();
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
   const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\n${profileTable(profile)}\n\n${serverTable(server)}\n\nLoad average (1 min) at the start: ${load}, at the end: ${loadavg()[0]!.toFixed(2)}.`;
