@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { IsfProgram } from '../../workers/render/isf-program.js';
+import { isfDate } from '../../workers/render/isf-builtins.js';
 import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
@@ -68,7 +69,7 @@ function renderSequence(desc: IsfDescriptor, frames: Pixels[], values: Record<st
       // GL orientation (bottom row first), as the chain hands textures to effects.
       for (let y = 0; y < S; y++) for (let x = 0; x < S; x++) px.set(fn(x, y), ((S - 1 - y) * S + x) * 4);
       uploadRgba(gl, tex, S, S, px);
-      program.render({ input: tex, inputSize: [S, S], target: out.framebuffer, time: i / 30, timeDelta: i === 0 ? 0 : 1 / 30, frameIndex: i, palette, values });
+      program.render({ input: tex, inputSize: [S, S], target: out.framebuffer, time: i / 30, timeDelta: i === 0 ? 0 : 1 / 30, frameIndex: i, date: isfDate(), palette, values });
     });
     const raw = new Uint8Array(S * S * 4);
     gl.bindFramebuffer(gl.FRAMEBUFFER, out.framebuffer);

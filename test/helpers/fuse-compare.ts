@@ -6,10 +6,11 @@ import * as assert from 'uvu/assert';
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { analyze } from '../../workers/render/fuse/analyze.js';
-import { Fuser, fusableRuns, type FuseSlot } from '../../workers/render/fuse/fuser.js';
+import { Fuser, fusableRuns, type FuseSlot, type FuseStep } from '../../workers/render/fuse/fuser.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { IsfProgram, type IsfFrame } from '../../workers/render/isf-program.js';
-import { createTarget, uploadRgba, type RenderTarget } from '../../workers/render/targets.js';
+import { isfDate } from '../../workers/render/isf-builtins.js';
+import { createTarget, setFilter, uploadRgba, type RenderTarget } from '../../workers/render/targets.js';
 import { ROOT, createTestGl, loadBuiltin } from './gl.js';
 
 // Small, so the file stays quick on a loaded 2-core machine: the work is compiling, not drawing.
@@ -49,12 +50,16 @@ const input = gl.createTexture()!;
 }
 const ping: [RenderTarget, RenderTarget] = [createTarget(gl, W, H), createTarget(gl, W, H)];
 
-/** Draws `steps` as the engine does (ping-pong from the input texture) and reads the result back. */
-function draw(steps: ReadonlyArray<{ render(f: IsfFrame): void }>, time: number): Uint8Array {
+/**
+ * Draws `steps` as the engine does (ping-pong from the input texture) and reads the result back. `filters`: each
+ * step's input sampled NEAREST where the step reads only its own pixel, as the engine does; otherwise all LINEAR.
+ */
+function draw(steps: readonly FuseStep[], time: number, filters = false): Uint8Array {
   let [a, b] = ping;
   let src: WebGLTexture = input;
-  const frame: IsfFrame = { input: null, inputSize: [W, H], target: null, time, timeDelta: 1 / 30, frameIndex: 7, palette, values: {} };
+  const frame: IsfFrame = { input: null, inputSize: [W, H], target: null, time, timeDelta: 1 / 30, frameIndex: 7, date: isfDate(), palette, values: {} };
   for (const s of steps) {
+    setFilter(gl, src, filters && s.ownPixel);
     frame.input = src;
     frame.target = b.framebuffer;
     s.render(frame);
@@ -74,19 +79,25 @@ fused.onLog = (msg, fields) => assert.unreachable(`${msg} ${JSON.stringify(field
 /** Renders the chain both ways; returns the fused runs used. Fails on any channel differing by more than 2. */
 export function compare(chain: ReadonlyArray<{ desc: IsfDescriptor; inputs: Record<string, unknown> }>, time = 1.25): string[][] {
   const slots: FuseSlot[] = chain.map((c) => ({ inputs: c.inputs, instance: { program: programOf(c.desc) } }));
-  const expected = draw(unfused.plan(slots), time);
+  const unfusedSteps = unfused.plan(slots);
+  const expected = draw(unfusedSteps, time);
   fused.plan(slots);
   while (fused.compileNext());
   const copy = [...slots]; // a new array is a new chain for the planner, which picks the compiled programs up
   const steps = fused.plan(copy);
-  const actual = draw(steps, time);
   const what = chain.map((c) => `${c.desc.type}${JSON.stringify(c.inputs)}`).join(' → ');
-  for (let i = 0; i < expected.length; i++) {
-    if (Math.abs(expected[i]! - actual[i]!) > TOLERANCE) {
-      const p = i >> 2;
-      assert.unreachable(`${what}: pixel ${p % W},${Math.floor(p / W)} channel ${i & 3}: unfused ${expected[i]}, fused ${actual[i]}`);
+  const check = (actual: Uint8Array, tolerance: number, label: string): void => {
+    for (let i = 0; i < expected.length; i++) {
+      if (Math.abs(expected[i]! - actual[i]!) > tolerance) {
+        const p = i >> 2;
+        assert.unreachable(`${what}: pixel ${p % W},${Math.floor(p / W)} channel ${i & 3}: unfused ${expected[i]}, ${label} ${actual[i]}`);
+      }
     }
-  }
+  };
+  check(draw(steps, time), TOLERANCE, 'fused');
+  // The engine samples own-pixel reads NEAREST: exactly the same picture, unfused and fused.
+  check(draw(unfusedSteps, time, true), 0, 'unfused with NEAREST own-pixel reads');
+  check(draw(steps, time, true), TOLERANCE, 'fused with NEAREST own-pixel reads');
   return fused.stats().fusedRuns;
 }
 
@@ -135,4 +146,28 @@ export function releaseAll(): void {
   for (const t of ping) t.destroy();
   gl.deleteTexture(input);
   quad.destroy();
+}
+
+/**
+ * The ordered-pairs test, run by the two fuse-pairs files on one half each (`half` 1 or 2: the pairs whose first
+ * effect is in that half of the fusable built-ins), so each file stays short with a cold shader cache.
+ */
+export function pairsTest(half: 1 | 2, seed: number): void {
+  reseed(seed);
+  const t0 = performance.now();
+  let fusedPairs = 0;
+  const middle = Math.ceil(fusable.length / 2);
+  const firsts = half === 1 ? fusable.slice(0, middle) : fusable.slice(middle);
+  for (const a of firsts) {
+    for (const b of fusable) {
+      const runs = compare([
+        { desc: a, inputs: randomInputs(a) },
+        { desc: b, inputs: randomInputs(b) },
+      ]);
+      if (runs.length === 1) fusedPairs++;
+    }
+  }
+  const pixelReads = fusable.filter((d) => (analyze(d) as { read: string }).read === 'pixel').length;
+  assert.is(fusedPairs, firsts.length * pixelReads, 'every pair ending in a pixel-read effect is drawn fused');
+  process.stdout.write(`pairs: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }

@@ -8,6 +8,7 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { trackGl } from '../../workers/render/gl-tracker.js';
+import { isfDate } from '../../workers/render/isf-builtins.js';
 import { IsfProgram } from '../../workers/render/isf-program.js';
 import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
@@ -115,6 +116,7 @@ export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): Ren
         time: t0 + i / 30,
         timeDelta: i === 0 ? 0 : 1 / 30,
         frameIndex: i,
+        date: isfDate(),
         palette,
         values: opts.values ?? {},
       });

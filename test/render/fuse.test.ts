@@ -4,7 +4,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
-import { analyze } from '../../workers/render/fuse/analyze.js';
+import { analyze, type Fusable } from '../../workers/render/fuse/analyze.js';
+import { fusedFragment } from '../../workers/render/fuse/codegen.js';
+import { warmUpSize } from '../../workers/render/fuse/warm-up.js';
 import { Fuser, fusableRuns, type FuseSlot } from '../../workers/render/fuse/fuser.js';
 import { IsfProgram } from '../../workers/render/isf-program.js';
 import { H, W, byType, compare, countCopies, fusable, fused, gl, pick, programOf, quad, rand, randomInputs, releaseAll, started } from '../helpers/fuse-compare.js';
@@ -94,6 +96,26 @@ test('two copies of one type keep their own values; a value change needs no reco
     { desc: hue, inputs: { shift: 0.05, speed: 0.3 } },
   ]);
   assert.not.ok(fused.compileNext(), 'no compile work for new values');
+});
+
+test('only effects that feed another are quantized to 8 bits (the last one is rounded by its target, as unfused)', () => {
+  const run = ['invert', 'posterize', 'saturation'].map((t) => ({ desc: byType(t), analysis: analyze(byType(t)) as Fusable }));
+  const code = fusedFragment(run);
+  for (const k of [1, 2]) assert.match(code.slice(code.indexOf(`vec4 fx${k}(`), code.indexOf(`vec4 fx${k + 1}(`)), 'return fx_q(fx_out);');
+  assert.not.match(code.slice(code.indexOf('vec4 fx3(')), 'fx_q(');
+  // A multiply by 1/255, not a divide by 255 (a third of the quantize cost on llvmpipe).
+  assert.not.match(code, /vec4 fx_q\(vec4 c\) \{[^\n]*\) \/ 255\.0;/);
+  assert.equal(compare(run.map(({ desc }) => ({ desc, inputs: randomInputs(desc) }))), [['invert', 'posterize', 'saturation']]);
+});
+
+test('the warm-up draw uses a target whose sides are powers of two where the frame’s are (llvmpipe keys variants on it)', () => {
+  const pot = (n: number): boolean => (n & (n - 1)) === 0;
+  for (const [w, h] of [[1280, 720], [1920, 1080], [1024, 512], [64, 36], [640, 1024], [W, H]] as const) {
+    const [x, y] = warmUpSize(w, h);
+    assert.is(pot(x), pot(w), `${w}×${h} → ${x}×${y}`);
+    assert.is(pot(y), pot(h), `${w}×${h} → ${x}×${y}`);
+    assert.ok(x * y <= 16, 'tiny');
+  }
 });
 
 test('a fused run between two non-fusable effects', () => {

@@ -5,6 +5,7 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { glCounts } from '../../workers/render/gl-tracker.js';
 import { IsfCompileError, IsfProgram } from '../../workers/render/isf-program.js';
+import { isfDate } from '../../workers/render/isf-builtins.js';
 import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, renderIsf, type Rgba } from '../helpers/gl.js';
@@ -221,7 +222,7 @@ test('resize and destroy leave every tracker count where it started', () => {
   const out = createTarget(gl, 64, 32);
   const tex = gl.createTexture()!;
   uploadRgba(gl, tex, 2, 2, new Uint8Array(16).fill(100));
-  const frame = { input: tex, inputSize: [2, 2] as [number, number], target: out.framebuffer, time: 0, timeDelta: 0, frameIndex: 0, palette: { rgb: new Float32Array(24), count: 1 }, values: {} };
+  const frame = { input: tex, inputSize: [2, 2] as [number, number], target: out.framebuffer, time: 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette: { rgb: new Float32Array(24), count: 1 }, values: {} };
   p.render(frame);
   const live = glCounts(gl);
   assert.is(live.programs, start.programs + 2, 'the ISF program and the copy program of a last pass with a TARGET');

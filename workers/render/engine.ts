@@ -5,11 +5,13 @@ import { RENDER_COUNTERS, type MixCommand, type RenderStats, type SourceSpec, ty
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
+import { CompileHelper } from './fuse/compile-helper.js';
 import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
-import { createTarget, type RenderTarget } from './targets.js';
+import { isfDate } from './isf-builtins.js';
+import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
@@ -44,6 +46,8 @@ export class RenderEngine {
   private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
   private readonly ping: [RenderTarget, RenderTarget];
+  /** Whether each ping target's texture samples NEAREST now (set only when a step needs the other filter). */
+  private readonly nearest = new Map<RenderTarget, boolean>();
   private readonly stats = new FrameStats();
   private effects: IsfDescriptor[] = [];
   private generators: IsfDescriptor[] = [];
@@ -90,14 +94,16 @@ export class RenderEngine {
     readonly renderer: string,
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
-    opts: { fuse?: boolean } = {},
+    /** compileHelper: fused shaders compile in a helper process first (compile-helper.ts); the server's worker sets it. */
+    opts: { fuse?: boolean; compileHelper?: boolean } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
-    this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, palette: this.palette, values: {} };
+    this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette: this.palette, values: {} };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
-    this.fuse = new Fuser(gl, this.quad, width, height, opts.fuse ?? true);
+    const fuse = opts.fuse ?? true;
+    this.fuse = new Fuser(gl, this.quad, width, height, fuse, fuse && opts.compileHelper ? new CompileHelper(width, height) : null);
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {
@@ -246,6 +252,8 @@ export class RenderEngine {
     ctx.time = time;
     ctx.timeDelta = this.frameIndex === 0 ? 0 : time - this.lastTime;
     ctx.frameIndex = this.frameIndex;
+    // Once per frame for every program drawn in it (a Date per program per frame before).
+    isfDate(new Date(), ctx.date);
     ctx.palette = this.palette;
     this.lastTime = time;
 
@@ -281,6 +289,7 @@ export class RenderEngine {
     // Each step is one fused run (one pass) or one effect's own program; the plan changes only between frames.
     const steps = this.fuse.plan(enabled);
     for (let i = 0; i < steps.length; i++) {
+      this.filter(a, steps[i]!.ownPixel);
       ctx.input = a.texture;
       ctx.target = (direct && i === steps.length - 1 ? out : b).framebuffer;
       steps[i]!.render(ctx);
@@ -290,7 +299,11 @@ export class RenderEngine {
     }
     // Fired events have had their frame.
     this.chain.endFrame();
-    if (!direct) this.output.draw(a.texture);
+    if (!direct) {
+      // The grading pass reads each pixel at its own centre.
+      this.filter(a, true);
+      this.output.draw(a.texture);
+    }
     if (this.readback) this.readback.read(gl, out, this.width, this.height);
     gl.flush();
 
@@ -310,6 +323,13 @@ export class RenderEngine {
       Atomics.wait(SLEEPER, 0, 0, this.slowFrames.ms);
     }
     this.stats.record(now, performance.now() - now);
+  }
+
+  /** NEAREST where every read is at a pixel centre (the same values, cheaper on Mesa), LINEAR otherwise. */
+  private filter(t: RenderTarget, nearest: boolean): void {
+    if ((this.nearest.get(t) ?? false) === nearest) return;
+    setFilter(this.gl, t.texture, nearest);
+    this.nearest.set(t, nearest);
   }
 
   /** Moves a cue whose source has a frame onto the preview bus, or gives it up past its deadline. */

@@ -1,7 +1,7 @@
 // ISF → GLSL ES 1.00: vertex + fragment sources (uniform prelude, IMG_* rewrite) and compilation with file line numbers.
 import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/shared/isf-types.js';
-import { PALETTE_SLOTS } from '../../src/shared/palette.js';
 import type { GL } from './gl-util.js';
+import { BUILTIN_UNIFORMS, PALETTE_COLOR_FUNCTION } from './isf-builtins.js';
 
 export interface IsfSources {
   vertex: string;
@@ -35,16 +35,7 @@ export function samplerNames(desc: IsfDescriptor): string[] {
 
 function uniformBlock(desc: IsfDescriptor): string[] {
   // Both stages declare the same uniforms with the same (highp) precision, which GLSL ES requires for linking.
-  const lines = [
-    'uniform float TIME;',
-    'uniform float TIMEDELTA;',
-    'uniform int FRAMEINDEX;',
-    'uniform vec2 RENDERSIZE;',
-    'uniform int PASSINDEX;',
-    'uniform vec4 DATE;',
-    `uniform vec3 PALETTE[${PALETTE_SLOTS}];`,
-    'uniform int PALETTE_COUNT;',
-  ];
+  const lines = [...BUILTIN_UNIFORMS];
   for (const i of desc.inputs) if (!isSamplerInput(i)) lines.push(`uniform ${GLSL_TYPE[i.type]} ${i.name};`);
   for (const s of samplerNames(desc)) {
     lines.push(`uniform sampler2D ${s};`, `uniform vec2 _${s}_imgSize;`, `uniform vec4 _${s}_imgRect;`);
@@ -140,9 +131,7 @@ export function buildIsfSources(desc: IsfDescriptor): IsfSources {
     'varying vec2 isf_FragNormCoord;',
     // ISF v1 spelling, still found in shared shaders.
     '#define vv_FragNormCoord isf_FragNormCoord',
-    // Palette color k (0-based): GLSL ES 1.00 cannot index a uniform array with a computed int, so every
-    // palette shader would otherwise carry this loop. One line, so compile-error line numbers stay exact.
-    `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`,
+    PALETTE_COLOR_FUNCTION,
   ];
   const vert = hoistDirectives(rewriteImageMacros(desc.vertex ?? DEFAULT_VERTEX_MAIN));
   const vertHead = [

@@ -3,6 +3,7 @@ import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/sha
 import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
 import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
 import type { GL, Quad } from './gl-util.js';
+import { builtinLocations, setBuiltins, type BuiltinFrame, type BuiltinLocations } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
 
 export { IsfCompileError };
@@ -10,16 +11,12 @@ export { IsfCompileError };
 // ---------------------------------------------------------------------------------------------------------------
 // The program runner.
 
-export interface IsfFrame {
+export interface IsfFrame extends BuiltinFrame {
   /** The effect's input (GL orientation, e.g. the previous stage's target texture); null for generators. */
   input: WebGLTexture | null;
   inputSize: [number, number];
   /** Where the last pass draws (null = the context's drawing buffer), at the program's width × height. */
   target: WebGLFramebuffer | null;
-  time: number;
-  timeDelta: number;
-  frameIndex: number;
-  palette: { rgb: Float32Array; count: number };
   values: Record<string, unknown>;
   /** Textures (render size) for named image inputs other than inputImage: a transition's startImage and endImage. */
   images?: Record<string, WebGLTexture> | null;
@@ -97,7 +94,7 @@ export class IsfProgram {
   private readonly images: Sampler[] = [];
   private readonly bufferSize: Array<WebGLUniformLocation | null> = [];
   private readonly inputs: Array<{ input: IsfInput; loc: WebGLUniformLocation | null }> = [];
-  private readonly u: Record<'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount', WebGLUniformLocation | null>;
+  private readonly u: BuiltinLocations;
   // Variables of the size expressions: WIDTH, HEIGHT and the numeric inputs' current values.
   private readonly vars: Record<string, number> = {};
   private readonly caps: number[];
@@ -115,16 +112,7 @@ export class IsfProgram {
     private readonly quad: Quad,
   ) {
     const at = (name: string): WebGLUniformLocation | null => gl.getUniformLocation(program, name);
-    this.u = {
-      time: at('TIME'),
-      timeDelta: at('TIMEDELTA'),
-      frameIndex: at('FRAMEINDEX'),
-      renderSize: at('RENDERSIZE'),
-      passIndex: at('PASSINDEX'),
-      date: at('DATE'),
-      palette: at('PALETTE[0]'),
-      paletteCount: at('PALETTE_COUNT'),
-    };
+    this.u = builtinLocations(gl, program);
     this.caps = [gl.BLEND, gl.DEPTH_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.STENCIL_TEST];
     for (const input of desc.inputs) if (!isSamplerInput(input)) this.inputs.push({ input, loc: at(input.name) });
     gl.useProgram(program);
@@ -264,14 +252,7 @@ export class IsfProgram {
     for (const cap of this.caps) gl.disable(cap);
     gl.useProgram(this.program);
     const u = this.u;
-    gl.uniform1f(u.time, frame.time);
-    gl.uniform1f(u.timeDelta, frame.timeDelta);
-    gl.uniform1i(u.frameIndex, frame.frameIndex);
-    const now = new Date();
-    const secs = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
-    gl.uniform4f(u.date, now.getFullYear(), now.getMonth() + 1, now.getDate(), secs);
-    gl.uniform3fv(u.palette, frame.palette.rgb);
-    gl.uniform1i(u.paletteCount, frame.palette.count);
+    setBuiltins(gl, u, frame);
     this.setInputs(frame.values);
     if (this.buffers.length > 0) this.layoutBuffers();
 

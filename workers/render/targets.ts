@@ -21,6 +21,15 @@ function textureParams(gl: GL): void {
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
 }
 
+/** Sets a texture's min and mag filter (leaves it bound to TEXTURE_2D of the active unit). */
+export function setFilter(gl: GL, texture: WebGLTexture, nearest: boolean): void {
+  const f = nearest ? gl.NEAREST : gl.LINEAR;
+  gl.activeTexture(gl.TEXTURE0);
+  gl.bindTexture(gl.TEXTURE_2D, texture);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, f);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, f);
+}
+
 const floatSupport = new WeakMap<object, boolean>();
 
 function hasFloatTextures(gl: GL): boolean {

@@ -4,6 +4,7 @@ import type { ThumbJob, ThumbReply } from '../../src/shared/messages.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
 import type { IsfProgram } from './isf-program.js';
+import { isfDate } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
 import type { ProgramPool } from './program-pool.js';
 
@@ -198,7 +199,7 @@ export class ThumbStage {
       this.generatorTarget ??= createTarget(this.gl, this.renderWidth, this.renderHeight);
       const t = this.generatorTarget;
       const inputs = values !== null && typeof values === 'object' ? values : {};
-      program.render({ input: null, inputSize: [t.width, t.height], target: t.framebuffer, time: Number.isFinite(time) ? time : 0, timeDelta: 0, frameIndex: 0, palette, values: inputs });
+      program.render({ input: null, inputSize: [t.width, t.height], target: t.framebuffer, time: Number.isFinite(time) ? time : 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette, values: inputs });
       return { texture: t.texture, width: t.width, height: t.height, topDown: false };
     } finally {
       program.destroy();

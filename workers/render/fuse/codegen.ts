@@ -2,7 +2,7 @@
 // inputImage a call of fx(K-1) at the coordinate it asked for (fx0 reads the run's input texture), its inputs and
 // top-level names renamed `fxK_<name>` so two copies of one type keep their own values.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
-import { PALETTE_SLOTS } from '../../../src/shared/palette.js';
+import { BUILTIN_UNIFORMS, PALETTE_COLOR_FUNCTION } from '../isf-builtins.js';
 import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
 import type { Fusable } from './analyze.js';
 import { callArgs, renameIdentifiers } from './glsl-scan.js';
@@ -24,32 +24,28 @@ export const uniformName = (k: number, name: string): string => `fx${k}_${name}`
 const PRELUDE = [
   'precision highp float;',
   'precision highp int;',
-  'uniform float TIME;',
-  'uniform float TIMEDELTA;',
-  'uniform int FRAMEINDEX;',
-  'uniform vec2 RENDERSIZE;',
-  'uniform int PASSINDEX;',
-  'uniform vec4 DATE;',
-  `uniform vec3 PALETTE[${PALETTE_SLOTS}];`,
-  'uniform int PALETTE_COUNT;',
+  ...BUILTIN_UNIFORMS,
   'uniform sampler2D fx_input;',
   'uniform vec2 fx_inputSize;',
   'varying vec2 isf_FragNormCoord;',
-  `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`,
-  // What an 8-bit ping-pong target stores: the next effect sees exactly the values it would see unfused.
-  'vec4 fx_q(vec4 c) { return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) / 255.0; }',
+  PALETTE_COLOR_FUNCTION,
+  // What an 8-bit ping-pong target stores: the next effect sees the values it would see unfused. About 1.5 ms per
+  // effect at 1280×720 on llvmpipe (clamp, floor and scale each a third), so the last effect goes without it (the
+  // target's own store rounds, as it does unfused) and the scale is a multiply, not a divide (within an ulp).
+  'vec4 fx_q(vec4 c) { return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) * (1.0 / 255.0); }',
   'vec4 fx0(vec2 c) { return texture2D(fx_input, c); }',
 ];
 
 /** The fused fragment shader for `run` (descriptors with their analyses, in chain order). */
 export function fusedFragment(run: ReadonlyArray<{ desc: IsfDescriptor; analysis: Fusable }>): string {
   const parts = [...PRELUDE];
-  run.forEach(({ desc, analysis }, i) => parts.push(effectFunction(i + 1, desc, analysis)));
+  run.forEach(({ desc, analysis }, i) => parts.push(effectFunction(i + 1, desc, analysis, i === run.length - 1)));
   parts.push(`void main() { gl_FragColor = fx${run.length}(isf_FragNormCoord); }`);
   return `${parts.join('\n')}\n`;
 }
 
-function effectFunction(k: number, desc: IsfDescriptor, a: Fusable): string {
+function effectFunction(k: number, desc: IsfDescriptor, a: Fusable, last: boolean): string {
+  const result = last ? 'fx_out' : 'fx_q(fx_out)';
   const coord = `fx${k}_coord`;
   const fragCoord = `fx${k}_fragCoord`;
   const renames = new Map<string, string>();
@@ -66,7 +62,7 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable): string {
   let body = rewriteImage(src.slice(open + 1, close), k, rename);
   body = renameIdentifiers(body, (n) => (n === 'gl_FragColor' ? 'fx_out' : undefined));
   // `return;` in main ends the effect with what it wrote so far.
-  body = body.replace(/\breturn\s*;/g, 'return fx_q(fx_out);');
+  body = body.replace(/\breturn\s*;/g, `return ${result};`);
   const lines = [
     `// ${k}: ${desc.type}`,
     `vec2 ${coord};`,
@@ -80,7 +76,7 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable): string {
     `  ${fragCoord} = fx_c == isf_FragNormCoord ? gl_FragCoord : vec4(fx_c * RENDERSIZE, gl_FragCoord.zw);`,
     '  vec4 fx_out = vec4(0.0);',
     body,
-    '  return fx_q(fx_out);',
+    `  return ${result};`,
     '}',
     after,
     // An effect's own precision statement must not reach the next one.

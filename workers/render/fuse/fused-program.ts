@@ -2,6 +2,7 @@
 // per-effect uniforms set each frame from each slot's current values (no recompile when a parameter moves).
 import type { IsfDescriptor, IsfInput } from '../../../src/shared/isf-types.js';
 import type { GL, Quad } from '../gl-util.js';
+import { builtinLocations, setBuiltins, type BuiltinLocations } from '../isf-builtins.js';
 import { linkProgram } from '../isf-glsl.js';
 import { IsfProgram, type IsfFrame } from '../isf-program.js';
 import { FUSED_VERTEX, uniformName } from './codegen.js';
@@ -14,7 +15,7 @@ export interface FusedSlot {
 type Loc = WebGLUniformLocation | null;
 
 export class FusedProgram {
-  private readonly u: Record<'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount' | 'input' | 'inputSize', Loc>;
+  private readonly u: BuiltinLocations & Record<'input' | 'inputSize', Loc>;
   private readonly effects: Array<{ inputs: Array<{ input: IsfInput; loc: Loc }>; vars: Record<string, number> }>;
   private readonly caps: number[];
   private destroyed = false;
@@ -27,14 +28,7 @@ export class FusedProgram {
   ) {
     const at = (name: string): Loc => gl.getUniformLocation(program, name);
     this.u = {
-      time: at('TIME'),
-      timeDelta: at('TIMEDELTA'),
-      frameIndex: at('FRAMEINDEX'),
-      renderSize: at('RENDERSIZE'),
-      passIndex: at('PASSINDEX'),
-      date: at('DATE'),
-      palette: at('PALETTE[0]'),
-      paletteCount: at('PALETTE_COUNT'),
+      ...builtinLocations(gl, program),
       input: at('fx_input'),
       inputSize: at('fx_inputSize'),
     };
@@ -57,14 +51,7 @@ export class FusedProgram {
     for (const cap of this.caps) gl.disable(cap);
     gl.useProgram(this.program);
     const u = this.u;
-    gl.uniform1f(u.time, frame.time);
-    gl.uniform1f(u.timeDelta, frame.timeDelta);
-    gl.uniform1i(u.frameIndex, frame.frameIndex);
-    const now = new Date();
-    const secs = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
-    gl.uniform4f(u.date, now.getFullYear(), now.getMonth() + 1, now.getDate(), secs);
-    gl.uniform3fv(u.palette, frame.palette.rgb);
-    gl.uniform1i(u.paletteCount, frame.palette.count);
+    setBuiltins(gl, u, frame);
     gl.uniform1i(u.passIndex, 0);
     gl.uniform2f(u.renderSize, width, height);
     gl.uniform2f(u.inputSize, frame.inputSize[0], frame.inputSize[1]);

@@ -1,0 +1,66 @@
+// The ISF built-in uniforms (TIME, DATE, … and vjd's palette): their declarations and the per-frame setter, shared
+// by single-effect programs and fused programs so a built-in means the same in both.
+import { PALETTE_SLOTS } from '../../src/shared/palette.js';
+import type { GL } from './gl-util.js';
+
+/** Declarations of the built-ins (both stages of a program declare them alike, as GLSL ES linking requires). */
+export const BUILTIN_UNIFORMS: readonly string[] = [
+  'uniform float TIME;',
+  'uniform float TIMEDELTA;',
+  'uniform int FRAMEINDEX;',
+  'uniform vec2 RENDERSIZE;',
+  'uniform int PASSINDEX;',
+  'uniform vec4 DATE;',
+  `uniform vec3 PALETTE[${PALETTE_SLOTS}];`,
+  'uniform int PALETTE_COUNT;',
+];
+
+// Palette colour k (0-based): GLSL ES 1.00 cannot index a uniform array with a computed int, so every palette
+// shader would otherwise carry this loop. One line, so compile-error line numbers stay exact.
+export const PALETTE_COLOR_FUNCTION = `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`;
+
+type Loc = WebGLUniformLocation | null;
+export type BuiltinLocations = Record<'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount', Loc>;
+
+export function builtinLocations(gl: GL, program: WebGLProgram): BuiltinLocations {
+  const at = (name: string): Loc => gl.getUniformLocation(program, name);
+  return {
+    time: at('TIME'),
+    timeDelta: at('TIMEDELTA'),
+    frameIndex: at('FRAMEINDEX'),
+    renderSize: at('RENDERSIZE'),
+    passIndex: at('PASSINDEX'),
+    date: at('DATE'),
+    palette: at('PALETTE[0]'),
+    paletteCount: at('PALETTE_COUNT'),
+  };
+}
+
+/** What the built-ins of one frame hold (RENDERSIZE and PASSINDEX are per pass, set by the program). */
+export interface BuiltinFrame {
+  time: number;
+  timeDelta: number;
+  frameIndex: number;
+  /** ISF's DATE: year, month (1-12), day, seconds since local midnight; see isfDate. */
+  date: Float32Array;
+  palette: { rgb: Float32Array; count: number };
+}
+
+/** Sets the frame-wide built-ins of the program in use. */
+export function setBuiltins(gl: GL, u: BuiltinLocations, frame: BuiltinFrame): void {
+  gl.uniform1f(u.time, frame.time);
+  gl.uniform1f(u.timeDelta, frame.timeDelta);
+  gl.uniform1i(u.frameIndex, frame.frameIndex);
+  gl.uniform4fv(u.date, frame.date);
+  gl.uniform3fv(u.palette, frame.palette.rgb);
+  gl.uniform1i(u.paletteCount, frame.palette.count);
+}
+
+/** Fills `out` (or a new vector) with ISF's DATE for `now`; the engine does it once per frame for every program. */
+export function isfDate(now: Date = new Date(), out: Float32Array = new Float32Array(4)): Float32Array {
+  out[0] = now.getFullYear();
+  out[1] = now.getMonth() + 1;
+  out[2] = now.getDate();
+  out[3] = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
+  return out;
+}
