@@ -235,6 +235,31 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
     defineRoute({
       ...common,
       method: 'GET',
+      // Before `/effects/:index`: the first matching route wins.
+      path: `${API_PREFIX}/effects/params`,
+      operationId: 'listEffectParams',
+      summary: 'Every chain item with its inputs and their current values',
+      description:
+        'The chain in order, each item as GET /effects/{index} answers it. Answered from the newest chain snapshot. ' +
+        'The `params` event topic carries this JSON: GET /effects lists no input values, so this is where a value set over any transport shows.',
+      feature: 'effect-params',
+      schema: {},
+      responses: { 200: { description: 'the chain with inputs', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemWithInputs) }) } },
+      errors: ['CHAIN_BUSY'],
+      handler: () => {
+        const snap = d.render.readChain();
+        const effects = d.catalog().effects;
+        const items = snap.items.map((item, i) => {
+          const desc = effects.find((e) => e.type === item.type);
+          const entry = snap.entries[i];
+          return { ...item, inputs: desc && entry ? inputStates(desc.inputs, entry.inputs) : [] };
+        });
+        return { json: { count: items.length, items } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
       path: `${API_PREFIX}/effects/:index`,
       operationId: 'getEffect',
       summary: 'One chain item with its inputs and their current values',

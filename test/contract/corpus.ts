@@ -219,6 +219,7 @@ export const CORPUS: Record<string, Operation> = {
     },
   },
   listChain: { method: 'GET', cases: () => [ok('chain', A('/effects'))] },
+  listEffectParams: { method: 'GET', cases: () => [ok('chain with inputs', A('/effects/params'))] },
   listEnabledEffects: { method: 'GET', cases: () => [ok('enabled effects', A('/effects/current'))] },
   toggleEffect: {
     method: 'POST',

@@ -218,6 +218,23 @@ test('feedback: a change over HTTP reaches the listening socket as the same addr
   await until(async () => heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/status/fps')));
 });
 
+test('feedback: an effect input set over HTTP reaches the listening socket as /vjd/effects/{index}/{input}, 0..1 over MIN..MAX', async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
+  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+  const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
+  const added = await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: effect.type } });
+  assert.is(added.status, 200);
+  const index = added.json().index as number;
+  const min = input.min as number;
+  const max = input.max as number;
+  heard.length = 0;
+  const r = await req('POST', `${s.base}/api/v1/effects/params`, { body: { index, values: { [input.name]: min + 0.625 * (max - min) } } });
+  assert.is(r.status, 200);
+  await until(async () =>
+    heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === `/vjd/effects/${index}/${input.name}` && m.args[0].type === 'f' && Math.abs(m.args[0].value - 0.625) < 1e-4)),
+  );
+});
+
 test('server.maxEventClients defaults to 256: the 257th event client is closed with 4429', async () => {
   const clients: WsClient[] = [];
   try {
