@@ -2,10 +2,11 @@
 // client's seq for gaps and that each saw the last change, samples the server's RSS each second, and measures
 // GET /status throughput (wrk) without the clients (before and after) and with them (mid-soak), in one run.
 // Writes bench/results/events-soak.{md,json}.
-import { execFile } from 'node:child_process';
+import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, setPriority, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { ROOT, sleep } from '../test/helpers/server.js';
@@ -86,38 +87,92 @@ async function rssMiB(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? NaN) / 1024;
 }
 
+/** The clients' side, in a child process (niced, so wrk on the same core keeps its share): connect, count, report. */
+async function clientsMain(port: number, n: number): Promise<void> {
+  const clients: Counter[] = [];
+  while (clients.length < n) clients.push(await connect(`ws://127.0.0.1:${port}/api/v1/events`));
+  process.send!({ ready: clients.length });
+  process.on('message', async (m: { last: number }) => {
+    // Every client must end on the last value: wait (generously) for the last event to reach all of them.
+    const deadline = Date.now() + 30000;
+    while (Date.now() < deadline && clients.some((c) => c.lastDimmer !== m.last)) await sleep(100);
+    const events = clients.map((c) => c.events).sort((a, b) => a - b);
+    process.send!({
+      missedLast: clients.filter((c) => c.lastDimmer !== m.last).length,
+      gaps: clients.reduce((a, c) => a + c.gaps, 0),
+      clientsWithGaps: clients.filter((c) => c.gaps > 0).length,
+      closed: clients.filter((c) => c.closed).length,
+      extraHellos: clients.reduce((a, c) => a + c.hellos - 1, 0),
+      events: { min: events[0], median: events[Math.floor(events.length / 2)], max: events.at(-1) },
+    });
+    for (const c of clients) c.ws.terminate();
+    setTimeout(() => process.exit(0), 200);
+  });
+}
+
+interface ClientReport {
+  missedLast: number;
+  gaps: number;
+  clientsWithGaps: number;
+  closed: number;
+  extraHellos: number;
+  events: { min: number; median: number; max: number };
+}
+
+/** A new dimmer value every 50 ms (never the same twice in a row, so each one is a change), until stopped. */
+function mutator(port: number, counts: { mutations: number; failed: number; value: number }): () => Promise<void> {
+  let stop = false;
+  const done = (async () => {
+    let next = performance.now();
+    while (!stop) {
+      counts.value = ((counts.mutations % 200) + 1) / 200;
+      if ((await post(port, counts.value)) !== 200) counts.failed++;
+      counts.mutations++;
+      next += MUTATION_MS;
+      const wait = next - performance.now();
+      if (wait > 0) await sleep(wait);
+    }
+  })();
+  return () => {
+    stop = true;
+    return done;
+  };
+}
+
 async function main(): Promise<void> {
-  await run('taskset', ['-c', '-p', LOAD_CPU, String(process.pid)]);
+  await run('taskset', ['-a', '-p', '-c', LOAD_CPU, String(process.pid)]);
   const server = await start();
   const pid = server.proc.pid!;
   const base = `http://127.0.0.1:${server.port}`;
-  const clients: Counter[] = [];
+  let child: ChildProcess | null = null;
   try {
     await run('taskset', ['-a', '-p', '-c', SERVER_CPU, String(pid)]);
     const runs = { before: [] as number[], with: [] as number[], after: [] as number[] };
+    // The mutations run in every phase: the ratio isolates what the connected clients cost, not what a change costs.
+    const counts = { mutations: 0, failed: 0, value: 0 };
+    const soakCounts = { mutations: 0, failed: 0 };
+    let stopMutator = mutator(server.port, counts);
     const without1 = await wrk(`${base}/api/v1/status`, runs.before);
     process.stderr.write(`GET /status without clients: ${without1} req/s\n`);
+    await stopMutator();
 
-    while (clients.length < CLIENTS) clients.push(await connect(`ws://127.0.0.1:${server.port}/api/v1/events`));
-    process.stderr.write(`${clients.length} clients connected\n`);
+    child = fork(fileURLToPath(import.meta.url), ['--clients', String(server.port), String(CLIENTS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const messages: unknown[] = [];
+    const waiters: Array<() => void> = [];
+    child.on('message', (m) => {
+      messages.push(m);
+      for (const w of waiters.splice(0)) w();
+    });
+    const nextMessage = async <T>(): Promise<T> => {
+      while (messages.length === 0) await new Promise<void>((r) => waiters.push(r));
+      return messages.shift() as T;
+    };
+    setPriority(child.pid!, 10);
+    await nextMessage<{ ready: number }>();
+    process.stderr.write(`${CLIENTS} clients connected\n`);
 
-    // The mutator: a new dimmer value every 50 ms (never the same twice in a row, so each one is a change).
-    let mutations = 0;
-    let failed = 0;
-    let value = 0;
-    let stop = false;
-    const mutator = (async () => {
-      let next = performance.now();
-      while (!stop) {
-        value = ((mutations % 200) + 1) / 200;
-        if ((await post(server.port, value)) !== 200) failed++;
-        mutations++;
-        next += MUTATION_MS;
-        const wait = next - performance.now();
-        if (wait > 0) await sleep(wait);
-      }
-    })();
-
+    const before = { ...counts };
+    stopMutator = mutator(server.port, counts);
     const rss: Array<{ t: number; mib: number }> = [];
     const t0 = Date.now();
     const sampler = setInterval(() => void rssMiB(pid).then((mib) => rss.push({ t: (Date.now() - t0) / 1000, mib })), 1000);
@@ -127,28 +182,26 @@ async function main(): Promise<void> {
     process.stderr.write(`GET /status with ${CLIENTS} clients: ${withClients} req/s\n`);
     const left = SECONDS * 1000 - (Date.now() - t0);
     if (left > 0) await sleep(left);
-    stop = true;
-    await mutator;
+    await stopMutator();
     clearInterval(sampler);
     const elapsed = (Date.now() - t0) / 1000;
+    soakCounts.mutations = counts.mutations - before.mutations;
+    soakCounts.failed = counts.failed - before.failed;
 
-    // Every client must end on the last value: wait (generously) for the last event to reach all of them.
-    const deadline = Date.now() + 30000;
-    while (Date.now() < deadline && clients.some((c) => c.lastDimmer !== value)) await sleep(100);
+    child.send({ last: counts.value });
+    const report = await nextMessage<ClientReport>();
+    await new Promise<void>((r) => (child!.exitCode !== null ? r() : child!.once('exit', () => r())));
+    child = null;
     const stats = (await (await fetch(`${base}/api/v1/status`)).json()) as { events?: { resyncs?: number } };
-    const missedLast = clients.filter((c) => c.lastDimmer !== value).length;
-    const gaps = clients.reduce((a, c) => a + c.gaps, 0);
-    const clientsWithGaps = clients.filter((c) => c.gaps > 0).length;
-    const closed = clients.filter((c) => c.closed).length;
-    const extraHellos = clients.reduce((a, c) => a + c.hellos - 1, 0);
-    const events = clients.map((c) => c.events).sort((a, b) => a - b);
+    const { missedLast, gaps, clientsWithGaps, closed, extraHellos, events } = report;
+    const mutations = soakCounts.mutations;
+    const failed = soakCounts.failed;
 
-    for (const c of clients) c.ws.terminate();
-    clients.length = 0;
     await sleep(2000);
+    stopMutator = mutator(server.port, counts);
     const without2 = await wrk(`${base}/api/v1/status`, runs.after);
+    await stopMutator();
     process.stderr.write(`GET /status without clients (after): ${without2} req/s\n`);
-
     const mibs = rss.map((r) => r.mib);
     const startMib = mibs[0] ?? NaN;
     const endMib = mibs.at(-1) ?? NaN;
@@ -158,14 +211,14 @@ async function main(): Promise<void> {
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
     const f = (v: number, d = 1): string => v.toFixed(d);
     const md = [
-      `Machine: ${machine}. ${CLIENTS} event clients (default topics) for ${f(elapsed)} s, POST /global/dimmer every ${MUTATION_MS} ms (${mutations} mutations, ${failed} failed); server on CPU ${SERVER_CPU}, clients, mutator and wrk (-t1 -c${WRK_CONNECTIONS} -d${WRK_DURATION}) on CPU ${LOAD_CPU}; each GET /status number is the median of ${WRK_RUNS} wrk runs (before ${runs.before.join(', ')}; with ${runs.with.join(', ')}; after ${runs.after.join(', ')}).`,
+      `Machine: ${machine}. ${CLIENTS} event clients (default topics) for ${f(elapsed)} s, POST /global/dimmer every ${MUTATION_MS} ms in every phase (${mutations} mutations during the soak, ${failed} failed); server on CPU ${SERVER_CPU}; the clients (a child process at nice 10), the mutator and wrk (-t1 -c${WRK_CONNECTIONS} -d${WRK_DURATION}) on CPU ${LOAD_CPU}; each GET /status number is the median of ${WRK_RUNS} wrk runs (before ${runs.before.join(', ')}; with ${runs.with.join(', ')}; after ${runs.after.join(', ')}).`,
       '',
       '| measure | value |',
       '|---|---|',
       `| seq gaps (all clients) | ${gaps} (${clientsWithGaps} clients with any) |`,
       `| clients without the last change | ${missedLast} |`,
       `| clients closed / resyncs (extra hellos) | ${closed} / ${extraHellos} (server counted ${stats.events?.resyncs ?? '?'}) |`,
-      `| global events per client (min / median / max) | ${events[0]} / ${events[Math.floor(events.length / 2)]} / ${events.at(-1)} |`,
+      `| global events per client (min / median / max) | ${events.min} / ${events.median} / ${events.max} |`,
       `| server RSS MiB: start / end / max | ${f(startMib)} / ${f(endMib)} / ${f(maxMib)} |`,
       `| GET /status req/s without clients (before / after) | ${Math.round(without1)} / ${Math.round(without2)} |`,
       `| GET /status req/s with ${CLIENTS} clients | ${Math.round(withClients)} |`,
@@ -173,17 +226,21 @@ async function main(): Promise<void> {
     ].join('\n');
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
     await writeFile(join(ROOT, 'bench', 'results', 'events-soak.md'), `${md}\n`);
-    const json = { machine, date: new Date().toISOString(), clients: CLIENTS, seconds: elapsed, mutationMs: MUTATION_MS, mutations, failed, gaps, clientsWithGaps, missedLast, closed, extraHellos, resyncs: stats.events?.resyncs, events: { min: events[0], median: events[Math.floor(events.length / 2)], max: events.at(-1) }, rss: { startMib, endMib, maxMib, samples: rss }, status: { without: [without1, without2], with: withClients, ratio, runs } };
+    const json = { machine, date: new Date().toISOString(), clients: CLIENTS, seconds: elapsed, mutationMs: MUTATION_MS, mutations, failed, gaps, clientsWithGaps, missedLast, closed, extraHellos, resyncs: stats.events?.resyncs, events, rss: { startMib, endMib, maxMib, samples: rss }, status: { without: [without1, without2], with: withClients, ratio, runs } };
     await writeFile(join(ROOT, 'bench', 'results', 'events-soak.json'), `${JSON.stringify(json, null, 2)}\n`);
     process.stdout.write(`${md}\n`);
     if (gaps > 0 || missedLast > 0 || closed > 0) process.exitCode = 1;
   } finally {
-    for (const c of clients) c.ws.terminate();
+    child?.kill();
     server.proc.kill('SIGTERM');
     await sleep(500);
     await rm(server.dataDir, { recursive: true, force: true });
   }
 }
 
-await main();
-process.exit(process.exitCode ?? 0);
+if (process.argv[2] === '--clients') {
+  await clientsMain(Number(process.argv[3]), Number(process.argv[4]));
+} else {
+  await main();
+  process.exit(process.exitCode ?? 0);
+}
