@@ -1,63 +1,17 @@
 // Push latency: HTTP POST /global/dimmer to the `global` event received, with 1, 100 and 500 event clients connected
 // (p50/p99 at one client, and until every client has it), and an OSC packet to the state applied (seen as the event).
 // Writes bench/results/events.{md,json}.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { freePort, runCli, tempDir, ROOT, sleep } from '../test/helpers/server.js';
+import { ROOT, sleep } from '../test/helpers/server.js';
+import { post, start } from './events-lib.js';
 import { connectWs, wsUrl, type WsClient } from '../test/helpers/ws.js';
 
 const require = createRequire(import.meta.url);
 const osc = require('osc') as { writePacket(p: unknown, o?: { metadata: boolean }): Uint8Array };
 const SAMPLES = Number(process.env.VJD_BENCH_SAMPLES ?? 200);
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-function post(port: number, value: number): Promise<number> {
-  const body = JSON.stringify({ value });
-  return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, path: '/api/v1/global/dimmer', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
-
-async function start(): Promise<{ proc: ChildProcess; port: number; oscPort: number; dataDir: string }> {
-  const dataDir = await tempDir('vjd-bench-events-');
-  await mkdir(join(dataDir, 'media'));
-  const port = await freePort();
-  const oscPort = await freePort();
-  const config = join(dataDir, 'config.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      render: { width: 320, height: 180, fps: 30 },
-      server: { port, maxEventClients: 600 },
-      osc: { enabled: true, host: '127.0.0.1', port: oscPort },
-      live: { test: [], streams: [], v4l2: { enabled: false } },
-    }),
-  );
-  const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
-  if (lic.code !== 0) throw new Error(lic.stderr);
-  const { DISPLAY: _d, ...env } = process.env;
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), 'serve', '--config', config, '--data-dir', dataDir], { env: { ...env, VJD_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await post(port, 1)) === 200) return { proc, port, oscPort, dataDir };
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  proc.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
 /** Resolves when every client has an event showing this dimmer value: [first client ms, all clients ms]. */
 function arrival(clients: WsClient[], value: number, t0: number): Promise<[number, number]> {
   return new Promise((resolve) => {

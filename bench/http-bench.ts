@@ -1,8 +1,10 @@
 // HTTP benchmark: wrk against vjd and two reference servers (bare uWS, node:http) replaying vjd's own answers per endpoint; Markdown + JSON.
+// With VJD_BENCH_BASELINE=<checkout with dist/>[,<another>…] a vjd from each build (same config, its own data dir) joins
+// the interleaved rounds as `vjd @<folder name>`, so a refactor's cost on the same routes shows side by side in one run.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startServer, req, freePort, tempDir, waitUntil, ROOT, type TestServer, type Res } from '../test/helpers/server.js';
 import type { ReferenceRoute } from './reference/servers.js';
@@ -17,8 +19,9 @@ const TREE_FILES = Number(process.env.VJD_BENCH_TREE_FILES ?? 5000);
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
 const EFFECTS = ['invert', 'hue_shift', 'vignette'];
-const TARGETS = ['bare uWS', 'node:http', 'vjd'] as const;
-type Target = (typeof TARGETS)[number];
+const BASELINES = (process.env.VJD_BENCH_BASELINE ?? '').split(',').filter((p) => p !== '').map((p) => ({ dir: resolve(p), name: `vjd @${basename(resolve(p))}` }));
+const TARGETS = ['bare uWS', 'node:http', 'vjd', ...BASELINES.map((b) => b.name)];
+type Target = string;
 
 interface WrkResult {
   rps: number;
@@ -44,6 +47,8 @@ interface Endpoint {
   name: string;
   url: string;
   headers?: Record<string, string>;
+  /** Headers per baseline vjd where its own differ (its thumbnails' ETags). */
+  baselineHeaders?: Record<string, Record<string, string>>;
   /** The answer vjd gave when captured; the references replay it. */
   route: ReferenceRoute;
 }
@@ -109,12 +114,14 @@ function captured(url: string, r: Res, etag?: string): ReferenceRoute {
   return { url, status: r.status, headers, body: r.body.toString('base64'), ...(etag !== undefined ? { etag } : {}) };
 }
 
-async function main(): Promise<void> {
+/** One vjd (this build, or the baseline's cli.js) with the media tree, the dead input and the effects chain. */
+async function startVjd(cli?: string): Promise<{ vjd: TestServer; dataDir: string }> {
   const dataDir = await tempDir('vjd-http-bench-');
   const mediaRoot = await seedMediaTree(dataDir, TREE_FILES);
   const deadPort = await freePort();
   const vjd: TestServer = await startServer({
     dataDir,
+    ...(cli ? { cli } : {}),
     env: { VJD_LOG_LEVEL: 'warn' },
     config: {
       media: { roots: [mediaRoot] },
@@ -123,14 +130,22 @@ async function main(): Promise<void> {
     },
   });
   const api = (p: string): string => `${vjd.base}/api/v1${p}`;
+  // Pin the already-running server (every thread) to the server core; threads and children started later inherit it.
+  await run('taskset', ['-a', '-p', '-c', SERVER_CPU, String(vjd.proc.pid)]);
+  await waitUntil(async () => (await req('GET', api('/browse?path=/files'))).json().count === TREE_FILES, 60000, 250);
+  for (const type of EFFECTS) {
+    const r = await req('POST', api('/effects/add'), { body: { type } });
+    if (r.status !== 200) throw new Error(`effects/add ${type}: ${r.status} ${r.text}`);
+  }
+  return { vjd, dataDir };
+}
+
+async function main(): Promise<void> {
+  const { vjd, dataDir } = await startVjd();
+  const bases: Array<{ name: string; dir: string; vjd: TestServer; dataDir: string }> = [];
+  for (const b of BASELINES) bases.push({ ...b, ...(await startVjd(join(b.dir, 'dist', 'src', 'cli.js'))) });
+  const api = (p: string): string => `${vjd.base}/api/v1${p}`;
   try {
-    // Pin the already-running server (every thread) to the server core; threads and children started later inherit it.
-    await run('taskset', ['-a', '-p', '-c', SERVER_CPU, String(vjd.proc.pid)]);
-    await waitUntil(async () => (await req('GET', api('/browse?path=/files'))).json().count === TREE_FILES, 60000, 250);
-    for (const type of EFFECTS) {
-      const r = await req('POST', api('/effects/add'), { body: { type } });
-      if (r.status !== 200) throw new Error(`effects/add ${type}: ${r.status} ${r.text}`);
-    }
 
     const browsePath = '/api/v1/browse?path=/files&depth=1';
     const sourcePath = '/api/v1/thumbnails/source/source:plasma';
@@ -145,12 +160,17 @@ async function main(): Promise<void> {
     };
     const browse = await get(browsePath);
     const browseBytes = browse.body.length;
+    const baseEtag = async (path: string): Promise<Record<string, Record<string, string>>> => {
+      const out: Record<string, Record<string, string>> = {};
+      for (const b of bases) out[b.name] = { 'If-None-Match': String((await req('GET', `${b.vjd.base}${path}`, { timeoutMs: 15000 })).headers.etag) };
+      return out;
+    };
     const endpoints: Endpoint[] = [
       { name: 'GET /status', url: '/api/v1/status', route: captured('/api/v1/status', await get('/api/v1/status')) },
       { name: `GET /effects (${EFFECTS.length} in chain)`, url: '/api/v1/effects', route: captured('/api/v1/effects', await get('/api/v1/effects')) },
       { name: `GET /browse /files depth 1 (${TREE_FILES} files)`, url: browsePath, route: captured(browsePath, browse) },
-      { name: 'GET /thumbnails/source/source:plasma (304)', url: sourcePath, headers: { 'If-None-Match': sourceEtag }, route: captured(sourcePath, await get(sourcePath, { 'If-None-Match': sourceEtag }), sourceEtag) },
-      { name: 'GET /thumbnails/live/dead placeholder (304)', url: livePath, headers: { 'If-None-Match': liveEtag }, route: captured(livePath, await get(livePath, { 'If-None-Match': liveEtag }), liveEtag) },
+      { name: 'GET /thumbnails/source/source:plasma (304)', url: sourcePath, headers: { 'If-None-Match': sourceEtag }, baselineHeaders: await baseEtag(sourcePath), route: captured(sourcePath, await get(sourcePath, { 'If-None-Match': sourceEtag }), sourceEtag) },
+      { name: 'GET /thumbnails/live/dead placeholder (304)', url: livePath, headers: { 'If-None-Match': liveEtag }, baselineHeaders: await baseEtag(livePath), route: captured(livePath, await get(livePath, { 'If-None-Match': liveEtag }), liveEtag) },
     ];
     for (const e of endpoints.slice(3)) if (e.route.status !== 304) throw new Error(`${e.name} answered ${e.route.status}, not 304`);
     const effectsBody = JSON.parse(Buffer.from(endpoints[1]!.route.body, 'base64').toString()) as { count: number };
@@ -160,14 +180,21 @@ async function main(): Promise<void> {
     await writeFile(routesFile, JSON.stringify(endpoints.map((e) => e.route)));
     const uws = await startReference('uws', routesFile);
     const node = await startReference('node', routesFile);
-    const baseOf: Record<Target, string> = { 'bare uWS': `http://127.0.0.1:${uws.port}`, 'node:http': `http://127.0.0.1:${node.port}`, vjd: vjd.base };
+    const baseOf: Record<Target, string> = {
+      'bare uWS': `http://127.0.0.1:${uws.port}`,
+      'node:http': `http://127.0.0.1:${node.port}`,
+      vjd: vjd.base,
+      ...Object.fromEntries(bases.map((b) => [b.name, b.vjd.base])),
+    };
     const thumbsBefore = (await req('GET', api('/status'))).json().thumbnails as { requests: number; notModified: number };
 
     const samples = new Map<string, WrkResult[]>();
     const add = (key: string, r: WrkResult): void => void samples.set(key, [...(samples.get(key) ?? []), r]);
     // Interleave targets and endpoints round by round so drift on a shared machine hits all of them alike.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const e of endpoints) for (const t of TARGETS) add(`${t}|${e.name}`, await wrk(`${baseOf[t]}${e.url}`, e.headers));
+      for (const e of endpoints) {
+        for (const t of TARGETS) add(`${t}|${e.name}`, await wrk(`${baseOf[t]}${e.url}`, e.baselineHeaders?.[t] ?? e.headers));
+      }
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
     const thumbsAfter = (await req('GET', api('/status'))).json().thumbnails as { requests: number; notModified: number };
@@ -190,6 +217,10 @@ async function main(): Promise<void> {
     const rpsOf = (t: Target, e: string): number => rows.find((r) => r.target === t && r.endpoint === e)?.rps ?? NaN;
     const vjdStatus = rpsOf('vjd', endpoints[0]!.name);
     const ratio304 = { source: rpsOf('vjd', endpoints[3]!.name) / vjdStatus, livePlaceholder: rpsOf('vjd', endpoints[4]!.name) / vjdStatus };
+    const baseline304 = bases.map((b) => {
+      const st = rpsOf(b.name, endpoints[0]!.name);
+      return { name: b.name, dir: b.dir, source: rpsOf(b.name, endpoints[3]!.name) / st, livePlaceholder: rpsOf(b.name, endpoints[4]!.name) / st };
+    });
     const thumbRequests = thumbsAfter.requests - thumbsBefore.requests;
     const thumb304 = thumbsAfter.notModified - thumbsBefore.notModified;
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -204,12 +235,16 @@ async function main(): Promise<void> {
       `Browse tree: one media folder of ${TREE_FILES} files (1-byte files made known to the library through its probe cache as 1280×720 videos), listed at \`/files\` depth 1: ${TREE_FILES} nodes, ${(browseBytes / 2 ** 20).toFixed(2)} MiB of JSON per answer. Effects chain: ${EFFECTS.join(', ')}. \`live/dead\` is a stream input with no sender (placeholder card).`,
       '',
       `304 path req/s / GET /status req/s on vjd (target ≥ 0.8): source thumbnail ${f2(ratio304.source)}, live placeholder ${f2(ratio304.livePlaceholder)}. vjd counted ${thumb304} of ${thumbRequests} thumbnail requests as 304.`,
+      ...baseline304.flatMap((b) => [
+        '',
+        `\`${b.name}\` is the build at ${b.dir} (same config, its own data dir and media tree), measured in the same interleaved rounds; its 304 paths / its GET /status: source ${f2(b.source)}, live placeholder ${f2(b.livePlaceholder)}.`,
+      ]),
     ];
     const md = lines.join('\n');
     const outDir = join(ROOT, 'bench', 'results');
     await mkdir(outDir, { recursive: true });
     await writeFile(join(outDir, 'http.md'), `${md}\n`);
-    const json = { machine, date: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS, tree: { files: TREE_FILES, depth: 1, bytes: browseBytes }, effects: EFFECTS, ratio304, thumbnailCounters: { requests: thumbRequests, notModified: thumb304 }, rows };
+    const json = { machine, date: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS, tree: { files: TREE_FILES, depth: 1, bytes: browseBytes }, effects: EFFECTS, ratio304, baselines: baseline304, thumbnailCounters: { requests: thumbRequests, notModified: thumb304 }, rows };
     await writeFile(join(outDir, 'http.json'), `${JSON.stringify(json, null, 2)}\n`);
     process.stdout.write(`${md}\n`);
     if (rows.some((r) => r.non2xx > 0)) {
@@ -223,6 +258,10 @@ async function main(): Promise<void> {
   } finally {
     await vjd.cleanup();
     await rm(dataDir, { recursive: true, force: true });
+    for (const b of bases) {
+      await b.vjd.cleanup();
+      await rm(b.dataDir, { recursive: true, force: true });
+    }
   }
 }
 

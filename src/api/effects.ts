@@ -1,6 +1,6 @@
 // Effects routes (spec section 4): the catalog, the chain, and add/remove/toggle/enabled. Reads come from the render
 // worker's newest snapshot; mutations go to the worker with a 1000 ms deadline (503 CHAIN_BUSY = nothing changed).
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { RenderClient } from '../workers/render-client.js';
@@ -73,6 +73,17 @@ const ChainMiss = Type.Object(
 );
 
 const common = { auth: 'required' as const, tags: ['effects'] };
+
+/** Every chain item with its inputs and their values (GET /effects/params, the OSCQuery description). */
+export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog'>): Array<Static<typeof ChainItemWithInputs>> {
+  const snap = d.render.readChain();
+  const effects = d.catalog().effects;
+  return snap.items.map((item, i) => {
+    const desc = effects.find((e) => e.type === item.type);
+    const entry = snap.entries[i];
+    return { ...item, inputs: desc && entry ? (inputStates(desc.inputs, entry.inputs) as Array<Static<typeof InputStateSchema>>) : [] };
+  });
+}
 
 export function effectsRoutes(d: EffectsDeps): RouteDef[] {
   return [
@@ -230,6 +241,25 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         const { index, name, enabled } = req.body;
         const current = await d.render.chain({ op: 'enabled', enabled, name, index }, started);
         return { json: { success: true, current } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      // Before `/effects/:index`: the first matching route wins.
+      path: `${API_PREFIX}/effects/params`,
+      operationId: 'listEffectParams',
+      summary: 'Every chain item with its inputs and their current values',
+      description:
+        'The chain in order, each item as GET /effects/{index} answers it. Answered from the newest chain snapshot. ' +
+        'The `params` event topic carries this JSON: GET /effects lists no input values, so this is where a value set over any transport shows.',
+      feature: 'effect-params',
+      schema: {},
+      responses: { 200: { description: 'the chain with inputs', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemWithInputs) }) } },
+      errors: ['CHAIN_BUSY'],
+      handler: () => {
+        const items = chainWithInputs(d);
+        return { json: { count: items.length, items } };
       },
     }),
     defineRoute({

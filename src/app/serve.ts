@@ -24,7 +24,7 @@ import { networkAddresses, isLoopbackHost, AddressCache } from './network.js';
 import type { AppContext } from './context.js';
 import { packageVersion } from './version.js';
 import { startShow } from './show.js';
-import { effectsRoutes } from '../api/effects.js';
+import { chainWithInputs, effectsRoutes } from '../api/effects.js';
 import { sourcesRoutes } from '../api/sources.js';
 import { browseRoutes } from '../api/browse.js';
 import { thumbnailRoutes } from '../api/thumbnails.js';
@@ -42,6 +42,7 @@ import { eventsRoutes } from '../api/events.js';
 import { dispatchRequest, type NeutralRequest } from '../http/dispatch.js';
 import { StateBus } from '../events/bus.js';
 import { eventTopics } from '../events/topics.js';
+import { oscRoutes } from '../api/osc.js';
 import { EventHub } from '../events/socket.js';
 import { OscServer } from '../osc/server.js';
 
@@ -160,6 +161,7 @@ export async function serve(flags: Overrides): Promise<void> {
     ...recordingRoutes(show.recordings),
     ...previewRoutes(show.preview),
     ...eventsRoutes(topicNames, topics.filter((t) => t.inHello).map((t) => t.name)),
+    ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }), osc: () => ctx.osc() }),
     ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),

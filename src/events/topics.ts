@@ -23,6 +23,8 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     { name: 'source', path: `${API_PREFIX}/sources/current`, inHello: true, signals: [s.onStateChange, s.onSourcesChange] },
     { name: 'mix', path: `${API_PREFIX}/mix`, inHello: true, signals: [s.onStateChange, s.onMixChange] },
     { name: 'chain', path: `${API_PREFIX}/effects`, inHello: true, signals: [s.onStateChange] },
+    // Input values: GET /effects lists none, so a value set over HTTP, the socket or OSC shows here.
+    { name: 'params', path: `${API_PREFIX}/effects/params`, inHello: true, signals: [s.onStateChange] },
     { name: 'palette', path: `${API_PREFIX}/palettes/current`, inHello: true, signals: [s.onStateChange, s.onPaletteChange] },
     { name: 'global', path: `${API_PREFIX}/global`, inHello: true, signals: [s.onStateChange] },
     { name: 'outputs', path: `${API_PREFIX}/outputs`, inHello: true, version: s.outputsVersion },

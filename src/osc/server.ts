@@ -41,6 +41,8 @@ export class OscServer {
   private readonly logged = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** Per chain position: the item (with inputs) last sent as feedback. */
+  private sentInputs = new Map<number, string>();
 
   constructor(
     private readonly settings: OscSettings,
@@ -131,8 +133,6 @@ export class OscServer {
         }
         if (!mapped.then) {
           this.counts.applied++;
-          // Input values are not part of any topic (GET /effects lists no inputs): the answer is their feedback.
-          if (mapped.path.endsWith('/effects/params')) this.sendMessages(inputFeedback((reply.json as { current?: unknown } | undefined)?.current));
           mapped = { kind: 'ignore' };
           break;
         }
@@ -155,7 +155,25 @@ export class OscServer {
 
   private feedback(topic: string, text: string): void {
     if (!this.sendsFeedback) return;
+    if (topic === 'params') return this.paramsFeedback(JSON.parse(text));
     this.sendMessages(feedbackFor(topic, JSON.parse(text)), topic);
+  }
+
+  /**
+   * Input values of the items whose inputs changed since the last feedback, one bundle per item: a fader move
+   * sends that effect's values, not the whole chain's (which could outgrow a datagram).
+   */
+  private paramsFeedback(data: unknown): void {
+    const items = (data as { items?: unknown[] } | null)?.items ?? [];
+    const seen = new Map<number, string>();
+    for (const item of items) {
+      const index = (item as { index?: unknown }).index;
+      if (typeof index !== 'number') continue;
+      const text = JSON.stringify(item);
+      seen.set(index, text);
+      if (this.sentInputs.get(index) !== text) this.sendMessages(inputFeedback(item), 'params');
+    }
+    this.sentInputs = seen;
   }
 
   private sendMessages(messages: OscMessage[], topic = 'effects'): void {

@@ -69,6 +69,8 @@ const added = await api.POST('/api/v1/effects/add', { body: { type: ids.effectTy
 note('addEffect', added);
 const addedIndex: number | undefined = added.data?.index;
 note('listChain', await api.GET('/api/v1/effects'));
+note('listEffectParams', await api.GET('/api/v1/effects/params'));
+note('getOscQuery', await api.GET('/api/v1/osc', { params: { query: { HOST_INFO: '1' } } }));
 note('listEnabledEffects', await api.GET('/api/v1/effects/current'));
 note('toggleEffect', await api.POST('/api/v1/effects/toggle', { body: { index: 1 } }));
 note('setEffectEnabled', await api.POST('/api/v1/effects/enabled', { body: { name: ids.effectType, enabled: true } }));

@@ -219,6 +219,16 @@ export const CORPUS: Record<string, Operation> = {
     },
   },
   listChain: { method: 'GET', cases: () => [ok('chain', A('/effects'))] },
+  listEffectParams: { method: 'GET', cases: () => [ok('chain with inputs', A('/effects/params'))] },
+  getOscQuery: {
+    method: 'GET',
+    cases: () => [
+      ok('namespace', A('/osc')),
+      ok('host info', A('/osc?HOST_INFO=1')),
+      ok('host info, bare key', A('/osc?HOST_INFO'), { directOnly: 'Prism reads an empty query value as an absent one' }),
+      bad('host info too long', A(`/osc?HOST_INFO=${'x'.repeat(65)}`), 400),
+    ],
+  },
   listEnabledEffects: { method: 'GET', cases: () => [ok('enabled effects', A('/effects/current'))] },
   toggleEffect: {
     method: 'POST',

@@ -44,15 +44,16 @@ test('hello: server and state, each member equal to its GET route', async () => 
   assert.is(hello.seq, 1);
   assert.is(hello.server.name, 'vjd');
   assert.type(hello.server.version, 'string');
-  assert.equal(Object.keys(hello.state).sort(), ['chain', 'global', 'mix', 'outputs', 'palette', 'source']);
+  assert.equal(Object.keys(hello.state).sort(), ['chain', 'global', 'mix', 'outputs', 'palette', 'params', 'source']);
   assert.equal(hello.state.mix, await get('/api/v1/mix'));
   assert.equal(hello.state.global, await get('/api/v1/global'));
   assert.equal(hello.state.chain, await get('/api/v1/effects'));
+  assert.equal(hello.state.params, await get('/api/v1/effects/params'));
   assert.equal(hello.state.source, await get('/api/v1/sources/current'));
   assert.equal(hello.state.outputs, await get('/api/v1/outputs'));
   const palette = await req('GET', `${s.base}/api/v1/palettes/current`, { headers: AUTH });
   assert.equal(hello.state.palette, palette.status === 200 ? palette.json() : null);
-  assert.equal(hello.topics.sort(), ['chain', 'global', 'library', 'mix', 'outputs', 'palette', 'source']);
+  assert.equal(hello.topics.sort(), ['chain', 'global', 'library', 'mix', 'outputs', 'palette', 'params', 'source']);
   await done(c);
 });
 
@@ -65,6 +66,31 @@ test('a POST over HTTP produces the event with the new full state; seq rises by 
   assert.equal(ev.data, await get('/api/v1/global'));
   const seqs = c.messages.map((m) => m.seq);
   assert.equal(seqs, seqs.map((_, i) => hello.seq + i), 'seq without gaps');
+  await done(c);
+});
+
+test('an effect input set over HTTP arrives as a `params` event (GET /effects carries no input values)', async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
+  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+  const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
+  const added = await req('POST', `${s.base}/api/v1/effects/add`, { headers: AUTH, body: { type: effect.type } });
+  assert.is(added.status, 200);
+  const index = added.json().index as number;
+  const c = await client();
+  const hello = await c.next((m) => m.type === 'hello');
+  assert.ok(hello.state.params.items.some((it: any) => it.index === index), 'the new item in the hello');
+  const value = (input.min as number) + 0.375 * ((input.max as number) - (input.min as number));
+  const chainBefore = await get('/api/v1/effects');
+  const r = await req('POST', `${s.base}/api/v1/effects/params`, { headers: AUTH, body: { index, values: { [input.name]: value } } });
+  assert.is(r.status, 200);
+  const ev = await c.next(
+    (m) => m.type === 'event' && m.topic === 'params' && m.data.items[index - 1]?.inputs.some((i: any) => i.name === input.name && Math.abs(i.value - value) < 1e-4),
+  );
+  assert.equal(ev.data, await get('/api/v1/effects/params'));
+  assert.equal(ev.data.items[index - 1], await get(`/api/v1/effects/${index}`));
+  // The chain topic did not change: its JSON (GET /effects) holds no values.
+  assert.equal(await get('/api/v1/effects'), chainBefore);
+  assert.is((await req('POST', `${s.base}/api/v1/effects/remove`, { headers: AUTH, body: { index } })).status, 200);
   await done(c);
 });
 

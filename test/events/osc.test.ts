@@ -218,6 +218,49 @@ test('feedback: a change over HTTP reaches the listening socket as the same addr
   await until(async () => heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/status/fps')));
 });
 
+test('feedback: an effect input set over HTTP reaches the listening socket as /vjd/effects/{index}/{input}, 0..1 over MIN..MAX', async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
+  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+  const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
+  const added = await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: effect.type } });
+  assert.is(added.status, 200);
+  const index = added.json().index as number;
+  const min = input.min as number;
+  const max = input.max as number;
+  heard.length = 0;
+  const r = await req('POST', `${s.base}/api/v1/effects/params`, { body: { index, values: { [input.name]: min + 0.625 * (max - min) } } });
+  assert.is(r.status, 200);
+  await until(async () =>
+    heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === `/vjd/effects/${index}/${input.name}` && m.args[0].type === 'f' && Math.abs(m.args[0].value - 0.625) < 1e-4)),
+  );
+});
+
+test('OSCQuery: GET /api/v1/osc describes the address space, the chain\'s inputs with their values; ?HOST_INFO says where OSC listens', async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
+  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+  const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
+  const index = (await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: effect.type } })).json().index as number;
+  const min = input.min as number;
+  const max = input.max as number;
+  assert.is((await req('POST', `${s.base}/api/v1/effects/params`, { body: { index, values: { [input.name]: min + 0.75 * (max - min) } } })).status, 200);
+  const tree = await get('/api/v1/osc');
+  assert.is(tree.FULL_PATH, '/');
+  const vjd = tree.CONTENTS.vjd;
+  assert.is(vjd.FULL_PATH, '/vjd');
+  assert.equal(vjd.CONTENTS.global.CONTENTS.dimmer, { FULL_PATH: '/vjd/global/dimmer', TYPE: 'f', ACCESS: 3, DESCRIPTION: vjd.CONTENTS.global.CONTENTS.dimmer.DESCRIPTION, RANGE: [{ MIN: 0, MAX: 1 }] });
+  assert.is(vjd.CONTENTS.status.CONTENTS.fps.ACCESS, 1);
+  const node = vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS[input.name];
+  assert.is(node.FULL_PATH, `/vjd/effects/${index}/${input.name}`);
+  assert.is(node.TYPE, 'f');
+  assert.ok(Math.abs(node.VALUE[0] - 0.75) < 1e-4, JSON.stringify(node));
+  // What it describes is what the server takes: the node's address sets the input.
+  await send(msg(node.FULL_PATH, { type: 'f', value: 0.5 }));
+  await until(async () => Math.abs((await get('/api/v1/osc')).CONTENTS.vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS[input.name].VALUE[0] - 0.5) < 1e-4);
+  const host = await get('/api/v1/osc?HOST_INFO');
+  assert.equal({ port: host.OSC_PORT, ip: host.OSC_IP, transport: host.OSC_TRANSPORT, name: host.NAME }, { port: oscPort, ip: '127.0.0.1', transport: 'UDP', name: 'vjd' });
+  assert.ok((await get('/api/v1/capabilities')).features.includes('osc-query'));
+});
+
 test('server.maxEventClients defaults to 256: the 257th event client is closed with 4429', async () => {
   const clients: WsClient[] = [];
   try {

@@ -29,6 +29,8 @@ export interface StartOptions {
   /** Put dataDir in the config file instead of passing --data-dir (so a file edit can change it). */
   dataDirInConfig?: boolean;
   port?: number;
+  /** The cli.js to run (a benchmark's baseline build); default: this checkout's. */
+  cli?: string;
 }
 
 export interface TestServer {
@@ -97,7 +99,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   args.push(...(opts.args ?? []));
   // The server starts its own Xvfb (the production path) unless a test passes DISPLAY explicitly.
   const { DISPLAY: _display, ...inherited } = process.env;
-  const proc = spawn(process.execPath, [CLI, ...args], {
+  const proc = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
     env: { ...inherited, VJD_LOG_LEVEL: 'debug', VJD_TEST_HOOKS: '1', ...(opts.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

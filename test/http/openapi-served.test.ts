@@ -74,6 +74,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/mix/position',
     '/api/v1/mix/take',
     '/api/v1/openapi.yaml',
+    '/api/v1/osc',
     '/api/v1/output/preview.mjpeg',
     '/api/v1/outputs',
     '/api/v1/outputs/add',

@@ -1,0 +1,117 @@
+// The OSCQuery description of the OSC address space (github.com/Vidvox/OSCQueryProposal): a JSON tree of nodes with
+// FULL_PATH, CONTENTS, TYPE, ACCESS (1 read = sent as feedback, 2 write, 3 both), VALUE, RANGE and DESCRIPTION,
+// so TouchOSC and Chataigne can discover the controls. Effect nodes follow the chain as it is now.
+import { OSC_ADDRESSES } from './addresses.js';
+
+export interface OscQueryNode {
+  FULL_PATH: string;
+  DESCRIPTION?: string;
+  CONTENTS?: Record<string, OscQueryNode>;
+  TYPE?: string;
+  ACCESS?: 0 | 1 | 2 | 3;
+  VALUE?: unknown[];
+  RANGE?: Array<{ MIN?: number; MAX?: number; VALS?: unknown[] }>;
+}
+
+interface ChainInput {
+  name: string;
+  label?: string;
+  type: string;
+  min?: unknown;
+  max?: unknown;
+  values?: number[];
+  value?: unknown;
+}
+
+export interface ChainItem {
+  index: number;
+  name: string;
+  enabled: boolean;
+  inputs: ChainInput[];
+}
+
+/** The one type tag each fixed address is described with (it accepts more, see OSC_ADDRESSES), and its access. */
+const FIXED: Record<string, { type: string; access: 1 | 2 | 3; range?: [number, number] }> = {
+  '/vjd/source/select': { type: 's', access: 3 },
+  '/vjd/source/name': { type: 's', access: 1 },
+  '/vjd/mix/cue': { type: 's', access: 3 },
+  '/vjd/mix/take': { type: 'i', access: 2, range: [0, 1] },
+  '/vjd/mix/position': { type: 'f', access: 3, range: [0, 1] },
+  '/vjd/effects/add': { type: 's', access: 2 },
+  '/vjd/palette/next': { type: 'i', access: 2, range: [0, 1] },
+  '/vjd/palette/select': { type: 's', access: 3 },
+  '/vjd/global/blackout': { type: 'i', access: 3, range: [0, 1] },
+  '/vjd/global/dimmer': { type: 'f', access: 3, range: [0, 1] },
+  '/vjd/actions/run': { type: 's', access: 2 },
+  '/vjd/status/fps': { type: 'f', access: 1 },
+};
+
+const DOES = new Map(OSC_ADDRESSES.map((a) => [a.address, a.does]));
+
+export interface HostInfo {
+  NAME: string;
+  /** Absent when OSC listens on every address: the client then uses the host it asked over HTTP (per the proposal). */
+  OSC_IP?: string;
+  OSC_PORT: number;
+  OSC_TRANSPORT: 'UDP';
+  EXTENSIONS: Record<string, boolean>;
+}
+
+export function hostInfo(name: string, host: string, port: number): HostInfo {
+  return {
+    NAME: name,
+    ...(host === '0.0.0.0' || host === '::' ? {} : { OSC_IP: host }),
+    OSC_PORT: port,
+    OSC_TRANSPORT: 'UDP',
+    EXTENSIONS: { ACCESS: true, VALUE: true, RANGE: true, DESCRIPTION: true, TAGS: false, CLIPMODE: false, UNIT: false, CRITICAL: false, LISTEN: false, PATH_CHANGED: false },
+  };
+}
+
+/** The tree: fixed addresses, then per chain item enabled/toggle/name and one node per settable scalar input. */
+export function oscQueryTree(chain: ChainItem[]): OscQueryNode {
+  const root: OscQueryNode = { FULL_PATH: '/', CONTENTS: {} };
+  for (const [address, f] of Object.entries(FIXED)) {
+    put(root, address, {
+      TYPE: f.type,
+      ACCESS: f.access,
+      DESCRIPTION: DOES.get(address) ?? (f.access === 1 ? 'feedback only' : ''),
+      ...(f.range ? { RANGE: [{ MIN: f.range[0], MAX: f.range[1] }] } : {}),
+    });
+  }
+  for (const item of chain) {
+    const at = `/vjd/effects/${item.index}`;
+    put(root, at, { DESCRIPTION: item.name });
+    put(root, `${at}/enabled`, { TYPE: 'i', ACCESS: 3, VALUE: [item.enabled ? 1 : 0], RANGE: [{ MIN: 0, MAX: 1 }], DESCRIPTION: `${item.name}: visible` });
+    put(root, `${at}/toggle`, { TYPE: 'i', ACCESS: 2, RANGE: [{ MIN: 0, MAX: 1 }], DESCRIPTION: `${item.name}: toggle (1 fires, 0 is ignored)` });
+    put(root, `${at}/name`, { TYPE: 's', ACCESS: 1, VALUE: [item.name], DESCRIPTION: 'feedback only' });
+    for (const input of item.inputs) {
+      const node = inputNode(input);
+      if (node) put(root, `${at}/${input.name}`, { ...node, DESCRIPTION: `${item.name}: ${input.label ?? input.name}` });
+    }
+  }
+  return root;
+}
+
+/** Scalar inputs only (one argument each); a float is described 0..1 because that is what OSC sends and feeds back. */
+function inputNode(i: ChainInput): Omit<OscQueryNode, 'FULL_PATH'> | null {
+  if (i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number') {
+    const v = typeof i.value === 'number' ? (i.max === i.min ? 0 : (i.value - i.min) / (i.max - i.min)) : undefined;
+    return { TYPE: 'f', ACCESS: 3, RANGE: [{ MIN: 0, MAX: 1 }], ...(v !== undefined ? { VALUE: [v] } : {}) };
+  }
+  if (i.type === 'bool') return { TYPE: 'i', ACCESS: 3, RANGE: [{ MIN: 0, MAX: 1 }], ...(typeof i.value === 'boolean' ? { VALUE: [i.value ? 1 : 0] } : {}) };
+  if (i.type === 'long') return { TYPE: 'i', ACCESS: 3, ...(i.values ? { RANGE: [{ VALS: i.values }] } : {}), ...(typeof i.value === 'number' ? { VALUE: [i.value] } : {}) };
+  if (i.type === 'event') return { TYPE: 'i', ACCESS: 2, RANGE: [{ MIN: 0, MAX: 1 }] };
+  return null;
+}
+
+/** Places a node at its address, creating the container nodes on the way. */
+function put(root: OscQueryNode, address: string, node: Omit<OscQueryNode, 'FULL_PATH'>): void {
+  let at = root;
+  const parts = address.split('/').slice(1);
+  parts.forEach((part, k) => {
+    at.CONTENTS ??= {};
+    const path = `/${parts.slice(0, k + 1).join('/')}`;
+    at = at.CONTENTS[part] ??= { FULL_PATH: path };
+  });
+  Object.assign(at, node);
+}
