@@ -54,6 +54,8 @@ export const EVENT_LIMITS = {
   backpressureBytes: 1024 * 1024,
   /** Largest client message; a larger frame closes the connection (1009). */
   messageMaxBytes: 64 * 1024 + 1024,
+  /** Connections still waiting to authenticate, counted apart from server.maxEventClients (the next is closed with 4429). */
+  pendingMax: 32,
   /** Without a key on the upgrade, the first message must authenticate within this (else 4401). */
   authTimeoutMs: 5000,
   pingIntervalMs: 15_000,

@@ -160,9 +160,11 @@ export class EventHub {
   private open(ws: WebSocket<Client>): void {
     const c = ws.getUserData();
     c.ws = ws;
-    if (this.clients.size >= this.d.maxClients()) {
+    // Clients still to authenticate have places of their own, so sockets without the key (each may wait out the
+    // auth window) cannot take the places of real control surfaces.
+    if (c.authed ? this.count(true) >= this.d.maxClients() : this.count(false) >= EVENT_LIMITS.pendingMax) {
       c.closed = true;
-      return void ws.end(CLOSE.tooManyClients, `at most ${this.d.maxClients()} event clients (server.maxEventClients)`);
+      return void ws.end(CLOSE.tooManyClients, c.authed ? `at most ${this.d.maxClients()} event clients (server.maxEventClients)` : `at most ${EVENT_LIMITS.pendingMax} event clients waiting to authenticate`);
     }
     c.admitted = true;
     this.opened++;
@@ -170,6 +172,13 @@ export class EventHub {
     if (c.badCredentials) return this.reject(c, 'invalid API key');
     if (c.authed) return void this.hello(c, false);
     c.authTimer = setTimeout(() => this.reject(c, `authenticate within ${EVENT_LIMITS.authTimeoutMs / 1000} s`), EVENT_LIMITS.authTimeoutMs);
+  }
+
+  /** Connected clients that have (true) or have not yet (false) authenticated. */
+  private count(authed: boolean): number {
+    let n = 0;
+    for (const c of this.clients) if (c.authed === authed) n++;
+    return n;
   }
 
   private reject(c: Client, why: string): void {
@@ -201,6 +210,9 @@ export class EventHub {
     const type = isObject(msg) && typeof msg.type === 'string' ? msg.type : null;
     if (!c.authed) {
       if (type === 'auth' && isObject(msg) && typeof msg.key === 'string' && this.d.guard.check(msg.key, '')) {
+        if (this.count(true) >= this.d.maxClients()) {
+          return void c.ws?.end(CLOSE.tooManyClients, `at most ${this.d.maxClients()} event clients (server.maxEventClients)`);
+        }
         c.apiKey = msg.key;
         c.authed = true;
         if (c.authTimer) clearTimeout(c.authTimer);

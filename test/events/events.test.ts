@@ -241,6 +241,24 @@ test('server.maxEventClients: the next connection is closed with 4429', async ()
   for (const c of clients) await done(c);
 });
 
+test('sockets waiting to authenticate cannot take the places of clients with the key', async () => {
+  const waiting: WsClient[] = [];
+  for (let i = 0; i < MAX + 2; i++) waiting.push(await client({}));
+  // Every place for authenticated clients is still free while those wait out their auth window.
+  const clients: WsClient[] = [];
+  for (let i = 0; i < MAX; i++) {
+    const c = await client();
+    await c.next((m) => m.type === 'hello');
+    clients.push(c);
+  }
+  // Full now: a socket that authenticates by its first message is refused with 4429, not admitted past the limit.
+  const late = await client({});
+  late.send({ type: 'auth', key: KEY });
+  assert.is((await late.closed).code, 4429);
+  open.splice(open.indexOf(late), 1);
+  for (const c of [...clients, ...waiting]) await done(c);
+});
+
 test('10 000 malformed messages leave the connection and the server serving; a huge frame closes only its connection', async () => {
   const c = await client();
   await c.next((m) => m.type === 'hello');
