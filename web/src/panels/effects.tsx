@@ -1,7 +1,7 @@
 // Effects: the chain with enable toggles, reorder by dragging the handle (or arrow keys on it), remove, per-input
 // controls, reset and save-as-preset; an add menu from the catalog with a search.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { call, missingRoute, problem } from '../api';
+import { call, problem } from '../api';
 import { changed, refreshLists } from '../live';
 import { matches } from '../names';
 import { notify, useLive } from '../store';
@@ -11,7 +11,7 @@ async function post(path: string, body: unknown): Promise<any | null> {
   const r = await call('POST', path, body);
   changed();
   if (r.ok) return r.body;
-  notify(missingRoute(r) ? `this server has no ${path} route yet` : problem(r));
+  notify(problem(r));
   return null;
 }
 
@@ -22,7 +22,7 @@ function Params(props: { index: number; chainKey: string }) {
   const load = useCallback(async () => {
     const r = await call('GET', `/effects/${props.index}`);
     if (r.ok) setInputs(r.body.inputs ?? []);
-    else setError(missingRoute(r) ? 'This server does not describe effect inputs yet.' : problem(r));
+    else setError(problem(r));
   }, [props.index]);
   // Read again whenever the chain changes (another operator may have moved a value: the chain event says so).
   useEffect(() => void load(), [load, props.chainKey]);
