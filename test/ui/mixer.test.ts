@@ -77,11 +77,11 @@ test('cue by click, take with the chosen transition by the Take button', async (
 
 test('generator panel: the program generator\'s inputs; checkbox, slider keys, colour, XY pad set them', async () => {
   await page.locator('#gen-speed').waitFor();
-  // Float slider with the keyboard: each ArrowRight is one step of 1/200 of the range.
+  // Float slider with the keyboard: each ArrowRight is 1% of the range (step "any").
   const before = await param('speed');
   await page.locator('#gen-speed').focus();
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-  await until(async () => near(await param('speed'), before + (5 * 4) / 200), 'speed raised five steps');
+  await until(async () => near(await param('speed'), before + (5 * 4) / 100), 'speed raised five steps');
   // Bool checkbox by click and by Space.
   await page.locator('#gen-usePalette').check();
   await until(async () => (await param('usePalette')) === true, 'usePalette on');

@@ -87,7 +87,8 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       return (
         <div class="control slider">
           <label for={id}>{label}</label>
-          <input id={id} type="range" min={min} max={max} step={(max - min) / 200 || 0.01} value={v} onInput={(e) => set(Number(e.currentTarget.value))} onChange={settle} />
+          {/* step "any": a value set elsewhere shows as it is (not snapped to a step); arrow keys move 1% of the range. */}
+          <input id={id} type="range" min={min} max={max} step="any" value={v} onInput={(e) => set(Number(e.currentTarget.value))} onChange={settle} />
           <output for={id}>{v.toFixed(2)}</output>
         </div>
       );
