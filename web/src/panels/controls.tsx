@@ -139,6 +139,9 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
           </button>
         </div>
       );
+    case 'image':
+      // The effect's own input frame (inputImage) or another texture the renderer feeds: nothing to show.
+      return null;
     default:
       return (
         <div class="control">
