@@ -137,8 +137,11 @@ test('cue, position and take made over HTTP show on the page (mix topic)', async
   await until(async () => ((await row('Plasma').getAttribute('class')) ?? '').includes('cued'), 'row marked');
   await api('POST', '/mix/position', { value: 0.3 });
   await until(async () => (await page.getByTestId('tbar').inputValue()) === '0.3', 'T-bar follows the position');
-  await api('POST', '/mix/take', { transition: 'cut' });
+  await api('POST', '/mix/take', { transition: 'dip', durationMs: 300 });
   await until(async () => (await page.getByTestId('program-name').innerText()) === 'Plasma', 'take shown');
+  // The take made the mixer's transition dip/300: the page shows what its next take will use.
+  await until(async () => (await page.getByTestId('transition').inputValue()) === 'dip', 'transition follows the mixer');
+  assert.is(await page.getByTestId('duration').inputValue(), '300');
   await until(async () => (await page.getByTestId('preview-name').innerText()) === 'Rings', 'old program on preview');
   await until(async () => ((await row('Plasma').getAttribute('class')) ?? '').includes('onair'), 'row on air');
   // The generator panel follows the program: plasma's inputs, not rings'.

@@ -53,8 +53,12 @@ export function BrowsePanel() {
   const [deep, setDeep] = useState<Node[] | null>(null);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(-1);
-  const [transition, setTransition] = useState('cut');
-  const [duration, setDuration] = useState(1000);
+  // The mixer's transition (GET /mix, the `mix` topic) until this operator picks another; a take makes the pick the
+  // mixer's (the route's rule), so every page shows what the next take will use.
+  const [pickedTransition, setTransition] = useState<string | null>(null);
+  const [pickedDuration, setDuration] = useState<number | null>(null);
+  const transition = pickedTransition ?? mix?.transition?.type ?? 'cut';
+  const duration = pickedDuration ?? mix?.transition?.durationMs ?? 0;
   const [tbar, setTbar] = useState<number | null>(null);
 
   useEffect(() => {
@@ -98,6 +102,10 @@ export function BrowsePanel() {
     }
     const r = await call('POST', '/mix/take', { transition, durationMs: duration });
     if (!r.ok) notify(problem(r));
+    else {
+      setTransition(null);
+      setDuration(null);
+    }
     changed();
   };
   const open = (n: Node): void => {
