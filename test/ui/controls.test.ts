@@ -118,10 +118,11 @@ test('values changed over HTTP show in the open effect at the next chain event; 
   await api('POST', '/effects/params', { index: 1, values: { mode: 0 } });
   // A chain change made elsewhere (a toggle) is an event: the open effects are read again with it.
   await api('POST', '/effects/enabled', { index: 1, enabled: false });
+  // Each open effect reads its values on its own: wait for each.
   await until(async () => (await page.locator('#fx2-count').inputValue()) === '9', 'count 9 shown');
-  assert.is(await page.locator('#fx2-mirrorTiles').isChecked(), true);
-  assert.is(await page.locator('#fx1-mode').inputValue(), '0');
-  assert.is(await page.getByTestId('enabled-1').isChecked(), false);
+  await until(() => page.locator('#fx2-mirrorTiles').isChecked(), 'mirror shown');
+  await until(async () => (await page.locator('#fx1-mode').inputValue()) === '0', 'mode 0 shown');
+  await until(async () => !(await page.getByTestId('enabled-1').isChecked()), 'strobe shown disabled');
   await page.locator('li.fx[data-index="2"]').getByRole('button', { name: 'Reset', exact: true }).click();
   await until(async () => (await value(2, 'count')) === 2 && (await value(2, 'mirrorTiles')) === false, 'tile back to defaults');
   await until(async () => (await page.locator('#fx2-count').inputValue()) === '2', 'defaults shown');
