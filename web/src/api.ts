@@ -54,5 +54,3 @@ export function problem(a: Answer): string {
   return `HTTP ${a.status}`;
 }
 
-/** True when the route itself does not exist on this server (an older build, or a feature not merged yet). */
-export const missingRoute = (a: Answer): boolean => a.status === 404 && (a.body as { code?: string } | null)?.code === 'NOT_FOUND';

@@ -1,7 +1,7 @@
 // Live state: the events WebSocket (issue 18's protocol: auth as the first message, hello with every topic, then
 // full-state events). A server without the socket (an older build) is read with GETs instead: after each of this
 // page's own changes and once a second, which is the only polling the page ever does.
-import { call, getKey, missingRoute } from './api';
+import { call, getKey } from './api';
 import { live, notify, update, type LiveState } from './store';
 
 const TOPICS = ['source', 'mix', 'chain', 'palette', 'global', 'outputs', 'library', 'status', 'thumbnail'];
@@ -52,7 +52,7 @@ export async function refreshLists(): Promise<void> {
   if (palettes.ok) patch.palettes = palettes.body.items;
   if (actions.ok) patch.actions = actions.body.items;
   if (catalog.ok) patch.catalog = catalog.body.items;
-  patch.transitions = transitions.ok ? transitions.body.items : [{ type: 'cut', name: 'Cut' }];
+  if (transitions.ok) patch.transitions = transitions.body.items;
   update(patch);
   await refreshRecordings();
 }
@@ -76,7 +76,7 @@ export async function snapshot(): Promise<void> {
   const patch: Partial<LiveState> = {};
   if (status.ok) patch.status = status.body;
   if (source.ok) patch.source = source.body;
-  patch.mix = mix.ok ? mix.body : missingRoute(mix) ? null : live().mix;
+  if (mix.ok) patch.mix = mix.body;
   if (chain.ok) patch.chain = chain.body;
   if (palette.ok) patch.palette = palette.body;
   if (global.ok) patch.global = global.body;

@@ -10,6 +10,7 @@ import { AuthPrompt } from './panels/auth';
 import { ProgramPanel } from './panels/program';
 import { BrowsePanel } from './panels/browse';
 import { EffectsPanel } from './panels/effects';
+import { GeneratorPanel } from './panels/generator';
 import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
 
@@ -61,6 +62,7 @@ function App() {
         </div>
         <div class="col">
           <EffectsPanel />
+          <GeneratorPanel />
           <PalettesPanel />
         </div>
         <div class="col">

@@ -17,7 +17,6 @@ interface Node {
   childCount?: number;
   children?: Node[];
   thumbnailUrl?: string;
-  activate?: { method: string; path: string; body: Record<string, unknown> };
 }
 
 const LIST_PX = 392;
@@ -54,11 +53,13 @@ export function BrowsePanel() {
   const [deep, setDeep] = useState<Node[] | null>(null);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(-1);
-  const [selected, setSelected] = useState<Node | null>(null);
-  const [transition, setTransition] = useState('cut');
-  const [duration, setDuration] = useState(1000);
+  // The mixer's transition (GET /mix, the `mix` topic) until this operator picks another; a take makes the pick the
+  // mixer's (the route's rule), so every page shows what the next take will use.
+  const [pickedTransition, setTransition] = useState<string | null>(null);
+  const [pickedDuration, setDuration] = useState<number | null>(null);
+  const transition = pickedTransition ?? mix?.transition?.type ?? 'cut';
+  const duration = pickedDuration ?? mix?.transition?.durationMs ?? 0;
   const [tbar, setTbar] = useState<number | null>(null);
-  const hasMixer = mix !== null;
 
   useEffect(() => {
     let alive = true;
@@ -89,24 +90,21 @@ export function BrowsePanel() {
   const previewId = mix?.preview?.id;
 
   const cue = async (n: Node): Promise<void> => {
-    setSelected(n);
-    if (!hasMixer) return;
     const r = await call('POST', '/mix/cue', { id: n.id });
     if (!r.ok) notify(problem(r));
     changed();
   };
+  /** Takes what is on preview; with an item, cues it first unless it is already there (double-click, Enter). */
   const take = async (n: Node | null): Promise<void> => {
-    if (hasMixer) {
-      if (n && n.id !== live().mix?.preview?.id) {
-        const c = await call('POST', '/mix/cue', { id: n.id });
-        if (!c.ok) return notify(problem(c));
-      }
-      const r = await call('POST', '/mix/take', { transition, durationMs: duration });
-      if (!r.ok) notify(problem(r));
-    } else if (n?.activate) {
-      // No mixer on this server: a take is the item's own activation (a cut).
-      const r = await call('POST', n.activate.path.replace(/^\/api\/v1/, ''), n.activate.body);
-      if (!r.ok) notify(problem(r));
+    if (n && n.id !== live().mix?.preview?.id) {
+      const c = await call('POST', '/mix/cue', { id: n.id });
+      if (!c.ok) return notify(problem(c));
+    }
+    const r = await call('POST', '/mix/take', { transition, durationMs: duration });
+    if (!r.ok) notify(problem(r));
+    else {
+      setTransition(null);
+      setDuration(null);
     }
     changed();
   };
@@ -167,7 +165,7 @@ export function BrowsePanel() {
           }}
           row={(n, i) => (
             <div
-              class={`item${n.id === programId ? ' onair' : ''}${n.id === previewId || (!hasMixer && selected?.id === n.id) ? ' cued' : ''}`}
+              class={`item${n.id === programId ? ' onair' : ''}${n.id === previewId ? ' cued' : ''}`}
               data-name={n.name}
               onClick={() => {
                 setActive(i);
@@ -189,17 +187,17 @@ export function BrowsePanel() {
       <div class="row wrap">
         <label class="field">
           <span>Transition</span>
-          <select value={transition} onChange={(e) => setTransition(e.currentTarget.value)} data-testid="transition" disabled={!hasMixer}>
-            {(transitions.length > 0 ? transitions : [{ type: 'cut', name: 'Cut' }]).map((t: any) => (
+          <select value={transition} onChange={(e) => setTransition(e.currentTarget.value)} data-testid="transition">
+            {transitions.map((t: any) => (
               <option value={t.type}>{t.name}</option>
             ))}
           </select>
         </label>
         <label class="field">
           <span>Duration ms</span>
-          <input type="number" min={0} max={10000} step={100} value={duration} onInput={(e) => setDuration(Number(e.currentTarget.value))} disabled={!hasMixer} />
+          <input type="number" min={0} max={10000} step={100} value={duration} onInput={(e) => setDuration(Number(e.currentTarget.value))} data-testid="duration" />
         </label>
-        <button type="button" class="primary" data-testid="take" disabled={hasMixer ? !mix.preview && !selected : !selected} onClick={() => void take(hasMixer ? null : selected)}>
+        <button type="button" class="primary" data-testid="take" disabled={!mix?.preview || mix.inTransition} onClick={() => void take(null)}>
           Take
         </button>
       </div>
@@ -211,7 +209,7 @@ export function BrowsePanel() {
           max={1}
           step={0.01}
           data-testid="tbar"
-          disabled={!hasMixer || !mix?.preview}
+          disabled={!mix?.preview}
           value={tbar ?? mix?.position ?? 0}
           onInput={(e) => {
             const v = Number(e.currentTarget.value);
@@ -222,7 +220,6 @@ export function BrowsePanel() {
         />
         <output>{Math.round((tbar ?? mix?.position ?? 0) * 100)}%</output>
       </label>
-      {!hasMixer && <p class="hint">This server has no A/B mixer: Take activates the item directly (a cut).</p>}
     </section>
   );
 }

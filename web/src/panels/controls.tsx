@@ -87,7 +87,8 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       return (
         <div class="control slider">
           <label for={id}>{label}</label>
-          <input id={id} type="range" min={min} max={max} step={(max - min) / 200 || 0.01} value={v} onInput={(e) => set(Number(e.currentTarget.value))} onChange={settle} />
+          {/* step "any": a value set elsewhere shows as it is (not snapped to a step); arrow keys move 1% of the range. */}
+          <input id={id} type="range" min={min} max={max} step="any" value={v} onInput={(e) => set(Number(e.currentTarget.value))} onChange={settle} />
           <output for={id}>{v.toFixed(2)}</output>
         </div>
       );
@@ -138,6 +139,9 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
           </button>
         </div>
       );
+    case 'image':
+      // The effect's own input frame (inputImage) or another texture the renderer feeds: nothing to show.
+      return null;
     default:
       return (
         <div class="control">

@@ -1,7 +1,7 @@
 // Effects: the chain with enable toggles, reorder by dragging the handle (or arrow keys on it), remove, per-input
 // controls, reset and save-as-preset; an add menu from the catalog with a search.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { call, missingRoute, problem } from '../api';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { call, problem } from '../api';
 import { changed, refreshLists } from '../live';
 import { matches } from '../names';
 import { notify, useLive } from '../store';
@@ -11,21 +11,24 @@ async function post(path: string, body: unknown): Promise<any | null> {
   const r = await call('POST', path, body);
   changed();
   if (r.ok) return r.body;
-  notify(missingRoute(r) ? `this server has no ${path} route yet` : problem(r));
+  notify(problem(r));
   return null;
 }
 
-function Params(props: { index: number; chainKey: string }) {
+/** `chain` is the latest chain state: each chain event (and each hello) reads the open effect's values again. */
+function Params(props: { index: number; chain: unknown }) {
   const [inputs, setInputs] = useState<Input[] | null>(null);
   const [error, setError] = useState('');
   const [preset, setPreset] = useState('');
   const load = useCallback(async () => {
     const r = await call('GET', `/effects/${props.index}`);
     if (r.ok) setInputs(r.body.inputs ?? []);
-    else setError(missingRoute(r) ? 'This server does not describe effect inputs yet.' : problem(r));
+    else setError(problem(r));
   }, [props.index]);
-  // Read again whenever the chain changes (another operator may have moved a value: the chain event says so).
-  useEffect(() => void load(), [load, props.chainKey]);
+  // No topic carries input values (GET /effects lists none), so they are read again on every chain event: a change
+  // to the chain made elsewhere shows with the values as they are then. A value changed elsewhere on its own sends no
+  // event; it shows at the next chain event, on reopening, or with this page's next change to the effect.
+  useEffect(() => void load(), [load, props.chain]);
   const send = useCallback(
     async (name: string, value: unknown) => {
       const body = await post('/effects/params', { index: props.index, values: { [name]: value } });
@@ -81,7 +84,6 @@ function Chain() {
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const list = useRef<HTMLOListElement>(null);
-  const chainKey = useMemo(() => JSON.stringify(chain.items), [chain]);
   const move = async (index: number, to: number): Promise<void> => {
     if (to < 1 || to > chain.items.length || to === index) return;
     await post('/effects/move', { index, to });
@@ -160,7 +162,7 @@ function Chain() {
                 ✕
               </button>
             </div>
-            {isOpen && <Params index={fx.index} chainKey={chainKey} />}
+            {isOpen && <Params index={fx.index} chain={chain} />}
           </li>
         );
       })}

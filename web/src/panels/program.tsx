@@ -59,7 +59,7 @@ function Preview() {
     };
   }, [visible]);
   const status = useLive((s) => s.status);
-  const dropped = status?.droppedFrames ?? status?.render?.droppedFrames;
+  const dropped = status?.render?.droppedFrames;
   return (
     <figure class="preview">
       <img ref={img} alt="Program output" width={480} height={270} data-testid="program-img" />
@@ -96,7 +96,7 @@ export function ProgramPanel() {
           Program: <strong data-testid="program-name">{mix?.program?.name || source?.name || '—'}</strong>
         </span>
         <span>
-          Preview: <strong data-testid="preview-name">{mix ? mix.preview?.name ?? 'nothing cued' : 'no mixer on this server'}</strong>
+          Preview: <strong data-testid="preview-name">{mix?.preview?.name ?? 'nothing cued'}</strong>
         </span>
       </p>
       <div class="row">

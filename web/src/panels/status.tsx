@@ -1,4 +1,4 @@
-// The status bar: server state, render fps, dropped frames, clients, license tier, and whether a key is set.
+// The status bar: server state, render fps, dropped frames, connected event clients, license tier, and whether a key is set.
 import { useLive } from '../store';
 
 const LINK: Record<string, string> = { starting: 'starting', connecting: 'reconnecting', live: 'live', fallback: 'polling (no events socket)', offline: 'offline' };
@@ -6,9 +6,10 @@ const LINK: Record<string, string> = { starting: 'starting', connecting: 'reconn
 export function StatusBar() {
   const s = useLive((x) => x.status) ?? {};
   const link = useLive((x) => x.link);
-  const fps = s.fps ?? s.render?.fps;
-  const dropped = s.droppedFrames ?? s.render?.droppedFrames;
-  const clients = s.clients ?? s.events?.clients ?? s.eventClients;
+  const fps: number | undefined = s.render?.fps;
+  const dropped: number | undefined = s.render?.droppedFrames;
+  // Event WebSockets open on the server (this page's own included), from GET /status and the status topic.
+  const clients: number | undefined = s.events?.clients;
   const keyRequired = s.server?.apiKeyRequired;
   return (
     <header class="statusbar" aria-label="Server status">
@@ -18,7 +19,7 @@ export function StatusBar() {
       </span>
       <span data-testid="fps">{fps === undefined ? 'fps –' : `${Math.round(fps)} fps`}</span>
       <span data-testid="dropped">{dropped === undefined ? '' : `${dropped} dropped`}</span>
-      <span data-testid="clients">{clients === undefined ? '' : `${clients} clients`}</span>
+      <span data-testid="clients">{clients === undefined ? '' : `${clients} ${clients === 1 ? 'client' : 'clients'} connected`}</span>
       <span data-testid="tier">{s.license?.tier ? `${s.license.tier} license` : ''}</span>
       <span data-testid="keystate" class={keyRequired === false ? 'warn' : ''}>
         {keyRequired === false ? 'no key set' : keyRequired ? 'key set' : ''}
