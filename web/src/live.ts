@@ -4,7 +4,7 @@
 import { call, getKey } from './api';
 import { live, notify, update, type LiveState } from './store';
 
-const TOPICS = ['source', 'mix', 'chain', 'palette', 'global', 'outputs', 'library', 'status', 'thumbnail'];
+const TOPICS = ['source', 'mix', 'chain', 'params', 'palette', 'global', 'outputs', 'library', 'status', 'thumbnail'];
 const FALLBACK_MS = 1000;
 
 let ws: WebSocket | null = null;
@@ -23,6 +23,8 @@ function apply(topic: string, data: any): void {
       return update({ mix: data, lastEventAt: now });
     case 'chain':
       return update({ chain: data, lastEventAt: now });
+    case 'params':
+      return update({ params: data, lastEventAt: now });
     case 'palette':
       return update({ palette: data, lastEventAt: now });
     case 'global':
@@ -136,7 +138,7 @@ export function connect(): void {
       fallbackTimer = undefined;
       const st = msg.state ?? {};
       const patch: Partial<LiveState> = { link: 'live', lastEventAt: performance.now() };
-      for (const t of ['source', 'mix', 'chain', 'palette', 'global', 'outputs'] as const) if (t in st) (patch as any)[t] = st[t];
+      for (const t of ['source', 'mix', 'chain', 'params', 'palette', 'global', 'outputs'] as const) if (t in st) (patch as any)[t] = st[t];
       update(patch);
     } else if (msg.type === 'event') {
       apply(String(msg.topic), msg.data);

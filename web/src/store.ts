@@ -12,6 +12,8 @@ export interface LiveState {
   source: any;
   mix: any | null;
   chain: { count: number; enabledCount?: number; items: any[] };
+  /** The chain with every item's inputs and values (the `params` topic, GET /effects/params); null before it arrives. */
+  params: { count: number; items: any[] } | null;
   palette: any | null;
   palettes: any[];
   global: { blackout: boolean; dimmer: number };
@@ -37,6 +39,7 @@ let state: LiveState = {
   source: null,
   mix: null,
   chain: { count: 0, items: [] },
+  params: null,
   palette: null,
   palettes: [],
   global: { blackout: false, dimmer: 1 },

@@ -15,8 +15,8 @@ async function post(path: string, body: unknown): Promise<any | null> {
   return null;
 }
 
-/** `chain` is the latest chain state: each chain event (and each hello) reads the open effect's values again. */
-function Params(props: { index: number; chain: unknown }) {
+/** `params` is the latest `params` topic: the open effect's values follow it, whoever changed them. */
+function Params(props: { index: number; params: { items: any[] } | null }) {
   const [inputs, setInputs] = useState<Input[] | null>(null);
   const [error, setError] = useState('');
   const [preset, setPreset] = useState('');
@@ -25,10 +25,12 @@ function Params(props: { index: number; chain: unknown }) {
     if (r.ok) setInputs(r.body.inputs ?? []);
     else setError(problem(r));
   }, [props.index]);
-  // No topic carries input values (GET /effects lists none), so they are read again on every chain event: a change
-  // to the chain made elsewhere shows with the values as they are then. A value changed elsewhere on its own sends no
-  // event; it shows at the next chain event, on reopening, or with this page's next change to the effect.
-  useEffect(() => void load(), [load, props.chain]);
+  useEffect(() => {
+    const item = props.params?.items.find((it) => it.index === props.index);
+    // Before the first params event (or on a server without the socket) the values are read once.
+    if (item) setInputs(item.inputs ?? []);
+    else void load();
+  }, [load, props.params, props.index]);
   const send = useCallback(
     async (name: string, value: unknown) => {
       const body = await post('/effects/params', { index: props.index, values: { [name]: value } });
@@ -81,6 +83,7 @@ function Params(props: { index: number; chain: unknown }) {
 
 function Chain() {
   const chain = useLive((s) => s.chain);
+  const params = useLive((s) => s.params);
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -162,7 +165,7 @@ function Chain() {
                 ✕
               </button>
             </div>
-            {isOpen && <Params index={fx.index} chain={chain} />}
+            {isOpen && <Params index={fx.index} params={params} />}
           </li>
         );
       })}
