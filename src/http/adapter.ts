@@ -170,9 +170,21 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
   };
   ex.request = request as { aborted: boolean };
 
-  if (route.def.method !== 'POST') return void dispatch(route, request, ex, hooks);
-
   const declared = headers['content-length'];
+  if (route.def.method !== 'POST') {
+    if ((declared === '' || declared === '0') && headers['transfer-encoding'] === '') return void dispatch(route, request, ex, hooks);
+    // A body on GET or DELETE means nothing here, but an answer written before it is read makes uWS close the
+    // connection with bytes unread, and the kernel's reset can destroy the answer: read it (bounded) and drop it.
+    if (declared !== '' && Number(declared) > BODY_LIMIT) {
+      return void respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
+    }
+    watchAbort(ex, hooks);
+    return void readBody(res, ex, BODY_LIMIT, (body) => {
+      if (body === null) respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
+      else dispatch(route, request, ex, hooks);
+    });
+  }
+
   if (declared !== '' && Number(declared) > BODY_LIMIT) {
     return void respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
   }
@@ -341,8 +353,10 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     // closeAfter: uWS writes `Connection: close` itself when the reply ends with closeConnection set.
     // HEAD: the Content-Length the GET would have is written as a plain header, because uWS 20.30 does not count
     // endWithoutBody(n > 0) as a reply and aborts the process when the handler returns.
-    if (head && body !== undefined && status !== 304) res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
-    if (head && reply.stream?.length !== undefined && status !== 304) res.writeHeader('Content-Length', String(reply.stream.length));
+    // With closeAfter, endWithoutBody(0, true) writes its own Content-Length: a second one would make the answer invalid.
+    const headLength = head && !closeAfter && status !== 304;
+    if (headLength && body !== undefined) res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+    if (headLength && reply.stream?.length !== undefined) res.writeHeader('Content-Length', String(reply.stream.length));
     if (status === 304 || body === undefined || head) {
       // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
       if (closeAfter) res.endWithoutBody(0, true);
