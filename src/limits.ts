@@ -61,6 +61,8 @@ export const EVENT_LIMITS = {
   pingIntervalMs: 15_000,
   /** A client that sent nothing (not even a pong) for this long is closed. */
   silenceMs: 45_000,
+  /** Requests one socket may have waiting for their answer; past it a request is refused at once (memory stays bounded). */
+  requestsInFlight: 64,
 } as const;
 
 /** OSC over UDP. */

@@ -48,6 +48,8 @@ interface Client {
   /** Its hello is out: events before it would arrive ahead of the state they change. */
   ready: boolean;
   lastHeard: number;
+  /** Its requests still waiting for their answer (capped by EVENT_LIMITS.requestsInFlight). */
+  inFlight: number;
   authTimer: NodeJS.Timeout | null;
   ws: WebSocket<Client> | null;
   /** False once its listener was retired (rebind, disable, shutdown): the connection is closed at its next send or ping. */
@@ -150,6 +152,7 @@ export class EventHub {
       resync: false,
       ready: false,
       lastHeard: Date.now(),
+      inFlight: 0,
       authTimer: null,
       ws: null,
       isLive,
@@ -257,6 +260,18 @@ export class EventHub {
     const path = msg.path;
     if (method !== 'GET' && method !== 'POST' && method !== 'DELETE') return this.error(c, '`method` must be GET, POST or DELETE', id);
     if (typeof path !== 'string' || !path.startsWith('/') || path.length > 2048) return this.error(c, '`path` must be an absolute path such as /api/v1/global', id);
+    if (c.inFlight >= EVENT_LIMITS.requestsInFlight) {
+      return this.error(c, `at most ${EVENT_LIMITS.requestsInFlight} requests in flight per socket; wait for their responses`, id);
+    }
+    c.inFlight++;
+    try {
+      await this.answer(c, id, method, path, msg.body);
+    } finally {
+      c.inFlight--;
+    }
+  }
+
+  private async answer(c: Client, id: string | number, method: 'GET' | 'POST' | 'DELETE', path: string, payload: unknown): Promise<void> {
     const target = path.split('?')[0]!;
     const found = this.d.router.find(method, target);
     // Image routes answer with their ETag only: a `*` If-None-Match stops them before any render or encode work.
@@ -264,7 +279,7 @@ export class EventHub {
     const reply = await this.d.dispatch({
       method,
       path,
-      body: method === 'POST' ? msg.body : undefined,
+      body: method === 'POST' ? payload : undefined,
       headers: { 'x-api-key': c.apiKey, authorization: c.authorization, 'content-type': 'application/json', ...(image ? { 'if-none-match': '*' } : {}) },
     });
     if (image && reply.status === 304) this.d.bus.watchThumbnail(path);
