@@ -128,6 +128,7 @@ export async function serve(flags: Overrides): Promise<void> {
     onSourcesChange: (cb) => void show.sources.on('change', cb),
     onPaletteChange: (cb) => void show.palette.on('change', cb),
     onMixChange: (cb) => void show.mixer.on('change', cb),
+    onGeneratorChange: (cb) => show.generatorParams.onChange(cb),
     outputsVersion: () => ctx.outputsVersion(),
     browseVersion: () => show.browseTree(),
   });

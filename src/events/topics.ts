@@ -12,6 +12,8 @@ export interface TopicSources {
   onPaletteChange(cb: () => void): void;
   /** Cue, take, T-bar and the end of a transition. */
   onMixChange(cb: () => void): void;
+  /** Generator input values set, or the program source they belong to switched. */
+  onGeneratorChange(cb: () => void): void;
   /** Changes whenever an output's definition or worker status does. */
   outputsVersion(): unknown;
   /** A new value whenever the browse tree is rebuilt. */
@@ -25,6 +27,8 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     { name: 'chain', path: `${API_PREFIX}/effects`, inHello: true, signals: [s.onStateChange] },
     // Input values: GET /effects lists none, so a value set over HTTP, the socket or OSC shows here.
     { name: 'params', path: `${API_PREFIX}/effects/params`, inHello: true, signals: [s.onStateChange] },
+    // The program source's generator inputs with their values; null while it is not a generator.
+    { name: 'generator', path: `${API_PREFIX}/sources/current/params`, inHello: true, signals: [s.onStateChange, s.onMixChange, s.onGeneratorChange] },
     { name: 'palette', path: `${API_PREFIX}/palettes/current`, inHello: true, signals: [s.onStateChange, s.onPaletteChange] },
     { name: 'global', path: `${API_PREFIX}/global`, inHello: true, signals: [s.onStateChange] },
     { name: 'outputs', path: `${API_PREFIX}/outputs`, inHello: true, version: s.outputsVersion },

@@ -23,13 +23,19 @@ export class GeneratorParams {
   /** Values set since the program source (render key) last switched; null = the entry's own inputs. */
   private key = '';
   private values: Record<string, unknown> | null = null;
+  private readonly listeners: Array<() => void> = [];
 
   constructor(private readonly d: GeneratorParamsDeps) {}
 
+  /** Called after every change of the values or of the source they belong to (the `generator` event topic). */
+  onChange(cb: () => void): void {
+    this.listeners.push(cb);
+  }
+
   /** The renderer switched its program source (render key `kind:id`): values start from that source's inputs. */
   switched(key: string): void {
-    this.key = key;
-    this.values = null;
+    this.reset(key);
+    for (const cb of this.listeners) cb();
   }
 
   get(): GeneratorParamsView {
@@ -44,6 +50,7 @@ export class GeneratorParams {
     if (!r.ok) throw new ApiError('INVALID_REQUEST', `${p.entry.name}: ${r.problem.message}; nothing changed`, r.problem.details);
     this.values = persistable(p.desc.inputs, r.values);
     this.d.apply(p.key, r.values, firedEvents(p.desc.inputs, r.values));
+    for (const cb of this.listeners) cb();
     return { id: p.entry.id, inputs: inputStates(p.desc.inputs, r.values) };
   }
 
@@ -57,7 +64,12 @@ export class GeneratorParams {
       const what = c.sourceKind === 'none' ? 'no source is selected' : `the program source "${c.name}" is a ${c.sourceKind === 'live' ? 'live input' : c.sourceKind === 'file' ? 'media file' : 'source without a generator'}`;
       throw new ApiError('NOT_A_GENERATOR', `${what}; only generators and source presets have parameters`);
     }
-    if (key !== this.key) this.switched(key);
+    if (key !== this.key) this.reset(key);
     return { entry, desc, key, values: this.values ?? spec.inputs };
+  }
+
+  private reset(key: string): void {
+    this.key = key;
+    this.values = null;
   }
 }

@@ -44,7 +44,7 @@ test('hello: server and state, each member equal to its GET route', async () => 
   assert.is(hello.seq, 1);
   assert.is(hello.server.name, 'vjd');
   assert.type(hello.server.version, 'string');
-  assert.equal(Object.keys(hello.state).sort(), ['chain', 'global', 'mix', 'outputs', 'palette', 'params', 'source']);
+  assert.equal(Object.keys(hello.state).sort(), ['chain', 'generator', 'global', 'mix', 'outputs', 'palette', 'params', 'source']);
   assert.equal(hello.state.mix, await get('/api/v1/mix'));
   assert.equal(hello.state.global, await get('/api/v1/global'));
   assert.equal(hello.state.chain, await get('/api/v1/effects'));
@@ -53,7 +53,9 @@ test('hello: server and state, each member equal to its GET route', async () => 
   assert.equal(hello.state.outputs, await get('/api/v1/outputs'));
   const palette = await req('GET', `${s.base}/api/v1/palettes/current`, { headers: AUTH });
   assert.equal(hello.state.palette, palette.status === 200 ? palette.json() : null);
-  assert.equal(hello.topics.sort(), ['chain', 'global', 'library', 'mix', 'outputs', 'palette', 'params', 'source']);
+  const generator = await req('GET', `${s.base}/api/v1/sources/current/params`, { headers: AUTH });
+  assert.equal(hello.state.generator, generator.status === 200 ? generator.json() : null);
+  assert.equal(hello.topics.sort(), ['chain', 'generator', 'global', 'library', 'mix', 'outputs', 'palette', 'params', 'source']);
   await done(c);
 });
 
@@ -320,6 +322,20 @@ test('a paused reader: the server does not buffer for it without bound, and it g
   assert.ok(answered < n, `some answers were dropped (${answered} of ${n})`);
   const seqs = c.messages.map((m) => m.seq);
   assert.equal(seqs, seqs.map((_, i) => seqs[0] + i), 'seq without gaps');
+  await done(c);
+});
+
+test('generator inputs: a program switch to a generator and a value set over HTTP arrive as `generator` events', async () => {
+  const c = await client();
+  await c.next((m) => m.type === 'hello');
+  const post = (path: string, body: unknown) => req('POST', `${s.base}/api/v1${path}`, { headers: AUTH, body });
+  assert.is((await post('/sources/select', { id: 'source:solid_color' })).status, 200);
+  const switched = await c.next((m) => m.type === 'event' && m.topic === 'generator' && m.data?.id === 'source:solid_color');
+  assert.equal(switched.data, await get('/api/v1/sources/current/params'));
+  assert.is((await post('/sources/params', { values: { color: '#FF0000' } })).status, 200);
+  const red = (m: any): boolean => m.type === 'event' && m.topic === 'generator' && JSON.stringify(m.data?.inputs.find((i: any) => i.name === 'color')?.value) === '[1,0,0,1]';
+  const ev = await c.next(red);
+  assert.equal(ev.data, await get('/api/v1/sources/current/params'));
   await done(c);
 });
 

@@ -1,6 +1,7 @@
 // The page against the real A/B mixer, generator parameters and the status bar's client count, in Chromium: cue by
 // click, take with the chosen transition (button and double-click), the T-bar, each checked over HTTP (GET /mix,
-// GET /sources/current/params); and cue/position/take made over HTTP shown on the page through the events socket.
+// GET /sources/current/params); and cue/position/take and generator values made over HTTP shown on the page through
+// the events socket.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -110,6 +111,9 @@ test('generator panel: another generator taken over HTTP shows its inputs; colou
   await until(async () => near((await param('center'))[0], x0 + 0.02), 'ArrowRight moves x');
   await pad.press('ArrowDown');
   await until(async () => near((await param('center'))[1], y0 - 0.02), 'ArrowDown moves y');
+  // A value set elsewhere (another operator, OSC, a script) reaches the panel through the generator topic.
+  await api('POST', '/sources/params', { values: { ringColor: '#00ff00' } });
+  await until(async () => (await page.locator('#gen-ringColor').inputValue()) === '#00ff00', 'ring colour set over HTTP shown');
 });
 
 test('double-click takes with the chosen transition; the T-bar drives the position and completes the take', async () => {

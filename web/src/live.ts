@@ -4,7 +4,7 @@
 import { call, getKey } from './api';
 import { live, notify, update, type LiveState } from './store';
 
-const TOPICS = ['source', 'mix', 'chain', 'params', 'palette', 'global', 'outputs', 'library', 'status', 'thumbnail'];
+const TOPICS = ['source', 'mix', 'chain', 'params', 'generator', 'palette', 'global', 'outputs', 'library', 'status', 'thumbnail'];
 const FALLBACK_MS = 1000;
 
 let ws: WebSocket | null = null;
@@ -25,6 +25,8 @@ function apply(topic: string, data: any): void {
       return update({ chain: data, lastEventAt: now });
     case 'params':
       return update({ params: data, lastEventAt: now });
+    case 'generator':
+      return update({ generator: data, generatorVersion: live().generatorVersion + 1, lastEventAt: now });
     case 'palette':
       return update({ palette: data, lastEventAt: now });
     case 'global':
@@ -138,7 +140,8 @@ export function connect(): void {
       fallbackTimer = undefined;
       const st = msg.state ?? {};
       const patch: Partial<LiveState> = { link: 'live', lastEventAt: performance.now() };
-      for (const t of ['source', 'mix', 'chain', 'params', 'palette', 'global', 'outputs'] as const) if (t in st) (patch as any)[t] = st[t];
+      for (const t of ['source', 'mix', 'chain', 'params', 'generator', 'palette', 'global', 'outputs'] as const) if (t in st) (patch as any)[t] = st[t];
+      if ('generator' in st) patch.generatorVersion = live().generatorVersion + 1;
       update(patch);
     } else if (msg.type === 'event') {
       apply(String(msg.topic), msg.data);

@@ -14,6 +14,10 @@ export interface LiveState {
   chain: { count: number; enabledCount?: number; items: any[] };
   /** The chain with every item's inputs and values (the `params` topic, GET /effects/params); null before it arrives. */
   params: { count: number; items: any[] } | null;
+  /** The program source's generator inputs (the `generator` topic); null while it is not a generator or unknown. */
+  generator: { id: string; inputs: any[] } | null;
+  /** Bumped on every `generator` event (a null one included), so the panel can tell "pushed" from "not yet known". */
+  generatorVersion: number;
   palette: any | null;
   palettes: any[];
   global: { blackout: boolean; dimmer: number };
@@ -40,6 +44,8 @@ let state: LiveState = {
   mix: null,
   chain: { count: 0, items: [] },
   params: null,
+  generator: null,
+  generatorVersion: 0,
   palette: null,
   palettes: [],
   global: { blackout: false, dimmer: 1 },

@@ -1,7 +1,7 @@
 // Generator parameters: the program source's inputs when it is a generator (GET /sources/current/params), with the
 // same controls as effect inputs, set through POST /sources/params. Any other program source answers 409
-// NOT_A_GENERATOR, shown as text. No topic carries input values, so they are read again whenever the program source
-// changes (the `source` and `mix` events) and from each answer to this page's own changes.
+// NOT_A_GENERATOR, shown as text. The `generator` topic pushes the inputs whoever changed them; a null event (not a
+// generator, or the renderer busy) and a page without the socket read the route again on each source change.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import { notify, useLive } from '../store';
@@ -14,6 +14,9 @@ const notGenerator = (r: { status: number; body: any }): boolean => r.status ===
 export function GeneratorPanel() {
   const source = useLive((s) => s.source);
   const programId = useLive((s) => s.mix?.program?.id);
+  const pushed = useLive((s) => s.generator);
+  const pushes = useLive((s) => s.generatorVersion);
+  const link = useLive((s) => s.link);
   const [view, setView] = useState<View>({ kind: 'loading' });
   const load = useCallback(async () => {
     const r = await call('GET', '/sources/current/params');
@@ -21,7 +24,10 @@ export function GeneratorPanel() {
     else if (notGenerator(r)) setView({ kind: 'none' });
     else setView({ kind: 'error', text: problem(r) });
   }, []);
-  useEffect(() => void load(), [load, source, programId]);
+  useEffect(() => {
+    if (link === 'live' && pushes > 0 && pushed !== null) setView({ kind: 'inputs', id: pushed.id, inputs: pushed.inputs ?? [] });
+    else void load();
+  }, [load, source, programId, pushed, pushes, link]);
   const send = useCallback(async (name: string, value: unknown) => {
     const r = await call('POST', '/sources/params', { values: { [name]: value } });
     if (r.ok) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
