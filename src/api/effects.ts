@@ -3,7 +3,8 @@
 import Type, { type Static } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
-import type { RenderClient } from '../workers/render-client.js';
+import type { ChainSnapshot, RenderClient } from '../workers/render-client.js';
+import type { ChainItem } from '../shared/messages.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { describeInputs, inputStates, nestedValueProblem } from '../params/values.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
@@ -85,7 +86,28 @@ export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog'>): Arr
   });
 }
 
+/**
+ * The JSON bytes of a view of the chain, made once per snapshot: the render client replaces the snapshot object on
+ * every change, and GET /effects is what every panel polls.
+ */
+function perSnapshot(view: (items: readonly ChainItem[]) => unknown): (snap: ChainSnapshot) => Buffer {
+  let last: ChainSnapshot | null = null;
+  let bytes = Buffer.alloc(0);
+  return (snap) => {
+    if (snap !== last) {
+      bytes = Buffer.from(JSON.stringify(view(snap.items)));
+      last = snap;
+    }
+    return bytes;
+  };
+}
+
 export function effectsRoutes(d: EffectsDeps): RouteDef[] {
+  const chainBytes = perSnapshot((items) => ({ count: items.length, enabledCount: items.filter((i) => i.enabled).length, items }));
+  const enabledBytes = perSnapshot((all) => {
+    const items = all.filter((i) => i.enabled);
+    return { count: items.length, items };
+  });
   return [
     defineRoute({
       ...common,
@@ -119,10 +141,7 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       schema: {},
       responses: { 200: { description: 'the chain', schema: ChainList } },
       errors: ['CHAIN_BUSY'],
-      handler: () => {
-        const items = d.render.readChain().items;
-        return { json: { count: items.length, enabledCount: items.filter((i) => i.enabled).length, items } };
-      },
+      handler: () => ({ jsonText: chainBytes(d.render.readChain()) }),
     }),
     defineRoute({
       ...common,
@@ -134,10 +153,7 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       schema: {},
       responses: { 200: { description: 'enabled effects', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemSchema) }) } },
       errors: ['CHAIN_BUSY'],
-      handler: () => {
-        const items = d.render.readChain().items.filter((i) => i.enabled);
-        return { json: { count: items.length, items } };
-      },
+      handler: () => ({ jsonText: enabledBytes(d.render.readChain()) }),
     }),
     defineRoute({
       ...common,

@@ -170,8 +170,8 @@ export interface StatusContext {
 export function statusRoutes(ctx: StatusContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; thumbs: number; outs: number; evs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: string } | null = null;
-  const render = (): string => {
+  let memo: { tick: number; thumbs: number; outs: number; evs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: Buffer } | null = null;
+  const render = (): Buffer => {
     const loaded = ctx.config();
     const lic = ctx.license();
     const l = ctx.listener();
@@ -185,7 +185,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.evs === evs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
       return memo.text;
     }
-    const text = JSON.stringify({
+    const text = Buffer.from(JSON.stringify({
       name: ctx.name,
       version: ctx.version,
       apiVersion: 'v1',
@@ -201,7 +201,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       outputs: ctx.outputs(),
       events: ctx.events(),
       osc: ctx.osc(),
-    });
+    }));
     memo = { tick, thumbs, outs, evs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
     return text;
   };

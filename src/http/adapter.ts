@@ -3,11 +3,12 @@
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { ApiError } from '../errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { CACHE_CONTROL, CAPTURED_KEYS, CONTENT_LENGTH, CONTENT_TYPE, CORS_BYTES, HOST, JSON_TYPE, NO_STORE, statusLine, TRANSFER_ENCODING } from './wire.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
 import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
-import { CAPTURED_HEADERS, type CapturedHeader, type Reply, type RouteRequest, type StreamSink } from './route.js';
+import { type CapturedHeader, type Reply, type RouteRequest, type StreamSink } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
@@ -33,15 +34,6 @@ export interface AdapterHooks extends RequestPolicy {
   finished(): void;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 204: '204 No Content', 206: '206 Partial Content', 302: '302 Found', 304: '304 Not Modified',
-  400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
-  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
-  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 426: '426 Upgrade Required', 500: '500 Internal Server Error',
-  503: '503 Service Unavailable', 504: '504 Gateway Timeout',
-};
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 interface Exchange {
@@ -91,7 +83,7 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
     // Private Network Access: a public page asking to reach this box gets no grant unless the operator opted in.
     const pna = req.getHeader('access-control-request-private-network').toLowerCase() === 'true' && hooks.privateNetwork();
     res.cork(() => {
-      res.writeStatus(STATUS_TEXT[204]!);
+      res.writeStatus(statusLine(204));
       writeHeaders(res, CORS_HEADERS);
       writeHeaders(res, PREFLIGHT_HEADERS);
       if (pna) res.writeHeader('Access-Control-Allow-Private-Network', 'true');
@@ -142,11 +134,12 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
     return;
   }
   hooks.started();
-  if (!hooks.hosts.allows(req.getHeader('host'))) return void respond(ex, hooks, errorReply(misdirected(req.getHeader('host'))));
+  const host = req.getHeader(HOST);
+  if (!hooks.hosts.allows(host)) return void respond(ex, hooks, errorReply(misdirected(host)));
 
   // Everything needed from req is read now: it is invalid after this function returns.
   const headers = {} as Record<CapturedHeader, string>;
-  for (const h of CAPTURED_HEADERS) headers[h] = req.getHeader(h);
+  for (const [h, key] of CAPTURED_KEYS) headers[h] = req.getHeader(key);
   const { url, query: rawQuery } = readTarget(req);
   const rawParams: Record<string, string> = {};
   route.paramNames.forEach((name, i) => {
@@ -214,8 +207,8 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
  * follows. Requests with neither header skip the header walk.
  */
 function ambiguousFraming(res: HttpResponse, req: HttpRequest): boolean {
-  const te = req.getHeader('transfer-encoding');
-  if (req.getHeader('content-length') === '' && te === '') return false;
+  const te = req.getHeader(TRANSFER_ENCODING);
+  if (req.getHeader(CONTENT_LENGTH) === '' && te === '') return false;
   let lengths = 0;
   let codings = 0;
   try {
@@ -335,20 +328,17 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
   const head = ex.head;
   const res = ex.res;
   const status = reply.status ?? 200;
-  let body: Uint8Array | string | undefined;
-  let contentType = reply.contentType;
   const isJson = reply.json !== undefined || reply.jsonText !== undefined;
-  if (isJson) {
-    body = reply.jsonText ?? JSON.stringify(reply.json);
-    contentType = JSON_TYPE;
-  } else {
-    body = reply.body;
-  }
+  const body = isJson ? (reply.jsonText ?? JSON.stringify(reply.json)) : reply.body;
+  const contentType = reply.contentType;
   res.cork(() => {
-    res.writeStatus(STATUS_TEXT[status] ?? `${status} Status`);
-    writeHeaders(res, CORS_HEADERS);
-    if (contentType && status !== 304) res.writeHeader('Content-Type', contentType);
-    if (isJson && !reply.headers?.['Cache-Control']) res.writeHeader('Cache-Control', 'no-store');
+    res.writeStatus(statusLine(status));
+    writeHeaders(res, CORS_BYTES);
+    if (status !== 304) {
+      if (isJson) res.writeHeader(CONTENT_TYPE, JSON_TYPE);
+      else if (contentType) res.writeHeader(CONTENT_TYPE, contentType);
+    }
+    if (isJson && !reply.headers?.['Cache-Control']) res.writeHeader(CACHE_CONTROL, NO_STORE);
     if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
     // closeAfter: uWS writes `Connection: close` itself when the reply ends with closeConnection set.
     // HEAD: the Content-Length the GET would have is written as a plain header, because uWS 20.30 does not count
@@ -458,8 +448,8 @@ function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
     },
   };
   res.cork(() => {
-    res.writeStatus(STATUS_TEXT[reply.status ?? 200] ?? `${reply.status} Status`);
-    writeHeaders(res, CORS_HEADERS);
+    res.writeStatus(statusLine(reply.status ?? 200));
+    writeHeaders(res, CORS_BYTES);
     if (reply.contentType) res.writeHeader('Content-Type', reply.contentType);
     if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
     // An empty known-length body ends here: tryEnd with nothing left answers Content-Length: 0.
@@ -485,7 +475,7 @@ function sendWithBackpressure(ex: Exchange, body: Uint8Array): void {
   });
 }
 
-function writeHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string, string]>): void {
+function writeHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string | Buffer, string | Buffer]>): void {
   for (const [k, v] of headers) res.writeHeader(k, v);
 }
 
