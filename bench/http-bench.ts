@@ -19,12 +19,7 @@ const TREE_FILES = Number(process.env.VJD_BENCH_TREE_FILES ?? 5000);
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
 const EFFECTS = ['invert', 'hue_shift', 'vignette'];
-/** This build once more with the render loop at 1 fps: what the HTTP layer costs without the renderer sharing its core. */
-const QUIET = { dir: ROOT, name: 'vjd, render 1 fps', renderFps: 1 };
-const BASELINES: Array<{ dir: string; name: string; renderFps?: number }> = [
-  QUIET,
-  ...(process.env.VJD_BENCH_BASELINE ?? '').split(',').filter((p) => p !== '').map((p) => ({ dir: resolve(p), name: `vjd @${basename(resolve(p))}` })),
-];
+const BASELINES = (process.env.VJD_BENCH_BASELINE ?? '').split(',').filter((p) => p !== '').map((p) => ({ dir: resolve(p), name: `vjd @${basename(resolve(p))}` }));
 const TARGETS = ['bare uWS', 'node:http', 'vjd', ...BASELINES.map((b) => b.name)];
 type Target = string;
 
@@ -120,7 +115,7 @@ function captured(url: string, r: Res, etag?: string): ReferenceRoute {
 }
 
 /** One vjd (this build, or the baseline's cli.js) with the media tree, the dead input and the effects chain. */
-async function startVjd(cli?: string, renderFps?: number): Promise<{ vjd: TestServer; dataDir: string }> {
+async function startVjd(cli?: string): Promise<{ vjd: TestServer; dataDir: string }> {
   const dataDir = await tempDir('vjd-http-bench-');
   const mediaRoot = await seedMediaTree(dataDir, TREE_FILES);
   const deadPort = await freePort();
@@ -130,7 +125,6 @@ async function startVjd(cli?: string, renderFps?: number): Promise<{ vjd: TestSe
     env: { VJD_LOG_LEVEL: 'warn' },
     config: {
       media: { roots: [mediaRoot] },
-      ...(renderFps !== undefined ? { render: { fps: renderFps } } : {}),
       // A network input nobody sends to: its thumbnail stays the placeholder card with a stable ETag.
       live: { test: [], streams: [{ id: 'dead', name: 'Dead Cam', url: `tcp://127.0.0.1:${deadPort}` }], v4l2: { enabled: false } },
     },
@@ -148,8 +142,8 @@ async function startVjd(cli?: string, renderFps?: number): Promise<{ vjd: TestSe
 
 async function main(): Promise<void> {
   const { vjd, dataDir } = await startVjd();
-  const bases: Array<{ name: string; dir: string; renderFps?: number; vjd: TestServer; dataDir: string }> = [];
-  for (const b of BASELINES) bases.push({ ...b, ...(await startVjd(join(b.dir, 'dist', 'src', 'cli.js'), b.renderFps)) });
+  const bases: Array<{ name: string; dir: string; vjd: TestServer; dataDir: string }> = [];
+  for (const b of BASELINES) bases.push({ ...b, ...(await startVjd(join(b.dir, 'dist', 'src', 'cli.js'))) });
   const api = (p: string): string => `${vjd.base}/api/v1${p}`;
   try {
 
@@ -225,7 +219,7 @@ async function main(): Promise<void> {
     const ratio304 = { source: rpsOf('vjd', endpoints[3]!.name) / vjdStatus, livePlaceholder: rpsOf('vjd', endpoints[4]!.name) / vjdStatus };
     const baseline304 = bases.map((b) => {
       const st = rpsOf(b.name, endpoints[0]!.name);
-      return { name: b.name, dir: b.dir, quiet: b.renderFps !== undefined, source: rpsOf(b.name, endpoints[3]!.name) / st, livePlaceholder: rpsOf(b.name, endpoints[4]!.name) / st };
+      return { name: b.name, dir: b.dir, source: rpsOf(b.name, endpoints[3]!.name) / st, livePlaceholder: rpsOf(b.name, endpoints[4]!.name) / st };
     });
     const thumbRequests = thumbsAfter.requests - thumbsBefore.requests;
     const thumb304 = thumbsAfter.notModified - thumbsBefore.notModified;
@@ -243,9 +237,7 @@ async function main(): Promise<void> {
       `304 path req/s / GET /status req/s on vjd (target ≥ 0.8): source thumbnail ${f2(ratio304.source)}, live placeholder ${f2(ratio304.livePlaceholder)}. vjd counted ${thumb304} of ${thumbRequests} thumbnail requests as 304.`,
       ...baseline304.flatMap((b) => [
         '',
-        b.quiet
-          ? `\`${b.name}\` is this build again with \`render.fps: 1\` (its own data dir and media tree): every vjd shares CPU ${SERVER_CPU} with its own render loop, which at 30 fps takes a large part of that core, so this row shows what the HTTP layer itself costs. Its 304 paths / its GET /status: source ${f2(b.source)}, live placeholder ${f2(b.livePlaceholder)}.`
-          : `\`${b.name}\` is the build at ${b.dir} (same config, its own data dir and media tree), measured in the same interleaved rounds; its 304 paths / its GET /status: source ${f2(b.source)}, live placeholder ${f2(b.livePlaceholder)}.`,
+        `\`${b.name}\` is the build at ${b.dir} (same config, its own data dir and media tree), measured in the same interleaved rounds; its 304 paths / its GET /status: source ${f2(b.source)}, live placeholder ${f2(b.livePlaceholder)}.`,
       ]),
     ];
     const md = lines.join('\n');
