@@ -129,7 +129,9 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
     ex.done = true;
     return void res.close();
   }
-  if (ambiguousFraming(res, req)) {
+  const length = req.getHeader(CONTENT_LENGTH);
+  const coding = req.getHeader(TRANSFER_ENCODING);
+  if (ambiguousFraming(res, req, length, coding)) {
     ex.done = true;
     return;
   }
@@ -140,6 +142,8 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
   // Everything needed from req is read now: it is invalid after this function returns.
   const headers = {} as Record<CapturedHeader, string>;
   for (const [h, key] of CAPTURED_KEYS) headers[h] = req.getHeader(key);
+  headers['content-length'] = length;
+  headers['transfer-encoding'] = coding;
   const { url, query: rawQuery } = readTarget(req);
   const rawParams: Record<string, string> = {};
   route.paramNames.forEach((name, i) => {
@@ -206,9 +210,8 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
  * (and loses a reply written just before a close), so closing without an answer is the only way to drop what
  * follows. Requests with neither header skip the header walk.
  */
-function ambiguousFraming(res: HttpResponse, req: HttpRequest): boolean {
-  const te = req.getHeader(TRANSFER_ENCODING);
-  if (req.getHeader(CONTENT_LENGTH) === '' && te === '') return false;
+function ambiguousFraming(res: HttpResponse, req: HttpRequest, length = req.getHeader(CONTENT_LENGTH), te = req.getHeader(TRANSFER_ENCODING)): boolean {
+  if (length === '' && te === '') return false;
   let lengths = 0;
   let codings = 0;
   try {

@@ -13,7 +13,6 @@ export const CAPTURED_HEADERS = [
   'content-type',
   'content-length',
   'transfer-encoding',
-  'origin',
   'range',
   'accept-encoding',
 ] as const;

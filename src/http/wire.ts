@@ -20,8 +20,10 @@ export function statusLine(status: number): Buffer | string {
   return STATUS_LINES.get(status) ?? `${status} Status`;
 }
 
-/** Request header names the adapter reads, each with its bytes. */
-export const CAPTURED_KEYS: ReadonlyArray<readonly [CapturedHeader, Buffer]> = CAPTURED_HEADERS.map((h) => [h, bytes(h)] as const);
+/** Request header names the adapter reads for a route, each with its bytes (the framing two are read before, once). */
+export const CAPTURED_KEYS: ReadonlyArray<readonly [CapturedHeader, Buffer]> = CAPTURED_HEADERS.filter((h) => h !== 'content-length' && h !== 'transfer-encoding').map(
+  (h) => [h, bytes(h)] as const,
+);
 export const HOST = bytes('host');
 export const CONTENT_LENGTH = bytes('content-length');
 export const TRANSFER_ENCODING = bytes('transfer-encoding');
