@@ -59,6 +59,7 @@ export class RenderEngine {
   private outputFrames: number;
   private timer: NodeJS.Timeout | null = null;
   private readonly thumbJobs: ThumbSchedule;
+  private idleThumbs: NodeJS.Immediate | null = null;
   private next = 0;
   private readonly period: number;
   /** One frame record, refilled per frame and per pass: the steady state allocates nothing per frame. */
@@ -127,11 +128,18 @@ export class RenderEngine {
    */
   queueThumb(job: ThumbJob, done: (reply: ThumbReply) => void): void {
     this.thumbJobs.push({ job, done });
+    // Arriving between frames, a burst is served in the idle time now rather than after the next frame.
+    if (this.timer !== null && this.idleThumbs === null) {
+      this.idleThumbs = setImmediate(() => {
+        this.idleThumbs = null;
+        if (this.timer !== null) this.thumbJobs.serveIdle(this.next - 3);
+      });
+    }
   }
 
   private runThumbs(): void {
-    // Past the guaranteed slice: at most 40% of a frame period, and never into the last 3 ms before the next frame.
-    this.thumbJobs.serve(Math.min(this.next - 3, performance.now() + this.period * 0.4));
+    // Past the guaranteed slice: never into the last 3 ms before the next frame (the share rule is the schedule's).
+    this.thumbJobs.serve(this.next - 3);
   }
 
   /** Runs a thumbnail job now (this thread is the only one drawing). Throws on GL failures. */
@@ -243,6 +251,8 @@ export class RenderEngine {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.idleThumbs) clearImmediate(this.idleThumbs);
+    this.idleThumbs = null;
   }
 
   renderFrame(now = performance.now()): void {

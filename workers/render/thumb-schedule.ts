@@ -1,6 +1,7 @@
 // When the render loop serves thumbnail jobs: a guaranteed slice per frame (after the frame, the job with the
 // earliest deadline; before or after it, any job that would expire waiting any longer), then more only in the idle
-// time before the next frame. Jobs already past their deadline are answered at once and never use up the slice.
+// time before the next frame, after the frame or as jobs arrive, up to a share of each frame period. Jobs already
+// past their deadline are answered at once and never use up the slice.
 import type { ThumbJob, ThumbReply } from '../../src/shared/messages.js';
 
 export interface PendingThumb {
@@ -12,6 +13,8 @@ export interface PendingThumb {
 const REPLY_MARGIN_MS = 75;
 /** Weight of the newest sample in the running estimates of a tick's and a job's duration. */
 const EWMA = 0.25;
+/** Part of each frame period jobs may use past the guaranteed one; the rest stays idle (outputs, encoders, the OS). */
+const SHARE = 0.4;
 
 export class ThumbSchedule {
   /** Ordered by deadline, earliest first (equal budgets make this arrival order). */
@@ -20,12 +23,16 @@ export class ThumbSchedule {
   private jobMs = 5;
   private tickMs: number;
   private lastSlot = 0;
+  /** Job time (ms) used since the last post-frame slot began, against `share`. */
+  private spent = 0;
+  private readonly share: number;
 
   constructor(
     period: number,
     private readonly run: (job: ThumbJob) => ThumbReply,
   ) {
     this.tickMs = period;
+    this.share = period * SHARE;
   }
 
   get size(): number {
@@ -51,19 +58,34 @@ export class ThumbSchedule {
   }
 
   /**
-   * Called after each frame. Serves the guaranteed slice, then further jobs until `stopAt` (performance.now()
-   * time; the idle-time rule the caller computes). What is left waits for the next frame's slot.
+   * Called after each frame. Serves the guaranteed slice, then further jobs within this period's share and before
+   * `frameDue` (performance.now() time, a little before the next frame). What is left waits for idle time or the
+   * next frame's slot.
    */
-  serve(stopAt: number): void {
+  serve(frameDue: number): void {
     const now = performance.now();
     if (this.lastSlot > 0) this.tickMs += EWMA * (now - this.lastSlot - this.tickMs);
     this.lastSlot = now;
+    this.spent = 0;
+    const stopAt = Math.min(frameDue, now + this.share);
     let first = true;
     for (;;) {
       this.dropExpired();
       if (this.jobs.length === 0) return;
       if (!first && performance.now() >= stopAt && !this.urgent()) return;
       first = false;
+      this.runOne(this.jobs.shift()!);
+    }
+  }
+
+  /**
+   * Called between frames when jobs arrive: serves them while this period's share lasts and `frameDue` has not come.
+   * At a low frame rate the wait for the next frame alone could pass a job's budget.
+   */
+  serveIdle(frameDue: number): void {
+    for (;;) {
+      this.dropExpired();
+      if (this.jobs.length === 0 || this.spent >= this.share || performance.now() >= frameDue) return;
       this.runOne(this.jobs.shift()!);
     }
   }
@@ -87,7 +109,9 @@ export class ThumbSchedule {
     } catch (err) {
       reply = { t: 'thumb-reply', id: p.job.id, ok: false, reason: 'failed', message: (err as Error).message };
     }
-    this.jobMs += EWMA * (Math.min(performance.now() - t0, 1000) - this.jobMs);
+    const took = performance.now() - t0;
+    this.spent += took;
+    this.jobMs += EWMA * (Math.min(took, 1000) - this.jobMs);
     p.done(reply);
   }
 
