@@ -14,6 +14,13 @@ import { GeneratorPanel } from './panels/generator';
 import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
 
+declare global {
+  interface Window {
+    /** When the page had its state and went live (read by the page tests). */
+    __vjdReady?: number;
+  }
+}
+
 /** Checks the key with a protected route, then loads everything and goes live. */
 export async function start(): Promise<void> {
   const status = await call('GET', '/status');
@@ -26,7 +33,7 @@ export async function start(): Promise<void> {
   update({ needKey: false, keyError: '' });
   await Promise.all([snapshot(), refreshLists()]);
   connect();
-  (window as any).__vjdReady = performance.now();
+  window.__vjdReady = performance.now();
 }
 
 onUnauthorized(() => {

@@ -4,13 +4,13 @@
 // would answer 409 NOT_A_GENERATOR. The `generator` topic pushes the inputs whoever changed them; without it (or
 // before its event for a newly taken generator) the route is read on each source change.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { call, problem } from '../api';
+import { call, problem, type Problem } from '../api';
 import { notify, useLive } from '../store';
 import { Control, type Input } from './controls';
 
 type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: Input[] };
 
-const notGenerator = (r: { status: number; body: any }): boolean => r.status === 409 && r.body?.code === 'NOT_A_GENERATOR';
+const notGenerator = (r: { status: number; body: Problem | null }): boolean => r.status === 409 && r.body?.code === 'NOT_A_GENERATOR';
 
 export function GeneratorPanel() {
   const source = useLive((s) => s.source);
@@ -40,7 +40,7 @@ export function GeneratorPanel() {
     else void load();
   }, [load, source, programId, programType, pushed, pushes, link]);
   const send = useCallback(async (name: string, value: unknown) => {
-    const r = await call('POST', '/sources/params', { values: { [name]: value } });
+    const r = await call('POST', '/sources/params', { body: { values: { [name]: value } } });
     if (r.ok) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
     else if (notGenerator(r)) setView({ kind: 'none' });
     else notify(problem(r));
