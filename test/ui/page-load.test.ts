@@ -1,5 +1,7 @@
 // A plain load of the control page in Chromium, with a program that is not a generator: no answer of 400 or more and
 // no console error while it loads and while the program changes (live input, another live input, a generator, back).
+// And the config reload warning: GET /status and the status topic carrying `reloadError` (set between the page and
+// the server) show an alert with its key, file and message, gone when the field is null.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -66,6 +68,42 @@ test('program changes (live, generator, live): the generator panel follows witho
   await until(async () => (await page.getByTestId('program-name').innerText()) === 'Red Card', 'red shown again');
   await page.getByTestId('generator-none').waitFor();
   clean();
+});
+
+test('a refused config reload in GET /status and the status topic shows as an alert until it is null', async () => {
+  const refused = { key: 'render.fps', file: '/etc/vjd/config.json', message: 'must be at most 120', at: new Date().toISOString() };
+  let reloadError: typeof refused | { key: null; file: string; message: string; at: string } | null = refused;
+  const ctx = await browser.newContext();
+  const p = await ctx.newPage();
+  await p.route(/\/api\/v1\/status$/, async (route) => {
+    const real = await route.fetch();
+    await route.fulfill({ response: real, json: { ...(await real.json()), reloadError } });
+  });
+  await p.routeWebSocket(/\/api\/v1\/events$/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((m) => {
+      const msg = typeof m === 'string' ? JSON.parse(m) : null;
+      if (msg?.type !== 'event' || msg.topic !== 'status') return void ws.send(m);
+      ws.send(JSON.stringify({ ...msg, data: { ...msg.data, reloadError } }));
+    });
+    ws.onMessage((m) => server.send(m));
+  });
+  await p.goto(`${s.base}/ui/`);
+  await loaded(p);
+  const alert = p.getByRole('alert');
+  await alert.waitFor({ timeout: 20000 });
+  const text = await alert.innerText();
+  for (const part of ['render.fps', '/etc/vjd/config.json', 'must be at most 120']) assert.ok(text.includes(part), `${part} in ${text}`);
+  assert.is(await p.getByTestId('reload-error-key').innerText(), 'render.fps');
+  // The next status event (once a second) without the error takes the banner away.
+  reloadError = null;
+  await until(async () => (await p.getByTestId('reload-error').count()) === 0, 'banner gone');
+  // A file that does not parse has no key: the file and message alone.
+  reloadError = { key: null, file: '/etc/vjd/config.json', message: 'Unexpected token } in JSON', at: new Date().toISOString() };
+  await until(async () => (await p.getByTestId('reload-error').count()) === 1, 'banner back');
+  assert.is(await p.getByTestId('reload-error-key').count(), 0);
+  assert.is(await p.getByTestId('reload-error-message').innerText(), 'Unexpected token } in JSON');
+  await ctx.close();
 });
 
 test.run();

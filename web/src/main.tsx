@@ -6,6 +6,7 @@ import { call, onUnauthorized, setKey, getKey } from './api';
 import { connect, disconnect, refreshLists, snapshot } from './live';
 import { update, useLive, live } from './store';
 import { StatusBar } from './panels/status';
+import { ReloadErrorBanner } from './panels/reload-error';
 import { AuthPrompt } from './panels/auth';
 import { ProgramPanel } from './panels/program';
 import { BrowsePanel } from './panels/browse';
@@ -59,6 +60,7 @@ function App() {
   return (
     <>
       <StatusBar />
+      <ReloadErrorBanner />
       <p class="notice" role="status" aria-live="polite">
         {notice}
       </p>

@@ -4,6 +4,15 @@ import type { Got } from './api-shapes';
 
 export type Link = 'starting' | 'connecting' | 'live' | 'fallback' | 'offline';
 
+/** Why the last config reload was refused (GET /status `reloadError`); declared here until the generated types carry it. */
+export interface ReloadError {
+  key: string | null;
+  file: string;
+  message: string;
+  at: string;
+}
+export type Status = Got<'/status'> & { reloadError?: ReloadError | null };
+
 /** Each topic's full state as its GET route answers it (the hello's `state` and every event's `data`). */
 export interface TopicState {
   source: Got<'/sources/current'>;
@@ -17,7 +26,7 @@ export interface TopicState {
   global: Got<'/global'>;
   outputs: Got<'/outputs'>;
   library: Got<'/browse'>;
-  status: Got<'/status'>;
+  status: Status;
   thumbnail: { url: string; etag: string };
 }
 export type Topic = keyof TopicState;
@@ -27,7 +36,7 @@ export interface LiveState {
   /** Whether the key prompt is shown. */
   needKey: boolean;
   keyError: string;
-  status: Got<'/status'> | null;
+  status: Status | null;
   source: TopicState['source'] | null;
   mix: TopicState['mix'] | null;
   chain: Pick<TopicState['chain'], 'count' | 'items'> & Partial<TopicState['chain']>;
