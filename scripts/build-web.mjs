@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the control page (web/) into dist/web/ with esbuild: content-hashed JS and CSS, and an index.html that
-// names them. Everything the page needs at run time is in that folder; nothing is fetched from elsewhere.
+// names them. Everything the page needs at run time is in that folder; nothing is fetched from elsewhere (the empty
+// inline icon keeps browsers from asking for /favicon.ico, a 404 and a console error on every load).
 import { build } from 'esbuild';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -43,6 +44,7 @@ const html = `<!DOCTYPE html>
 <meta name="color-scheme" content="dark">
 <meta name="theme-color" content="#0d0f14">
 <title>vjd</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ui/${css}">
 <script type="module" src="/ui/${js}"></script>
 </head>

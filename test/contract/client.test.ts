@@ -1,6 +1,7 @@
 // A typed client generated from the served description: openapi-typescript writes the types, the client in
 // client.fixture.mts calls every operation through openapi-fetch, `tsc --strict` compiles it (which fails when any
-// documented answer body is typed `unknown` or `any`), and the compiled client runs against a real vjd.
+// documented answer body is typed `unknown` or `any`), and the compiled client runs against a real vjd. The same
+// types, committed as web/src/api-types.d.ts, type the control page; they must match what the server describes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
@@ -40,6 +41,9 @@ test('types generated from the served description compile with a client of every
   const gen = await run(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.yaml', '-o', 'schema.d.ts'], dir);
   assert.is(gen.code, 0, gen.out);
   const types = await readFile(join(dir, 'schema.d.ts'), 'utf8');
+  // The control page is typed from the same output, committed: a route change must come with a regenerated copy.
+  const shared = await readFile(join(ROOT, 'web/src/api-types.d.ts'), 'utf8');
+  assert.ok(shared === types, 'web/src/api-types.d.ts differs from the served description: run `node scripts/api-types.mjs`');
 
   // Every documented operation is in the types, and the client calls each GET/POST one.
   const doc = YAML.parse(fx.openapiYaml);

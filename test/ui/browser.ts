@@ -1,5 +1,6 @@
-// Shared by the page tests: Debian Chromium through playwright-core, a page that records every URL it requests and
-// every WebSocket frame it sends, and where screenshots go (an ignored folder: artefacts, never committed).
+// Shared by the page tests: Debian Chromium through playwright-core, a page that records every URL it requests, every
+// failed answer and console error, and every WebSocket frame it sends, and where screenshots go (an ignored folder:
+// artefacts, never committed).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -25,13 +26,19 @@ export interface Opened {
   /** Text frames the page sent on any WebSocket, in order. */
   wsSent: string[];
   errors: string[];
+  /** Answers with status 400 or more, as `STATUS URL`. */
+  failed: string[];
+  /** Messages the page logged as errors (a failed resource load among them). */
+  consoleErrors: string[];
 }
 
 export async function open(browser: Browser, url: string, viewport = LAPTOP): Promise<Opened> {
   const ctx = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await ctx.newPage();
-  const o: Opened = { page, urls: [], wsSent: [], errors: [] };
+  const o: Opened = { page, urls: [], wsSent: [], errors: [], failed: [], consoleErrors: [] };
   page.on('request', (r) => void o.urls.push(r.url()));
+  page.on('response', (r) => void (r.status() >= 400 && o.failed.push(`${r.status()} ${r.url()}`)));
+  page.on('console', (m) => void (m.type() === 'error' && o.consoleErrors.push(`${m.text()} (${m.location().url})`)));
   page.on('websocket', (ws) => {
     o.urls.push(ws.url());
     ws.on('framesent', (f) => void o.wsSent.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));

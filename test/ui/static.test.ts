@@ -31,7 +31,9 @@ test('/ui/ is the page, revalidated on every load, without the key, loading only
   assert.is(r.headers['cache-control'], 'no-cache');
   assert.ok(r.headers.etag, 'ETag');
   assert.match(String(r.headers['content-security-policy']), /default-src 'self'/);
-  assets = [...r.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+  // The icon is inline (data:), so the browser asks for no /favicon.ico.
+  assert.match(r.text, /<link rel="icon" href="data:,">/);
+  assets = [...r.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((a) => !a.startsWith('data:'));
   assert.is(assets.length, 2, assets.join(' '));
   for (const a of assets) assert.match(a, /^\/ui\/app-[A-Z0-9]{8}\.(js|css)$/);
   const again = await req('GET', `${s.base}/ui/`, { headers: { 'if-none-match': String(r.headers.etag) } });

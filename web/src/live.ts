@@ -1,10 +1,31 @@
-// Live state: the events WebSocket (issue 18's protocol: auth as the first message, hello with every topic, then
-// full-state events). A server without the socket (an older build) is read with GETs instead: after each of this
-// page's own changes and once a second, which is the only polling the page ever does.
+// Live state: the events WebSocket (auth as the first message, a hello with the state of its topics, then full-state
+// events). The subscription is the hello's own topic list plus the opt-in ones the page shows. A server without the
+// socket (an older build) is read with GETs instead: after each of this page's own changes and once a second, which is
+// the only polling the page ever does.
 import { call, getKey } from './api';
-import { live, notify, update, type LiveState } from './store';
+import { live, notify, update, type LiveState, type Topic, type TopicState } from './store';
 
-const TOPICS = ['source', 'mix', 'chain', 'params', 'generator', 'palette', 'global', 'outputs', 'library', 'status', 'thumbnail'];
+/** Topics a subscriber gets only when it names them: the status bar's once-a-second status, thumbnail ETags. */
+const OPT_IN: Topic[] = ['status', 'thumbnail'];
+
+/** The socket's messages the page reads; their members are the GET answers the topics name. */
+type ServerMessage =
+  | { type: 'hello'; topics: string[]; state: Partial<TopicState> }
+  | { type: 'event'; topic: string; data: unknown }
+  | { type: 'error'; code: string; message: string };
+
+function parse(text: string): ServerMessage | null {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof msg !== 'object' || msg === null) return null;
+  const type = (msg as { type?: unknown }).type;
+  // The socket's messages are documented with GET /events; the server is trusted to send what it documents.
+  return type === 'hello' || type === 'event' || type === 'error' ? (msg as ServerMessage) : null;
+}
 const FALLBACK_MS = 1000;
 
 let ws: WebSocket | null = null;
@@ -13,35 +34,60 @@ let fallbackTimer: ReturnType<typeof setInterval> | undefined;
 let stopped = false;
 let pending = 0;
 
-/** Applies one topic's new full state. */
-function apply(topic: string, data: any): void {
-  const now = performance.now();
-  switch (topic) {
+type TopicEvent = { [K in Topic]: { topic: K; data: TopicState[K] } }[Topic];
+
+/** Adds one topic's new full state to `patch`; a topic the page does not show matches no case and changes nothing. */
+function merge(topic: string, data: unknown, patch: Partial<LiveState>): void {
+  // The topic names which GET answer `data` is (documented with GET /events).
+  const e = { topic, data } as TopicEvent;
+  switch (e.topic) {
     case 'source':
-      return update({ source: data, lastEventAt: now });
+      patch.source = e.data;
+      break;
     case 'mix':
-      return update({ mix: data, lastEventAt: now });
+      patch.mix = e.data;
+      break;
     case 'chain':
-      return update({ chain: data, lastEventAt: now });
+      patch.chain = e.data;
+      break;
     case 'params':
-      return update({ params: data, lastEventAt: now });
+      patch.params = e.data;
+      break;
     case 'generator':
-      return update({ generator: data, generatorVersion: live().generatorVersion + 1, lastEventAt: now });
+      patch.generator = e.data;
+      patch.generatorVersion = (patch.generatorVersion ?? live().generatorVersion) + 1;
+      break;
     case 'palette':
-      return update({ palette: data, lastEventAt: now });
+      patch.palette = e.data;
+      break;
     case 'global':
-      return update({ global: data, lastEventAt: now });
+      patch.global = e.data;
+      break;
     case 'outputs':
-      update({ outputs: data, lastEventAt: now });
-      return void refreshRecordings();
+      patch.outputs = e.data;
+      break;
     case 'library':
-      return update({ libraryVersion: live().libraryVersion + 1, lastEventAt: now });
+      patch.libraryVersion = live().libraryVersion + 1;
+      break;
     case 'status':
-      return update({ status: { ...live().status, ...data } });
+      patch.status = { ...live().status, ...e.data };
+      return;
     case 'thumbnail':
-      if (data && typeof data.url === 'string') update({ thumbs: { ...live().thumbs, [data.url]: String(data.etag ?? '') } });
+      if (e.data && typeof e.data.url === 'string') patch.thumbs = { ...live().thumbs, [e.data.url]: String(e.data.etag ?? '') };
+      return;
+    default:
       return;
   }
+  patch.lastEventAt = performance.now();
+}
+
+/** Applies one event. */
+function apply(topic: string, data: unknown): void {
+  const patch: Partial<LiveState> = {};
+  merge(topic, data, patch);
+  update(patch);
+  // An output that stopped may have finished a recording: no topic carries the list.
+  if (topic === 'outputs') void refreshRecordings();
 }
 
 /** Lists that no topic carries: read once at start and after the changes that alter them. */
@@ -124,28 +170,26 @@ export function connect(): void {
     // Browsers cannot set headers on the upgrade: the key goes in the first message, never in the URL.
     const key = getKey();
     if (key !== '') sock.send(JSON.stringify({ type: 'auth', key }));
-    sock.send(JSON.stringify({ type: 'subscribe', topics: TOPICS }));
   };
   sock.onmessage = (ev) => {
-    let msg: any;
-    try {
-      msg = JSON.parse(String(ev.data));
-    } catch {
-      return;
-    }
+    const msg = parse(String(ev.data));
+    if (msg === null) return;
     if (msg.type === 'hello') {
+      if (!hello) {
+        // The hello names the default topics; the page adds the opt-in ones it shows. A resync's hello keeps them.
+        const topics = [...new Set([...msg.topics, ...OPT_IN])];
+        sock.send(JSON.stringify({ type: 'subscribe', topics }));
+      }
       hello = true;
       retryMs = 500;
       clearInterval(fallbackTimer);
       fallbackTimer = undefined;
-      const st = msg.state ?? {};
       const patch: Partial<LiveState> = { link: 'live', lastEventAt: performance.now() };
-      for (const t of ['source', 'mix', 'chain', 'params', 'generator', 'palette', 'global', 'outputs'] as const) if (t in st) (patch as any)[t] = st[t];
-      if ('generator' in st) patch.generatorVersion = live().generatorVersion + 1;
+      for (const [topic, data] of Object.entries(msg.state)) merge(topic, data, patch);
       update(patch);
     } else if (msg.type === 'event') {
-      apply(String(msg.topic), msg.data);
-    } else if (msg.type === 'error') {
+      apply(msg.topic, msg.data);
+    } else {
       notify(`events: ${msg.code}: ${msg.message}`);
     }
   };

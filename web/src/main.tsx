@@ -6,6 +6,7 @@ import { call, onUnauthorized, setKey, getKey } from './api';
 import { connect, disconnect, refreshLists, snapshot } from './live';
 import { update, useLive, live } from './store';
 import { StatusBar } from './panels/status';
+import { ReloadErrorBanner } from './panels/reload-error';
 import { AuthPrompt } from './panels/auth';
 import { ProgramPanel } from './panels/program';
 import { BrowsePanel } from './panels/browse';
@@ -13,6 +14,13 @@ import { EffectsPanel } from './panels/effects';
 import { GeneratorPanel } from './panels/generator';
 import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
+
+declare global {
+  interface Window {
+    /** When the page had its state and went live (read by the page tests). */
+    __vjdReady?: number;
+  }
+}
 
 /** Checks the key with a protected route, then loads everything and goes live. */
 export async function start(): Promise<void> {
@@ -26,7 +34,7 @@ export async function start(): Promise<void> {
   update({ needKey: false, keyError: '' });
   await Promise.all([snapshot(), refreshLists()]);
   connect();
-  (window as any).__vjdReady = performance.now();
+  window.__vjdReady = performance.now();
 }
 
 onUnauthorized(() => {
@@ -52,6 +60,7 @@ function App() {
   return (
     <>
       <StatusBar />
+      <ReloadErrorBanner />
       <p class="notice" role="status" aria-live="polite">
         {notice}
       </p>

@@ -1,31 +1,59 @@
 // One small observable store for everything the server pushes; components read slices with useLive().
 import { useEffect, useState } from 'preact/hooks';
+import type { Got } from './api-shapes';
 
 export type Link = 'starting' | 'connecting' | 'live' | 'fallback' | 'offline';
+
+/** Why the last config reload was refused (GET /status `reloadError`); declared here until the generated types carry it. */
+export interface ReloadError {
+  key: string | null;
+  file: string;
+  message: string;
+  at: string;
+}
+export type Status = Got<'/status'> & { reloadError?: ReloadError | null };
+
+/** Each topic's full state as its GET route answers it (the hello's `state` and every event's `data`). */
+export interface TopicState {
+  source: Got<'/sources/current'>;
+  mix: Got<'/mix'>;
+  chain: Got<'/effects'>;
+  params: Got<'/effects/params'>;
+  /** Null while the program is not a generator. */
+  generator: Got<'/sources/current/params'> | null;
+  /** Null while no palette is selected. */
+  palette: Got<'/palettes/current'> | null;
+  global: Got<'/global'>;
+  outputs: Got<'/outputs'>;
+  library: Got<'/browse'>;
+  status: Status;
+  thumbnail: { url: string; etag: string };
+}
+export type Topic = keyof TopicState;
 
 export interface LiveState {
   link: Link;
   /** Whether the key prompt is shown. */
   needKey: boolean;
   keyError: string;
-  status: any;
-  source: any;
-  mix: any | null;
-  chain: { count: number; enabledCount?: number; items: any[] };
+  status: Status | null;
+  source: TopicState['source'] | null;
+  mix: TopicState['mix'] | null;
+  chain: Pick<TopicState['chain'], 'count' | 'items'> & Partial<TopicState['chain']>;
   /** The chain with every item's inputs and values (the `params` topic, GET /effects/params); null before it arrives. */
-  params: { count: number; items: any[] } | null;
+  params: TopicState['params'] | null;
   /** The program source's generator inputs (the `generator` topic); null while it is not a generator or unknown. */
-  generator: { id: string; inputs: any[] } | null;
+  generator: TopicState['generator'];
   /** Bumped on every `generator` event (a null one included), so the panel can tell "pushed" from "not yet known". */
   generatorVersion: number;
-  palette: any | null;
-  palettes: any[];
-  global: { blackout: boolean; dimmer: number };
-  outputs: { count: number; items: any[] };
-  recordings: any[];
-  actions: any[];
-  catalog: any[];
-  transitions: any[];
+  palette: TopicState['palette'];
+  palettes: Got<'/palettes'>['items'];
+  global: TopicState['global'];
+  outputs: Pick<TopicState['outputs'], 'count' | 'items'>;
+  recordings: Got<'/recordings'>['items'];
+  actions: Got<'/actions'>['items'];
+  catalog: Got<'/effects/available'>['items'];
+  transitions: Got<'/transitions'>['items'];
   /** Bumped on every `library` event: the browse tree was rebuilt. */
   libraryVersion: number;
   /** Latest ETag per thumbnail URL from `thumbnail` events. */

@@ -2,6 +2,7 @@
 // preview bus, double-click (or Take) takes it to program with the chosen transition; a T-bar for manual takes.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, problem } from '../api';
+import type { Got } from '../api-shapes';
 import { changed } from '../live';
 import { matches } from '../names';
 import { live, notify, useLive } from '../store';
@@ -9,15 +10,10 @@ import { thumb } from '../thumbs';
 import { latest } from '../throttle';
 import { VirtualList } from './vlist';
 
-interface Node {
-  kind: string;
-  id: string;
-  name: string;
-  browsePath?: string;
-  childCount?: number;
-  children?: Node[];
-  thumbnailUrl?: string;
-}
+/** A folder or an item of the tree, as GET /browse lists it; only folders have a `browsePath`. */
+type Node = Got<'/browse'>['items'][number];
+type Folder = Extract<Node, { browsePath: string }>;
+const isFolder = (n: Node): n is Folder => 'browsePath' in n;
 
 const LIST_PX = 392;
 
@@ -36,7 +32,7 @@ function Thumb(props: { url: string }) {
 
 function flatten(nodes: Node[], out: Node[] = []): Node[] {
   for (const n of nodes) {
-    if (n.kind === 'folder') flatten(n.children ?? [], out);
+    if (isFolder(n)) flatten(n.children ?? [], out);
     else out.push(n);
   }
   return out;
@@ -63,7 +59,7 @@ export function BrowsePanel() {
 
   useEffect(() => {
     let alive = true;
-    void call('GET', `/browse?path=${encodeURIComponent(path)}`).then((r) => {
+    void call('GET', '/browse', { query: { path } }).then((r) => {
       if (!alive) return;
       if (r.ok) {
         setItems(r.body.items);
@@ -80,7 +76,7 @@ export function BrowsePanel() {
   useEffect(() => {
     // Search reaches every item below the folder shown (up to the deepest level the route lists).
     if (query.trim() === '' || deep !== null) return;
-    void call('GET', `/browse?path=${encodeURIComponent(path)}&depth=3`).then((r) => r.ok && setDeep(flatten(r.body.items)));
+    void call('GET', '/browse', { query: { path, depth: '3' } }).then((r) => r.ok && setDeep(flatten(r.body.items)));
   }, [query, path, deep]);
 
   const shown = useMemo(() => (query.trim() === '' ? items : (deep ?? []).filter((n) => matches(n.name, query))), [items, deep, query]);
@@ -90,17 +86,17 @@ export function BrowsePanel() {
   const previewId = mix?.preview?.id;
 
   const cue = async (n: Node): Promise<void> => {
-    const r = await call('POST', '/mix/cue', { id: n.id });
+    const r = await call('POST', '/mix/cue', { body: { id: n.id } });
     if (!r.ok) notify(problem(r));
     changed();
   };
   /** Takes what is on preview; with an item, cues it first unless it is already there (double-click, Enter). */
   const take = async (n: Node | null): Promise<void> => {
     if (n && n.id !== live().mix?.preview?.id) {
-      const c = await call('POST', '/mix/cue', { id: n.id });
+      const c = await call('POST', '/mix/cue', { body: { id: n.id } });
       if (!c.ok) return notify(problem(c));
     }
-    const r = await call('POST', '/mix/take', { transition, durationMs: duration });
+    const r = await call('POST', '/mix/take', { body: { transition, durationMs: duration } });
     if (!r.ok) notify(problem(r));
     else {
       setTransition(null);
@@ -109,7 +105,7 @@ export function BrowsePanel() {
     changed();
   };
   const open = (n: Node): void => {
-    if (n.browsePath) {
+    if (isFolder(n)) {
       setQuery('');
       setPath(n.browsePath);
     }
@@ -117,7 +113,7 @@ export function BrowsePanel() {
   const sendPosition = useMemo(
     () =>
       latest(async (value: number) => {
-        const r = await call('POST', '/mix/position', { value });
+        const r = await call('POST', '/mix/position', { body: { value } });
         if (!r.ok) notify(problem(r));
         changed();
       }),
@@ -174,10 +170,10 @@ export function BrowsePanel() {
               }}
               onDblClick={() => n.kind !== 'folder' && void take(n)}
             >
-              {n.kind === 'folder' ? <span class="thumb folder" aria-hidden="true">▸</span> : n.thumbnailUrl ? <Thumb url={n.thumbnailUrl} /> : <span class="thumb" />}
+              {isFolder(n) ? <span class="thumb folder" aria-hidden="true">▸</span> : n.thumbnailUrl ? <Thumb url={n.thumbnailUrl} /> : <span class="thumb" />}
               <span class="name">{n.name}</span>
               <span class="meta">
-                {n.kind === 'folder' ? `${n.childCount ?? 0}` : n.id === programId ? 'program' : n.id === previewId ? 'preview' : ''}
+                {isFolder(n) ? `${n.childCount ?? 0}` : n.id === programId ? 'program' : n.id === previewId ? 'preview' : ''}
               </span>
             </div>
           )}
@@ -188,7 +184,7 @@ export function BrowsePanel() {
         <label class="field">
           <span>Transition</span>
           <select value={transition} onChange={(e) => setTransition(e.currentTarget.value)} data-testid="transition">
-            {transitions.map((t: any) => (
+            {transitions.map((t) => (
               <option value={t.type}>{t.name}</option>
             ))}
           </select>

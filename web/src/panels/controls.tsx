@@ -1,19 +1,11 @@
 // One control per ISF input type, generated from the input descriptions the server gives (issue 16):
 // float slider with its value, bool checkbox, long select, color picker, point2D XY pad, event button.
 import { useMemo, useState } from 'preact/hooks';
+import type { Got } from '../api-shapes';
 import { latest } from '../throttle';
 
-export interface Input {
-  name: string;
-  label?: string;
-  type: string;
-  default?: unknown;
-  min?: unknown;
-  max?: unknown;
-  values?: number[];
-  labels?: string[];
-  value?: unknown;
-}
+/** One ISF input with its value, as GET /effects/{index} and GET /sources/current/params describe it. */
+export type Input = Got<'/effects/{index}'>['inputs'][number];
 
 const hex2 = (n: number): string => Math.round(Math.max(0, Math.min(1, n)) * 255).toString(16).padStart(2, '0');
 export function toHex(v: unknown): string {

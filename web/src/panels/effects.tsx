@@ -2,13 +2,17 @@
 // controls, reset and save-as-preset; an add menu from the catalog with a search.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call, problem } from '../api';
+import type { ApiPaths, Op, RequestBody } from '../api-shapes';
 import { changed, refreshLists } from '../live';
 import { matches } from '../names';
-import { notify, useLive } from '../store';
+import { notify, useLive, type LiveState } from '../store';
 import { Control, type Input } from './controls';
 
-async function post(path: string, body: unknown): Promise<any | null> {
-  const r = await call('POST', path, body);
+type Posts = ApiPaths<'POST'>;
+
+/** One chain change; the answer's body, or null (the problem shown) when it was refused. */
+async function post<P extends Posts>(path: P, body: RequestBody<Op<'POST', P>>) {
+  const r = await call('POST', path, { body });
   changed();
   if (r.ok) return r.body;
   notify(problem(r));
@@ -16,12 +20,12 @@ async function post(path: string, body: unknown): Promise<any | null> {
 }
 
 /** `params` is the latest `params` topic: the open effect's values follow it, whoever changed them. */
-function Params(props: { index: number; params: { items: any[] } | null }) {
+function Params(props: { index: number; params: LiveState['params'] }) {
   const [inputs, setInputs] = useState<Input[] | null>(null);
   const [error, setError] = useState('');
   const [preset, setPreset] = useState('');
   const load = useCallback(async () => {
-    const r = await call('GET', `/effects/${props.index}`);
+    const r = await call('GET', '/effects/{index}', { path: { index: String(props.index) } });
     if (r.ok) setInputs(r.body.inputs ?? []);
     else setError(problem(r));
   }, [props.index]);
@@ -107,7 +111,7 @@ function Chain() {
   if (chain.items.length === 0) return <p class="hint" data-testid="chain-empty">The chain is empty.</p>;
   return (
     <ol class="chain" ref={list} data-testid="chain">
-      {chain.items.map((fx: any) => {
+      {chain.items.map((fx) => {
         const key = `${fx.index}`;
         const isOpen = open[key] === true;
         const target = drag && drag.from === fx.index ? ' dragging' : drag && drag.to === fx.index && drag.from !== fx.index ? ' droptarget' : '';
@@ -178,8 +182,8 @@ function AddMenu() {
   const chain = useLive((s) => s.chain);
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
-  const inChain = new Set(chain.items.map((i: any) => i.type));
-  const shown = catalog.filter((c: any) => query.trim() === '' || matches(c.name, query) || matches(c.type, query));
+  const inChain = new Set(chain.items.map((i) => i.type));
+  const shown = catalog.filter((c) => query.trim() === '' || matches(c.name, query) || matches(c.type, query));
   return (
     <div class="addmenu">
       <button type="button" class="primary" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="add-effect">
@@ -192,7 +196,7 @@ function AddMenu() {
             <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} data-testid="effect-search" autoFocus />
           </label>
           <ul class="catalog">
-            {shown.map((c: any) => (
+            {shown.map((c) => (
               <li key={c.type}>
                 <button
                   type="button"

@@ -1,35 +1,46 @@
 // Generator parameters: the program source's inputs when it is a generator (GET /sources/current/params), with the
-// same controls as effect inputs, set through POST /sources/params. Any other program source answers 409
-// NOT_A_GENERATOR, shown as text. The `generator` topic pushes the inputs whoever changed them; a null event (not a
-// generator, or the renderer busy) and a page without the socket read the route again on each source change.
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, problem } from '../api';
+// same controls as effect inputs, set through POST /sources/params. The program's type (the mix and source state)
+// says whether it is a generator, so the route is only asked for generators: any other program has no parameters and
+// would answer 409 NOT_A_GENERATOR. The `generator` topic pushes the inputs whoever changed them; without it (or
+// before its event for a newly taken generator) the route is read on each source change.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { call, problem, type Problem } from '../api';
 import { notify, useLive } from '../store';
 import { Control, type Input } from './controls';
 
 type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: Input[] };
 
-const notGenerator = (r: { status: number; body: any }): boolean => r.status === 409 && r.body?.code === 'NOT_A_GENERATOR';
+const notGenerator = (r: { status: number; body: Problem | null }): boolean => r.status === 409 && r.body?.code === 'NOT_A_GENERATOR';
 
 export function GeneratorPanel() {
   const source = useLive((s) => s.source);
-  const programId = useLive((s) => s.mix?.program?.id);
+  const programId = useLive((s) => s.mix?.program?.id ?? s.source?.id);
+  // `generator` for generators and source presets (generators with saved inputs); undefined before any state is read.
+  const programType = useLive((s) => s.mix?.program?.type ?? s.source?.type);
   const pushed = useLive((s) => s.generator);
   const pushes = useLive((s) => s.generatorVersion);
   const link = useLive((s) => s.link);
   const [view, setView] = useState<View>({ kind: 'loading' });
+  // Each program change starts a new turn: an answer for an earlier program is dropped.
+  const turn = useRef(0);
   const load = useCallback(async () => {
+    const mine = turn.current;
     const r = await call('GET', '/sources/current/params');
+    if (mine !== turn.current) return;
     if (r.ok) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
     else if (notGenerator(r)) setView({ kind: 'none' });
     else setView({ kind: 'error', text: problem(r) });
   }, []);
   useEffect(() => {
-    if (link === 'live' && pushes > 0 && pushed !== null) setView({ kind: 'inputs', id: pushed.id, inputs: pushed.inputs ?? [] });
+    turn.current++;
+    if (programType === undefined) setView({ kind: 'loading' });
+    else if (programType !== 'generator') setView({ kind: 'none' });
+    // A pushed state of the previous generator is stale until its event for this one arrives.
+    else if (link === 'live' && pushes > 0 && pushed !== null && pushed.id === programId) setView({ kind: 'inputs', id: pushed.id, inputs: pushed.inputs ?? [] });
     else void load();
-  }, [load, source, programId, pushed, pushes, link]);
+  }, [load, source, programId, programType, pushed, pushes, link]);
   const send = useCallback(async (name: string, value: unknown) => {
-    const r = await call('POST', '/sources/params', { values: { [name]: value } });
+    const r = await call('POST', '/sources/params', { body: { values: { [name]: value } } });
     if (r.ok) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
     else if (notGenerator(r)) setView({ kind: 'none' });
     else notify(problem(r));

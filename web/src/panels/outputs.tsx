@@ -2,6 +2,7 @@
 // downloads go through fetch() with the key header (a plain link could not carry it) and are saved from a blob.
 import { useState } from 'preact/hooks';
 import { API, authHeaders, call, problem } from '../api';
+import type { Op, RequestBody } from '../api-shapes';
 import { changed, refreshRecordings } from '../live';
 import { notify, useLive } from '../store';
 
@@ -18,6 +19,8 @@ async function download(file: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 
+type AddBody = RequestBody<Op<'POST', '/outputs/add'>>;
+
 function AddOutput() {
   const [kind, setKind] = useState<'stream' | 'record'>('record');
   const [name, setName] = useState('');
@@ -27,10 +30,10 @@ function AddOutput() {
       class="addout"
       onSubmit={async (e) => {
         e.preventDefault();
-        const body: Record<string, unknown> = { kind };
+        const body: AddBody = { kind };
         if (name.trim() !== '') body.name = name.trim();
         if (kind === 'stream') body.url = url.trim();
-        const r = await call('POST', '/outputs/add', body);
+        const r = await call('POST', '/outputs/add', { body });
         if (!r.ok) notify(problem(r));
         else {
           setName('');
@@ -71,14 +74,14 @@ export function OutputsPanel() {
       <h2 id="outputs-h">Outputs</h2>
       {outputs.items.length === 0 && <p class="hint">No outputs.</p>}
       <ul class="outputs">
-        {outputs.items.map((o: any) => (
+        {outputs.items.map((o) => (
           <li key={o.id} data-id={o.id} class={`out ${o.state}`}>
             <label class="toggle">
               <input
                 type="checkbox"
                 checked={o.enabled}
                 onChange={async (e) => {
-                  const r = await call('POST', '/outputs/enabled', { id: o.id, enabled: e.currentTarget.checked });
+                  const r = await call('POST', '/outputs/enabled', { body: { id: o.id, enabled: e.currentTarget.checked } });
                   if (!r.ok) notify(problem(r));
                   changed();
                 }}
@@ -99,7 +102,7 @@ export function OutputsPanel() {
               class="danger"
               aria-label={`Remove output ${o.name}`}
               onClick={async () => {
-                const r = await call('POST', '/outputs/remove', { id: o.id });
+                const r = await call('POST', '/outputs/remove', { body: { id: o.id } });
                 if (!r.ok) notify(problem(r));
                 changed();
               }}
@@ -118,7 +121,7 @@ export function OutputsPanel() {
       </div>
       {recordings.length === 0 && <p class="hint">No recordings.</p>}
       <ul class="recordings">
-        {recordings.map((r: any) => (
+        {recordings.map((r) => (
           <li key={r.file}>
             <button type="button" class="link" disabled={!r.complete} onClick={() => void download(r.file)} data-file={r.file}>
               Download {r.file}

@@ -2,7 +2,7 @@
 import { useMemo } from 'preact/hooks';
 import { call, problem } from '../api';
 import { changed, refreshLists } from '../live';
-import { notify, useLive } from '../store';
+import { notify, useLive, type LiveState } from '../store';
 
 export function PalettesPanel() {
   const palettes = useLive((s) => s.palettes);
@@ -29,7 +29,7 @@ export function PalettesPanel() {
         Current: <strong data-testid="palette-current">{current?.name ?? '—'}</strong>
       </p>
       <div class="swatches">
-        {palettes.map((p: any) => (
+        {palettes.map((p) => (
           <button
             type="button"
             key={p.id}
@@ -37,13 +37,13 @@ export function PalettesPanel() {
             aria-pressed={current?.id === p.id}
             data-id={p.id}
             onClick={async () => {
-              const r = await call('POST', '/palettes/select', { id: p.id });
+              const r = await call('POST', '/palettes/select', { body: { id: p.id } });
               if (!r.ok) notify(problem(r));
               changed();
             }}
           >
             <span class="colors" aria-hidden="true">
-              {p.colors.map((c: string) => (
+              {p.colors.map((c) => (
                 <i style={{ background: c }} />
               ))}
             </span>
@@ -58,7 +58,7 @@ export function PalettesPanel() {
 export function ActionsPanel() {
   const actions = useLive((s) => s.actions);
   const groups = useMemo(() => {
-    const m = new Map<string, any[]>();
+    const m = new Map<string, LiveState['actions']>();
     for (const a of actions) m.set(a.category, [...(m.get(a.category) ?? []), a]);
     return [...m];
   }, [actions]);
@@ -77,7 +77,7 @@ export function ActionsPanel() {
                 key={a.id}
                 data-id={a.id}
                 onClick={async () => {
-                  const r = await call('POST', `/actions/${encodeURIComponent(a.id)}`);
+                  const r = await call('POST', '/actions/{id}', { path: { id: a.id } });
                   if (!r.ok) notify(problem(r));
                   changed();
                 }}

@@ -80,7 +80,7 @@ export function ProgramPanel() {
   const sendDimmer = useMemo(
     () =>
       latest(async (value: number) => {
-        const r = await call('POST', '/global/dimmer', { value });
+        const r = await call('POST', '/global/dimmer', { body: { value } });
         if (!r.ok) notify(problem(r));
         changed();
       }),
@@ -106,7 +106,7 @@ export function ProgramPanel() {
           aria-pressed={global.blackout}
           data-testid="blackout"
           onClick={async () => {
-            const r = await call('POST', '/global/blackout', { enabled: !global.blackout });
+            const r = await call('POST', '/global/blackout', { body: { enabled: !global.blackout } });
             if (!r.ok) notify(problem(r));
             changed();
           }}
