@@ -134,6 +134,12 @@ export const StatusBody = Type.Object({
       packets: Type.Integer({ description: 'UDP packets received since start' }),
       applied: Type.Integer({ description: 'messages that changed state' }),
       rejected: Type.Integer({ description: 'packets and messages refused (malformed, unknown address, wrong type, refused by the route)' }),
+      dropped: Type.Integer({ description: 'packets dropped unread: over the per-sender or overall packets per second, or past the backlog' }),
+      malformed: Type.Integer({ description: 'packets refused unread by the structure and type-tag check (never applied); counted in rejected too' }),
+      replyDropped: Type.Integer({ description: 'feedback packets not sent back to the sender (osc.replyToSender) because of its per-second budget' }),
+      restricted: Type.Union([Type.String(), Type.Null()], {
+        description: 'why OSC was moved to loopback while running (a reload set an API key while OSC listened beyond loopback without osc.allowRemote); null otherwise',
+      }),
     },
     { description: 'OSC control (osc.*)' },
   ),

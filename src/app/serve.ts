@@ -118,7 +118,8 @@ export async function serve(flags: Overrides): Promise<void> {
     outputs: () => ({ ...show.outputs.summary(), preview: show.preview.stats() }),
     outputsVersion: () => show.outputClient.version + show.preview.version,
     events: () => hub?.stats() ?? { clients: 0, messagesIn: 0, malformed: 0, resyncs: 0 },
-    osc: () => osc?.stats() ?? { listening: false, host: loaded.config.osc.host, port: loaded.config.osc.port, packets: 0, applied: 0, rejected: 0 },
+    osc: () =>
+      osc?.stats() ?? { listening: false, host: loaded.config.osc.host, port: loaded.config.osc.port, packets: 0, applied: 0, rejected: 0, dropped: 0, malformed: 0, replyDropped: 0, restricted: null },
     eventsVersion: () => (hub?.version ?? 0) + (osc?.version ?? 0),
   };
 
