@@ -189,7 +189,10 @@ export async function serve(flags: Overrides): Promise<void> {
     server: { name: 'vjd', version },
     maxClients: () => loaded.config.server.maxEventClients,
   });
-  osc = new OscServer(loaded.config.osc, dispatch, bus, log);
+  osc = new OscServer(loaded.config.osc, dispatch, bus, log, {
+    chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }),
+    paletteIds: () => show.palettes.list().map((p) => p.id),
+  });
   bus.start();
   hub.start();
   await osc.start();

@@ -8,7 +8,8 @@ import { OSC_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import type { StateBus } from '../events/bus.js';
-import { feedbackFor, inputFeedback, mapMessage, type Mapped, type OscMessage } from './addresses.js';
+import { feedbackFor, inputFeedback, type OscMessage } from './addresses.js';
+import { mapMessage, type OscLookup } from './table.js';
 import { readPacket } from './wire.js';
 import { isLoopbackHost } from '../app/network.js';
 import { LogBudget, WindowBudget } from './budgets.js';
@@ -63,6 +64,7 @@ export class OscServer {
     private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
     private readonly bus: StateBus,
     private readonly log: Logger,
+    private readonly lookup: OscLookup,
   ) {
     this.settings = { ...settings };
     bus.listen((topic, text) => this.feedback(topic, text));
@@ -152,32 +154,27 @@ export class OscServer {
       });
   }
 
-  /** Messages of one packet (a bundle's in order), each through the dispatch; a failing one does not stop the rest. */
+  /** Messages of one packet (a bundle's in order), each one request through the dispatch; a failing one does not stop the rest. */
   private async apply(from: { address: string; port: number }, messages: OscMessage[]): Promise<void> {
     for (const msg of messages) {
-      let mapped: Mapped = mapMessage(msg);
+      const mapped = mapMessage(msg, this.lookup);
+      if (mapped.kind === 'ignore') continue;
+      if (mapped.kind === 'bad') {
+        this.reject(from, msg.address, mapped.reason);
+        continue;
+      }
       // Feedback follows only a sender of a valid /vjd request (set before it applies, so it hears its own change),
       // and returns to the previous one if the route refuses it: a stray packet cannot redirect it.
       const previous = this.lastSender;
-      const moved = mapped.kind === 'request' && this.settings.replyToSender;
-      if (moved) this.lastSender = { address: from.address, port: from.port };
-      for (let hop = 0; hop < 2 && mapped.kind === 'request'; hop++) {
-        const reply = await this.dispatch({ method: mapped.method, path: mapped.path, body: mapped.body, trusted: true, awaitDurable: false });
-        if (reply.status >= 300) {
-          const body = reply.json as { message?: string } | undefined;
-          mapped = { kind: 'bad', reason: `${reply.status} ${body?.message ?? ''}`.trim() };
-          break;
-        }
-        if (!mapped.then) {
-          this.counts.applied++;
-          mapped = { kind: 'ignore' };
-          break;
-        }
-        mapped = mapped.then(reply.json);
+      if (this.settings.replyToSender) this.lastSender = { address: from.address, port: from.port };
+      const reply = await this.dispatch({ method: 'POST', path: mapped.path, body: mapped.body, trusted: true, awaitDurable: false });
+      if (reply.status < 300) {
+        this.counts.applied++;
+        continue;
       }
-      if (mapped.kind !== 'bad') continue;
-      if (moved) this.lastSender = previous;
-      this.reject(from, msg.address, mapped.reason);
+      if (this.settings.replyToSender) this.lastSender = previous;
+      const body = reply.json as { message?: string } | undefined;
+      this.reject(from, msg.address, `${reply.status} ${body?.message ?? ''}`.trim());
     }
   }
 
