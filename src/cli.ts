@@ -6,6 +6,7 @@ import { loadConfig, ConfigError, type Overrides } from './config/load.js';
 import { activateCommunity, activateFromFile, deactivate, readLicense, describeLicense } from './license/store.js';
 import { packageVersion } from './app/version.js';
 import { readStatusFile } from './app/status-file.js';
+import { statusNotes } from './app/status-lines.js';
 import { pidAlive } from './util/pid-alive.js';
 
 const USAGE = `usage:
@@ -72,7 +73,8 @@ async function main(argv: string[]): Promise<number> {
     return -1; // keeps running
   }
   // These commands never bind server.host, so a name that does not resolve right now must not stop them.
-  const loaded = await loadConfig(overrides(values), process.env, { resolveHost: false }).catch((err: unknown) => {
+  // Nor do they open OSC: a key beside a remote osc.host is the running server's matter (it moves OSC to loopback).
+  const loaded = await loadConfig(overrides(values), process.env, { resolveHost: false, oscRemote: 'loopback' }).catch((err: unknown) => {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   });
@@ -130,6 +132,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${state}${reason ? ` (${reason})` : ''}\n`);
       if (alive && file) process.stdout.write(`pid ${pid}, ${file.host}:${file.port}\n`);
       if (live) process.stdout.write(`version ${String(live.version)}, uptime ${String(live.uptimeSeconds)} s\n`);
+      if (live) for (const note of statusNotes(live)) process.stdout.write(`${note}\n`);
     }
     return state === 'Server Running' ? 0 : 3;
   }

@@ -71,6 +71,24 @@ export const OSC_LIMITS = {
   packetMaxBytes: 8192,
   /** Bundle elements applied from one packet (nested bundles count their messages). */
   bundleMaxMessages: 64,
-  /** One log line per source and address at most this often. */
+  /** One log line per sender at most this often. */
   logEveryMs: 10_000,
+  /** Log lines for all senders together per logEveryMs, so many senders cannot flood the log either. */
+  logLinesPerWindow: 16,
+  /** Senders remembered for log rate limiting and packet rates; past it new senders share one budget. */
+  sendersMax: 256,
+  /** Packets per sender address per second; the excess is dropped unread and counted. */
+  packetsPerSenderPerSecond: 600,
+  /** Packets per second from all senders together. */
+  packetsPerSecond: 2000,
+  /** Longest OSC address string accepted (bytes). */
+  addressMaxBytes: 256,
+  /** Arguments one message may carry: every vjd address takes at most one. */
+  argsMax: 4,
+  /** Longest string argument (bytes): ids and names are shorter. */
+  stringMaxBytes: 1024,
+  /** Bundles nested in bundles. */
+  bundleMaxDepth: 4,
+  /** Feedback packets per second sent back to the replying sender (replyToSender), so vjd cannot be a reflector. */
+  replyPacketsPerSecond: 30,
 } as const;

@@ -6,6 +6,7 @@ import type { ListenerStatus } from '../http/listener.js';
 import type { LicenseCheck } from '../license/license.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { NetworkAddress } from '../app/network.js';
+import type { ReloadError } from '../config/reload.js';
 
 const Address = Type.Object({
   address: Type.String(),
@@ -25,6 +26,18 @@ export const StatusBody = Type.Object({
     description:
       'why the server still answers on an older address than the configured one (the wanted host:port and the bind error; retried with backoff); null otherwise',
   }),
+  reloadError: Type.Union(
+    [
+      Type.Object({
+        key: Type.Union([Type.String(), Type.Null()], { description: 'the dotted config key at fault; null when the whole file is (unreadable, not JSON)' }),
+        file: Type.String({ description: 'the config file' }),
+        message: Type.String({ description: 'what is wrong, naming the key and file' }),
+        at: Type.String({ format: 'date-time', description: 'when the reload was refused' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'the last config reload that was refused (the server keeps the last good config); null once a reload succeeds, and at start' },
+  ),
   uptimeSeconds: Type.Number(),
   startedAt: Type.String({ format: 'date-time' }),
   server: Type.Object({
@@ -134,6 +147,12 @@ export const StatusBody = Type.Object({
       packets: Type.Integer({ description: 'UDP packets received since start' }),
       applied: Type.Integer({ description: 'messages that changed state' }),
       rejected: Type.Integer({ description: 'packets and messages refused (malformed, unknown address, wrong type, refused by the route)' }),
+      dropped: Type.Integer({ description: 'packets dropped unread: over the per-sender or overall packets per second, or past the backlog' }),
+      malformed: Type.Integer({ description: 'packets refused unread by the structure and type-tag check (never applied); counted in rejected too' }),
+      replyDropped: Type.Integer({ description: 'feedback packets not sent back to the sender (osc.replyToSender) because of its per-second budget' }),
+      restricted: Type.Union([Type.String(), Type.Null()], {
+        description: 'why OSC was moved to loopback while running (a reload set an API key while OSC listened beyond loopback without osc.allowRemote); null otherwise',
+      }),
     },
     { description: 'OSC control (osc.*)' },
   ),
@@ -165,12 +184,14 @@ export interface StatusContext {
   events(): Static<typeof StatusBody>['events'];
   osc(): Static<typeof StatusBody>['osc'];
   eventsVersion(): number;
+  /** The last refused config reload (a new object on change), or null. */
+  reloadError(): ReloadError | null;
 }
 
 export function statusRoutes(ctx: StatusContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; thumbs: number; outs: number; evs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; text: Buffer } | null = null;
+  let memo: { tick: number; thumbs: number; outs: number; evs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; reload: unknown; text: Buffer } | null = null;
   const render = (): Buffer => {
     const loaded = ctx.config();
     const lic = ctx.license();
@@ -182,7 +203,8 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     const thumbs = ctx.thumbnailsVersion();
     const outs = ctx.outputsVersion();
     const evs = ctx.eventsVersion();
-    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.evs === evs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey) {
+    const reload = ctx.reloadError();
+    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.evs === evs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey && memo.reload === reload) {
       return memo.text;
     }
     const text = Buffer.from(JSON.stringify({
@@ -191,6 +213,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       apiVersion: 'v1',
       status: l.state,
       reason: l.reason,
+      reloadError: reload,
       uptimeSeconds: tick / 10,
       startedAt: ctx.startedAt.toISOString(),
       server: { host: l.host, port: l.port, apiKeyRequired: apiKey, addresses },
@@ -202,7 +225,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       events: ctx.events(),
       osc: ctx.osc(),
     }));
-    memo = { tick, thumbs, outs, evs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, text };
+    memo = { tick, thumbs, outs, evs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, reload, text };
     return text;
   };
   return [

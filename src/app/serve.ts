@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { log, flushLog } from '../log.js';
 import { loadConfig, ConfigError, describeOrigin, type LoadedConfig, type Overrides } from '../config/load.js';
 import { watchConfig, diffConfig } from '../config/watch.js';
+import { ReloadReport } from '../config/reload.js';
 import { readLicense, describeLicense } from '../license/store.js';
 import type { LicenseCheck } from '../license/license.js';
 import { loadUws } from '../http/uws.js';
@@ -100,6 +101,7 @@ export async function serve(flags: Overrides): Promise<void> {
   let router: Router | null = null;
   const addresses = new AddressCache();
   let openapiYaml: string | null = null;
+  const reloads = new ReloadReport();
   const ctx: AppContext = {
     name: 'vjd',
     version,
@@ -118,7 +120,9 @@ export async function serve(flags: Overrides): Promise<void> {
     outputs: () => ({ ...show.outputs.summary(), preview: show.preview.stats() }),
     outputsVersion: () => show.outputClient.version + show.preview.version,
     events: () => hub?.stats() ?? { clients: 0, messagesIn: 0, malformed: 0, resyncs: 0 },
-    osc: () => osc?.stats() ?? { listening: false, host: loaded.config.osc.host, port: loaded.config.osc.port, packets: 0, applied: 0, rejected: 0 },
+    osc: () =>
+      osc?.stats() ?? { listening: false, host: loaded.config.osc.host, port: loaded.config.osc.port, packets: 0, applied: 0, rejected: 0, dropped: 0, malformed: 0, replyDropped: 0, restricted: null },
+    reloadError: () => reloads.error,
     eventsVersion: () => (hub?.version ?? 0) + (osc?.version ?? 0),
   };
 
@@ -185,7 +189,10 @@ export async function serve(flags: Overrides): Promise<void> {
     server: { name: 'vjd', version },
     maxClients: () => loaded.config.server.maxEventClients,
   });
-  osc = new OscServer(loaded.config.osc, dispatch, bus, log);
+  osc = new OscServer(loaded.config.osc, dispatch, bus, log, {
+    chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }),
+    paletteIds: () => show.palettes.list().map((p) => p.id),
+  });
   bus.start();
   hub.start();
   await osc.start();
@@ -254,13 +261,22 @@ export async function serve(flags: Overrides): Promise<void> {
   const onLicenseFile = (): void => void evaluateLicense();
   watchFile(watchedLicense, { interval: LICENSE_POLL_MS, persistent: false }, onLicenseFile);
 
-  const configWatch = loaded.file
+  const configFile = loaded.file;
+  const configWatch = configFile
     ? watchConfig(
-        loaded.file,
+        configFile,
         (result) => {
           if (!result.ok) {
             log.error({ key: result.error.key, file: result.error.file }, `${result.error.message}; keeping the last good config`);
+            reloads.refused(result.error, configFile);
             return;
+          }
+          reloads.succeeded();
+          // Fail closed: the new key applies, and OSC (which has no authentication) leaves the network.
+          const oscReason = result.loaded.oscLoopbackOnly;
+          if (oscReason !== undefined && osc && !osc.stats().restricted) {
+            log.warn({ key: 'osc.allowRemote', file: configFile }, `OSC moved to loopback: ${oscReason}`);
+            void osc.restrictToLoopback(oscReason);
           }
           const changed = diffConfig(loaded.config, result.loaded.config);
           if (changed.length === 0) return;
@@ -277,7 +293,7 @@ export async function serve(flags: Overrides): Promise<void> {
           }
           void evaluateLicense();
         },
-        () => loadConfig(flags),
+        () => loadConfig(flags, process.env, { oscRemote: 'loopback' }),
       )
     : null;
 

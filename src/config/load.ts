@@ -53,6 +53,12 @@ export interface LoadOptions {
    * they still work while a name does not resolve.
    */
   resolveHost?: boolean;
+  /**
+   * A key set while OSC listens beyond loopback without osc.allowRemote: `refuse` (default) is a config error; a
+   * running server's reload passes `loopback` instead, so the key still applies and OSC is moved to loopback
+   * (the reason comes back in `oscLoopbackOnly`).
+   */
+  oscRemote?: 'refuse' | 'loopback';
 }
 
 export type OriginKey = 'server.host' | 'server.port' | 'server.apiKey' | 'dataDir';
@@ -65,6 +71,8 @@ export interface LoadedConfig {
   origin: Record<OriginKey, Origin>;
   /** The IP literal the listener binds: server.host itself, what its name resolved to, or the name when not resolved. */
   bindAddress: string;
+  /** Set when OSC must be moved to loopback (see LoadOptions.oscRemote): why. */
+  oscLoopbackOnly?: string;
   /** Absolute paths derived from the config. */
   paths: {
     dataDir: string;
@@ -439,13 +447,11 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
 
   // OSC has no authentication: with a key set, listening beyond this machine must be asked for explicitly.
   const osc = config.osc;
+  let oscLoopbackOnly: string | undefined;
   if (osc.enabled && config.server.apiKey !== null && !isLoopbackHost(osc.host) && !osc.allowRemote) {
-    throw new ConfigError({
-      source: file ?? 'the defaults',
-      file,
-      key: 'osc.allowRemote',
-      detail: `osc.host ${preview(osc.host, false)} is not loopback while an API key is set; OSC has no authentication, so set osc.allowRemote: true to accept control from the network anyway`,
-    });
+    const detail = `osc.host ${preview(osc.host, false)} is not loopback while an API key is set; OSC has no authentication, so set osc.allowRemote: true to accept control from the network anyway`;
+    if (opts.oscRemote !== 'loopback') throw new ConfigError({ source: file ?? 'the defaults', file, key: 'osc.allowRemote', detail });
+    oscLoopbackOnly = `${detail} (restart to apply it)`;
   }
 
   // Paths written in the file mean "next to the file"; defaults, flags and env mean "from where vjd was started".
@@ -457,6 +463,7 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
     file,
     origin,
     bindAddress,
+    ...(oscLoopbackOnly !== undefined ? { oscLoopbackOnly } : {}),
     paths: {
       dataDir: dataDirAbs,
       licenseFile: config.license.file === null ? join(dataDirAbs, 'license.json') : inFile(config.license.file),

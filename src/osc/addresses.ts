@@ -1,6 +1,5 @@
-// The OSC address space, mirroring the routes: each address becomes the HTTP request it stands for, so values go
-// through the route's own validation (an out-of-range dimmer changes nothing, as over HTTP). Feedback maps topic
-// state back to the same addresses.
+// OSC message types, the argument readers the address table's mappers share, and feedback: topic state mapped back
+// to the same addresses. Values go through the route's own validation (an out-of-range dimmer changes nothing).
 import { API_PREFIX } from '../http/route.js';
 
 export interface OscArg {
@@ -13,38 +12,14 @@ export interface OscMessage {
   args: OscArg[];
 }
 
-/** What an incoming message asks for: a request, nothing (a button's release), or why it was refused. */
-export type Mapped =
-  | { kind: 'request'; method: 'POST' | 'GET'; path: string; body?: unknown; then?: (body: unknown) => Mapped }
-  | { kind: 'ignore' }
-  | { kind: 'bad'; reason: string };
+/** What an incoming message asks for: the one request it stands for, nothing (a button's release), or why it was refused. */
+export type Mapped = { kind: 'request'; path: string; body?: unknown } | { kind: 'ignore' } | { kind: 'bad'; reason: string };
 
-const bad = (reason: string): Mapped => ({ kind: 'bad', reason });
-const post = (path: string, body?: unknown): Mapped => ({ kind: 'request', method: 'POST', path: `${API_PREFIX}${path}`, body });
-
-/** The address table for the README and GET /capabilities. */
-export const OSC_ADDRESSES: ReadonlyArray<{ address: string; types: string; does: string }> = [
-  { address: '/vjd/source/select', types: 's', does: 'POST /sources/select {id}' },
-  { address: '/vjd/mix/cue', types: 's', does: 'POST /mix/cue {id}' },
-  { address: '/vjd/mix/take', types: '(none)|i|f', does: 'POST /mix/take' },
-  { address: '/vjd/mix/position', types: 'f', does: 'POST /mix/position {value}' },
-  { address: '/vjd/effects/add', types: 's', does: 'POST /effects/add {type}' },
-  { address: '/vjd/effects/{index}/enabled', types: 'i|T|F|f', does: 'POST /effects/enabled {index, enabled}' },
-  { address: '/vjd/effects/{index}/toggle', types: '(none)|i|f', does: 'POST /effects/toggle {index}' },
-  {
-    address: '/vjd/effects/{index}/{input}',
-    types: 'f|i|s|T|F',
-    does: 'POST /effects/params {index, values: {input: v}}; a float for a float input is 0..1 over its MIN..MAX (as faders send)',
-  },
-  { address: '/vjd/palette/next', types: '(none)|i|f', does: 'POST /palettes/next' },
-  { address: '/vjd/palette/select', types: 's|i', does: 'POST /palettes/select {id}; an integer is the 1-based position in GET /palettes' },
-  { address: '/vjd/global/blackout', types: 'i|T|F|f', does: 'POST /global/blackout {enabled}' },
-  { address: '/vjd/global/dimmer', types: 'f|i', does: 'POST /global/dimmer {value}' },
-  { address: '/vjd/actions/run', types: 's', does: 'POST /actions/{id}' },
-];
+export const bad = (reason: string): Mapped => ({ kind: 'bad', reason });
+export const post = (path: string, body?: unknown): Mapped => ({ kind: 'request', path: `${API_PREFIX}${path}`, body });
 
 /** Buttons send 1 on press and 0 on release: a trigger fires on a missing or non-zero argument only. */
-function trigger(args: OscArg[], then: Mapped): Mapped {
+export function trigger(args: OscArg[], then: Mapped): Mapped {
   if (args.length === 0) return then;
   const a = args[0]!;
   if (a.type === 'T') return then;
@@ -53,7 +28,7 @@ function trigger(args: OscArg[], then: Mapped): Mapped {
   return bad(`a trigger takes no argument or i/f/T/F, got ${a.type}`);
 }
 
-function flag(args: OscArg[]): boolean | string {
+export function flag(args: OscArg[]): boolean | string {
   if (args.length !== 1) return `expects one argument (i, T, F or f), got ${args.length}`;
   const a = args[0]!;
   if (a.type === 'T') return true;
@@ -63,93 +38,11 @@ function flag(args: OscArg[]): boolean | string {
   return `expects i, T, F or f, got ${a.type}`;
 }
 
-function str(args: OscArg[]): string | null {
+export function str(args: OscArg[]): string | null {
   return args.length === 1 && args[0]!.type === 's' && typeof args[0]!.value === 'string' ? args[0]!.value : null;
 }
 
-/** Maps one message; the route validates the values. */
-export function mapMessage(msg: OscMessage): Mapped {
-  const parts = msg.address.split('/');
-  if (parts[0] !== '' || parts[1] !== 'vjd') return bad('not a /vjd address');
-  const args = msg.args;
-  const path = parts.slice(2).join('/');
-  switch (path) {
-    case 'source/select': {
-      const id = str(args);
-      return id === null ? bad('expects one string (source id)') : post('/sources/select', { id });
-    }
-    case 'effects/add': {
-      const type = str(args);
-      return type === null ? bad('expects one string (effect type)') : post('/effects/add', { type });
-    }
-    case 'mix/cue': {
-      const id = str(args);
-      return id === null ? bad('expects one string (source id)') : post('/mix/cue', { id });
-    }
-    case 'mix/take':
-      return trigger(args, post('/mix/take', {}));
-    case 'mix/position': {
-      const a = args[0];
-      if (args.length !== 1 || a === undefined || (a.type !== 'f' && a.type !== 'i' && a.type !== 'd') || typeof a.value !== 'number') return bad('expects one number');
-      return post('/mix/position', { value: a.value });
-    }
-    case 'palette/next':
-      return trigger(args, post('/palettes/next'));
-    case 'palette/select': {
-      const id = str(args);
-      if (id !== null) return post('/palettes/select', { id });
-      const a = args[0];
-      if (args.length !== 1 || a === undefined || a.type !== 'i' || typeof a.value !== 'number') return bad('expects one string (palette id) or integer (1-based position)');
-      const position = a.value;
-      return {
-        kind: 'request',
-        method: 'GET',
-        path: `${API_PREFIX}/palettes`,
-        then: (list) => {
-          const items = (list as { items?: Array<{ id: string }> } | null)?.items ?? [];
-          const item = items[position - 1];
-          return item ? post('/palettes/select', { id: item.id }) : bad(`no palette at position ${position} (1 to ${items.length})`);
-        },
-      };
-    }
-    case 'global/blackout': {
-      const v = flag(args);
-      return typeof v === 'string' ? bad(v) : post('/global/blackout', { enabled: v });
-    }
-    case 'global/dimmer': {
-      const a = args[0];
-      if (args.length !== 1 || a === undefined || (a.type !== 'f' && a.type !== 'i' && a.type !== 'd') || typeof a.value !== 'number') return bad('expects one number');
-      return post('/global/dimmer', { value: a.value });
-    }
-    case 'actions/run': {
-      const id = str(args);
-      return id === null ? bad('expects one string (action id)') : post(`/actions/${encodeURIComponent(id)}`);
-    }
-  }
-  const effect = /^effects\/(\d{1,4})\/(enabled|toggle)$/.exec(path);
-  if (effect) {
-    const index = Number(effect[1]);
-    if (effect[2] === 'toggle') return trigger(args, post('/effects/toggle', { index }));
-    const v = flag(args);
-    return typeof v === 'string' ? bad(v) : post('/effects/enabled', { index, enabled: v });
-  }
-  const input = /^effects\/(\d{1,4})\/([^/]{1,128})$/.exec(path);
-  if (input) {
-    const index = Number(input[1]);
-    const name = input[2]!;
-    const a = args[0];
-    if (args.length !== 1 || a === undefined || !['f', 'd', 'i', 's', 'T', 'F'].includes(a.type)) return bad('expects one argument (f, i, s, T or F)');
-    // The input's type and range decide what the argument means: read the item first.
-    return { kind: 'request', method: 'GET', path: `${API_PREFIX}/effects/${index}`, then: (item) => {
-        const value = inputValue(item, name, a);
-        return value === RELEASE ? { kind: 'ignore' } : post('/effects/params', { index, values: { [name]: value } });
-      },
-    };
-  }
-  return bad('unknown address');
-}
-
-interface InputInfo {
+export interface InputInfo {
   name: string;
   type: string;
   min?: number | number[];
@@ -158,10 +51,10 @@ interface InputInfo {
 }
 
 /** A button's release on an event input: nothing to fire. */
-const RELEASE = Symbol('release');
+export const RELEASE = Symbol('release');
 
 /** A fader's 0..1 float spans a float input's MIN..MAX; other arguments are passed on for the route to check. */
-function inputValue(item: unknown, name: string, a: OscArg): unknown | typeof RELEASE {
+export function inputValue(item: unknown, name: string, a: OscArg): unknown | typeof RELEASE {
   const inputs = ((item as { inputs?: InputInfo[] } | null)?.inputs ?? []) as InputInfo[];
   const input = inputs.find((i) => i.name === name);
   const isFloatArg = a.type === 'f' || a.type === 'd';

@@ -1,7 +1,7 @@
 // The OSCQuery description of the OSC address space (github.com/Vidvox/OSCQueryProposal): a JSON tree of nodes with
 // FULL_PATH, CONTENTS, TYPE, ACCESS (1 read = sent as feedback, 2 write, 3 both), VALUE, RANGE and DESCRIPTION,
 // so TouchOSC and Chataigne can discover the controls. Effect nodes follow the chain as it is now.
-import { OSC_ADDRESSES } from './addresses.js';
+import { OSC_TABLE } from './table.js';
 
 export interface OscQueryNode {
   FULL_PATH: string;
@@ -30,24 +30,6 @@ export interface ChainItem {
   inputs: ChainInput[];
 }
 
-/** The one type tag each fixed address is described with (it accepts more, see OSC_ADDRESSES), and its access. */
-const FIXED: Record<string, { type: string; access: 1 | 2 | 3; range?: [number, number] }> = {
-  '/vjd/source/select': { type: 's', access: 3 },
-  '/vjd/source/name': { type: 's', access: 1 },
-  '/vjd/mix/cue': { type: 's', access: 3 },
-  '/vjd/mix/take': { type: 'i', access: 2, range: [0, 1] },
-  '/vjd/mix/position': { type: 'f', access: 3, range: [0, 1] },
-  '/vjd/effects/add': { type: 's', access: 2 },
-  '/vjd/palette/next': { type: 'i', access: 2, range: [0, 1] },
-  '/vjd/palette/select': { type: 's', access: 3 },
-  '/vjd/global/blackout': { type: 'i', access: 3, range: [0, 1] },
-  '/vjd/global/dimmer': { type: 'f', access: 3, range: [0, 1] },
-  '/vjd/actions/run': { type: 's', access: 2 },
-  '/vjd/status/fps': { type: 'f', access: 1 },
-};
-
-const DOES = new Map(OSC_ADDRESSES.map((a) => [a.address, a.does]));
-
 export interface HostInfo {
   NAME: string;
   /** Absent when OSC listens on every address: the client then uses the host it asked over HTTP (per the proposal). */
@@ -70,13 +52,9 @@ export function hostInfo(name: string, host: string, port: number): HostInfo {
 /** The tree: fixed addresses, then per chain item enabled/toggle/name and one node per settable scalar input. */
 export function oscQueryTree(chain: ChainItem[]): OscQueryNode {
   const root: OscQueryNode = { FULL_PATH: '/', CONTENTS: {} };
-  for (const [address, f] of Object.entries(FIXED)) {
-    put(root, address, {
-      TYPE: f.type,
-      ACCESS: f.access,
-      DESCRIPTION: DOES.get(address) ?? (f.access === 1 ? 'feedback only' : ''),
-      ...(f.range ? { RANGE: [{ MIN: f.range[0], MAX: f.range[1] }] } : {}),
-    });
+  for (const { address, does, query: f } of OSC_TABLE) {
+    if (!f) continue;
+    put(root, address, { TYPE: f.type, ACCESS: f.access, DESCRIPTION: does, ...(f.range ? { RANGE: [{ MIN: f.range[0], MAX: f.range[1] }] } : {}) });
   }
   for (const item of chain) {
     const at = `/vjd/effects/${item.index}`;

@@ -1,18 +1,22 @@
-// OSC over UDP (osc.js for the wire format, node:dgram for the socket): messages and bundles become requests
-// through the shared dispatch, applied in order; state changes go back out as feedback. No packet can crash or
-// stall the server: decoding is bounded and guarded, work is serialized per packet, bad input is logged rate-limited.
+// OSC over UDP (node:dgram; the strict reader in wire.ts, osc.js only to write feedback): messages and bundles become
+// requests through the shared dispatch, applied in order; state changes go back out as feedback. No packet can crash
+// or stall the server: packets are budgeted per sender before they are read, reading is one bounded pass, work is
+// serialized per packet, and bad input is logged within a per-sender and global budget.
 import { createSocket, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { OSC_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import type { StateBus } from '../events/bus.js';
-import { feedbackFor, inputFeedback, mapMessage, type Mapped, type OscArg, type OscMessage } from './addresses.js';
+import { feedbackFor, inputFeedback, type OscMessage } from './addresses.js';
+import { mapMessage, type OscLookup } from './table.js';
+import { readPacket } from './wire.js';
+import { isLoopbackHost } from '../app/network.js';
+import { LogBudget, WindowBudget } from './budgets.js';
 
 const require = createRequire(import.meta.url);
-// osc.js ships CommonJS without types; only its pure packet codec is used.
+// osc.js ships CommonJS without types; only its packet writer is used (for feedback).
 const osc = require('osc') as {
-  readPacket(data: Uint8Array, options: { metadata: boolean; unpackSingleArgs?: boolean }): unknown;
   writePacket(packet: unknown, options?: { metadata: boolean }): Uint8Array;
 };
 
@@ -31,25 +35,38 @@ export interface OscStats {
   packets: number;
   applied: number;
   rejected: number;
+  dropped: number;
+  malformed: number;
+  replyDropped: number;
+  restricted: string | null;
 }
+
+/** Backlog of packets waiting to be applied; past it a packet is dropped (and counted). */
+const PENDING_MAX = 256;
 
 export class OscServer {
   private socket: Socket | null = null;
   private lastSender: { address: string; port: number } | null = null;
-  private readonly counts = { packets: 0, applied: 0, rejected: 0 };
-  /** Per source and address: when it was last logged, so a flood costs one line per 10 s. */
-  private readonly logged = new Map<string, number>();
+  private readonly counts = { packets: 0, applied: 0, rejected: 0, dropped: 0, malformed: 0, replyDropped: 0 };
+  private readonly logBudget = new LogBudget();
+  private readonly packetBudget = new WindowBudget(1000, OSC_LIMITS.packetsPerSenderPerSecond, OSC_LIMITS.packetsPerSecond);
+  private readonly replyBudget = new WindowBudget(1000, OSC_LIMITS.replyPacketsPerSecond, OSC_LIMITS.replyPacketsPerSecond);
+  /** Why OSC was moved to loopback while running (a reload that set an API key without osc.allowRemote); else null. */
+  private restricted: string | null = null;
+  private readonly settings: OscSettings;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
   /** Per chain position: the item (with inputs) last sent as feedback. */
   private sentInputs = new Map<number, string>();
 
   constructor(
-    private readonly settings: OscSettings,
+    settings: OscSettings,
     private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
     private readonly bus: StateBus,
     private readonly log: Logger,
+    private readonly lookup: OscLookup,
   ) {
+    this.settings = { ...settings };
     bus.listen((topic, text) => this.feedback(topic, text));
   }
 
@@ -59,7 +76,8 @@ export class OscServer {
   }
 
   get version(): number {
-    return this.counts.packets + this.counts.applied * 3 + this.counts.rejected * 5 + (this.socket ? 1e9 : 0);
+    const c = this.counts;
+    return c.packets + c.applied * 3 + c.rejected * 5 + c.dropped * 7 + c.replyDropped * 11 + (this.restricted ? 1e8 : 0) + (this.socket ? 1e9 : 0);
   }
 
   get listening(): boolean {
@@ -67,7 +85,7 @@ export class OscServer {
   }
 
   stats(): OscStats {
-    return { listening: this.socket !== null, host: this.settings.host, port: this.settings.port, ...this.counts };
+    return { listening: this.socket !== null, host: this.settings.host, port: this.settings.port, ...this.counts, restricted: this.restricted };
   }
 
   start(): Promise<void> {
@@ -96,61 +114,81 @@ export class OscServer {
     this.socket = null;
   }
 
+  /**
+   * Moves OSC to loopback, so local controllers keep working while the network loses unauthenticated control, and
+   * keeps the reason for GET /status (`osc.restricted`) until the next restart.
+   */
+  async restrictToLoopback(reason: string): Promise<void> {
+    this.restricted = reason;
+    if (isLoopbackHost(this.settings.host)) return;
+    this.settings.host = this.settings.host.includes(':') ? '::1' : '127.0.0.1';
+    const socket = this.socket;
+    if (!socket) return;
+    this.socket = null;
+    // The port is free again only once the old socket is closed.
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    await this.start();
+  }
+
   private receive(data: Buffer, from: { address: string; port: number }): void {
     this.counts.packets++;
-    const source = `${from.address}:${from.port}`;
-    if (data.byteLength > OSC_LIMITS.packetMaxBytes) return this.reject(source, '(packet)', `packet of ${data.byteLength} bytes is larger than ${OSC_LIMITS.packetMaxBytes}`);
-    let packet: unknown;
-    try {
-      packet = osc.readPacket(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { metadata: true, unpackSingleArgs: false });
-    } catch (err) {
-      return this.reject(source, '(packet)', `not an OSC packet: ${(err as Error).message.slice(0, 120)}`);
+    // Budgeted per sender address (not port, which a sender picks freely) before a byte of the packet is read.
+    if (!this.packetBudget.take(from.address)) {
+      this.counts.dropped++;
+      return;
     }
-    const messages: OscMessage[] = [];
-    if (!flatten(packet, messages, 0)) return this.reject(source, '(bundle)', `a bundle holds more than ${OSC_LIMITS.bundleMaxMessages} messages or nests too deep`);
-    if (this.settings.replyToSender) this.lastSender = from;
+    if (data.byteLength > OSC_LIMITS.packetMaxBytes) return this.refuse(from, '(packet)', `packet of ${data.byteLength} bytes is larger than ${OSC_LIMITS.packetMaxBytes}`);
+    const read = readPacket(data);
+    if (!read.ok) return this.refuse(from, '(packet)', read.reason);
     // A flood must not queue without bound: packets beyond a small backlog are dropped (and counted).
-    if (this.pending > 256) return this.reject(source, '(packet)', 'too many packets waiting; dropped');
+    if (this.pending > PENDING_MAX) {
+      this.counts.dropped++;
+      return;
+    }
     this.pending++;
     this.queue = this.queue
-      .then(() => this.apply(source, messages))
+      .then(() => this.apply(from, read.messages))
       .catch((err: unknown) => this.log.error({ err }, 'OSC packet failed'))
       .finally(() => {
         this.pending--;
       });
   }
 
-  /** Messages of one packet (a bundle's in order), each through the dispatch; a failing one does not stop the rest. */
-  private async apply(source: string, messages: OscMessage[]): Promise<void> {
+  /** Messages of one packet (a bundle's in order), each one request through the dispatch; a failing one does not stop the rest. */
+  private async apply(from: { address: string; port: number }, messages: OscMessage[]): Promise<void> {
     for (const msg of messages) {
-      let mapped: Mapped = mapMessage(msg);
-      for (let hop = 0; hop < 2 && mapped.kind === 'request'; hop++) {
-        const reply = await this.dispatch({ method: mapped.method, path: mapped.path, body: mapped.body, trusted: true, awaitDurable: false });
-        if (reply.status >= 300) {
-          const body = reply.json as { message?: string } | undefined;
-          mapped = { kind: 'bad', reason: `${reply.status} ${body?.message ?? ''}`.trim() };
-          break;
-        }
-        if (!mapped.then) {
-          this.counts.applied++;
-          mapped = { kind: 'ignore' };
-          break;
-        }
-        mapped = mapped.then(reply.json);
+      const mapped = mapMessage(msg, this.lookup);
+      if (mapped.kind === 'ignore') continue;
+      if (mapped.kind === 'bad') {
+        this.reject(from, msg.address, mapped.reason);
+        continue;
       }
-      if (mapped.kind === 'bad') this.reject(source, msg.address, mapped.reason);
+      // Feedback follows only a sender of a valid /vjd request (set before it applies, so it hears its own change),
+      // and returns to the previous one if the route refuses it: a stray packet cannot redirect it.
+      const previous = this.lastSender;
+      if (this.settings.replyToSender) this.lastSender = { address: from.address, port: from.port };
+      const reply = await this.dispatch({ method: 'POST', path: mapped.path, body: mapped.body, trusted: true, awaitDurable: false });
+      if (reply.status < 300) {
+        this.counts.applied++;
+        continue;
+      }
+      if (this.settings.replyToSender) this.lastSender = previous;
+      const body = reply.json as { message?: string } | undefined;
+      this.reject(from, msg.address, `${reply.status} ${body?.message ?? ''}`.trim());
     }
   }
 
-  private reject(source: string, address: string, reason: string): void {
+  /** A packet refused unread: its structure or type tags are not something vjd takes. */
+  private refuse(from: { address: string; port: number }, what: string, reason: string): void {
+    this.counts.malformed++;
+    this.reject(from, what, reason);
+  }
+
+  private reject(from: { address: string; port: number }, address: string, reason: string): void {
     this.counts.rejected++;
-    const key = `${source}|${address.slice(0, 200)}`;
-    const now = Date.now();
-    const last = this.logged.get(key);
-    if (last !== undefined && now - last < OSC_LIMITS.logEveryMs) return;
-    if (this.logged.size > 1024) this.logged.clear();
-    this.logged.set(key, now);
-    this.log.warn({ from: source, address: address.slice(0, 200), reason }, 'OSC message ignored');
+    const suppressed = this.logBudget.take(from.address);
+    if (suppressed === null) return;
+    this.log.warn({ from: `${from.address}:${from.port}`, address: address.slice(0, 200), reason, suppressed }, 'OSC message ignored');
   }
 
   private feedback(topic: string, text: string): void {
@@ -180,7 +218,10 @@ export class OscServer {
     const socket = this.socket;
     if (!socket || messages.length === 0) return;
     const targets = [...this.settings.feedback];
-    if (this.settings.replyToSender && this.lastSender) targets.push({ host: this.lastSender.address, port: this.lastSender.port });
+    if (this.settings.replyToSender && this.lastSender) {
+      if (this.replyBudget.take('reply')) targets.push({ host: this.lastSender.address, port: this.lastSender.port });
+      else this.counts.replyDropped++;
+    }
     if (targets.length === 0) return;
     let bytes: Uint8Array;
     try {
@@ -190,18 +231,4 @@ export class OscServer {
     }
     for (const t of targets) socket.send(bytes, t.port, t.host, () => undefined);
   }
-}
-
-/** Flattens bundles (in order) into messages; false when the packet holds too many or nests too deep. */
-function flatten(packet: unknown, out: OscMessage[], depth: number): boolean {
-  if (depth > 4 || typeof packet !== 'object' || packet === null) return false;
-  const p = packet as { address?: unknown; args?: unknown; packets?: unknown };
-  if (Array.isArray(p.packets)) {
-    for (const inner of p.packets) if (!flatten(inner, out, depth + 1)) return false;
-    return true;
-  }
-  if (typeof p.address !== 'string') return false;
-  if (out.length >= OSC_LIMITS.bundleMaxMessages) return false;
-  out.push({ address: p.address, args: Array.isArray(p.args) ? (p.args as OscArg[]) : [] });
-  return true;
 }
