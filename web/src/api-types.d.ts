@@ -2400,6 +2400,20 @@ export interface operations {
                         status: "Server Running" | "Server Starting" | "Server Disabled";
                         /** @description why the server still answers on an older address than the configured one (the wanted host:port and the bind error; retried with backoff); null otherwise */
                         reason: string | null;
+                        /** @description the last config reload that was refused (the server keeps the last good config); null once a reload succeeds, and at start */
+                        reloadError: {
+                            /** @description the dotted config key at fault; null when the whole file is (unreadable, not JSON) */
+                            key: string | null;
+                            /** @description the config file */
+                            file: string;
+                            /** @description what is wrong, naming the key and file */
+                            message: string;
+                            /**
+                             * Format: date-time
+                             * @description when the reload was refused
+                             */
+                            at: string;
+                        } | null;
                         uptimeSeconds: number;
                         /** Format: date-time */
                         startedAt: string;
@@ -2561,6 +2575,14 @@ export interface operations {
                             applied: number;
                             /** @description packets and messages refused (malformed, unknown address, wrong type, refused by the route) */
                             rejected: number;
+                            /** @description packets dropped unread: over the per-sender or overall packets per second, or past the backlog */
+                            dropped: number;
+                            /** @description packets refused unread by the structure and type-tag check (never applied); counted in rejected too */
+                            malformed: number;
+                            /** @description feedback packets not sent back to the sender (osc.replyToSender) because of its per-second budget */
+                            replyDropped: number;
+                            /** @description why OSC was moved to loopback while running (a reload set an API key while OSC listened beyond loopback without osc.allowRemote); null otherwise */
+                            restricted: string | null;
                         };
                     };
                 };

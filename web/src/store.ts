@@ -4,14 +4,9 @@ import type { Got } from './api-shapes';
 
 export type Link = 'starting' | 'connecting' | 'live' | 'fallback' | 'offline';
 
-/** Why the last config reload was refused (GET /status `reloadError`); declared here until the generated types carry it. */
-export interface ReloadError {
-  key: string | null;
-  file: string;
-  message: string;
-  at: string;
-}
-export type Status = Got<'/status'> & { reloadError?: ReloadError | null };
+/** Why the last config reload was refused (GET /status `reloadError`). */
+export type ReloadError = NonNullable<Got<'/status'>['reloadError']>;
+export type Status = Got<'/status'>;
 
 /** Each topic's full state as its GET route answers it (the hello's `state` and every event's `data`). */
 export interface TopicState {
