@@ -1,5 +1,6 @@
 // The state one events socket carries (uWS user data): credentials, place, subscription, sequence and flow control.
 import type { WebSocket } from 'uWebSockets.js';
+import type { ApiKeyGuard } from '../http/auth.js';
 
 export interface Client {
   /** Credentials as sent (upgrade headers or the auth message); re-checked on every request. */
@@ -25,4 +26,28 @@ export interface Client {
   ws: WebSocket<Client> | null;
   /** False once its listener was retired (rebind, disable, shutdown): the connection is closed at its next send or ping. */
   isLive: () => boolean;
+}
+
+/** A client as its upgrade left it: authenticated by its headers (or by no key being set), or still to be. */
+export function newClient(apiKey: string, authorization: string, guard: ApiKeyGuard, topics: readonly string[], address: string, isLive: () => boolean): Client {
+  const sent = apiKey !== '' || authorization !== '';
+  const ok = guard.check(apiKey, authorization);
+  return {
+    apiKey,
+    authorization,
+    authed: ok && (sent || !guard.enabled),
+    badCredentials: sent && !ok,
+    admitted: false,
+    closed: false,
+    topics: new Set(topics),
+    seq: 0,
+    resync: false,
+    ready: false,
+    lastHeard: Date.now(),
+    inFlight: 0,
+    authTimer: null,
+    address,
+    ws: null,
+    isLive,
+  };
 }

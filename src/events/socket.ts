@@ -9,7 +9,8 @@ import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import type { Router } from '../http/router.js';
 import type { Logger } from '../log.js';
 import type { StateBus } from './bus.js';
-import type { Client } from './client.js';
+import { newClient, type Client } from './client.js';
+import { runRequest, type SocketMethod } from './requests.js';
 import { OriginPolicy } from './origin.js';
 import { PendingPlaces } from './pending.js';
 import { refuse, upgradeProblem } from './upgrade.js';
@@ -113,26 +114,7 @@ export class EventHub {
     if (problem) return refuse(res, problem);
     const apiKey = req.getHeader('x-api-key');
     const authorization = req.getHeader('authorization');
-    const sent = apiKey !== '' || authorization !== '';
-    const ok = this.d.guard.check(apiKey, authorization);
-    const client: Client = {
-      apiKey,
-      authorization,
-      authed: ok && (sent || !this.d.guard.enabled),
-      badCredentials: sent && !ok,
-      admitted: false,
-      closed: false,
-      topics: new Set(this.d.bus.defaultTopics),
-      seq: 0,
-      resync: false,
-      ready: false,
-      lastHeard: Date.now(),
-      inFlight: 0,
-      authTimer: null,
-      address: Buffer.from(res.getRemoteAddressAsText()).toString(),
-      ws: null,
-      isLive,
-    };
+    const client = newClient(apiKey, authorization, this.d.guard, this.d.bus.defaultTopics, Buffer.from(res.getRemoteAddressAsText()).toString(), isLive);
     res.upgrade(client, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
   }
 
@@ -267,21 +249,9 @@ export class EventHub {
     }
   }
 
-  private async answer(c: Client, id: string | number, method: 'GET' | 'POST' | 'DELETE', path: string, payload: unknown): Promise<void> {
-    const target = path.split('?')[0]!;
-    const found = this.d.router.find(method, target);
-    // Image routes answer with their ETag only: a `*` If-None-Match stops them before any render or encode work.
-    const image = found !== null && (found.route.def.responses[200]?.contentType ?? '').startsWith('image/');
-    const reply = await this.d.dispatch({
-      method,
-      path,
-      body: method === 'POST' ? payload : undefined,
-      headers: { 'x-api-key': c.apiKey, authorization: c.authorization, 'content-type': 'application/json', ...(image ? { 'if-none-match': '*' } : {}) },
-    });
-    if (image && reply.status === 304) this.d.bus.watchThumbnail(path);
+  private async answer(c: Client, id: string | number, method: SocketMethod, path: string, payload: unknown): Promise<void> {
+    const { status, body } = await runRequest(this.d, c, method, path, payload);
     const idText = JSON.stringify(id);
-    const status = image && reply.status === 304 ? 200 : reply.status;
-    const body = image && reply.status === 304 ? JSON.stringify({ etag: reply.headers?.ETag ?? null }) : bodyText(reply);
     this.send(c, (seq) => `{"type":"response","seq":${seq},"id":${idText},"status":${status},"body":${body}}`);
   }
 
@@ -345,12 +315,6 @@ export class EventHub {
       c.ws.ping();
     }
   }
-}
-
-function bodyText(reply: NeutralReply): string {
-  if (reply.jsonText !== undefined) return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
-  if (reply.json !== undefined) return JSON.stringify(reply.json);
-  return 'null';
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
