@@ -60,7 +60,7 @@ export const EVENT_LIMITS = {
   pendingMax: 32,
   /** Of those, from one remote address: a newcomer past it evicts that address's oldest waiting socket. */
   pendingPerAddress: 4,
-  /** Origin header values longer than this are refused unread (a host name has at most 253 characters). */
+  /** Origin header values longer than this are refused unread: a scheme, a DNS name and a port fit well within it. */
   originMaxLength: 300,
   /** Without a key on the upgrade, the first message must authenticate within this (else 4401). */
   authTimeoutMs: 5000,
