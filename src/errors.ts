@@ -10,6 +10,7 @@ export const ERRORS = {
   INVALID_REQUEST: { status: 400, message: 'the request is not valid' },
   UNAUTHORIZED: { status: 401, message: 'a valid API key is required (X-API-Key or Authorization: Bearer)' },
   EFFECT_LIMIT_REACHED: { status: 403, message: 'the effects chain is at the effect ceiling of the license tier' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'a web page on another site may not open the events socket; add its origin to server.allowedOrigins' },
   OUTPUT_LIMIT_REACHED: { status: 403, message: `vjd runs at most ${OUTPUT_LIMITS.max} outputs; remove one first` },
   NOT_FOUND: { status: 404, message: 'no such route' },
   PATH_NOT_FOUND: { status: 404, message: 'the path names no folder' },

@@ -54,8 +54,14 @@ export const EVENT_LIMITS = {
   backpressureBytes: 1024 * 1024,
   /** Largest client message; a larger frame closes the connection (1009). */
   messageMaxBytes: 64 * 1024 + 1024,
-  /** Connections still waiting to authenticate, counted apart from server.maxEventClients (the next is closed with 4429). */
+  /** Frames past messageMaxBytes up to this are read and answered with close 1009; the engine drops larger ones unread. */
+  frameReadMaxBytes: 1024 * 1024,
+  /** Connections still waiting to authenticate, counted apart from server.maxEventClients (a newcomer evicts the oldest). */
   pendingMax: 32,
+  /** Of those, from one remote address: a newcomer past it evicts that address's oldest waiting socket. */
+  pendingPerAddress: 4,
+  /** Origin header values longer than this are refused unread: a scheme, a DNS name and a port fit well within it. */
+  originMaxLength: 300,
   /** Without a key on the upgrade, the first message must authenticate within this (else 4401). */
   authTimeoutMs: 5000,
   pingIntervalMs: 15_000,

@@ -7,7 +7,7 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 function description(topics: string[], helloTopics: string[]): string {
   return [
     'A WebSocket on the HTTP port that pushes every state change and carries requests. Connect with `ws://<host>:<port>/api/v1/events`; a GET without `Upgrade: websocket` is answered 426.',
-    `**Auth** (when a key is set): the upgrade carries \`X-API-Key\` or \`Authorization: Bearer\`, or the first message within ${EVENT_LIMITS.authTimeoutMs / 1000} s is \`{"type":"auth","key":"…"}\` (browsers cannot set headers); otherwise the socket is closed with code 4401. A credential in the URL (\`?key=\`, \`?token=\`, …) is refused with 400 before the upgrade. The Host rules of every route apply (421).`,
+    `**Auth** (when a key is set): the upgrade carries \`X-API-Key\` or \`Authorization: Bearer\`, or the first message within ${EVENT_LIMITS.authTimeoutMs / 1000} s is \`{"type":"auth","key":"…"}\` (browsers cannot set headers); otherwise the socket is closed with code 4401. A credential in the URL (\`?key=\`, \`?token=\`, …) is refused with 400 before the upgrade. The Host rules of every route apply (421). A browser page may connect only from a loopback origin, from the page vjd serves itself (an \`Origin\` naming the \`Host\` the upgrade was sent to) or from an origin in \`server.allowedOrigins\`; any other \`Origin\` is refused with 403 ORIGIN_NOT_ALLOWED, with or without a key (clients that send no \`Origin\` are not browsers and pass). When the API key is set, changed or removed, every open socket is closed with 4401 and must authenticate again.`,
     `**Server messages** (each has \`seq\`, rising by one per message on the connection):`,
     `- \`{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{${helloTopics.join(', ')}}}\` after auth; each state member is the JSON its GET route answers (\`source\` GET /sources/current, \`chain\` GET /effects, \`palette\` GET /palettes/current or null when none is selected, \`global\` GET /global, \`outputs\` GET /outputs). A client that fell behind gets another hello with \`"resync":true\`.`,
     '- `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: ' +
@@ -16,7 +16,7 @@ function description(topics: string[], helloTopics: string[]): string {
     '- `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.',
     '- `{"type":"subscribed","seq","topics"}` confirms a subscription; `{"type":"error","seq","code":"INVALID_REQUEST","message","id"?}` answers a malformed or unknown message; the connection stays open.',
     '**Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status` and `thumbnail`); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.',
-    `**Limits**: at most \`server.maxEventClients\` (default ${EVENT_LIMITS.clientsDefault}) connections, the next is closed with 4429. A client whose unsent data passes ${EVENT_LIMITS.backpressureBytes / 1024 / 1024} MiB has its queue dropped and gets a fresh hello once it drains. A message larger than ${EVENT_LIMITS.messageMaxBytes} bytes closes the connection (1009). The server pings every ${EVENT_LIMITS.pingIntervalMs / 1000} s and closes a client silent for ${EVENT_LIMITS.silenceMs / 1000} s (1001).`,
+    `**Limits**: at most \`server.maxEventClients\` (default ${EVENT_LIMITS.clientsDefault}) connections, the next is closed with 4429. Sockets still waiting to authenticate have ${EVENT_LIMITS.pendingMax} places of their own, at most ${EVENT_LIMITS.pendingPerAddress} per remote address; a newcomer takes the place of the oldest waiting socket (of its own address, else of the address holding the most places), which is closed with 4429. A client whose unsent data passes ${EVENT_LIMITS.backpressureBytes / 1024 / 1024} MiB has its queue dropped and gets a fresh hello once it drains. A message larger than ${EVENT_LIMITS.messageMaxBytes} bytes closes the connection (1009; a frame over ${EVENT_LIMITS.frameReadMaxBytes / 1024 / 1024} MiB is dropped by the engine without a close frame, 1006). The server pings every ${EVENT_LIMITS.pingIntervalMs / 1000} s and closes a client silent for ${EVENT_LIMITS.silenceMs / 1000} s (1001).`,
   ].join('\n\n');
 }
 
@@ -33,7 +33,7 @@ export function eventsRoutes(topics: string[], helloTopics: string[]): RouteDef[
       feature: 'events',
       schema: {},
       responses: { 101: { description: 'Switching Protocols: the WebSocket is open (sent only to a request with `Upgrade: websocket`)' } },
-      errors: ['UPGRADE_REQUIRED'],
+      errors: ['UPGRADE_REQUIRED', 'ORIGIN_NOT_ALLOWED'],
       handler: () => {
         throw new ApiError('UPGRADE_REQUIRED', undefined, undefined, { Upgrade: 'websocket' });
       },

@@ -49,7 +49,7 @@ import { OscServer } from '../osc/server.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
-  'server.enabled', 'server.host', 'server.port', 'server.apiKey', 'server.allowedHosts', 'server.allowPrivateNetwork', 'server.maxEventClients', 'license.trustedKeys', 'license.file',
+  'server.enabled', 'server.host', 'server.port', 'server.apiKey', 'server.allowedHosts', 'server.allowPrivateNetwork', 'server.allowedOrigins', 'server.maxEventClients', 'license.trustedKeys', 'license.file',
 ]);
 const SHUTDOWN_DRAIN_MS = 3000;
 const SHUTDOWN_HARD_MS = 8000;
@@ -188,6 +188,7 @@ export async function serve(flags: Overrides): Promise<void> {
     log,
     server: { name: 'vjd', version },
     maxClients: () => loaded.config.server.maxEventClients,
+    allowedOrigins: () => loaded.config.server.allowedOrigins,
   });
   osc = new OscServer(loaded.config.osc, dispatch, bus, log, {
     chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }),

@@ -1,5 +1,6 @@
 // Config file schema (TypeBox), the fully-resolved Config type and the embedded defaults (DESIGN.md section 4).
 import Type, { type Static, type TSchema } from 'typebox';
+import { EVENT_LIMITS } from '../limits.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -53,6 +54,15 @@ export const ApiKeyStringSchema = Type.String({
   maxLength: 1024,
   pattern: '^[\\x21-\\x7E]*$',
   description: 'a key of 1 to 1024 visible ASCII characters (no spaces)',
+});
+
+// What a browser sends as Origin: scheme, host and port only, so a path or a trailing slash could never match.
+const PORT_PATTERN = '([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+const OriginSchema = Type.String({
+  minLength: 1,
+  maxLength: EVENT_LIMITS.originMaxLength,
+  pattern: `^[Hh][Tt][Tt][Pp][Ss]?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:${PORT_PATTERN})?$`,
+  description: `an origin such as "https://panel.example:8443" (http or https, a host, an optional port, no path; at most ${EVENT_LIMITS.originMaxLength} characters)`,
 });
 
 const ApiKey = Type.Union([Type.Null(), ApiKeyStringSchema], {
@@ -125,6 +135,9 @@ export const ConfigFileSchema = Type.Object(
             Type.Array(HostSchema, { maxItems: 64, description: 'a list of at most 64 host names (Host header values vjd answers for)' }),
           ),
           allowPrivateNetwork: Type.Optional(flag()),
+          allowedOrigins: Type.Optional(
+            Type.Array(OriginSchema, { maxItems: 64, description: 'a list of at most 64 origins (web pages allowed to open the events socket)' }),
+          ),
           maxEventClients: Type.Optional(integer(1, 4096)),
         },
         { additionalProperties: false, description: 'an object' },
@@ -260,6 +273,8 @@ export interface Config {
     allowedHosts: string[];
     /** Grant CORS preflights that ask for private-network access (a public web page driving this box). */
     allowPrivateNetwork: boolean;
+    /** Origins of pages on other hosts that may open the events socket (loopback and same-host pages always may). */
+    allowedOrigins: string[];
     /** Event WebSocket connections at once; the next is closed with 4429. */
     maxEventClients: number;
   };
@@ -303,7 +318,7 @@ function deepFreeze<T>(value: T): T {
 // Frozen so a caller that mutates instead of cloning fails loudly instead of changing every later load.
 export const DEFAULT_CONFIG: Config = deepFreeze({
   dataDir: './data',
-  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false, maxEventClients: 256 },
+  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false, allowedOrigins: [], maxEventClients: 256 },
   osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
   render: { width: 1280, height: 720, fps: 30, fuse: true },

@@ -2,24 +2,24 @@
 // with the state, events per subscribed topic, requests through the shared dispatch, bounded memory per client.
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';
 import type { WebSocket, us_socket_context_t } from 'uWebSockets.js';
-import { ApiError } from '../errors.js';
 import { EVENT_LIMITS } from '../limits.js';
-import { CORS_HEADERS } from '../http/cors.js';
 import type { ApiKeyGuard } from '../http/auth.js';
 import type { HostPolicy } from '../http/host-policy.js';
 import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import type { Router } from '../http/router.js';
 import type { Logger } from '../log.js';
 import type { StateBus } from './bus.js';
+import { newClient, type Client } from './client.js';
+import { runRequest, type SocketMethod } from './requests.js';
+import { OriginPolicy } from './origin.js';
+import { PendingPlaces } from './pending.js';
+import { refuse, upgradeProblem } from './upgrade.js';
 import { API_PREFIX } from '../http/route.js';
 
 export const EVENTS_PATH = `${API_PREFIX}/events`;
 
 /** Close codes (4000-4999 are the application's). */
-export const CLOSE = { unauthorized: 4401, tooManyClients: 4429, serverStopping: 1001 } as const;
-
-/** Query parameter names that would carry a credential: refused, because URLs end up in logs and histories. */
-const KEY_PARAMS = /^(key|apikey|api[-_]key|x-api-key|token|access[-_]?token|auth|authorization|bearer)$/i;
+export const CLOSE = { unauthorized: 4401, tooManyClients: 4429, serverStopping: 1001, tooBig: 1009 } as const;
 
 export interface EventHubDeps {
   bus: StateBus;
@@ -30,31 +30,10 @@ export interface EventHubDeps {
   log: Logger;
   server: { name: string; version: string };
   maxClients(): number;
+  /** `server.allowedOrigins`, read at every upgrade (live). */
+  allowedOrigins(): readonly string[];
 }
 
-interface Client {
-  /** Credentials as sent (upgrade headers or the auth message); re-checked on every request. */
-  apiKey: string;
-  authorization: string;
-  authed: boolean;
-  /** Credentials were sent on the upgrade and are wrong: closed 4401 on open. */
-  badCredentials: boolean;
-  admitted: boolean;
-  closed: boolean;
-  topics: Set<string>;
-  seq: number;
-  /** The queue was dropped (backpressure); a fresh hello goes out once it drains. */
-  resync: boolean;
-  /** Its hello is out: events before it would arrive ahead of the state they change. */
-  ready: boolean;
-  lastHeard: number;
-  /** Its requests still waiting for their answer (capped by EVENT_LIMITS.requestsInFlight). */
-  inFlight: number;
-  authTimer: NodeJS.Timeout | null;
-  ws: WebSocket<Client> | null;
-  /** False once its listener was retired (rebind, disable, shutdown): the connection is closed at its next send or ping. */
-  isLive: () => boolean;
-}
 
 export interface EventHubStats {
   clients: number;
@@ -68,9 +47,13 @@ export class EventHub {
   private pinger: NodeJS.Timeout | null = null;
   private readonly counts = { resyncs: 0, messagesIn: 0, malformed: 0 };
   private opened = 0;
+  private readonly origins: OriginPolicy;
+  private readonly pending = new PendingPlaces<Client>(EVENT_LIMITS.pendingPerAddress, EVENT_LIMITS.pendingMax);
 
   constructor(private readonly d: EventHubDeps) {
+    this.origins = new OriginPolicy(d.allowedOrigins);
     d.bus.listen((topic, text) => this.publish(topic, text));
+    d.guard.onChange(() => this.keyChanged());
   }
 
   /** Changes whenever a counter does (GET /status memoises its body on it). */
@@ -106,7 +89,8 @@ export class EventHub {
   /** Registers the WebSocket route on one listener's app (before the HTTP routes, so a plain GET falls through). */
   mount(app: TemplatedApp, isLive: () => boolean): void {
     app.ws<Client>(EVENTS_PATH, {
-      maxPayloadLength: EVENT_LIMITS.messageMaxBytes,
+      // Read past our own limit so an oversized message gets its 1009 (the engine drops larger frames unannounced).
+      maxPayloadLength: EVENT_LIMITS.frameReadMaxBytes,
       // Silence is judged by the heartbeat (uWS counts its own sends as activity); the engine's timer is a backstop.
       idleTimeout: 0,
       sendPingsAutomatically: false,
@@ -126,55 +110,43 @@ export class EventHub {
 
   private upgrade(res: HttpResponse, req: HttpRequest, context: us_socket_context_t, isLive: () => boolean): void {
     if (!isLive()) return void res.close();
-    const host = req.getHeader('host');
-    if (!this.d.hosts.allows(host)) {
-      return refuse(res, new ApiError('MISDIRECTED_REQUEST', `this server does not answer for Host "${host.slice(0, 100)}"; add the name to server.allowedHosts`));
-    }
-    const query = req.getQuery() ?? '';
-    for (const [name] of new URLSearchParams(query)) {
-      if (KEY_PARAMS.test(name)) {
-        return refuse(res, new ApiError('INVALID_REQUEST', `credentials in the URL (${name.slice(0, 40)}) are refused: they end up in logs; send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} as the first message`));
-      }
-    }
+    const problem = upgradeProblem(req, this.d.hosts, this.origins);
+    if (problem) return refuse(res, problem);
     const apiKey = req.getHeader('x-api-key');
     const authorization = req.getHeader('authorization');
-    const sent = apiKey !== '' || authorization !== '';
-    const ok = this.d.guard.check(apiKey, authorization);
-    const client: Client = {
-      apiKey,
-      authorization,
-      authed: ok && (sent || !this.d.guard.enabled),
-      badCredentials: sent && !ok,
-      admitted: false,
-      closed: false,
-      topics: new Set(this.d.bus.defaultTopics),
-      seq: 0,
-      resync: false,
-      ready: false,
-      lastHeard: Date.now(),
-      inFlight: 0,
-      authTimer: null,
-      ws: null,
-      isLive,
-    };
+    const client = newClient(apiKey, authorization, this.d.guard, this.d.bus.defaultTopics, Buffer.from(res.getRemoteAddressAsText()).toString(), isLive);
     res.upgrade(client, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
   }
 
   private open(ws: WebSocket<Client>): void {
     const c = ws.getUserData();
     c.ws = ws;
-    // Clients still to authenticate have places of their own, so sockets without the key (each may wait out the
-    // auth window) cannot take the places of real control surfaces.
-    if (c.authed ? this.count(true) >= this.d.maxClients() : this.count(false) >= EVENT_LIMITS.pendingMax) {
+    if (c.badCredentials) return this.reject(c, 'invalid API key');
+    if (c.authed && this.count(true) >= this.d.maxClients()) {
       c.closed = true;
-      return void ws.end(CLOSE.tooManyClients, c.authed ? `at most ${this.d.maxClients()} event clients (server.maxEventClients)` : `at most ${EVENT_LIMITS.pendingMax} event clients waiting to authenticate`);
+      return void ws.end(CLOSE.tooManyClients, `at most ${this.d.maxClients()} event clients (server.maxEventClients)`);
     }
     c.admitted = true;
     this.opened++;
     this.clients.add(c);
-    if (c.badCredentials) return this.reject(c, 'invalid API key');
     if (c.authed) return void this.hello(c, false);
+    // Clients still to authenticate have places of their own, so sockets without the key (each may wait out the
+    // auth window) cannot take the places of real control surfaces; a newcomer displaces an old one.
+    const displaced = this.pending.admit(c);
+    if (displaced !== null && !displaced.closed && displaced.ws) {
+      displaced.closed = true;
+      displaced.ws.end(CLOSE.tooManyClients, 'a newer connection took this place while it waited to authenticate; authenticate with the first message');
+    }
     c.authTimer = setTimeout(() => this.reject(c, `authenticate within ${EVENT_LIMITS.authTimeoutMs / 1000} s`), EVENT_LIMITS.authTimeoutMs);
+  }
+
+  /** A new, changed or removed API key: every socket re-authenticates, as if it had just connected. */
+  private keyChanged(): void {
+    for (const c of [...this.clients]) {
+      if (c.closed || !c.ws) continue;
+      c.closed = true;
+      c.ws.end(CLOSE.unauthorized, 'the API key changed: reconnect and authenticate with the new key');
+    }
   }
 
   /** Connected clients that have (true) or have not yet (false) authenticated. */
@@ -194,6 +166,7 @@ export class EventHub {
     if (c.authTimer) clearTimeout(c.authTimer);
     c.authTimer = null;
     this.clients.delete(c);
+    this.pending.leave(c);
     c.ws = null;
   }
 
@@ -202,6 +175,10 @@ export class EventHub {
     c.lastHeard = Date.now();
     this.counts.messagesIn++;
     if (c.closed) return;
+    if (data.byteLength > EVENT_LIMITS.messageMaxBytes) {
+      c.closed = true;
+      return void ws.end(CLOSE.tooBig, `a message is at most ${EVENT_LIMITS.messageMaxBytes} bytes`);
+    }
     let msg: unknown;
     if (!isBinary) {
       try {
@@ -218,6 +195,7 @@ export class EventHub {
         }
         c.apiKey = msg.key;
         c.authed = true;
+        this.pending.leave(c);
         if (c.authTimer) clearTimeout(c.authTimer);
         c.authTimer = null;
         return void this.hello(c, false);
@@ -271,21 +249,9 @@ export class EventHub {
     }
   }
 
-  private async answer(c: Client, id: string | number, method: 'GET' | 'POST' | 'DELETE', path: string, payload: unknown): Promise<void> {
-    const target = path.split('?')[0]!;
-    const found = this.d.router.find(method, target);
-    // Image routes answer with their ETag only: a `*` If-None-Match stops them before any render or encode work.
-    const image = found !== null && (found.route.def.responses[200]?.contentType ?? '').startsWith('image/');
-    const reply = await this.d.dispatch({
-      method,
-      path,
-      body: method === 'POST' ? payload : undefined,
-      headers: { 'x-api-key': c.apiKey, authorization: c.authorization, 'content-type': 'application/json', ...(image ? { 'if-none-match': '*' } : {}) },
-    });
-    if (image && reply.status === 304) this.d.bus.watchThumbnail(path);
+  private async answer(c: Client, id: string | number, method: SocketMethod, path: string, payload: unknown): Promise<void> {
+    const { status, body } = await runRequest(this.d, c, method, path, payload);
     const idText = JSON.stringify(id);
-    const status = image && reply.status === 304 ? 200 : reply.status;
-    const body = image && reply.status === 304 ? JSON.stringify({ etag: reply.headers?.ETag ?? null }) : bodyText(reply);
     this.send(c, (seq) => `{"type":"response","seq":${seq},"id":${idText},"status":${status},"body":${body}}`);
   }
 
@@ -351,22 +317,6 @@ export class EventHub {
   }
 }
 
-function bodyText(reply: NeutralReply): string {
-  if (reply.jsonText !== undefined) return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
-  if (reply.json !== undefined) return JSON.stringify(reply.json);
-  return 'null';
-}
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function refuse(res: HttpResponse, err: ApiError): void {
-  res.cork(() => {
-    res.writeStatus(`${err.status} ${err.status === 421 ? 'Misdirected Request' : 'Bad Request'}`);
-    for (const [k, v] of CORS_HEADERS) res.writeHeader(k, v);
-    res.writeHeader('Content-Type', 'application/json; charset=utf-8');
-    res.writeHeader('Cache-Control', 'no-store');
-    res.end(JSON.stringify(err.toBody()));
-  });
 }

@@ -6,10 +6,19 @@ export const MAX_CREDENTIAL_LENGTH = 1024;
 
 export class ApiKeyGuard {
   private digest: Buffer | null = null;
+  private readonly listeners: Array<() => void> = [];
 
   /** Sets (or clears, with null) the key; called at start and on config reload. */
   setKey(key: string | null): void {
-    this.digest = key === null || key === '' ? null : sha256(key);
+    const next = key === null || key === '' ? null : sha256(key);
+    const changed = next === null || this.digest === null ? next !== this.digest : !next.equals(this.digest);
+    this.digest = next;
+    if (changed) for (const fn of this.listeners) fn();
+  }
+
+  /** Called after every change of the key (set, replaced or removed): connections authenticated once, such as event sockets, must not outlive it. */
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
   }
 
   get enabled(): boolean {

@@ -79,6 +79,6 @@ function normalize(host: string): string {
 }
 
 /** 127.0.0.0/8, ::1 and the reserved `.localhost` names always mean this machine. */
-function isLoopbackName(name: string): boolean {
+export function isLoopbackName(name: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || name.endsWith('.localhost') || name === '::ffff:127.0.0.1';
 }

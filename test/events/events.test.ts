@@ -261,7 +261,7 @@ test('sockets waiting to authenticate cannot take the places of clients with the
   for (const c of [...clients, ...waiting]) await done(c);
 });
 
-test('10 000 malformed messages leave the connection and the server serving; a huge frame closes only its connection', async () => {
+test('10 000 malformed messages leave the connection and the server serving; an oversized message closes only its connection (1009)', async () => {
   const c = await client();
   await c.next((m) => m.type === 'hello');
   const junk = ['', '{', 'null', '[]', '42', '"x"', '{"type":1}', '{"type":"nope"}', '{"type":"request"}', '{"type":"request","id":{},"method":"GET","path":"/"}',
@@ -275,6 +275,18 @@ test('10 000 malformed messages leave the connection and the server serving; a h
   const res = await c.next((m) => m.type === 'response' && m.id === 'after', 60000);
   assert.is(res.status, 200);
   assert.ok(c.messages.filter((m) => m.type === 'error').length >= 9000, 'errors answered');
+  // Past the message limit: closed with 1009 and a reason, whether authenticated or still waiting to be.
+  for (const [headers, size] of [[AUTH, 65 * 1024 + 1], [AUTH, 200 * 1024], [{}, 100 * 1024], [AUTH, 1024 * 1024 - 256]] as const) {
+    const big = await client(headers);
+    if (headers === AUTH) await big.next((m) => m.type === 'hello');
+    big.ws.send(JSON.stringify({ type: 'request', id: 1, method: 'GET', path: '/api/v1/global', pad: 'x'.repeat(size) }));
+    const closed = await big.closed;
+    assert.is(closed.code, 1009, `a ${size}-byte message closed with ${closed.code}`);
+    assert.match(closed.reason, /at most \d+ bytes/);
+    assert.not.ok(big.messages.some((m) => m.type === 'response'), 'the oversized request was not run');
+    open.splice(open.indexOf(big), 1);
+  }
+  // A frame past what the engine reads at all is cut off at its header (no close frame); only its connection ends.
   const huge = await client();
   await huge.next((m) => m.type === 'hello');
   huge.ws.send('x'.repeat(2 * 1024 * 1024));

@@ -2,7 +2,9 @@
 declare module 'ws' {
   import type { IncomingMessage, ClientRequest } from 'node:http';
   class WebSocket {
-    constructor(url: string, options?: { headers?: Record<string, string>; maxPayload?: number });
+    constructor(url: string, options?: { headers?: Record<string, string>; maxPayload?: number; localAddress?: string });
+    static readonly OPEN: number;
+    readonly readyState: number;
     readonly bufferedAmount: number;
     send(data: string | Buffer, options?: { binary?: boolean }): void;
     close(code?: number, reason?: string): void;
