@@ -1315,7 +1315,7 @@ export interface paths {
          * WebSocket: state events and requests
          * @description A WebSocket on the HTTP port that pushes every state change and carries requests. Connect with `ws://<host>:<port>/api/v1/events`; a GET without `Upgrade: websocket` is answered 426.
          *
-         *     **Auth** (when a key is set): the upgrade carries `X-API-Key` or `Authorization: Bearer`, or the first message within 5 s is `{"type":"auth","key":"…"}` (browsers cannot set headers); otherwise the socket is closed with code 4401. A credential in the URL (`?key=`, `?token=`, …) is refused with 400 before the upgrade. The Host rules of every route apply (421).
+         *     **Auth** (when a key is set): the upgrade carries `X-API-Key` or `Authorization: Bearer`, or the first message within 5 s is `{"type":"auth","key":"…"}` (browsers cannot set headers); otherwise the socket is closed with code 4401. A credential in the URL (`?key=`, `?token=`, …) is refused with 400 before the upgrade. The Host rules of every route apply (421). A browser page may connect only from a loopback origin, from the page vjd serves itself (an `Origin` naming the `Host` the upgrade was sent to) or from an origin in `server.allowedOrigins`; any other `Origin` is refused with 403 ORIGIN_NOT_ALLOWED, with or without a key (clients that send no `Origin` are not browsers and pass). When the API key is set, changed or removed, every open socket is closed with 4401 and must authenticate again.
          *
          *     **Server messages** (each has `seq`, rising by one per message on the connection):
          *
@@ -1329,7 +1329,7 @@ export interface paths {
          *
          *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status` and `thumbnail`); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
          *
-         *     **Limits**: at most `server.maxEventClients` (default 256) connections, the next is closed with 4429. A client whose unsent data passes 1 MiB has its queue dropped and gets a fresh hello once it drains. A message larger than 66560 bytes closes the connection (1009). The server pings every 15 s and closes a client silent for 45 s (1001).
+         *     **Limits**: at most `server.maxEventClients` (default 256) connections, the next is closed with 4429. Sockets still waiting to authenticate have 32 places of their own, at most 4 per remote address; a newcomer takes the place of the oldest waiting socket (of its own address, else of the address holding the most places), which is closed with 4429. A client whose unsent data passes 1 MiB has its queue dropped and gets a fresh hello once it drains. A message larger than 66560 bytes closes the connection (1009; a frame over 1 MiB is dropped by the engine without a close frame, 1006). The server pings every 15 s and closes a client silent for 45 s (1001).
          */
         get: operations["getEvents"];
         put?: never;
@@ -1447,7 +1447,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -1599,6 +1599,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "EFFECT_LIMIT_REACHED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 403 ORIGIN_NOT_ALLOWED: a web page on another site may not open the events socket; add its origin to server.allowedOrigins */
+        ORIGIN_NOT_ALLOWED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "ORIGIN_NOT_ALLOWED",
+                 *       "message": "a web page on another site may not open the events socket; add its origin to server.allowedOrigins"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "ORIGIN_NOT_ALLOWED";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -10700,6 +10729,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["ORIGIN_NOT_ALLOWED"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             426: components["responses"]["UPGRADE_REQUIRED"];
             500: components["responses"]["INTERNAL"];
@@ -10767,6 +10797,19 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description the API key is expected as a bearer token or in X-API-Key */
                     "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 403 ORIGIN_NOT_ALLOWED: a web page on another site may not open the events socket; add its origin to server.allowedOrigins */
+            403: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content?: never;

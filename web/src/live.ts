@@ -33,6 +33,8 @@ let retryMs = 500;
 let fallbackTimer: ReturnType<typeof setInterval> | undefined;
 let stopped = false;
 let pending = 0;
+/** Set after a close for a key change, so a second refusal asks for the key instead of looping. */
+let retriedAfterKeyChange = false;
 
 type TopicEvent = { [K in Topic]: { topic: K; data: TopicState[K] } }[Topic];
 
@@ -184,6 +186,7 @@ export function connect(): void {
       retryMs = 500;
       clearInterval(fallbackTimer);
       fallbackTimer = undefined;
+      retriedAfterKeyChange = false;
       const patch: Partial<LiveState> = { link: 'live', lastEventAt: performance.now() };
       for (const [topic, data] of Object.entries(msg.state)) merge(topic, data, patch);
       update(patch);
@@ -197,6 +200,14 @@ export function connect(): void {
     if (ws !== sock || stopped) return;
     ws = null;
     if (ev.code === 4401) {
+      // A live key change closes every socket: try once more with the stored key (or none) before asking.
+      if (ev.reason.startsWith('the API key changed') && !retriedAfterKeyChange) {
+        retriedAfterKeyChange = true;
+        setTimeout(() => {
+          if (!stopped && ws === null) connect();
+        }, 200);
+        return;
+      }
       update({ needKey: true, keyError: 'The events socket refused the key.' });
       return;
     }
