@@ -258,6 +258,7 @@ export class FfmpegSource {
     if (this.opts.live && run.frames > 0 && now - run.lastFrameAt > STALL_MS) {
       run.stallReason = `no frames for ${STALL_MS} ms`;
       this.writer.setDown();
+      this.writer.endRun();
       this.setState('stalled', run.stallReason);
       this.kill(run);
     }
@@ -291,6 +292,8 @@ export class FfmpegSource {
     const input = this.opts.input;
     // A still image is done after its one frame; the ring keeps it and the state stays live.
     if (input.kind === 'file' && input.still && run.frames > 0 && code === 0 && !run.restarting) return;
+    // Frames written so far belong to a connection that is over; activations wait for the next run's frames.
+    this.writer.endRun();
     if (run.restarting) {
       this.opts.onLog('info', 'ffmpeg restarted', fields);
       this.spawnRun();
