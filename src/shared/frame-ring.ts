@@ -127,6 +127,11 @@ export class FrameRingWriter {
     this.header = new Int32Array(sab, 0, RING_INTS);
     this.slotHeaders = new Int32Array(sab, RING_INTS * 4, this.geometry.slots * SLOT_INTS);
     this.views = new ViewCache(sab, this.geometry);
+    // A ring taken over from a writer that died mid-frame: that slot's seq is left odd, and begin() would turn it
+    // even while writing. It is never the newest, so making it even again exposes nothing torn.
+    for (let slot = 0; slot < this.geometry.slots; slot++) {
+      if (Atomics.load(this.slotHeaders, slot * SLOT_INTS + S_SEQ) & 1) Atomics.add(this.slotHeaders, slot * SLOT_INTS + S_SEQ, 1);
+    }
   }
 
   /** Opens a slot that is neither the newest frame nor the one the reader holds, and returns its pixel view. */

@@ -198,10 +198,16 @@ export interface IngestInit {
   maxHeight: number;
   fps: number;
   ffmpeg: string;
+  /**
+   * Stall watchdog of media files: a process that writes no frame for the longer of `fileMs` and `frames` of its
+   * own frame intervals is killed and restarted (live inputs have their own, shorter watchdog).
+   */
+  stall: { fileMs: number; frames: number };
 }
 
 export type MainToIngest =
-  | { t: 'open'; key: string; input: IngestInput; live: boolean }
+  /** `ring`: the key's ring from a worker that died, written on by the new process so its readers need no repoint. */
+  | { t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer }
   /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
   | { t: 'restart'; key: string }
   | { t: 'close'; key: string }

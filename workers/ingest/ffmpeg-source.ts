@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { IngestInput, IngestState } from '../../src/shared/messages.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
 import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine } from './ffmpeg-args.js';
+import { stallReason } from './watchdog.js';
 
 export interface SourceOptions {
   key: string;
@@ -18,6 +19,10 @@ export interface SourceOptions {
   ffmpeg: string;
   /** Command prefix that makes the child die with this thread (e.g. `setpriv --pdeathsig KILL --`), or []. */
   wrapper: string[];
+  /** Media files' stall watchdog (IngestInit.stall). */
+  stall: { fileMs: number; frames: number };
+  /** The ring was written by a worker that died: its frames are of a run that is over. */
+  adopted?: boolean;
   onState(state: IngestState, message?: string, pid?: number): void;
   onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
 }
@@ -50,6 +55,7 @@ interface Run {
   /** First meaningful error line and the latest one. */
   errors: string[];
   frames: number;
+  startedAt: number;
   firstFrameAt: number;
   lastFrameAt: number;
   stallReason: string | null;
@@ -73,6 +79,10 @@ export class FfmpegSource {
   constructor(private readonly opts: SourceOptions) {
     this.writer = new FrameRingWriter(opts.ring);
     this.args = buildFfmpegArgs({ input: opts.input, maxWidth: opts.maxWidth, maxHeight: opts.maxHeight, fps: opts.fps });
+    if (opts.adopted) {
+      this.writer.setDown();
+      this.writer.endRun();
+    }
   }
 
   get pid(): number | undefined {
@@ -146,6 +156,7 @@ export class FfmpegSource {
       filled: 0,
       errors: [],
       frames: 0,
+      startedAt: Date.now(),
       firstFrameAt: 0,
       lastFrameAt: 0,
       stallReason: null,
@@ -254,12 +265,16 @@ export class FfmpegSource {
     if (this.closing || run.stallReason) return;
     const now = Date.now();
     if (run.frames > 0 && now - run.firstFrameAt >= STABLE_MS) this.backoffMs = BACKOFF_FIRST_MS;
-    // Only after a first frame: a receiver still waiting for its sender is connecting, not stalled.
-    if (this.opts.live && run.frames > 0 && now - run.lastFrameAt > STALL_MS) {
-      run.stallReason = `no frames for ${STALL_MS} ms`;
+    // A finished still has nothing more to write.
+    const input = this.opts.input;
+    if (input.kind === 'file' && input.still && run.frames > 0) return;
+    const reason = stallReason(run, { live: this.opts.live, liveMs: STALL_MS, fileMs: this.opts.stall.fileMs, frames: this.opts.stall.frames }, now);
+    if (reason) {
+      run.stallReason = reason;
       this.writer.setDown();
       this.writer.endRun();
-      this.setState('stalled', run.stallReason);
+      this.opts.onLog('warn', 'ffmpeg stalled; restarting it', { source: this.opts.key, pid: run.child.pid, reason });
+      this.setState('stalled', reason);
       this.kill(run);
     }
   }
