@@ -92,7 +92,8 @@ export type SourceSpec =
    * Frames from the ingest worker's ring for this source; `live` inputs, and any ring whose reader is down, show
    * "no signal" after 2000 ms without frames. `immediate` switches before the first frame (restoring a saved
    * source: no-signal card, not black). `afterFrame` switches only on a frame newer than that ring frame number
-   * (a restarted reader of the current source: the answer waits for its first new frame).
+   * (a restarted reader of the current source: the answer waits for its first new frame). Without `immediate`,
+   * only a frame of the ring's current run counts (never the last frame of a connection that ended).
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 

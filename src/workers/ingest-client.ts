@@ -39,8 +39,6 @@ export class IngestClient extends EventEmitter {
   private startedAt = 0;
   private restartDelayMs: number = INGEST_LIMITS.workerRestartFirstMs;
   private restartTimer: NodeJS.Timeout | null = null;
-  /** Workers started after one died. */
-  restarts = 0;
   private readonly statuses = new Map<string, SourceStatus>();
   private readonly waiting = new Map<string, Array<{ resolve: (ring: SharedArrayBuffer) => void; reject: (err: Error) => void }>>();
   /** ffmpeg pids by key, killed synchronously if this process exits with the worker still running. */
@@ -64,11 +62,12 @@ export class IngestClient extends EventEmitter {
   /** Opens (or rejoins) a source; resolves with its frame ring as soon as the worker created it. */
   open(key: string, input: IngestInput, opts: OpenOptions): Promise<SharedArrayBuffer> {
     if (this.stopped) return Promise.reject(new Error('ingest client is stopped'));
+    // Started before the key is recorded: a fresh worker reopens only the keys held before this call.
+    const worker = this.ensureWorker();
     const known = this.held.get(key);
     // Same key, other input: the worker replaces the process and its ring.
     const same = known !== undefined && JSON.stringify([known.input, known.live]) === JSON.stringify([input, opts.live]);
     this.held.set(key, { input, live: opts.live, ring: same ? known.ring : null });
-    const worker = this.ensureWorker();
     return new Promise<SharedArrayBuffer>((resolve, reject) => {
       const list = this.waiting.get(key) ?? [];
       list.push({ resolve, reject });
@@ -176,7 +175,6 @@ export class IngestClient extends EventEmitter {
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (this.stopped || this.worker) return;
-      this.restarts++;
       this.ensureWorker();
     }, delay);
   }
