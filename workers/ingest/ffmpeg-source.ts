@@ -1,10 +1,11 @@
 // One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart
 // backoff. A source is retried for as long as it is open: whoever holds it open (the current source, a pending
 // activation, a thumbnail preview) wants its frames back once the input can be read again.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { IngestInput, IngestState } from '../../src/shared/messages.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
-import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine } from './ffmpeg-args.js';
+import { buildFfmpegArgs } from './ffmpeg-args.js';
+import { killRun, newRun, readStderr, type Run } from './run.js';
 import { stallReason } from './watchdog.js';
 
 export interface SourceOptions {
@@ -29,41 +30,12 @@ export interface SourceOptions {
 
 export const STALL_MS = 2000;
 const TICK_MS = 250;
-const SECOND_TERM_MS = 100;
-const KILL_GRACE_MS = 500;
 const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
 /** Frames for this long count as a good run: the backoff starts over. */
 const STABLE_MS = 10_000;
 /** ffmpeg names the output size before the first frame; this much unframed output means it never will. */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
-const MAX_STDERR_LINE = 8192;
-
-/** What one ffmpeg process has told us so far; a restart starts a fresh one. */
-interface Run {
-  child: ChildProcess;
-  stderrRest: string;
-  inOutput: boolean;
-  width: number;
-  height: number;
-  /** width×height×4 once the Output #0 line was seen; 0 until then. */
-  frameBytes: number;
-  pending: Buffer[];
-  pendingBytes: number;
-  slot: Uint8Array | null;
-  filled: number;
-  /** First meaningful error line and the latest one. */
-  errors: string[];
-  frames: number;
-  startedAt: number;
-  firstFrameAt: number;
-  lastFrameAt: number;
-  stallReason: string | null;
-  /** Killed by restart(): the next process starts at once. */
-  restarting: boolean;
-  tick: NodeJS.Timeout | null;
-  killTimer: NodeJS.Timeout | null;
-}
 
 export class FfmpegSource {
   private readonly writer: FrameRingWriter;
@@ -143,27 +115,7 @@ export class FfmpegSource {
   private spawnRun(): void {
     const [cmd, ...pre] = [...this.opts.wrapper, this.opts.ffmpeg];
     const child = spawn(cmd!, [...pre, ...this.args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: Run = {
-      child,
-      stderrRest: '',
-      inOutput: false,
-      width: 0,
-      height: 0,
-      frameBytes: 0,
-      pending: [],
-      pendingBytes: 0,
-      slot: null,
-      filled: 0,
-      errors: [],
-      frames: 0,
-      startedAt: Date.now(),
-      firstFrameAt: 0,
-      lastFrameAt: 0,
-      stallReason: null,
-      restarting: false,
-      tick: null,
-      killTimer: null,
-    };
+    const run = newRun(child);
     this.run = run;
     let finished = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
@@ -173,7 +125,7 @@ export class FfmpegSource {
     };
     child.stdout!.on('data', (chunk: Buffer) => this.onStdout(run, chunk));
     child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => this.onStderr(run, text));
+    child.stderr!.on('data', (text: string) => readStderr(run, text, (w, h) => this.onOutputSize(run, w, h)));
     child.on('error', (err) => {
       // Without a pid the process never started and no 'close' will follow.
       if (child.pid === undefined) finish(null, null, `cannot start ${this.opts.ffmpeg}: ${err.message}`);
@@ -183,29 +135,6 @@ export class FfmpegSource {
     if (child.pid !== undefined) {
       this.setState('connecting');
       run.tick = setInterval(() => this.onTick(run), TICK_MS);
-    }
-  }
-
-  private onStderr(run: Run, text: string): void {
-    const parts = (run.stderrRest + text).split(/\r\n|\r|\n/);
-    run.stderrRest = parts.pop()!.slice(-MAX_STDERR_LINE);
-    for (const raw of parts) {
-      const line = parseStderrLine(raw);
-      if (!line) {
-        // The wrapper speaks without level tags (e.g. "setpriv: failed to execute ffmpeg").
-        if (raw.startsWith('setpriv:')) run.errors.push(raw);
-        continue;
-      }
-      if (line.context === '' && line.text.startsWith('Output #')) run.inOutput = true;
-      else if (run.inOutput && run.frameBytes === 0 && line.context === '') {
-        const size = parseOutputSize(line.text);
-        if (size) this.onOutputSize(run, size.width, size.height);
-      }
-      if (isMeaningfulError(line)) {
-        // The first cause and the latest words say what went wrong without the noise in between.
-        if (run.errors.length < 2) run.errors.push(line.text);
-        else run.errors[1] = line.text;
-      }
     }
   }
 
@@ -280,18 +209,7 @@ export class FfmpegSource {
   }
 
   private kill(run: Run): void {
-    const child = run.child;
-    const alive = () => child.exitCode === null && child.signalCode === null;
-    if (!alive() || run.killTimer) return;
-    child.kill('SIGTERM');
-    // ffmpeg takes a first signal as "stop after the next packet"; only a second one interrupts a blocking read,
-    // which is where a stalled receiver sits. KILL ends whatever ignores both.
-    run.killTimer = setTimeout(() => {
-      if (alive()) child.kill('SIGTERM');
-      run.killTimer = setTimeout(() => {
-        if (alive()) child.kill('SIGKILL');
-      }, KILL_GRACE_MS - SECOND_TERM_MS);
-    }, SECOND_TERM_MS);
+    killRun(run);
   }
 
   private onExit(run: Run, code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {
