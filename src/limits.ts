@@ -98,3 +98,15 @@ export const OSC_LIMITS = {
   /** Feedback packets per second sent back to the replying sender (replyToSender), so vjd cannot be a reflector. */
   replyPacketsPerSecond: 30,
 } as const;
+
+/** Ingest supervision: not in LIMITS, whose shape GET /capabilities reports as is. */
+export const INGEST_LIMITS = {
+  /** A media file's ffmpeg that writes no frame for this long (or stallFrames of its frame intervals, if longer) is restarted. */
+  fileStallMs: 10_000,
+  stallFrames: 5,
+  /** Restarts of a dead ingest worker back off from the first delay, doubling up to the last. */
+  workerRestartFirstMs: 500,
+  workerRestartMaxMs: 10_000,
+  /** A worker that lived this long counts as healthy: the next restart starts from the first delay. */
+  workerStableMs: 30_000,
+} as const;

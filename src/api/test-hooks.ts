@@ -1,14 +1,29 @@
 // Test-only routes, served only when the process runs with VJD_TEST_HOOKS=1 (never in a production config):
 // stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, slow frames
-// prove previews still get render time, sampling output pixels proves what is on screen.
+// prove previews still get render time, sampling output pixels proves what is on screen, killing the ingest worker
+// proves its supervision.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { RenderClient } from '../workers/render-client.js';
+import type { IngestClient } from '../workers/ingest-client.js';
 
-export function testHookRoutes(render: RenderClient): RouteDef[] {
+export function testHookRoutes(render: RenderClient, ingest?: IngestClient): RouteDef[] {
   return [
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/kill-ingest`,
+      auth: 'required',
+      operationId: 'testKillIngest',
+      summary: 'Terminate the ingest worker thread as a crash would (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: {},
+      responses: { 200: { description: 'terminated; `killed` is false when no worker was running' } },
+      errors: [],
+      handler: () => ({ json: { success: true, killed: ingest?.killWorker() ?? false } }),
+    }),
     defineRoute({
       method: 'POST',
       path: `${API_PREFIX}/_test/stall`,

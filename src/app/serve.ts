@@ -167,7 +167,7 @@ export async function serve(flags: Overrides): Promise<void> {
     ...previewRoutes(show.preview),
     ...eventsRoutes(topicNames, topics.filter((t) => t.inHello).map((t) => t.name)),
     ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }), osc: () => ctx.osc() }),
-    ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render) : []),
+    ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render, show.ingest) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
   ];

@@ -9,6 +9,7 @@ import { ensureDisplay, type Display } from '../workers/xvfb.js';
 import { RenderClient } from '../workers/render-client.js';
 import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
 import { IngestClient } from '../workers/ingest-client.js';
+import { startFirstRun } from '../sources/first-run.js';
 import { ReaderPool } from '../inputs/reader-pool.js';
 import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
 import type { LiveInput, LiveProvider } from '../inputs/providers.js';
@@ -182,6 +183,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   if (!savedIsFile) await sources.restore(saved.currentSource);
   const savedPreviewIsFile = saved.mix?.preview?.kind === 'file';
   if (!savedPreviewIsFile) await mixer.restore(saved.mix);
+  if (state.firstRun && cfg.sources.firstRun !== null) await startFirstRun(sources, cfg.sources.firstRun, log);
   let stopped = false;
   void library
     .start()

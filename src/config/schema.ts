@@ -187,7 +187,17 @@ export const ConfigFileSchema = Type.Object(
       Type.Object({ roots: Type.Optional(PathList) }, { additionalProperties: false, description: 'an object' }),
     ),
     effects: Type.Optional(dirs()),
-    sources: Type.Optional(dirs()),
+    sources: Type.Optional(
+      Type.Object(
+        {
+          dirs: Type.Optional(PathList),
+          firstRun: Type.Optional(
+            Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 256 })], { description: 'null or a generator or preset id or name of 1 to 256 characters' }),
+          ),
+        },
+        { additionalProperties: false, description: 'an object {dirs?, firstRun?}' },
+      ),
+    ),
     presets: Type.Optional(dirs()),
     palettes: Type.Optional(dirs()),
     transitions: Type.Optional(dirs()),
@@ -291,7 +301,8 @@ export interface Config {
   render: { width: number; height: number; fps: number; fuse: boolean };
   media: { roots: string[] };
   effects: { dirs: string[] };
-  sources: { dirs: string[] };
+  /** `firstRun`: the generator or preset put on the program when the data dir has no saved state yet (null: none). */
+  sources: { dirs: string[]; firstRun: string | null };
   presets: { dirs: string[] };
   palettes: { dirs: string[] };
   transitions: { dirs: string[] };
@@ -324,7 +335,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   render: { width: 1280, height: 720, fps: 30, fuse: true },
   media: { roots: [] },
   effects: { dirs: [] },
-  sources: { dirs: [] },
+  sources: { dirs: [], firstRun: 'preset:deep_plasma' },
   presets: { dirs: [] },
   palettes: { dirs: [] },
   transitions: { dirs: [] },

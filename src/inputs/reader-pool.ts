@@ -79,12 +79,12 @@ export class ReaderPool {
   }
 
   /**
-   * Whether the reader is delivering: its process reports frames, it is not down, and (live inputs) its newest
-   * frame is within the spec's live frame freshness.
+   * Whether the reader is delivering: its process reports frames, it is not down, its newest frame is from the
+   * current run, and (live inputs) that frame is within the spec's live frame freshness.
    */
   delivering(key: string): boolean {
     const r = this.readers.get(key);
-    if (!r?.header || this.state(key) !== 'live' || r.header.down()) return false;
+    if (!r?.header || this.state(key) !== 'live' || r.header.down() || !r.header.currentRun()) return false;
     return !r.live || Date.now() - r.header.lastFrameTimeMs() <= LIMITS.thumbnails.liveFrameMaxAgeMs;
   }
 

@@ -3,7 +3,8 @@
 // Layout (all Int32, accessed with Atomics):
 //   ring header (16 ints): magic, maxWidth, maxHeight, slots, newest slot (-1 = none), frame counter,
 //                          last commit time (hi, lo), down flag (the writer's reader died; cleared by the next
-//                          commit), reserved…
+//                          commit), run generation (bumped when a writer's process ends), generation of the
+//                          newest frame, reserved…
 //   slot headers (8 ints each): seq (odd while written), width, height, frameNo, time hi, time lo,
 //                               readers holding the slot, reserved
 //   pixel slots: `slots` × maxWidth×maxHeight×4 bytes, 64-byte aligned, top-down RGBA rows, stride width×4.
@@ -27,6 +28,8 @@ const R_COUNT = 5;
 const R_TIME_HI = 6;
 const R_TIME_LO = 7;
 const R_DOWN = 8;
+const R_GEN = 9;
+const R_NEWEST_GEN = 10;
 
 const S_SEQ = 0;
 const S_W = 1;
@@ -124,6 +127,11 @@ export class FrameRingWriter {
     this.header = new Int32Array(sab, 0, RING_INTS);
     this.slotHeaders = new Int32Array(sab, RING_INTS * 4, this.geometry.slots * SLOT_INTS);
     this.views = new ViewCache(sab, this.geometry);
+    // A ring taken over from a writer that died mid-frame: that slot's seq is left odd, and begin() would turn it
+    // even while writing. It is never the newest, so making it even again exposes nothing torn.
+    for (let slot = 0; slot < this.geometry.slots; slot++) {
+      if (Atomics.load(this.slotHeaders, slot * SLOT_INTS + S_SEQ) & 1) Atomics.add(this.slotHeaders, slot * SLOT_INTS + S_SEQ, 1);
+    }
   }
 
   /** Opens a slot that is neither the newest frame nor the one the reader holds, and returns its pixel view. */
@@ -169,6 +177,7 @@ export class FrameRingWriter {
     Atomics.store(this.slotHeaders, base + S_TIME_HI, hi);
     Atomics.store(this.slotHeaders, base + S_TIME_LO, lo);
     Atomics.add(this.slotHeaders, base + S_SEQ, 1); // odd → even: stable again
+    Atomics.store(this.header, R_NEWEST_GEN, Atomics.load(this.header, R_GEN));
     Atomics.store(this.header, R_NEWEST, slot);
     Atomics.store(this.header, R_TIME_HI, hi);
     Atomics.store(this.header, R_TIME_LO, lo);
@@ -185,6 +194,14 @@ export class FrameRingWriter {
    */
   setDown(): void {
     Atomics.store(this.header, R_DOWN, 1);
+  }
+
+  /**
+   * Ends the current run (the process that wrote the newest frames is gone): its frames stay readable, but a
+   * reader asking for a frame of the current run waits for the next commit.
+   */
+  endRun(): void {
+    Atomics.add(this.header, R_GEN, 1);
   }
 }
 
@@ -226,6 +243,12 @@ export class FrameRingReader {
       const t = joinTime(Atomics.load(this.header, R_TIME_HI), Atomics.load(this.header, R_TIME_LO));
       if (Atomics.load(this.header, R_COUNT) === count) return count === 0 ? 0 : t;
     }
+  }
+
+  /** Whether the newest frame was written by the writer's current run (false before the first frame). */
+  currentRun(): boolean {
+    const gen = Atomics.load(this.header, R_GEN);
+    return Atomics.load(this.header, R_COUNT) > 0 && Atomics.load(this.header, R_NEWEST_GEN) === gen;
   }
 
   /** Whether the writer reported its source down since the last commit. */

@@ -92,7 +92,8 @@ export type SourceSpec =
    * Frames from the ingest worker's ring for this source; `live` inputs, and any ring whose reader is down, show
    * "no signal" after 2000 ms without frames. `immediate` switches before the first frame (restoring a saved
    * source: no-signal card, not black). `afterFrame` switches only on a frame newer than that ring frame number
-   * (a restarted reader of the current source: the answer waits for its first new frame).
+   * (a restarted reader of the current source: the answer waits for its first new frame). Without `immediate`,
+   * only a frame of the ring's current run counts (never the last frame of a connection that ended).
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
@@ -198,10 +199,16 @@ export interface IngestInit {
   maxHeight: number;
   fps: number;
   ffmpeg: string;
+  /**
+   * Stall watchdog of media files: a process that writes no frame for the longer of `fileMs` and `frames` of its
+   * own frame intervals is killed and restarted (live inputs have their own, shorter watchdog).
+   */
+  stall: { fileMs: number; frames: number };
 }
 
 export type MainToIngest =
-  | { t: 'open'; key: string; input: IngestInput; live: boolean }
+  /** `ring`: the key's ring from a worker that died, written on by the new process so its readers need no repoint. */
+  | { t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer }
   /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
   | { t: 'restart'; key: string }
   | { t: 'close'; key: string }

@@ -62,6 +62,8 @@ export class StateStore {
   private lastError = '';
   private writes = 0;
   private changeListeners: Array<() => void> = [];
+  /** True when load() found no state file: nothing was ever saved in this data dir. */
+  firstRun = false;
 
   constructor(
     private readonly file: string,
@@ -77,6 +79,8 @@ export class StateStore {
       this.state = { ...structuredClone(EMPTY_STATE), ...sanitize(parsed) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      // An unreadable file is not a first run: the operator had a show, and a default must not stand in for it.
+      this.firstRun = code === 'ENOENT';
       if (code !== 'ENOENT') {
         // The first write (the restored chain is published at once) would replace a corrupt file: keep it for the operator.
         const aside = err instanceof SyntaxError ? `${this.file}.unreadable-${Date.now()}` : null;

@@ -1,7 +1,9 @@
-// Main-thread handle of the ingest worker: opens and closes sources, tracks their states, relays the worker's logs.
+// Main-thread handle of the ingest worker: opens and closes sources, tracks their states, relays the worker's logs,
+// and restarts the worker (with backoff) when it dies, reopening every source still held onto its old ring.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { log } from '../log.js';
+import { INGEST_LIMITS } from '../limits.js';
 import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
 
 export interface OpenOptions {
@@ -24,8 +26,19 @@ export interface IngestClient {
   once(event: 'state', listener: StateListener): this;
 }
 
+/** A source opened and not closed since: reopened on a restarted worker, onto its ring once it has one. */
+interface Held {
+  input: IngestInput;
+  live: boolean;
+  ring: SharedArrayBuffer | null;
+}
+
 export class IngestClient extends EventEmitter {
   private worker: Worker | null = null;
+  private readonly held = new Map<string, Held>();
+  private startedAt = 0;
+  private restartDelayMs: number = INGEST_LIMITS.workerRestartFirstMs;
+  private restartTimer: NodeJS.Timeout | null = null;
   private readonly statuses = new Map<string, SourceStatus>();
   private readonly waiting = new Map<string, Array<{ resolve: (ring: SharedArrayBuffer) => void; reject: (err: Error) => void }>>();
   /** ffmpeg pids by key, killed synchronously if this process exits with the worker still running. */
@@ -41,7 +54,7 @@ export class IngestClient extends EventEmitter {
     }
   };
 
-  constructor(private readonly init: IngestInit) {
+  constructor(private readonly init: Omit<IngestInit, 'stall'>) {
     super();
     process.on('exit', this.onProcessExit);
   }
@@ -49,7 +62,12 @@ export class IngestClient extends EventEmitter {
   /** Opens (or rejoins) a source; resolves with its frame ring as soon as the worker created it. */
   open(key: string, input: IngestInput, opts: OpenOptions): Promise<SharedArrayBuffer> {
     if (this.stopped) return Promise.reject(new Error('ingest client is stopped'));
+    // Started before the key is recorded: a fresh worker reopens only the keys held before this call.
     const worker = this.ensureWorker();
+    const known = this.held.get(key);
+    // Same key, other input: the worker replaces the process and its ring.
+    const same = known !== undefined && JSON.stringify([known.input, known.live]) === JSON.stringify([input, opts.live]);
+    this.held.set(key, { input, live: opts.live, ring: same ? known.ring : null });
     return new Promise<SharedArrayBuffer>((resolve, reject) => {
       const list = this.waiting.get(key) ?? [];
       list.push({ resolve, reject });
@@ -65,8 +83,16 @@ export class IngestClient extends EventEmitter {
   }
 
   close(key: string): void {
+    this.held.delete(key);
     if (!this.worker || this.stopped) return;
     this.send(this.worker, { t: 'close', key });
+  }
+
+  /** Ends the worker thread as a crash would (test hook): the supervision must bring every held source back. */
+  killWorker(): boolean {
+    if (!this.worker || this.stopped) return false;
+    void this.worker.terminate();
+    return true;
   }
 
   /** The key's last reported state; undefined when it was never opened or is closed. */
@@ -83,6 +109,8 @@ export class IngestClient extends EventEmitter {
   stop(): Promise<void> {
     if (this.stopped) return this.stopped;
     const worker = this.worker;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     this.stopped = (async () => {
       if (worker) {
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -106,6 +134,7 @@ export class IngestClient extends EventEmitter {
       this.rejectAll(new Error('ingest client stopped'));
       this.statuses.clear();
       this.pids.clear();
+      this.held.clear();
     })();
     return this.stopped;
   }
@@ -116,29 +145,45 @@ export class IngestClient extends EventEmitter {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('../../workers/ingest/main.js', import.meta.url), { workerData: this.init });
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    const workerData: IngestInit = { ...this.init, stall: { fileMs: INGEST_LIMITS.fileStallMs, frames: INGEST_LIMITS.stallFrames } };
+    const worker = new Worker(new URL('../../workers/ingest/main.js', import.meta.url), { workerData });
     this.worker = worker;
+    this.startedAt = Date.now();
     worker.on('message', (msg: IngestToMain) => this.onMessage(msg));
     worker.on('error', (err) => log.error({ worker: 'ingest', error: err.message }, 'ingest worker crashed'));
-    worker.on('exit', (code) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      if (this.stopped) return;
-      // Its ffmpeg children died with it (parent-death signal); every open source is gone. The next open() starts
-      // a fresh worker with fresh rings.
-      log.error({ worker: 'ingest', code }, 'ingest worker exited unexpectedly');
-      this.onProcessExit();
-      this.pids.clear();
-      this.rejectAll(new Error('ingest worker exited'));
-      for (const key of [...this.statuses.keys()]) this.setStatus(key, 'failed', 'ingest worker exited');
-      this.statuses.clear();
-    });
+    worker.on('exit', (code) => this.onExit(worker, code));
+    // Sources held when the previous worker died: the same rings, so whoever shows them sees frames again.
+    for (const [key, h] of this.held) this.send(worker, { t: 'open', key, input: h.input, live: h.live, ...(h.ring ? { ring: h.ring } : {}) });
     return worker;
+  }
+
+  private onExit(worker: Worker, code: number): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    if (this.stopped) return;
+    // Its ffmpeg children died with it (parent-death signal), and the pids left are killed here too.
+    this.onProcessExit();
+    this.pids.clear();
+    if (Date.now() - this.startedAt >= INGEST_LIMITS.workerStableMs) this.restartDelayMs = INGEST_LIMITS.workerRestartFirstMs;
+    const delay = this.restartDelayMs;
+    this.restartDelayMs = Math.min(delay * 2, INGEST_LIMITS.workerRestartMaxMs);
+    log.error({ worker: 'ingest', code, held: this.held.size, restartInMs: delay }, 'ingest worker exited unexpectedly; restarting it');
+    for (const key of [...this.statuses.keys()]) this.setStatus(key, 'retrying', 'ingest worker exited; restarting');
+    // Opens still waiting are answered by the next worker, which reopens every held key.
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopped || this.worker) return;
+      this.ensureWorker();
+    }, delay);
   }
 
   private onMessage(msg: IngestToMain): void {
     switch (msg.t) {
       case 'opened': {
+        const h = this.held.get(msg.key);
+        if (h) h.ring = msg.ring;
         const list = this.waiting.get(msg.key);
         this.waiting.delete(msg.key);
         for (const w of list ?? []) w.resolve(msg.ring);

@@ -84,6 +84,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     const cfg = { ...(opts.config ?? {}) } as Record<string, unknown>;
     // Small frames keep several servers per test file cheap on a 2-core machine.
     cfg.render ??= { width: 320, height: 180, fps: 30 };
+    // Tests start from an empty program unless they ask for the first-run source themselves.
+    cfg.sources = { firstRun: null, ...((cfg.sources as object | undefined) ?? {}) };
     if (opts.dataDirInConfig) cfg.dataDir = dataDir;
     cfg.server = { host: '127.0.0.1', port, ...((cfg.server as object | undefined) ?? {}) };
     configFile = join(dataDir, 'config.json');

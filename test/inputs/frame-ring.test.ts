@@ -22,6 +22,21 @@ test('geometry, and nothing to read before the first commit', () => {
   assert.throws(() => new FrameRingReader(new SharedArrayBuffer(1024)), /not a frame ring/);
 });
 
+test('a run that ended leaves its frames readable but not current until the next run commits', () => {
+  const sab = createFrameRing(8, 8);
+  const w = new FrameRingWriter(sab);
+  const r = new FrameRingReader(sab);
+  assert.not.ok(r.currentRun(), 'no frame yet');
+  writeFrame(w, 8, 8, 1);
+  assert.ok(r.currentRun());
+  w.endRun();
+  assert.not.ok(r.currentRun(), 'the newest frame belongs to the ended run');
+  assert.is(r.acquire()?.frameNo, 1, 'its frame is still readable');
+  r.release();
+  writeFrame(w, 8, 8, 2);
+  assert.ok(r.currentRun());
+});
+
 test('records the content rectangle of a letterboxed frame', () => {
   const sab = createFrameRing(1280, 720);
   const w = new FrameRingWriter(sab);

@@ -1,10 +1,12 @@
 // One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart
 // backoff. A source is retried for as long as it is open: whoever holds it open (the current source, a pending
 // activation, a thumbnail preview) wants its frames back once the input can be read again.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { IngestInput, IngestState } from '../../src/shared/messages.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
-import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine } from './ffmpeg-args.js';
+import { buildFfmpegArgs } from './ffmpeg-args.js';
+import { killRun, newRun, readStderr, type Run } from './run.js';
+import { stallReason } from './watchdog.js';
 
 export interface SourceOptions {
   key: string;
@@ -18,46 +20,22 @@ export interface SourceOptions {
   ffmpeg: string;
   /** Command prefix that makes the child die with this thread (e.g. `setpriv --pdeathsig KILL --`), or []. */
   wrapper: string[];
+  /** Media files' stall watchdog (IngestInit.stall). */
+  stall: { fileMs: number; frames: number };
+  /** The ring was written by a worker that died: its frames are of a run that is over. */
+  adopted?: boolean;
   onState(state: IngestState, message?: string, pid?: number): void;
   onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
 }
 
 export const STALL_MS = 2000;
 const TICK_MS = 250;
-const SECOND_TERM_MS = 100;
-const KILL_GRACE_MS = 500;
 const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
 /** Frames for this long count as a good run: the backoff starts over. */
 const STABLE_MS = 10_000;
 /** ffmpeg names the output size before the first frame; this much unframed output means it never will. */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
-const MAX_STDERR_LINE = 8192;
-
-/** What one ffmpeg process has told us so far; a restart starts a fresh one. */
-interface Run {
-  child: ChildProcess;
-  stderrRest: string;
-  inOutput: boolean;
-  width: number;
-  height: number;
-  /** width×height×4 once the Output #0 line was seen; 0 until then. */
-  frameBytes: number;
-  pending: Buffer[];
-  pendingBytes: number;
-  slot: Uint8Array | null;
-  filled: number;
-  /** First meaningful error line and the latest one. */
-  errors: string[];
-  frames: number;
-  firstFrameAt: number;
-  lastFrameAt: number;
-  stallReason: string | null;
-  /** Killed by restart(): the next process starts at once. */
-  restarting: boolean;
-  tick: NodeJS.Timeout | null;
-  killTimer: NodeJS.Timeout | null;
-}
 
 export class FfmpegSource {
   private readonly writer: FrameRingWriter;
@@ -73,6 +51,10 @@ export class FfmpegSource {
   constructor(private readonly opts: SourceOptions) {
     this.writer = new FrameRingWriter(opts.ring);
     this.args = buildFfmpegArgs({ input: opts.input, maxWidth: opts.maxWidth, maxHeight: opts.maxHeight, fps: opts.fps });
+    if (opts.adopted) {
+      this.writer.setDown();
+      this.writer.endRun();
+    }
   }
 
   get pid(): number | undefined {
@@ -133,26 +115,7 @@ export class FfmpegSource {
   private spawnRun(): void {
     const [cmd, ...pre] = [...this.opts.wrapper, this.opts.ffmpeg];
     const child = spawn(cmd!, [...pre, ...this.args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: Run = {
-      child,
-      stderrRest: '',
-      inOutput: false,
-      width: 0,
-      height: 0,
-      frameBytes: 0,
-      pending: [],
-      pendingBytes: 0,
-      slot: null,
-      filled: 0,
-      errors: [],
-      frames: 0,
-      firstFrameAt: 0,
-      lastFrameAt: 0,
-      stallReason: null,
-      restarting: false,
-      tick: null,
-      killTimer: null,
-    };
+    const run = newRun(child);
     this.run = run;
     let finished = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
@@ -162,7 +125,7 @@ export class FfmpegSource {
     };
     child.stdout!.on('data', (chunk: Buffer) => this.onStdout(run, chunk));
     child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => this.onStderr(run, text));
+    child.stderr!.on('data', (text: string) => readStderr(run, text, (w, h) => this.onOutputSize(run, w, h)));
     child.on('error', (err) => {
       // Without a pid the process never started and no 'close' will follow.
       if (child.pid === undefined) finish(null, null, `cannot start ${this.opts.ffmpeg}: ${err.message}`);
@@ -172,29 +135,6 @@ export class FfmpegSource {
     if (child.pid !== undefined) {
       this.setState('connecting');
       run.tick = setInterval(() => this.onTick(run), TICK_MS);
-    }
-  }
-
-  private onStderr(run: Run, text: string): void {
-    const parts = (run.stderrRest + text).split(/\r\n|\r|\n/);
-    run.stderrRest = parts.pop()!.slice(-MAX_STDERR_LINE);
-    for (const raw of parts) {
-      const line = parseStderrLine(raw);
-      if (!line) {
-        // The wrapper speaks without level tags (e.g. "setpriv: failed to execute ffmpeg").
-        if (raw.startsWith('setpriv:')) run.errors.push(raw);
-        continue;
-      }
-      if (line.context === '' && line.text.startsWith('Output #')) run.inOutput = true;
-      else if (run.inOutput && run.frameBytes === 0 && line.context === '') {
-        const size = parseOutputSize(line.text);
-        if (size) this.onOutputSize(run, size.width, size.height);
-      }
-      if (isMeaningfulError(line)) {
-        // The first cause and the latest words say what went wrong without the noise in between.
-        if (run.errors.length < 2) run.errors.push(line.text);
-        else run.errors[1] = line.text;
-      }
     }
   }
 
@@ -254,28 +194,22 @@ export class FfmpegSource {
     if (this.closing || run.stallReason) return;
     const now = Date.now();
     if (run.frames > 0 && now - run.firstFrameAt >= STABLE_MS) this.backoffMs = BACKOFF_FIRST_MS;
-    // Only after a first frame: a receiver still waiting for its sender is connecting, not stalled.
-    if (this.opts.live && run.frames > 0 && now - run.lastFrameAt > STALL_MS) {
-      run.stallReason = `no frames for ${STALL_MS} ms`;
+    // A finished still has nothing more to write.
+    const input = this.opts.input;
+    if (input.kind === 'file' && input.still && run.frames > 0) return;
+    const reason = stallReason(run, { live: this.opts.live, liveMs: STALL_MS, fileMs: this.opts.stall.fileMs, frames: this.opts.stall.frames }, now);
+    if (reason) {
+      run.stallReason = reason;
       this.writer.setDown();
-      this.setState('stalled', run.stallReason);
+      this.writer.endRun();
+      this.opts.onLog('warn', 'ffmpeg stalled; restarting it', { source: this.opts.key, pid: run.child.pid, reason });
+      this.setState('stalled', reason);
       this.kill(run);
     }
   }
 
   private kill(run: Run): void {
-    const child = run.child;
-    const alive = () => child.exitCode === null && child.signalCode === null;
-    if (!alive() || run.killTimer) return;
-    child.kill('SIGTERM');
-    // ffmpeg takes a first signal as "stop after the next packet"; only a second one interrupts a blocking read,
-    // which is where a stalled receiver sits. KILL ends whatever ignores both.
-    run.killTimer = setTimeout(() => {
-      if (alive()) child.kill('SIGTERM');
-      run.killTimer = setTimeout(() => {
-        if (alive()) child.kill('SIGKILL');
-      }, KILL_GRACE_MS - SECOND_TERM_MS);
-    }, SECOND_TERM_MS);
+    killRun(run);
   }
 
   private onExit(run: Run, code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {
@@ -291,6 +225,8 @@ export class FfmpegSource {
     const input = this.opts.input;
     // A still image is done after its one frame; the ring keeps it and the state stays live.
     if (input.kind === 'file' && input.still && run.frames > 0 && code === 0 && !run.restarting) return;
+    // Frames written so far belong to a connection that is over; activations wait for the next run's frames.
+    this.writer.endRun();
     if (run.restarting) {
       this.opts.onLog('info', 'ffmpeg restarted', fields);
       this.spawnRun();

@@ -1,7 +1,7 @@
 // Ingest worker entry: one supervised ffmpeg per open key, each writing into its own SharedArrayBuffer frame ring.
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createFrameRing } from '../../src/shared/frame-ring.js';
+import { createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
 import { FfmpegSource } from './ffmpeg-source.js';
 
@@ -38,7 +38,18 @@ function signatureOf(input: IngestInput, live: boolean): string {
   return JSON.stringify([input, live]);
 }
 
-async function open(key: string, input: IngestInput, live: boolean): Promise<void> {
+/** A ring handed back from a worker that died, when it still fits this worker's box. */
+function adoptable(ring: SharedArrayBuffer | undefined): ring is SharedArrayBuffer {
+  if (!ring) return false;
+  try {
+    const g = ringGeometry(ring);
+    return g.maxWidth === init.maxWidth && g.maxHeight === init.maxHeight;
+  } catch {
+    return false;
+  }
+}
+
+async function open(key: string, input: IngestInput, live: boolean, handed?: SharedArrayBuffer): Promise<void> {
   const signature = signatureOf(input, live);
   const existing = entries.get(key);
   if (existing?.signature === signature) {
@@ -52,7 +63,8 @@ async function open(key: string, input: IngestInput, live: boolean): Promise<voi
     void existing.source.close(true);
   }
   // Every ring is sized for the program: one reader per input serves the output and its thumbnails alike.
-  const ring = createFrameRing(init.maxWidth, init.maxHeight);
+  const adopted = adoptable(handed);
+  const ring = adopted ? handed : createFrameRing(init.maxWidth, init.maxHeight);
   let entry: Entry | undefined;
   const source = new FfmpegSource({
     key,
@@ -64,6 +76,8 @@ async function open(key: string, input: IngestInput, live: boolean): Promise<voi
     fps: init.fps,
     ffmpeg: init.ffmpeg,
     wrapper: await wrapper,
+    stall: init.stall,
+    adopted,
     onState: (state, message, pid) => {
       // A replaced or closed entry speaks no more for its key, except to say it closed while nothing reopened it.
       const current = entries.get(key);
@@ -104,7 +118,7 @@ port.on('message', (msg: MainToIngest) => {
   queue = queue
     .then(async () => {
       if (stopping) return;
-      if (msg.t === 'open') await open(msg.key, msg.input, msg.live);
+      if (msg.t === 'open') await open(msg.key, msg.input, msg.live, msg.ring);
       else if (msg.t === 'restart') entries.get(msg.key)?.source.restart();
       // Not awaited: the key is free at once, and a slow kill must not delay the next open.
       else if (msg.t === 'close') void close(msg.key);

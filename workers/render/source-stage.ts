@@ -122,9 +122,13 @@ export class SourceStage {
     };
   }
 
-  /** A pending source can take over once it has something to show. */
+  /**
+   * A pending source can take over once it has something to show: a frame of its reader's current run, never the
+   * last frame of a run that ended (a sender that just disconnected).
+   */
   ready(source: Active): boolean {
-    return source.kind !== 'ring' || source.immediate || source.reader.frameCount() > source.afterFrame;
+    if (source.kind !== 'ring' || source.immediate) return true;
+    return source.reader.frameCount() > source.afterFrame && source.reader.currentRun();
   }
 
   /** Makes `source` current, releasing the previous one. */
