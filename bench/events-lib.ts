@@ -33,6 +33,7 @@ export async function start(): Promise<{ proc: ChildProcess; port: number; oscPo
       server: { port, maxEventClients: 600 },
       osc: { enabled: true, host: '127.0.0.1', port: oscPort },
       live: { test: [], streams: [], v4l2: { enabled: false } },
+      sources: { firstRun: null },
     }),
   );
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);

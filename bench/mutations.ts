@@ -40,7 +40,7 @@ async function start(root: string): Promise<{ proc: ChildProcess; port: number; 
   const port = await freePort();
   const cli = join(root, 'dist', 'src', 'cli.js');
   const config = join(dataDir, 'config.json');
-  await writeFile(config, JSON.stringify({ render: { width: 320, height: 180, fps: 30 }, server: { port }, live: { test: [], streams: [], v4l2: { enabled: false } } }));
+  await writeFile(config, JSON.stringify({ render: { width: 320, height: 180, fps: 30 }, server: { port }, live: { test: [], streams: [], v4l2: { enabled: false } }, sources: { firstRun: null } }));
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
   if (lic.code !== 0) throw new Error(lic.stderr);
   const { DISPLAY: _d, ...env } = process.env;
