@@ -74,7 +74,12 @@ function watchAbort(ex: Exchange, hooks: AdapterHooks | null): void {
 export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHooks): void {
   for (const route of router.routes) {
     const register = route.def.method === 'GET' ? app.get.bind(app) : route.def.method === 'POST' ? app.post.bind(app) : app.del.bind(app);
-    register(route.pattern, (res, req) => guarded(route, res, req, hooks, null, false));
+    const checked = route.def.paramPatterns !== undefined;
+    register(route.pattern, (res, req) => {
+      // The engine matches any segment for a parameter; one outside the route's pattern is another path.
+      if (checked && !route.accepts(route.paramNames.map((_, i) => req.getParameter(i)))) return miss(res, req, router, hooks);
+      guarded(route, res, req, hooks, null, false);
+    });
   }
   app.options('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
@@ -90,22 +95,25 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
       res.endWithoutBody();
     });
   });
-  app.any('/*', (res, req) => {
-    if (!hooks.isLive()) return void res.close();
-    if (ambiguousFraming(res, req)) return;
-    const { url } = readTarget(req);
-    const method = req.getMethod().toUpperCase();
-    // HEAD is served by the GET route of the same path (RFC 9110 section 9.3.2).
-    const head = method === 'HEAD';
-    // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
-    // does not match paths that carry a query string) and HEAD.
-    const found = router.find(head ? 'GET' : method, url);
-    if (found) return guarded(found.route, res, req, hooks, found.params, head);
-    const ex = exchange(res, head);
-    if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
-    const err = routeMiss(router, method, url, () => hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization')));
-    sendError(ex, err);
-  });
+  app.any('/*', (res, req) => miss(res, req, router, hooks));
+}
+
+/** A request the engine's router did not send to a route: HEAD, a path with a query (the JS fallback), or no route. */
+function miss(res: HttpResponse, req: HttpRequest, router: Router, hooks: AdapterHooks): void {
+  if (!hooks.isLive()) return void res.close();
+  if (ambiguousFraming(res, req)) return;
+  const { url } = readTarget(req);
+  const method = req.getMethod().toUpperCase();
+  // HEAD is served by the GET route of the same path (RFC 9110 section 9.3.2).
+  const head = method === 'HEAD';
+  // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
+  // does not match paths that carry a query string) and HEAD.
+  const found = router.find(head ? 'GET' : method, url);
+  if (found) return guarded(found.route, res, req, hooks, found.params, head);
+  const ex = exchange(res, head);
+  if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
+  const err = routeMiss(router, method, url, () => hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization')));
+  sendError(ex, err);
 }
 
 function misdirected(host: string): ApiError {

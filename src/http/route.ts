@@ -90,6 +90,12 @@ export interface RouteDef<Q extends TSchema = TSchema, P extends TSchema = TSche
   method: Method;
   /** Absolute path; `:name` segments are parameters; a trailing `*` matches the rest (static assets). */
   path: string;
+  /**
+   * What a parameter's segment must be for the path to be this route at all (a regular expression source matched
+   * against the whole raw segment); a segment that does not match is another path, so it answers 404 or another
+   * route's 405, never this route's validation error. Default: any segment.
+   */
+  paramPatterns?: Record<string, string>;
   /** `required`: the API key applies when one is set; `none`: always reachable (status, docs, openapi). */
   auth: 'required' | 'none';
   summary: string;
@@ -119,3 +125,6 @@ export function defineRoute<Q extends TSchema, P extends TSchema, B extends TSch
 }
 
 export const API_PREFIX = '/api/v1';
+
+/** A chain or list position in a path: digits only (`/effects/3`), so `/effects/anything` is no route. */
+export const POSITION_PATTERN = '[0-9]+';
