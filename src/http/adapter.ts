@@ -6,7 +6,7 @@ import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { CACHE_CONTROL, CAPTURED_KEYS, CONTENT_LENGTH, CONTENT_TYPE, CORS_BYTES, HOST, JSON_TYPE, NO_STORE, statusLine, TRANSFER_ENCODING } from './wire.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS, STREAM_LIMITS } from '../limits.js';
 import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
 import { type CapturedHeader, type Reply, type RouteRequest, type StreamSink } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
@@ -374,21 +374,26 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
 
 /**
  * Writes status and headers, then hands the producer a sink. Known length: tryEnd, which keeps nothing it could not
- * send, so the held-back rest is re-offered on writable. Unknown length: chunked write, which buffers the chunk in
- * uWS and reports backpressure; the producer must wait for drain. Either way at most one chunk per client is held.
+ * send, so the held-back rest is re-offered on writable. Unknown length: the chunk is written in slices (see
+ * STREAM_LIMITS) and the rest is held here, by reference, until the socket takes it; uWS's own buffer then holds at
+ * most about one slice beyond the socket. Either way at most one chunk per client is held.
  */
 function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
   const res = ex.res;
   const stream = reply.stream!;
   const total = stream.length;
   let pending: { chunk: Uint8Array; offset: number } | null = null;
-  let chunkedBusy = false;
+  // Chunked: the chunk being written and how far; `clean` when the last write found uWS's buffer empty.
+  let out: { chunk: Uint8Array; offset: number } | null = null;
+  let clean = true;
+  let queued = 0;
   let closed = false;
   const drains: Array<() => void> = [];
   const closes: Array<() => void> = [];
   const close = (): void => {
     if (closed) return;
     closed = true;
+    out = null;
     finish(ex, hooks);
     for (const cb of closes.splice(0)) cb();
   };
@@ -396,6 +401,24 @@ function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
   ex.onAbort = close;
   const drained = (): void => {
     for (const cb of drains.splice(0)) cb();
+  };
+  /** Writes slices of `out` until it is all handed over (true) or the socket is full (false: wait for writable). */
+  const pump = (): boolean => {
+    while (out !== null && !closed && !ex.aborted) {
+      const cur = out;
+      const n = Math.min(clean ? STREAM_LIMITS.sliceBytes : STREAM_LIMITS.probeBytes, cur.chunk.byteLength - cur.offset);
+      let ok = false;
+      res.cork(() => {
+        ok = res.write(cur.chunk.subarray(cur.offset, cur.offset + n));
+      });
+      cur.offset += n;
+      // true: uWS's buffer was empty, so at most this slice waits in it (its cork flush); false: it was appended.
+      queued = ok ? n : queued + n;
+      clean = ok;
+      if (cur.offset >= cur.chunk.byteLength) out = null;
+      if (!ok) return out === null;
+    }
+    return true;
   };
   res.onWritable((offset) => {
     if (closed || ex.aborted) return true;
@@ -409,7 +432,13 @@ function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
       if (!ok) return false;
       pending = null;
     }
-    chunkedBusy = false;
+    if (total === undefined) {
+      if (out === null) {
+        // Nothing left to hand over; what uWS holds goes out with the next write.
+        return true;
+      }
+      if (!pump()) return false;
+    }
     drained();
     return true;
   });
@@ -418,17 +447,21 @@ function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
       return closed || ex.aborted;
     },
     get backpressured() {
-      return pending !== null || chunkedBusy;
+      return pending !== null || out !== null;
+    },
+    get queuedBytes() {
+      return total === undefined ? queued : 0;
     },
     write(chunk) {
       if (closed || ex.aborted) return false;
+      if (total === undefined) {
+        // One chunk at a time: a producer that ignores backpressure loses the chunk rather than growing a queue.
+        if (out !== null) return false;
+        out = { chunk, offset: 0 };
+        return pump() && clean;
+      }
       let ok = false;
       res.cork(() => {
-        if (total === undefined) {
-          ok = res.write(chunk);
-          chunkedBusy = !ok;
-          return;
-        }
         const offset = res.getWriteOffset();
         const [sent, done] = res.tryEnd(chunk, total);
         ok = sent;

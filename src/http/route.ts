@@ -53,7 +53,10 @@ export interface Reply {
 
 /** Where a streamed body goes; the adapter alone holds the socket. At most one chunk is ever held back. */
 export interface StreamSink {
-  /** Sends a chunk; false when the socket's buffer is full: wait for `onDrain` before writing again. */
+  /**
+   * Sends a chunk; false when the socket's buffer is full: wait for `onDrain` (or `backpressured` to clear) before
+   * writing again. A chunked answer drops a chunk written while one is still held back.
+   */
   write(chunk: Uint8Array): boolean;
   /** Ends the body (chunked answers); a body with `length` ends when its last byte is written. */
   end(): void;
@@ -66,6 +69,8 @@ export interface StreamSink {
   readonly closed: boolean;
   /** Whether a chunk is held back (the client reads slower than the producer writes). */
   readonly backpressured: boolean;
+  /** Bytes of this answer that may wait in the HTTP engine's own buffer, beyond the socket (an upper bound). */
+  readonly queuedBytes: number;
 }
 
 export interface ResponseDoc {
