@@ -44,6 +44,21 @@ export const PREVIEW_LIMITS = {
   /** Longest edge in pixels, clamped; other values take the default. */
   size: { min: 32, max: 1280, default: 640 },
   fps: { min: 1, max: 30, default: 15 },
+  /** A client holding more unsent bytes than this in the HTTP engine (beyond its socket) is closed. */
+  clientQueueBytes: 256 * 1024,
+  /** A client that has not taken one part in this long is closed (it never reads, or far too slowly). */
+  stallMs: 5000,
+} as const;
+
+/** Endless chunked answers (the MJPEG preview): how a chunk is handed to the HTTP engine. */
+export const STREAM_LIMITS = {
+  /**
+   * A chunk goes out in slices that fit the engine's cork buffer, so the engine holds at most about one slice
+   * beyond the socket (a whole chunk handed at once would sit in its buffer in full).
+   */
+  sliceBytes: 16 * 1024 - 64,
+  /** After the socket was full, the next write is this small: it only drains what the engine holds. */
+  probeBytes: 1024,
 } as const;
 
 /** The event WebSocket (GET /api/v1/events). */

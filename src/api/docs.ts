@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import Type from 'typebox';
 import { ApiError } from '../errors.js';
 import { API_PREFIX, defineRoute, type RouteDef } from '../http/route.js';
+import { ASSET_HEADERS, pageHeaders, pagePolicy } from '../http/page-headers.js';
 
 export interface DocsAsset {
   body: Uint8Array;
@@ -33,6 +34,8 @@ const OPENAPI_PATH = `${API_PREFIX}/openapi.yaml`;
 const HTML_NAME = 'index.html';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const YAML_TYPE = 'application/yaml; charset=utf-8';
+// Swagger UI draws its icons from data: URIs in its stylesheet; its requests (the description, Try it out) go here.
+const PAGE_HEADERS = pageHeaders(pagePolicy('data:'));
 
 /** Files copied verbatim from swagger-ui-dist; everything the page loads comes from this server. */
 const DIST_FILES: Record<string, string> = {
@@ -126,7 +129,7 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
       handler: () => {
         const page = files.get(HTML_NAME);
         if (page === undefined) throw new ApiError('NOT_FOUND');
-        return { body: page.body, contentType: page.contentType, etag: page.etag, headers: { 'Cache-Control': 'no-cache' } };
+        return { body: page.body, contentType: page.contentType, etag: page.etag, headers: { 'Cache-Control': 'no-cache', ...PAGE_HEADERS } };
       },
     }),
     defineRoute({
@@ -146,7 +149,7 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
         // The name is only a key into the preloaded map, never a file path, so `..` and friends cannot escape.
         const file = files.get(req.params.asset);
         if (file === undefined) throw new ApiError('NOT_FOUND');
-        return { body: file.body, contentType: file.contentType, etag: file.etag, headers: { 'Cache-Control': 'public, max-age=86400' } };
+        return { body: file.body, contentType: file.contentType, etag: file.etag, headers: { 'Cache-Control': 'public, max-age=86400', ...ASSET_HEADERS } };
       },
     }),
     defineRoute({
@@ -163,7 +166,7 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
       errors: [],
       handler: () => {
         const doc = yaml();
-        return { body: doc.text, contentType: YAML_TYPE, etag: doc.etag, headers: { 'Cache-Control': 'no-cache' } };
+        return { body: doc.text, contentType: YAML_TYPE, etag: doc.etag, headers: { 'Cache-Control': 'no-cache', ...ASSET_HEADERS } };
       },
     }),
   ];

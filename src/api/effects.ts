@@ -1,7 +1,7 @@
 // Effects routes (spec section 4): the catalog, the chain, and add/remove/toggle/enabled. Reads come from the render
 // worker's newest snapshot; mutations go to the worker with a 1000 ms deadline (503 CHAIN_BUSY = nothing changed).
 import Type, { type Static } from 'typebox';
-import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { defineRoute, API_PREFIX, POSITION_PATTERN, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { ChainSnapshot, RenderClient } from '../workers/render-client.js';
 import type { ChainItem } from '../shared/messages.js';
@@ -282,13 +282,14 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       ...common,
       method: 'GET',
       path: `${API_PREFIX}/effects/:index`,
+      paramPatterns: { index: POSITION_PATTERN },
       operationId: 'getEffect',
       summary: 'One chain item with its inputs and their current values',
       description:
         'Answered from the newest chain snapshot. Outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`, as on toggle. ' +
         'Each input carries its description (as in GET /effects/available) plus `value`.',
       feature: 'effect-params',
-      schema: { params: Type.Object({ index: Type.String({ pattern: '^-?[0-9]{1,9}$', description: '1-based chain position' }) }) },
+      schema: { params: Type.Object({ index: Type.String({ pattern: '^[0-9]{1,9}$', description: '1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND)' }) }) },
       responses: { 200: { description: 'the item with its inputs', schema: ChainItemWithInputs } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: ChainMiss },

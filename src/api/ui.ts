@@ -8,6 +8,7 @@ import { gzip as gzipCb } from 'node:zlib';
 import { ApiError } from '../errors.js';
 import { defineRoute, type Reply, type RouteDef } from '../http/route.js';
 import { contentEtag } from './docs.js';
+import { ASSET_HEADERS, pageHeaders, pagePolicy } from '../http/page-headers.js';
 
 const gzip = promisify(gzipCb);
 
@@ -29,7 +30,7 @@ const COMPRESSIBLE = new Set(['html', 'js', 'css', 'svg', 'json']);
 const HASHED = /-[A-Z0-9]{8}\.[a-z]+$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // The page loads nothing from elsewhere; blob: is the preview's frames, ws: the events socket on this host.
-const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_HEADERS = pageHeaders(pagePolicy('blob: data:'));
 
 interface UiFile {
   body: Uint8Array;
@@ -83,8 +84,7 @@ function serveFile(assets: UiAssets, name: string, acceptEncoding: string | unde
   if (assets.missing !== null) throw new ApiError('NOT_FOUND', assets.missing);
   const file = assets.files.get(name);
   if (file === undefined) throw new ApiError('NOT_FOUND', `no file ${name.slice(0, 100)} in the control page`);
-  const headers: Record<string, string> = { 'Cache-Control': file.cache, Vary: 'Accept-Encoding', 'X-Content-Type-Options': 'nosniff' };
-  if (name === 'index.html') headers['Content-Security-Policy'] = CSP;
+  const headers: Record<string, string> = { 'Cache-Control': file.cache, Vary: 'Accept-Encoding', ...(name === 'index.html' ? PAGE_HEADERS : ASSET_HEADERS) };
   if (file.gz !== null && acceptsGzip(acceptEncoding)) {
     headers['Content-Encoding'] = 'gzip';
     // A distinct validator per representation (RFC 9110 8.8.3), so a cache never mixes the two bodies.

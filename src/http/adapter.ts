@@ -1,5 +1,5 @@
-// The only module that touches uWS req/res: abort safety, corked writes, bounded body reading,
-// JSON and query parsing, auth, CORS, validation, and backpressure-aware replies.
+// With exchange.ts and stream-reply.ts, the only code that touches uWS req/res: abort safety, corked writes,
+// bounded body reading, JSON and query parsing, auth, CORS, validation, and the reply.
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { ApiError } from '../errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
@@ -7,8 +7,10 @@ import { CACHE_CONTROL, CAPTURED_KEYS, CONTENT_LENGTH, CONTENT_TYPE, CORS_BYTES,
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
+import { exchange, type Exchange, finish, watchAbort, writeHeaders } from './exchange.js';
+import { sendWithBackpressure, startStream } from './stream-reply.js';
 import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
-import { type CapturedHeader, type Reply, type RouteRequest, type StreamSink } from './route.js';
+import { type CapturedHeader, type Reply, type RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
@@ -36,45 +38,16 @@ export interface AdapterHooks extends RequestPolicy {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-interface Exchange {
-  res: HttpResponse;
-  aborted: boolean;
-  done: boolean;
-  /** Whether an abort handler is attached (only when the reply is not sent before the uWS callback returns). */
-  watching: boolean;
-  /** The handler's view of the request; its `aborted` flag is set when the client goes away. */
-  request: { aborted: boolean } | null;
-  /** A HEAD request served by a GET route: the same status and headers, no body. */
-  head: boolean;
-  /** A streamed body's cleanup, run when the client goes away. */
-  onAbort: (() => void) | null;
-}
-
-function exchange(res: HttpResponse, head = false): Exchange {
-  return { res, aborted: false, done: false, watching: false, request: null, head, onAbort: null };
-}
-
-/**
- * uWS needs an abort handler only when a response outlives its callback. Attaching one to every request would
- * keep each request's closure alive in the native response until the connection's next request, so it would
- * survive young-generation GC and churn the old space (measured: ~45 MB per 0.7 s and a 10 ms p99).
- */
-function watchAbort(ex: Exchange, hooks: AdapterHooks | null): void {
-  if (ex.watching) return;
-  ex.watching = true;
-  ex.res.onAborted(() => {
-    ex.aborted = true;
-    if (ex.request) ex.request.aborted = true;
-    if (hooks) finish(ex, hooks);
-    ex.onAbort?.();
-  });
-}
-
 /** Registers every compiled route plus the preflight, 405 and 404 handlers on one uWS app. */
 export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHooks): void {
   for (const route of router.routes) {
     const register = route.def.method === 'GET' ? app.get.bind(app) : route.def.method === 'POST' ? app.post.bind(app) : app.del.bind(app);
-    register(route.pattern, (res, req) => guarded(route, res, req, hooks, null, false));
+    const checked = route.def.paramPatterns !== undefined;
+    register(route.pattern, (res, req) => {
+      // The engine matches any segment for a parameter; one outside the route's pattern is another path.
+      if (checked && !route.accepts(route.paramNames.map((_, i) => req.getParameter(i)))) return miss(res, req, router, hooks);
+      guarded(route, res, req, hooks, null, false);
+    });
   }
   app.options('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
@@ -90,22 +63,25 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
       res.endWithoutBody();
     });
   });
-  app.any('/*', (res, req) => {
-    if (!hooks.isLive()) return void res.close();
-    if (ambiguousFraming(res, req)) return;
-    const { url } = readTarget(req);
-    const method = req.getMethod().toUpperCase();
-    // HEAD is served by the GET route of the same path (RFC 9110 section 9.3.2).
-    const head = method === 'HEAD';
-    // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
-    // does not match paths that carry a query string) and HEAD.
-    const found = router.find(head ? 'GET' : method, url);
-    if (found) return guarded(found.route, res, req, hooks, found.params, head);
-    const ex = exchange(res, head);
-    if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
-    const err = routeMiss(router, method, url, () => hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization')));
-    sendError(ex, err);
-  });
+  app.any('/*', (res, req) => miss(res, req, router, hooks));
+}
+
+/** A request the engine's router did not send to a route: HEAD, a path with a query (the JS fallback), or no route. */
+function miss(res: HttpResponse, req: HttpRequest, router: Router, hooks: AdapterHooks): void {
+  if (!hooks.isLive()) return void res.close();
+  if (ambiguousFraming(res, req)) return;
+  const { url } = readTarget(req);
+  const method = req.getMethod().toUpperCase();
+  // HEAD is served by the GET route of the same path (RFC 9110 section 9.3.2).
+  const head = method === 'HEAD';
+  // The engine routes by method and pattern itself; this catches what its router missed (the JS fallback
+  // does not match paths that carry a query string) and HEAD.
+  const found = router.find(head ? 'GET' : method, url);
+  if (found) return guarded(found.route, res, req, hooks, found.params, head);
+  const ex = exchange(res, head);
+  if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
+  const err = routeMiss(router, method, url, () => hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization')));
+  sendError(ex, err);
 }
 
 function misdirected(host: string): ApiError {
@@ -319,12 +295,6 @@ function respond(ex: Exchange, hooks: AdapterHooks, reply: Reply, closeAfter = f
   finish(ex, hooks);
 }
 
-function finish(ex: Exchange, hooks: AdapterHooks): void {
-  if (ex.done) return;
-  ex.done = true;
-  hooks.finished();
-}
-
 /** Writes status, CORS and reply headers and the body inside one cork; large bodies honour backpressure. */
 function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
   if (ex.aborted) return;
@@ -363,122 +333,3 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     sendWithBackpressure(ex, body);
   });
 }
-
-/**
- * Writes status and headers, then hands the producer a sink. Known length: tryEnd, which keeps nothing it could not
- * send, so the held-back rest is re-offered on writable. Unknown length: chunked write, which buffers the chunk in
- * uWS and reports backpressure; the producer must wait for drain. Either way at most one chunk per client is held.
- */
-function startStream(ex: Exchange, hooks: AdapterHooks, reply: Reply): void {
-  const res = ex.res;
-  const stream = reply.stream!;
-  const total = stream.length;
-  let pending: { chunk: Uint8Array; offset: number } | null = null;
-  let chunkedBusy = false;
-  let closed = false;
-  const drains: Array<() => void> = [];
-  const closes: Array<() => void> = [];
-  const close = (): void => {
-    if (closed) return;
-    closed = true;
-    finish(ex, hooks);
-    for (const cb of closes.splice(0)) cb();
-  };
-  watchAbort(ex, hooks);
-  ex.onAbort = close;
-  const drained = (): void => {
-    for (const cb of drains.splice(0)) cb();
-  };
-  res.onWritable((offset) => {
-    if (closed || ex.aborted) return true;
-    if (pending) {
-      const [ok, done] = res.tryEnd(pending.chunk.subarray(offset - pending.offset), total!);
-      if (done) {
-        pending = null;
-        close();
-        return true;
-      }
-      if (!ok) return false;
-      pending = null;
-    }
-    chunkedBusy = false;
-    drained();
-    return true;
-  });
-  const sink: StreamSink = {
-    get closed() {
-      return closed || ex.aborted;
-    },
-    get backpressured() {
-      return pending !== null || chunkedBusy;
-    },
-    write(chunk) {
-      if (closed || ex.aborted) return false;
-      let ok = false;
-      res.cork(() => {
-        if (total === undefined) {
-          ok = res.write(chunk);
-          chunkedBusy = !ok;
-          return;
-        }
-        const offset = res.getWriteOffset();
-        const [sent, done] = res.tryEnd(chunk, total);
-        ok = sent;
-        if (!sent) pending = { chunk, offset };
-        if (done) {
-          pending = null;
-          close();
-        }
-      });
-      return ok;
-    },
-    end() {
-      if (closed || ex.aborted) return;
-      if (total === undefined) res.cork(() => res.end());
-      close();
-    },
-    abort() {
-      if (closed || ex.aborted) return;
-      close();
-      res.close();
-    },
-    onDrain(cb) {
-      drains.push(cb);
-    },
-    onClose(cb) {
-      if (closed || ex.aborted) cb();
-      else closes.push(cb);
-    },
-  };
-  res.cork(() => {
-    res.writeStatus(statusLine(reply.status ?? 200));
-    writeHeaders(res, CORS_BYTES);
-    if (reply.contentType) res.writeHeader('Content-Type', reply.contentType);
-    if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
-    // An empty known-length body ends here: tryEnd with nothing left answers Content-Length: 0.
-    if (total === 0) {
-      res.end();
-      close();
-    }
-  });
-  if (!closed) stream.start(sink);
-}
-
-function sendWithBackpressure(ex: Exchange, body: Uint8Array): void {
-  const res = ex.res;
-  const total = body.byteLength;
-  const start = res.getWriteOffset();
-  const [ok, done] = res.tryEnd(body, total);
-  if (ok || done) return;
-  watchAbort(ex, null); // the rest goes out after this callback returns
-  res.onWritable((offset) => {
-    if (ex.aborted) return true;
-    const [ok2] = res.tryEnd(body.subarray(offset - start), total);
-    return ok2;
-  });
-}
-
-function writeHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string | Buffer, string | Buffer]>): void {
-  for (const [k, v] of headers) res.writeHeader(k, v);
-}
-

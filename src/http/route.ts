@@ -53,7 +53,10 @@ export interface Reply {
 
 /** Where a streamed body goes; the adapter alone holds the socket. At most one chunk is ever held back. */
 export interface StreamSink {
-  /** Sends a chunk; false when the socket's buffer is full: wait for `onDrain` before writing again. */
+  /**
+   * Sends a chunk; false when the socket's buffer is full: wait for `onDrain` (or `backpressured` to clear) before
+   * writing again. A chunked answer drops a chunk written while one is still held back.
+   */
   write(chunk: Uint8Array): boolean;
   /** Ends the body (chunked answers); a body with `length` ends when its last byte is written. */
   end(): void;
@@ -66,6 +69,8 @@ export interface StreamSink {
   readonly closed: boolean;
   /** Whether a chunk is held back (the client reads slower than the producer writes). */
   readonly backpressured: boolean;
+  /** Bytes of this answer that may wait in the HTTP engine's own buffer, beyond the socket (an upper bound). */
+  readonly queuedBytes: number;
 }
 
 export interface ResponseDoc {
@@ -90,6 +95,12 @@ export interface RouteDef<Q extends TSchema = TSchema, P extends TSchema = TSche
   method: Method;
   /** Absolute path; `:name` segments are parameters; a trailing `*` matches the rest (static assets). */
   path: string;
+  /**
+   * What a parameter's segment must be for the path to be this route at all (a regular expression source matched
+   * against the whole raw segment); a segment that does not match is another path, so it answers 404 or another
+   * route's 405, never this route's validation error. Default: any segment.
+   */
+  paramPatterns?: Record<string, string>;
   /** `required`: the API key applies when one is set; `none`: always reachable (status, docs, openapi). */
   auth: 'required' | 'none';
   summary: string;
@@ -119,3 +130,6 @@ export function defineRoute<Q extends TSchema, P extends TSchema, B extends TSch
 }
 
 export const API_PREFIX = '/api/v1';
+
+/** A chain or list position in a path: digits only (`/effects/3`), so `/effects/anything` is no route. */
+export const POSITION_PATTERN = '[0-9]+';

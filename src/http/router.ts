@@ -11,6 +11,8 @@ export interface CompiledRoute {
   /** uWS pattern (same syntax as the route path). */
   pattern: string;
   paramNames: string[];
+  /** Whether raw parameter values (in path order) fit the route's parameter patterns; the engine's own router does not check them. */
+  accepts(values: ReadonlyArray<string | undefined>): boolean;
   validate(where: 'query' | 'params' | 'body', value: unknown): ApiError | null;
 }
 
@@ -42,13 +44,16 @@ export function compileRoutes(defs: RouteDef[]): Router {
       for (const x of matchers) {
         if (x.method !== m) continue;
         const hit = x.re.exec(path);
-        if (hit) return { route: x.route, params: hit.slice(1) };
+        if (hit && x.route.accepts(hit.slice(1))) return { route: x.route, params: hit.slice(1) };
       }
       return null;
     },
     methodsFor(path) {
       const out = new Set<Method>();
-      for (const m of matchers) if (m.re.test(path)) out.add(m.method as Method);
+      for (const m of matchers) {
+        const hit = m.re.exec(path);
+        if (hit && m.route.accepts(hit.slice(1))) out.add(m.method as Method);
+      }
       return [...out];
     },
   };
@@ -64,10 +69,20 @@ function compileRoute(def: RouteDef): CompiledRoute {
     .split('/')
     .filter((s) => s.startsWith(':'))
     .map((s) => s.slice(1));
+  for (const name of Object.keys(def.paramPatterns ?? {})) if (!paramNames.includes(name)) throw new Error(`route ${def.method} ${def.path}: pattern for unknown parameter ${name}`);
+  const checks = paramNames.map((name) => {
+    const source = def.paramPatterns?.[name];
+    return source === undefined ? null : new RegExp(`^(?:${source})$`);
+  });
+  const anyCheck = checks.some((c) => c !== null);
   return {
     def,
     pattern: def.path,
     paramNames,
+    accepts(values) {
+      if (!anyCheck) return true;
+      return checks.every((re, i) => re === null || re.test(values[i] ?? ''));
+    },
     validate(where, value) {
       const v = validators[where];
       if (!v || v.Check(value)) return null;

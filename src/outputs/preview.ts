@@ -1,6 +1,7 @@
 // MJPEG preview of the program: clients grouped by (size, fps); each group encodes one JPEG per tick in the encode
 // pool, from the output ring, and every client of the group gets the same bytes. A client whose previous part is
-// still in its socket buffer skips the frame: a slow reader gets fewer frames, never a growing buffer.
+// still in its socket buffer skips the frame: a slow reader gets fewer frames, never a growing buffer; one that
+// takes no part for too long is closed, and a group whose clients all wait encodes nothing.
 import type { StreamSink } from '../http/route.js';
 import type { Logger } from '../log.js';
 import { PREVIEW_LIMITS } from '../limits.js';
@@ -18,6 +19,12 @@ export interface PreviewStats {
   framesSent: number;
   /** Parts a client did not get because it had not taken the previous one yet. */
   framesSkipped: number;
+  /** Bytes the HTTP engine holds for all clients beyond their sockets now (an upper bound). */
+  queuedBytes: number;
+  /** The most one client's queued bytes reached since start. */
+  queuedBytesMax: number;
+  /** Clients closed because they took no part for too long or held too much. */
+  clientsDropped: number;
 }
 
 interface Group {
@@ -25,6 +32,8 @@ interface Group {
   width: number;
   height: number;
   clients: Set<StreamSink>;
+  /** When each client that is waiting on its socket started to wait. */
+  waiting: Map<StreamSink, number>;
   timer: NodeJS.Timeout;
   busy: boolean;
   frameNo: number;
@@ -40,7 +49,7 @@ export function parseClamped(raw: string | undefined, r: { min: number; max: num
 
 export class PreviewHub {
   private readonly groups = new Map<string, Group>();
-  private readonly stats_: PreviewStats = { clients: 0, encodes: 0, framesSent: 0, framesSkipped: 0 };
+  private readonly stats_: PreviewStats = { clients: 0, encodes: 0, framesSent: 0, framesSkipped: 0, queuedBytes: 0, queuedBytesMax: 0, clientsDropped: 0 };
   /** Bumped when the counters change (memoised status bodies). */
   version = 0;
   private stopped = false;
@@ -58,7 +67,9 @@ export class PreviewHub {
   ) {}
 
   stats(): PreviewStats {
-    return { ...this.stats_ };
+    let queued = 0;
+    for (const g of this.groups.values()) for (const c of g.clients) queued += c.queuedBytes;
+    return { ...this.stats_, queuedBytes: queued };
   }
 
   /** Throws 503 PREVIEW_LIMIT when full; called before the answer's headers go out. */
@@ -73,7 +84,7 @@ export class PreviewHub {
     const key = `${width}x${height}@${fps}`;
     let g = this.groups.get(key);
     if (!g) {
-      const group: Group = { key, width, height, clients: new Set(), busy: false, frameNo: 0, timer: setInterval(() => this.tick(group), 1000 / fps) };
+      const group: Group = { key, width, height, clients: new Set(), waiting: new Map(), busy: false, frameNo: 0, timer: setInterval(() => this.tick(group), 1000 / fps) };
       g = group;
       this.groups.set(key, g);
     }
@@ -82,6 +93,7 @@ export class PreviewHub {
     if (++this.stats_.clients === 1) this.opts.setActive(true);
     this.version++;
     sink.onClose(() => {
+      group.waiting.delete(sink);
       if (!group.clients.delete(sink)) return;
       this.version++;
       if (group.clients.size === 0) {
@@ -101,6 +113,14 @@ export class PreviewHub {
   private tick(g: Group): void {
     // One encode in flight per group: a slow pool lowers the preview's frame rate instead of queueing work.
     if (g.busy || g.clients.size === 0) return;
+    // Nobody could take a new part: encoding one would only make garbage. Each of them missed this frame.
+    if (!this.checkClients(g)) {
+      if (g.clients.size > 0) {
+        this.stats_.framesSkipped += g.clients.size;
+        this.version++;
+      }
+      return;
+    }
     g.busy = true;
     this.opts.encoder
       .run({ op: 'program', ring: this.opts.ring(), after: g.frameNo, width: g.width, height: g.height })
@@ -119,6 +139,36 @@ export class PreviewHub {
       });
   }
 
+  /** Closes clients stuck on their socket for too long; true when some client can take a part now. */
+  private checkClients(g: Group): boolean {
+    const now = Date.now();
+    let ready = false;
+    for (const c of [...g.clients]) {
+      this.noteQueued(c);
+      if (c.closed) continue;
+      if (!c.backpressured) {
+        g.waiting.delete(c);
+        ready = true;
+        continue;
+      }
+      const since = g.waiting.get(c);
+      if (since === undefined) g.waiting.set(c, now);
+      else if (now - since >= PREVIEW_LIMITS.stallMs || c.queuedBytes > PREVIEW_LIMITS.clientQueueBytes) this.drop(c, now - since);
+    }
+    return ready;
+  }
+
+  private drop(c: StreamSink, waitedMs: number): void {
+    this.stats_.clientsDropped++;
+    this.version++;
+    this.opts.log.info({ waitedMs, queuedBytes: c.queuedBytes }, 'preview client closed: it takes no frames');
+    c.abort();
+  }
+
+  private noteQueued(c: StreamSink): void {
+    if (c.queuedBytes > this.stats_.queuedBytesMax) this.stats_.queuedBytesMax = c.queuedBytes;
+  }
+
   private send(g: Group, jpeg: Uint8Array): void {
     const head = Buffer.from(`--${BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.byteLength}\r\n\r\n`);
     const part = Buffer.concat([head, jpeg, Buffer.from('\r\n')]);
@@ -129,6 +179,7 @@ export class PreviewHub {
         continue;
       }
       c.write(part);
+      this.noteQueued(c);
       this.stats_.framesSent++;
     }
   }

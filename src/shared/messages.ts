@@ -2,6 +2,7 @@
 // Frames never travel in messages; they live in SharedArrayBuffers (src/shared/frame-ring.ts).
 import type { IsfDescriptor } from './isf-types.js';
 import type { InputState } from '../params/values.js';
+import type { RpcEnvelope } from './rpc.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -97,6 +98,9 @@ export type SourceSpec =
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
+/** The mixer's two buses: what is on the output, and what a take brings to it. */
+export type Bus = 'program' | 'preview';
+
 /**
  * Mixer commands (program and preview buses). `take` runs `transition` from program to preview over `durationMs`
  * (0: swap on the next frame); `position` holds the transition at `value` (the T-bar; 1 completes the take).
@@ -109,13 +113,14 @@ export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */
   | { t: 'catalog'; effects: IsfDescriptor[]; generators: IsfDescriptor[]; noSignal?: IsfDescriptor | null }
   | { t: 'restore'; chain: ChainEntryWire[]; ceiling: number }
-  | { t: 'chain'; id: number; deadline: number; cmd: ChainCommand }
-  /** Switch the source stage once the new source has drawn a frame to the output, unless `deadline` passes first. */
-  | { t: 'source'; id: number; deadline: number; key: string; spec: SourceSpec }
-  /** Loads a source on the preview bus once it has a frame, unless `deadline` passes first; the program is untouched. */
-  | { t: 'cue'; id: number; deadline: number; key: string; spec: SourceSpec }
+  | ({ t: 'chain'; cmd: ChainCommand } & RpcEnvelope)
+  /**
+   * Puts a source on a bus once it has a frame, unless `deadline` passes first. `program`: the source stage switches
+   * once the new source has drawn a frame to the output; `preview`: loaded on the preview bus, the program untouched.
+   */
+  | ({ t: 'source'; bus: Bus; key: string; spec: SourceSpec } & RpcEnvelope)
   /** Answered after the first output frame that shows the command's effect (the new source takes part in it). */
-  | { t: 'mix'; id: number; cmd: MixCommand }
+  | ({ t: 'mix'; cmd: MixCommand } & RpcEnvelope)
   /** The transition shaders (ISF with startImage, endImage, progress), by type. */
   | { t: 'transitions'; items: IsfDescriptor[] }
   /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
@@ -123,7 +128,7 @@ export type MainToRender =
   | { t: 'global'; blackout: boolean; dimmer: number }
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
-  | { t: 'sample'; id: number; points: Array<[number, number]> }
+  | ({ t: 'sample'; points: Array<[number, number]> } & RpcEnvelope)
   | ({ t: 'thumb' } & ThumbJob)
   | { t: 'stall'; ms: number }
   /** Test hook: the next `frames` frames throw (drives context recovery). */
@@ -167,13 +172,11 @@ export type RenderToMain =
   | { t: 'chain-reply'; id: number; reply: ChainReply }
   /** The command's deadline had passed when the worker reached it: nothing was changed. */
   | { t: 'expired'; id: number }
-  | { t: 'source-reply'; id: number; ok: true; key: string }
-  | { t: 'source-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
-  | { t: 'cue-reply'; id: number; ok: true; key: string }
-  | { t: 'cue-reply'; id: number; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
+  | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string }
+  | { t: 'source-reply'; id: number; bus: Bus; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
   | { t: 'mix-reply'; id: number; ok: true }
   | { t: 'mix-reply'; id: number; ok: false; message: string }
-  /** A take completed: the buses swapped (keys as in `source` and `cue`; '' for an empty bus). */
+  /** A take completed: the buses swapped (keys as in `source`; '' for an empty bus). */
   | { t: 'mix-swap'; program: string; preview: string }
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
   | ThumbReply
@@ -182,6 +185,18 @@ export type RenderToMain =
   /** Sent every 250 ms: the heartbeat chain reads depend on, plus render statistics. */
   | { t: 'stats'; stats: RenderStats }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+
+/** To the fuse compile helper process: link and draw `fragment` so Mesa's shader cache holds it. */
+export interface FuseCompileRequest extends RpcEnvelope {
+  fragment: string;
+  /** The input filter the render thread draws it with. */
+  nearest: boolean;
+}
+/** From the fuse compile helper: id 0 announces a ready context; `error` is the compile error, null when it compiled. */
+export interface FuseCompileReply {
+  id: number;
+  error: string | null;
+}
 
 // ---------------------------------------------------------------- ingest worker
 

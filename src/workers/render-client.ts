@@ -4,7 +4,8 @@ import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
-import type { ChainCommand, ChainEntryWire, ChainReply, ChainItem, MixCommand, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
+import type { Bus, ChainCommand, ChainEntryWire, ChainReply, ChainItem, MixCommand, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
+import { answered, NO_DEADLINE, RpcCalls } from '../shared/rpc.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
@@ -13,6 +14,8 @@ import type { Logger } from '../log.js';
 const CHAIN_BUDGET_MS = LIMITS.chainTimeoutMs;
 /** The worker's own deadline is earlier than the client's, so a reply that makes it in time is never discarded. */
 const WORKER_MARGIN_MS = 100;
+/** How long past a thumbnail job's deadline the client still waits for the worker's own expired answer. */
+const THUMB_GRACE_MS = 20;
 /** A worker silent this long is treated as not answering (it beats far more often while it renders). */
 const HEARTBEAT_STALE_MS = 1000;
 
@@ -24,11 +27,6 @@ export interface ChainSnapshot {
 
 export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string };
 
-interface Waiter<T> {
-  resolve(v: T): void;
-  timer: NodeJS.Timeout;
-}
-
 export declare interface RenderClient {
   on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
   on(event: 'source', fn: (key: string) => void): this;
@@ -38,13 +36,8 @@ export declare interface RenderClient {
 
 export class RenderClient extends EventEmitter {
   private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly chainWaiters = new Map<number, Waiter<ChainReplyOrBusy>>();
-  private readonly sourceWaiters = new Map<number, Waiter<SourceResult>>();
-  private readonly cueWaiters = new Map<number, Waiter<SourceResult>>();
-  private readonly mixWaiters = new Map<number, Waiter<string | null>>();
-  private readonly sampleWaiters = new Map<number, Waiter<Array<[number, number, number, number]> | null>>();
-  private readonly thumbWaiters = new Map<number, Waiter<ThumbReply>>();
+  /** Every request in flight to the worker, whatever its kind: one id space, one deadline rule. */
+  private readonly calls = new RpcCalls();
   /** Counters the worker writes every frame (RENDER_COUNTERS); read here without a message round trip. */
   private readonly counters = new Int32Array(new SharedArrayBuffer(RENDER_COUNTERS.length * 4));
   private lastBeat = 0;
@@ -102,30 +95,25 @@ export class RenderClient extends EventEmitter {
         this.emit('snapshot', this.snapshot);
         return;
       case 'chain-reply':
-        settle(this.chainWaiters, m.id, { reply: m.reply });
+        this.calls.settle(m.id, m.reply);
         return;
       case 'expired':
-        settle(this.chainWaiters, m.id, { busy: true });
+        this.calls.settle(m.id, { rpc: 'timeout', id: m.id, message: 'the command reached the renderer past its deadline' });
         return;
       case 'source-reply':
-        // A switch that completed is the truth of the output, even when the request already gave up waiting.
-        if (m.ok) this.emit('source', m.key);
-        settle(this.sourceWaiters, m.id, m.ok ? { ok: true } : { ok: false, reason: m.reason, message: m.message });
-        return;
-      case 'cue-reply':
-        settle(this.cueWaiters, m.id, m.ok ? { ok: true } : { ok: false, reason: m.reason, message: m.message });
+        // A program switch that completed is the truth of the output, even when the request already gave up waiting.
+        if (m.ok && m.bus === 'program') this.emit('source', m.key);
+        this.calls.settle(m.id, m);
         return;
       case 'mix-reply':
-        settle(this.mixWaiters, m.id, m.ok ? null : m.message);
+        this.calls.settle(m.id, m);
         return;
       case 'mix-swap':
         this.emit('mix-swap', { program: m.program, preview: m.preview });
         return;
       case 'sample-reply':
-        settle(this.sampleWaiters, m.id, m.pixels);
-        return;
       case 'thumb-reply':
-        settle(this.thumbWaiters, m.id, m);
+        this.calls.settle(m.id, m);
         return;
       case 'compiled':
         this.emit('compiled', m);
@@ -160,43 +148,41 @@ export class RenderClient extends EventEmitter {
   /** As chain(), with the whole answer: the item's inputs (params, reset) or the chain after a move. */
   async chainReply(cmd: ChainCommand, startedAt = Date.now()): Promise<Extract<ChainReply, { ok: true }>> {
     if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
-    const id = this.nextId++;
-    const deadline = startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS;
-    const result = await wait(this.chainWaiters, id, Math.max(0, startedAt + CHAIN_BUDGET_MS - Date.now()), { busy: true } as ChainReplyOrBusy, () =>
-      this.post({ t: 'chain', id, deadline, cmd }),
-    );
-    if ('busy' in result) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
-    const r = result.reply;
+    // The worker's deadline is the client's less a margin, so an answer that makes it in time is never discarded.
+    const r = await this.calls.call<ChainReply>(startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS, (env) => this.post({ t: 'chain', ...env, cmd }), { graceMs: WORKER_MARGIN_MS });
+    if (!answered(r)) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
     if (r.ok) return r;
     throw new ApiError(r.code, r.message, r.details);
   }
 
-  /** Asks the worker to switch sources once the new one draws a frame before `deadline` (epoch ms). */
+  /** Asks the worker to switch the program once the new source draws a frame before `deadline` (epoch ms). */
   source(key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
-    if (!this.ready) return Promise.resolve({ ok: false, reason: 'failed', message: 'the renderer is not running' });
-    const id = this.nextId++;
-    // The worker decides by its own clock check; this timer only covers a worker that stopped answering.
-    const grace = Number.isFinite(deadline) ? Math.max(0, deadline - Date.now()) + WORKER_MARGIN_MS : 2 ** 31 - 1;
-    return wait(this.sourceWaiters, id, grace, { ok: false, reason: 'expired', message: 'the renderer did not answer in time' } as SourceResult, () =>
-      this.post({ t: 'source', id, key, deadline: Number.isFinite(deadline) ? deadline : Number.MAX_SAFE_INTEGER, spec }),
-    );
+    return this.toBus('program', key, spec, deadline);
   }
 
   /** Asks the worker to put a source on the preview bus once it has a frame before `deadline` (epoch ms). */
   cue(key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
-    if (!this.ready) return Promise.resolve({ ok: false, reason: 'failed', message: 'the renderer is not running' });
-    const id = this.nextId++;
-    const grace = Number.isFinite(deadline) ? Math.max(0, deadline - Date.now()) + WORKER_MARGIN_MS : 2 ** 31 - 1;
-    return wait(this.cueWaiters, id, grace, { ok: false, reason: 'expired', message: 'the renderer did not answer in time' } as SourceResult, () =>
-      this.post({ t: 'cue', id, key, deadline: Number.isFinite(deadline) ? deadline : Number.MAX_SAFE_INTEGER, spec }),
+    return this.toBus('preview', key, spec, deadline);
+  }
+
+  private async toBus(bus: Bus, key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
+    if (!this.ready) return { ok: false, reason: 'failed', message: 'the renderer is not running' };
+    // The worker decides by its own clock check; the client's timer only covers a worker that stopped answering.
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'source-reply' }>>(
+      Number.isFinite(deadline) ? deadline : NO_DEADLINE,
+      (env) => this.post({ t: 'source', ...env, bus, key, spec }),
+      { graceMs: WORKER_MARGIN_MS },
     );
+    if (!answered(r)) return { ok: false, reason: r.rpc === 'timeout' ? 'expired' : 'failed', message: r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message };
+    return r.ok ? { ok: true } : { ok: false, reason: r.reason, message: r.message };
   }
 
   /** Runs a mix command; resolves null after the first frame that shows it, or with the reason it could not run. */
-  mix(cmd: MixCommand): Promise<string | null> {
-    if (!this.ready) return Promise.resolve('the renderer is not running');
-    const id = this.nextId++;
-    return wait(this.mixWaiters, id, LIMITS.activationTimeoutMs, 'the renderer did not answer in time', () => this.post({ t: 'mix', id, cmd }));
+  async mix(cmd: MixCommand): Promise<string | null> {
+    if (!this.ready) return 'the renderer is not running';
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'mix-reply' }>>(Date.now() + LIMITS.activationTimeoutMs, (env) => this.post({ t: 'mix', ...env, cmd }));
+    if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
+    return r.ok ? null : r.message;
   }
 
   setTransitions(items: IsfDescriptor[]): void {
@@ -204,9 +190,9 @@ export class RenderClient extends EventEmitter {
   }
 
   /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within the chain budget. */
-  sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
-    const id = this.nextId++;
-    return wait(this.sampleWaiters, id, CHAIN_BUDGET_MS, null, () => this.post({ t: 'sample', id, points }));
+  async sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'sample-reply' }>>(Date.now() + CHAIN_BUDGET_MS, (env) => this.post({ t: 'sample', ...env, points }));
+    return answered(r) ? r.pixels : null;
   }
 
   /** The output's frame number (frames drawn so far), read from shared memory. */
@@ -218,11 +204,14 @@ export class RenderClient extends EventEmitter {
    * Runs a thumbnail job; the worker drops it undone once `job.deadline` passed. Resolves with an `expired` reply
    * when the worker does not answer by the deadline (a stalled frame loop), so the caller never waits longer.
    */
-  thumb(job: Omit<ThumbJob, 'id'>): Promise<ThumbReply> {
-    const id = this.nextId++;
-    const late: ThumbReply = { t: 'thumb-reply', id, ok: false, reason: 'expired', message: 'the renderer did not read the frame back in time' };
-    if (!this.ready) return Promise.resolve({ ...late, reason: 'failed', message: 'the renderer is not running' });
-    return wait(this.thumbWaiters, id, Math.max(0, job.deadline - Date.now()) + 20, late, () => this.post({ t: 'thumb', id, ...job }));
+  async thumb(job: Omit<ThumbJob, 'id'>): Promise<ThumbReply> {
+    if (!this.ready) return { t: 'thumb-reply', id: 0, ok: false, reason: 'failed', message: 'the renderer is not running' };
+    // The job's own deadline is the envelope's: the worker drops it undone past it.
+    const r = await this.calls.call<ThumbReply>(job.deadline, (env) => this.post({ t: 'thumb', ...job, ...env }), { graceMs: THUMB_GRACE_MS });
+    if (answered(r)) return r;
+    return r.rpc === 'timeout'
+      ? { t: 'thumb-reply', id: r.id, ok: false, reason: 'expired', message: 'the renderer did not read the frame back in time' }
+      : { t: 'thumb-reply', id: r.id, ok: false, reason: 'failed', message: r.message };
   }
 
   setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): void {
@@ -276,25 +265,4 @@ export class RenderClient extends EventEmitter {
     await exited;
     clearTimeout(hard);
   }
-}
-
-type ChainReplyOrBusy = { reply: Extract<RenderToMain, { t: 'chain-reply' }>['reply'] } | { busy: true };
-
-function wait<T>(waiters: Map<number, Waiter<T>>, id: number, ms: number, onTimeout: T, send: () => void): Promise<T> {
-  return new Promise<T>((resolve) => {
-    const timer = setTimeout(() => {
-      waiters.delete(id);
-      resolve(onTimeout);
-    }, ms);
-    waiters.set(id, { resolve, timer });
-    send();
-  });
-}
-
-function settle<T>(waiters: Map<number, Waiter<T>>, id: number, value: T): void {
-  const w = waiters.get(id);
-  if (!w) return;
-  waiters.delete(id);
-  clearTimeout(w.timer);
-  w.resolve(value);
 }

@@ -272,7 +272,7 @@ export const CORPUS: Record<string, Operation> = {
       ok('first item with inputs', A('/effects/1')),
       { ...ok('position 0', A('/effects/0')), expect: [404] },
       { ...ok('past the end', A('/effects/99')), expect: [404] },
-      bad('not a number', A('/effects/first'), 400),
+      bad('not a number: no route', A('/effects/first'), 404),
     ],
   },
   setEffectParams: {

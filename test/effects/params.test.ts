@@ -225,8 +225,11 @@ test('bad input on every new effects route; nothing applied', async () => {
   // GET /effects/{index}
   assert.equal(assertError(await get('/effects/0'), 404, 'ITEM_NOT_FOUND').details, { requested: 0, min: 1, max: 1 });
   assert.equal(assertError(await get('/effects/2'), 404, 'ITEM_NOT_FOUND').details, { requested: 2, min: 1, max: 1 });
-  assertError(await get('/effects/abc'), 400, 'INVALID_REQUEST');
-  assertError(await get('/effects/1.5'), 400, 'INVALID_REQUEST');
+  // A position is digits only: anything else is no route at all.
+  assertError(await get('/effects/abc'), 404, 'NOT_FOUND');
+  assertError(await get('/effects/1.5'), 404, 'NOT_FOUND');
+  assertError(await get('/effects/-1'), 404, 'NOT_FOUND');
+  assertError(await get('/effects/9999999999'), 400, 'INVALID_REQUEST');
   // POST /effects/params
   const params: Array<[unknown, number]> = [
     ['not json', 400],

@@ -99,6 +99,30 @@ test('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async (
   assert.is(g.headers['allow'], 'POST, OPTIONS');
 });
 
+test('a position parameter is digits only: /effects/<not digits> is no route (404 for every method); /effects/3 routes', async () => {
+  for (const p of ['/effects/zz-nothing', '/effects/zz-nothing?x=1', '/effects/-1', '/effects/1.5', '/effects/%31']) {
+    for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
+      const r = await req(method, api(p), method === 'POST' ? { body: {} } : {});
+      assert.is(r.status, 404, `${method} ${p}`);
+      assert.is(r.headers['allow'], undefined, `${method} ${p}: no Allow`);
+      assertErrorBody(r.json(), 'NOT_FOUND');
+    }
+    assert.is((await req('HEAD', api(p))).status, 404, `HEAD ${p}`);
+  }
+  // A position still reaches the route: nothing at 3 in an empty chain is the route's own 404, with details.
+  const three = await req('GET', api('/effects/3'));
+  assert.is(three.status, 404);
+  assertErrorBody(three.json(), 'ITEM_NOT_FOUND');
+  assert.is(three.json().details.requested, 3);
+  assert.is((await req('HEAD', api('/effects/3'))).status, 404);
+  const post = await req('POST', api('/effects/3'), { body: {} });
+  assert.is(post.status, 405);
+  assert.is(post.headers['allow'], 'GET, HEAD, OPTIONS');
+  // Static routes beside the template are untouched.
+  assert.is((await req('GET', api('/effects/available'))).status, 200);
+  assert.is((await req('POST', api('/effects/available'), { body: {} })).status, 405);
+});
+
 test('preflight OPTIONS: 204 without auth, allowed methods and headers', async () => {
   const r = await req('OPTIONS', api('/effects'), {
     headers: { origin: 'http://panel.local', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key' },

@@ -1,9 +1,12 @@
 // MJPEG preview: multipart JPEG parts of the program decoded by a test client, one encode shared by clients at the
-// same size and fps, at most 16 clients, and a slow reader that skips frames instead of buffering them.
+// same size and fps, at most 16 clients, a slow reader that skips frames instead of buffering them, and clients
+// that never read: a bounded queue each, closed after a while, while a reader keeps getting frames.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { connect as connectSocket } from 'node:net';
 import jpeg from 'jpeg-js';
+import { PREVIEW_LIMITS } from '../../src/limits.js';
 import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -209,29 +212,59 @@ test('16 clients at most: the 17th gets 503 PREVIEW_LIMIT; a slot frees when a c
   await waitUntil(async () => (await status()).preview.clients === 0, 10000);
 });
 
-test('a client that stops reading skips frames while another keeps getting them', async () => {
+test('a client that stops reading skips frames, and gets whole parts again once it reads', async () => {
   assert.is((await req('POST', api('/sources/select'), { body: { id: 'noise' } })).status, 200);
   const slow = new MjpegClient('?size=1280&fps=30');
-  const fast = new MjpegClient('?size=1280&fps=30');
   try {
     (await slow.ready).pause();
-    await fast.ready;
-    await waitUntil(async () => (await status()).preview.framesSkipped > 0, 60000, 250);
     const skipped = (await status()).preview.framesSkipped;
-    const got = fast.parts.length;
-    // The reader that keeps up still gets frames while the other skips.
-    await waitUntil(() => fast.parts.length >= got + 10, 30000);
-    await waitUntil(async () => (await status()).preview.framesSkipped > skipped, 30000, 250);
-    // Once it reads again it gets whole, decodable parts.
+    await waitUntil(async () => (await status()).preview.framesSkipped > skipped, 60000, 100);
+    // Resumed well before the server gives up on it (PREVIEW_LIMITS.stallMs): it still gets whole, decodable parts.
     const before = slow.parts.length;
     slow.res.resume();
     await waitUntil(() => slow.parts.length >= before + 5, 30000);
     assert.is(meanRgb(slow.parts[slow.parts.length - 1]!).width, 1280);
   } finally {
     slow.close();
-    fast.close();
     assert.is((await req('POST', api('/sources/select'), { body: { id: 'red' } })).status, 200);
   }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
+});
+
+test('clients that never read hold a bounded queue, are closed after a while, and a reader keeps getting frames', async () => {
+  assert.is((await req('POST', api('/sources/select'), { body: { id: 'noise' } })).status, 200);
+  const before = (await status()).preview;
+  const reader = new MjpegClient('?size=160&fps=10');
+  // Raw sockets that send the request and never read a byte: the server's socket buffers fill within seconds.
+  const stuck = Array.from({ length: 4 }, () => {
+    const sock = connectSocket(server.port, '127.0.0.1');
+    sock.on('error', () => undefined);
+    sock.pause();
+    sock.write(`GET /api/v1/output/preview.mjpeg?size=1280&fps=30 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    return sock;
+  });
+  try {
+    await reader.ready;
+    await waitUntil(async () => (await status()).preview.clients === 5, 30000, 100);
+    // The server gives up on them: no part taken for PREVIEW_LIMITS.stallMs.
+    await waitUntil(async () => (await status()).preview.clientsDropped >= before.clientsDropped + 4, 90000, 250);
+    const after = (await status()).preview;
+    assert.is(after.clients, 1, 'only the reader is left');
+    assert.ok(after.queuedBytesMax > 0, 'the stuck clients did fill their sockets');
+    assert.ok(
+      after.queuedBytesMax <= PREVIEW_LIMITS.clientQueueBytes,
+      `one client had ${after.queuedBytesMax} bytes queued in the server beyond its socket (bound ${PREVIEW_LIMITS.clientQueueBytes})`,
+    );
+    // The reader was never held up by them and still gets frames.
+    const got = reader.parts.length;
+    await waitUntil(() => reader.parts.length >= got + 5, 30000);
+    assert.is(meanRgb(reader.parts[reader.parts.length - 1]!).width, 160);
+  } finally {
+    reader.close();
+    for (const sock of stuck) sock.destroy();
+    assert.is((await req('POST', api('/sources/select'), { body: { id: 'red' } })).status, 200);
+  }
+  await waitUntil(async () => (await status()).preview.clients === 0, 10000);
 });
 
 test('on shutdown a preview stream ends cleanly (a complete chunked answer), not cut by the exit', async () => {

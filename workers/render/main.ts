@@ -1,7 +1,8 @@
 // Render worker entry: owns the one headless-gl context of the process, the effects chain and the frame loop.
 // Every message is typed in src/shared/messages.ts; chain commands past their deadline are dropped unapplied.
 import { parentPort, workerData } from 'node:worker_threads';
-import { RENDER_COUNTERS, type MainToRender, type RenderInit, type RenderToMain, type SourceSpec } from '../../src/shared/messages.js';
+import { RENDER_COUNTERS, type Bus, type MainToRender, type RenderInit, type RenderToMain, type SourceSpec } from '../../src/shared/messages.js';
+import { expired } from '../../src/shared/rpc.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
 
@@ -30,9 +31,8 @@ const kept: {
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   outputRing: SharedArrayBuffer | null;
 } = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null, cue: null, transitions: null, outputRing: null };
-/** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source`. */
+/** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source` or `kept.cue`. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
-const cues = new Map<number, { key: string; spec: SourceSpec }>();
 let contextRestarts = 0;
 let failedInARow = 0;
 
@@ -44,20 +44,15 @@ function createEngine(): RenderEngine {
   const renderer = `${String(gl.getParameter(gl.RENDERER))} / ${String(gl.getParameter(gl.VERSION))}`;
   const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer, counters, { fuse: init.fuse, compileHelper: true });
   e.fuse.onLog = (msg, fields) => post({ t: 'log', level: 'warn', msg, fields });
-  e.onSource = (o) => {
+  const answer = (bus: Bus, o: Parameters<RenderEngine['onSource']>[0]): void => {
     const req = requested.get(o.id);
     requested.delete(o.id);
-    if (o.ok && req) kept.source = req;
-    if (o.ok) post({ t: 'source-reply', id: o.id, ok: true, key: o.key });
-    else post({ t: 'source-reply', id: o.id, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
+    if (o.ok && req) kept[bus === 'program' ? 'source' : 'cue'] = req;
+    if (o.ok) post({ t: 'source-reply', id: o.id, bus, ok: true, key: o.key });
+    else post({ t: 'source-reply', id: o.id, bus, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
   };
-  e.onCue = (o) => {
-    const req = cues.get(o.id);
-    cues.delete(o.id);
-    if (o.ok && req) kept.cue = req;
-    if (o.ok) post({ t: 'cue-reply', id: o.id, ok: true, key: o.key });
-    else post({ t: 'cue-reply', id: o.id, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
-  };
+  e.onSource = (o) => answer('program', o);
+  e.onCue = (o) => answer('preview', o);
   e.onMix = (id, error) => post(error === null ? { t: 'mix-reply', id, ok: true } : { t: 'mix-reply', id, ok: false, message: error });
   e.onSwap = (program, preview) => {
     const old = kept.source;
@@ -141,8 +136,7 @@ port.on('message', (m: MainToRender) => {
     const message = (err as Error).message;
     post({ t: 'log', level: 'error', msg: 'render command failed', fields: { command: m.t, err: message } });
     if (m.t === 'chain') post({ t: 'chain-reply', id: m.id, reply: { ok: false, code: 'EFFECT_LOAD_FAILED', message } });
-    if (m.t === 'source') post({ t: 'source-reply', id: m.id, ok: false, reason: 'failed', message });
-    if (m.t === 'cue') post({ t: 'cue-reply', id: m.id, ok: false, reason: 'failed', message });
+    if (m.t === 'source') post({ t: 'source-reply', id: m.id, bus: m.bus, ok: false, reason: 'failed', message });
     if (m.t === 'mix') post({ t: 'mix-reply', id: m.id, ok: false, message });
     if (m.t === 'sample') post({ t: 'sample-reply', id: m.id, pixels: [] });
     if (m.t === 'thumb') post({ t: 'thumb-reply', id: m.id, ok: false, reason: 'failed', message });
@@ -165,7 +159,7 @@ function handle(m: MainToRender): void {
       return;
     }
     case 'chain': {
-      if (Date.now() > m.deadline) {
+      if (expired(m)) {
         post({ t: 'expired', id: m.id });
         return;
       }
@@ -177,11 +171,8 @@ function handle(m: MainToRender): void {
     }
     case 'source':
       requested.set(m.id, { key: m.key, spec: m.spec });
-      engine.requestSource(m.id, m.key, m.deadline, m.spec);
-      return;
-    case 'cue':
-      cues.set(m.id, { key: m.key, spec: m.spec });
-      engine.requestCue(m.id, m.key, m.deadline, m.spec);
+      if (m.bus === 'program') engine.requestSource(m.id, m.key, m.deadline, m.spec);
+      else engine.requestCue(m.id, m.key, m.deadline, m.spec);
       return;
     case 'mix':
       engine.mixCommand(m.id, m.cmd);

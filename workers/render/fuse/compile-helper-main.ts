@@ -5,7 +5,8 @@ import createGL from 'gl';
 import { Quad } from '../gl-util.js';
 import { FusedProgram } from './fused-program.js';
 import { WarmUp } from './warm-up.js';
-import type { HelperReply, HelperRequest } from './compile-helper.js';
+import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/messages.js';
+import { expired } from '../../../src/shared/rpc.js';
 
 const width = Number(process.argv[2]);
 const height = Number(process.argv[3]);
@@ -16,11 +17,13 @@ if (!gl) {
 }
 const quad = new Quad(gl);
 const warm = new WarmUp(gl, width, height);
-const send = (m: HelperReply): void => {
+const send = (m: FuseCompileReply): void => {
   process.send?.(m);
 };
 
-process.on('message', (m: HelperRequest) => {
+process.on('message', (m: FuseCompileRequest) => {
+  // The render thread stopped waiting for this one; compiling it would only delay the next.
+  if (expired(m)) return void send({ id: m.id, error: 'past its deadline' });
   let program: FusedProgram | null = null;
   try {
     program = FusedProgram.create(gl, quad, m.fragment, []);

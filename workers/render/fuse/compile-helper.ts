@@ -6,26 +6,15 @@
 // addon loads once per process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-
-export interface HelperRequest {
-  id: number;
-  fragment: string;
-  /** The input filter the render thread draws it with (see WarmUp.draw). */
-  nearest: boolean;
-}
-/** id 0 announces a ready context; error is the compile error, null when it compiled. */
-export interface HelperReply {
-  id: number;
-  error: string | null;
-}
+import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/messages.js';
+import { answered, RpcCalls } from '../../../src/shared/rpc.js';
 
 /** A request waits at most this long (a stuck or slow helper must not keep a run unfused for good). */
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export class CompileHelper {
   private child: ChildProcess | null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { done: () => void; timer: NodeJS.Timeout }>();
+  private readonly calls = new RpcCalls();
   /** Requests answered by the helper (not by its exit or a timeout); for tests and the bench. */
   answered = 0;
 
@@ -33,10 +22,9 @@ export class CompileHelper {
     const main = fileURLToPath(new URL('./compile-helper-main.js', import.meta.url));
     const child = fork(main, [String(width), String(height)], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     this.child = child;
-    child.on('message', (m: HelperReply) => {
+    child.on('message', (m: FuseCompileReply) => {
       if (m.id === 0) return;
-      this.answered++;
-      this.finish(m.id);
+      this.calls.settle(m.id, m);
     });
     child.on('error', () => this.gone());
     child.on('exit', () => this.gone());
@@ -60,13 +48,16 @@ export class CompileHelper {
       done();
       return;
     }
-    const id = this.nextId++;
-    const timer = setTimeout(() => this.finish(id), REQUEST_TIMEOUT_MS);
-    timer.unref();
-    this.waiting.set(id, { done, timer });
-    child.send({ id, fragment, nearest } satisfies HelperRequest, (err) => {
-      if (err) this.gone();
-    });
+    void this.calls
+      .call<FuseCompileReply>(Date.now() + REQUEST_TIMEOUT_MS, (env) => {
+        child.send({ ...env, fragment, nearest } satisfies FuseCompileRequest, (err) => {
+          if (err) this.gone();
+        });
+      })
+      .then((r) => {
+        if (answered(r)) this.answered++;
+        done();
+      });
   }
 
   stop(): void {
@@ -80,16 +71,8 @@ export class CompileHelper {
     return this.child?.pid;
   }
 
-  private finish(id: number): void {
-    const w = this.waiting.get(id);
-    if (!w) return;
-    this.waiting.delete(id);
-    clearTimeout(w.timer);
-    w.done();
-  }
-
   private gone(): void {
     this.child = null;
-    for (const id of [...this.waiting.keys()]) this.finish(id);
+    this.calls.failAll('the compile helper is gone');
   }
 }
