@@ -2579,6 +2579,12 @@ export interface operations {
                                 framesSent: number;
                                 /** @description parts a client missed because it had not taken the previous one yet */
                                 framesSkipped: number;
+                                /** @description bytes the HTTP engine holds for preview clients beyond their sockets now (an upper bound) */
+                                queuedBytes: number;
+                                /** @description the most one preview client had queued since start */
+                                queuedBytesMax: number;
+                                /** @description preview clients closed because they took no frame for too long */
+                                clientsDropped: number;
                             };
                         };
                         /** @description the event WebSocket */
@@ -4672,7 +4678,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 1-based chain position */
+                /** @description 1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND) */
                 index: string;
             };
             cookie?: never;
@@ -4803,7 +4809,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 1-based chain position */
+                /** @description 1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND) */
                 index: string;
             };
             cookie?: never;
