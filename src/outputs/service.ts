@@ -63,6 +63,9 @@ export class OutputService {
   private readonly file: string;
   private readonly recordings: string;
   private saving: Promise<void> = Promise.resolve();
+  /** Per output: the apply in progress (applies of one output run one after another) and whether it runs now. */
+  private readonly applying = new Map<string, Promise<void>>();
+  private readonly started = new Set<string>();
   private readbackOn = false;
   private previewing = false;
 
@@ -98,7 +101,7 @@ export class OutputService {
       }
       this.defs.push({ ...o, name: o.name ?? o.id, configured: false });
     }
-    for (const d of this.defs) if (d.enabled) await this.run(d);
+    for (const d of this.defs) if (d.enabled) await this.apply(d);
     this.syncReadback();
   }
 
@@ -118,10 +121,10 @@ export class OutputService {
   async setEnabled(d: Definition, enabled: boolean): Promise<OutputView> {
     if (d.enabled !== enabled) {
       d.enabled = enabled;
-      if (enabled) await this.run(d);
-      else this.opts.client.stopOutput(d.id);
       this.syncReadback();
+      const applied = this.apply(d);
       if (!d.configured) await this.save();
+      await applied;
     }
     return this.view(d);
   }
@@ -141,8 +144,8 @@ export class OutputService {
     for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps'] as const) if (req[key] !== undefined) (d as unknown as Record<string, unknown>)[key] = req[key];
     this.defs.push(d);
     await this.save();
-    await this.run(d);
     this.syncReadback();
+    await this.apply(d);
     return this.view(d);
   }
 
@@ -150,10 +153,10 @@ export class OutputService {
     if (d.configured) throw new ApiError('OUTPUT_CONFIGURED', undefined, { id: d.id });
     const removed = this.view(d);
     this.defs.splice(this.defs.indexOf(d), 1);
-    this.opts.client.stopOutput(d.id);
-    this.opts.client.forget(d.id);
     this.syncReadback();
+    const applied = this.apply(d).then(() => this.opts.client.forget(d.id));
     await this.save();
+    await applied;
     return { ...removed, enabled: false, state: 'stopped' };
   }
 
@@ -185,9 +188,32 @@ export class OutputService {
     return s;
   }
 
-  private async run(d: Definition): Promise<void> {
-    if (d.kind === 'record') await mkdir(this.recordings, { recursive: true });
-    this.opts.client.start(d.id, this.spec(d));
+  /**
+   * Brings the worker to what the definition wants now (enabled and still listed: running; otherwise stopped).
+   * Applies of one output run in order and each reads the wanted state when it runs, so an enable whose folder
+   * check is still pending cannot start an output disabled or removed meanwhile.
+   */
+  private apply(d: Definition): Promise<void> {
+    const next = (this.applying.get(d.id) ?? Promise.resolve()).then(() => this.applyNow(d));
+    const tracked = next.catch((err: Error) => this.opts.log.error({ id: d.id, err: err.message }, 'output not applied'));
+    this.applying.set(d.id, tracked);
+    void tracked.then(() => {
+      if (this.applying.get(d.id) === tracked) this.applying.delete(d.id);
+    });
+    return next;
+  }
+
+  private async applyNow(d: Definition): Promise<void> {
+    const wanted = (): boolean => d.enabled && this.defs.includes(d);
+    if (wanted() && !this.started.has(d.id)) {
+      if (d.kind === 'record') await mkdir(this.recordings, { recursive: true });
+      if (wanted()) {
+        this.started.add(d.id);
+        this.opts.client.start(d.id, this.spec(d));
+        return;
+      }
+    }
+    if (!wanted() && this.started.delete(d.id)) this.opts.client.stopOutput(d.id);
   }
 
   private size(d: Definition): { width: number; height: number; fps: number } {

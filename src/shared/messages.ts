@@ -275,8 +275,11 @@ export interface OutputInit {
 }
 
 export type MainToOutput =
-  /** Starts (or restarts with a new spec) the consumer `id`. */
-  | { t: 'start'; id: string; spec: OutputSpec }
+  /**
+   * Starts (or restarts with a new spec) the consumer `id`. `gen` grows with every start of any output: replies
+   * carry the gen of the run they describe, so a late message from an older run is told apart.
+   */
+  | { t: 'start'; id: string; gen: number; spec: OutputSpec }
   | { t: 'stop-output'; id: string }
   | { t: 'stop' };
 
@@ -290,8 +293,8 @@ export interface OutputCounters {
 export type OutputToMain =
   /** `file`: the recording being written (record kind), `startedAt`: ISO time the current ffmpeg started. */
   /** `size`: the window a display output opened (its screen decides it when not configured). */
-  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
+  | { t: 'state'; id: string; gen: number; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
   /** Sent every 250 ms while consumers exist. */
-  | { t: 'counters'; items: Array<{ id: string } & OutputCounters> }
+  | { t: 'counters'; items: Array<{ id: string; gen: number } & OutputCounters> }
   | { t: 'stopped' }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
