@@ -122,9 +122,7 @@ export class OutputService {
     if (d.enabled !== enabled) {
       d.enabled = enabled;
       this.syncReadback();
-      const applied = this.apply(d);
-      if (!d.configured) await this.save();
-      await applied;
+      await Promise.all([this.apply(d), d.configured ? undefined : this.save()]);
     }
     return this.view(d);
   }
@@ -154,9 +152,7 @@ export class OutputService {
     const removed = this.view(d);
     this.defs.splice(this.defs.indexOf(d), 1);
     this.syncReadback();
-    const applied = this.apply(d).then(() => this.opts.client.forget(d.id));
-    await this.save();
-    await applied;
+    await Promise.all([this.apply(d).then(() => this.opts.client.forget(d.id)), this.save()]);
     return { ...removed, enabled: false, state: 'stopped' };
   }
 
