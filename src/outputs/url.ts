@@ -17,7 +17,9 @@ export const MUXER: Record<StreamScheme, string> = {
 };
 
 /** Query parameters that carry secrets in the URL forms above (SRT passphrase, stream ids used as keys). */
-const SECRET_PARAMS = /^(passphrase|password|pass|pwd|key|token|secret|streamid|auth)$/i;
+const SECRET_PARAMS = /^(passphrase|password|passwd|pass|pwd|key|streamkey|token|secret|streamid|auth)$/i;
+/** Rounds of percent-decoding a parameter name gets before it is compared (`pass%2570hrase` too). */
+const DECODE_ROUNDS = 3;
 
 export type UrlCheck = { ok: true; scheme: StreamScheme; url: URL } | { ok: false; reason: string };
 
@@ -42,25 +44,91 @@ export function checkStreamUrl(raw: string): UrlCheck {
   return { ok: true, scheme: scheme as StreamScheme, url };
 }
 
-/** The secret parts of a URL (userinfo, secret query values, an RTMP stream key), longest first. */
-export function urlSecrets(raw: string): string[] {
-  const check = checkStreamUrl(raw);
-  if (!check.ok) return [];
-  const { url, scheme } = check;
-  const out: string[] = [];
-  if (url.username) out.push(decodeURIComponent(url.username), url.username);
-  if (url.password) out.push(decodeURIComponent(url.password), url.password);
-  for (const [k, v] of url.searchParams) if (SECRET_PARAMS.test(k) && v) out.push(v, encodeURIComponent(v));
-  if (scheme === 'rtmp' || scheme === 'rtmps') {
-    const key = url.pathname.split('/').filter(Boolean)[1];
-    if (key) out.push(key);
+/** Percent-decoding that never throws: a malformed escape leaves the text as it is. */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
+}
+
+function isSecretParam(name: string): boolean {
+  let n = name;
+  for (let i = 0; i < DECODE_ROUNDS; i++) {
+    if (SECRET_PARAMS.test(n)) return true;
+    const next = decode(n.replace(/\+/g, ' '));
+    if (next === n) return false;
+    n = next;
+  }
+  return SECRET_PARAMS.test(n);
+}
+
+/**
+ * A URL cut where ffmpeg cuts it: the authority (with its userinfo) ends at `/`, `?` or `#`; the options are
+ * everything after the first `?`, `#` included (ffmpeg keeps an SRT `streamid=#!::…` whole, it is no fragment).
+ */
+interface UrlParts {
+  scheme: string;
+  userinfo: string | null;
+  host: string;
+  path: string;
+  /** `[name, value]` per `&`-separated option; value null when the option has no `=`. */
+  options: Array<[string, string | null]> | null;
+}
+
+function splitUrl(raw: string): UrlParts | null {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?]*)(?:\?(.*))?$/is.exec(raw);
+  if (!m) return null;
+  const authority = m[2]!;
+  const at = authority.lastIndexOf('@');
+  const options = m[4] === undefined ? null : m[4].split('&').map((o): [string, string | null] => {
+    const eq = o.indexOf('=');
+    return eq < 0 ? [o, null] : [o.slice(0, eq), o.slice(eq + 1)];
+  });
+  return { scheme: m[1]!, userinfo: at < 0 ? null : authority.slice(0, at), host: authority.slice(at + 1), path: m[3]!, options };
+}
+
+/** Where an RTMP URL carries its stream key: the last path segment after the application name. */
+function rtmpKeyIndex(parts: UrlParts): number {
+  if (!/^rtmps?:/i.test(parts.scheme)) return -1;
+  const segments = parts.path.split('/');
+  const named = segments.flatMap((s, i) => (s === '' ? [] : [i]));
+  return named.length >= 2 ? named[named.length - 1]! : -1;
+}
+
+/** The secret parts of a URL (userinfo, secret option values, an RTMP stream key) as written and decoded, longest first. */
+export function urlSecrets(raw: string): string[] {
+  const parts = splitUrl(raw);
+  if (!parts) return [];
+  const out: string[] = [];
+  const add = (v: string): void => {
+    out.push(v, decode(v), encodeURIComponent(decode(v)));
+  };
+  if (parts.userinfo) {
+    add(parts.userinfo);
+    for (const piece of parts.userinfo.split(':')) add(piece);
+  }
+  for (const [name, value] of parts.options ?? []) {
+    if (!value || !isSecretParam(name)) continue;
+    add(value);
+    // SRT access control (`#!::u=…,s=…`): the user and session values on their own, however a message quotes them.
+    for (const m of decode(value).matchAll(/[,:]([us])=([^,]+)/g)) add(m[2]!);
+  }
+  const key = rtmpKeyIndex(parts);
+  if (key >= 0) add(parts.path.split('/')[key]!);
   return [...new Set(out)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
 }
 
-/** The URL as shown: credentials replaced by `***`. */
+/** The URL as shown: userinfo, secret option values and an RTMP stream key replaced by `***`, the rest as written. */
 export function redactUrl(raw: string): string {
-  return redactText(raw, urlSecrets(raw));
+  const parts = splitUrl(raw);
+  if (!parts) return redactText(raw, []);
+  const segments = parts.path.split('/');
+  const key = rtmpKeyIndex(parts);
+  if (key >= 0) segments[key] = '***';
+  const options = parts.options?.map(([name, value]) => (value === null ? name : `${name}=${isSecretParam(name) ? '***' : value}`));
+  return `${parts.scheme}${parts.userinfo !== null ? '***@' : ''}${parts.host}${segments.join('/')}${options ? `?${options.join('&')}` : ''}`;
 }
 
 /** Replaces every known secret, and any `scheme://user:pass@` userinfo, in a line of text by `***`. */
