@@ -8,11 +8,11 @@ import { ApiError, notFound } from '../errors.js';
 import { OUTPUT_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { OutputConfig } from '../config/schema.js';
-import type { OutputKind, OutputSpec, OutputState } from '../shared/messages.js';
+import { API_KINDS, OUTPUT_KINDS, outputKind, outputProblem, type OutputFields, type OutputKind, type OutputSpec } from '../shared/output-kinds/index.js';
+import { DEFAULT_DISPLAY } from '../shared/output-kinds/display.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
+import type { OutputsSummary, OutputView } from './view.js';
 import type { OutputClient } from '../workers/output-client.js';
-import { redactUrl, urlSecrets } from './url.js';
-import { API_KINDS, DEFAULT_DISPLAY, outputProblem, type OutputFields } from './validate.js';
 
 /** Default stream bitrate at 1280×720@30, scaled by pixel rate for other sizes. */
 const BASE_KBPS = 4000;
@@ -21,33 +21,6 @@ interface Definition extends OutputConfig {
   name: string;
   /** From the config file: can be disabled, not removed. */
   configured: boolean;
-}
-
-export interface OutputView {
-  id: string;
-  name: string;
-  kind: OutputKind;
-  enabled: boolean;
-  state: OutputState;
-  target: string | null;
-  width: number;
-  height: number;
-  fps: number;
-  framesSent: number;
-  framesDropped: number;
-  framesRepeated: number;
-  restarts: number;
-  startedAt: string | null;
-  lastError: string | null;
-}
-
-export interface OutputsSummary {
-  count: number;
-  enabled: number;
-  running: number;
-  framesSent: number;
-  framesDropped: number;
-  framesRepeated: number;
 }
 
 function isApiKind(kind: unknown): boolean {
@@ -129,7 +102,7 @@ export class OutputService {
 
   async add(req: AddRequest): Promise<OutputView> {
     // The route's schema refuses other kinds already; this keeps the rule where the work is done too.
-    if (!isApiKind(req.kind)) throw new ApiError('INVALID_REQUEST', `kind must be one of ${API_KINDS.join(', ')} (display and v4l2 outputs come from the config file)`);
+    if (!isApiKind(req.kind)) throw new ApiError('INVALID_REQUEST', `kind must be one of ${API_KINDS.join(', ')} (${OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k)).join(' and ')} outputs come from the config file)`);
     const problem = outputProblem(req);
     if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`);
     if (this.defs.length >= OUTPUT_LIMITS.max) {
@@ -218,17 +191,9 @@ export class OutputService {
   }
 
   private spec(d: Definition): OutputSpec {
-    const { width, height, fps } = this.size(d);
-    const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * width * height * fps) / (1280 * 720 * 30)));
-    if (d.kind === 'record') return { kind: 'record', width, height, fps, bitrateKbps, dir: this.recordings, secrets: [] };
-    if (d.kind === 'v4l2') return { kind: 'v4l2', width, height, fps, bitrateKbps, device: d.device!, secrets: [] };
-    if (d.kind === 'display') {
-      // No geometry at all: the whole screen, as a fullscreen window; any of x, y, width, height: that window.
-      const fullscreen = d.x === undefined && d.y === undefined && d.width === undefined && d.height === undefined;
-      const window = { display: d.display ?? DEFAULT_DISPLAY, x: d.x ?? 0, y: d.y ?? 0, fullscreen, ...(d.width !== undefined ? { width: d.width } : {}), ...(d.height !== undefined ? { height: d.height } : {}) };
-      return { kind: 'display', width, height, fps, bitrateKbps, window, secrets: [] };
-    }
-    return { kind: 'stream', width, height, fps, bitrateKbps, url: d.url!, secrets: urlSecrets(d.url!) };
+    const size = this.size(d);
+    const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * size.width * size.height * size.fps) / (1280 * 720 * 30)));
+    return outputKind(d.kind).spec(d, { size, bitrateKbps, recordingsDir: this.recordings });
   }
 
   private view(d: Definition): OutputView {
@@ -242,7 +207,7 @@ export class OutputService {
       kind: d.kind,
       enabled: d.enabled,
       state: r.state,
-      target: this.target(d, r.file),
+      target: outputKind(d.kind).target(d, r.file),
       width,
       height,
       fps,
@@ -253,13 +218,6 @@ export class OutputService {
       startedAt: r.startedAt,
       lastError: r.lastError,
     };
-  }
-
-  private target(d: Definition, file: string | null): string | null {
-    if (d.kind === 'stream') return redactUrl(d.url!);
-    if (d.kind === 'display') return d.display ?? DEFAULT_DISPLAY;
-    if (d.kind === 'v4l2') return d.device!;
-    return file;
   }
 
   /** Displays the configured display outputs use (the default one when there are none), for GET /capabilities. */

@@ -2,6 +2,7 @@
 // Frames never travel in messages; they live in SharedArrayBuffers (src/shared/frame-ring.ts).
 import type { IsfDescriptor } from './isf-types.js';
 import type { InputState } from '../params/values.js';
+import type { OutputSpec } from './output-kinds/index.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -245,28 +246,10 @@ export interface EncodeResult {
 
 // ---------------------------------------------------------------- output worker (workers/output)
 
-export type OutputKind = 'stream' | 'record' | 'display' | 'v4l2';
+/** The output kinds and their specs come from their descriptors (src/shared/output-kinds/). */
+export type { OutputKind, OutputSpec } from './output-kinds/index.js';
 /** `failed`: the target (X display, video device) is not there; re-checked every few seconds, never a crash. */
 export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying' | 'failed';
-
-/** What one consumer runs: an ffmpeg fed `fps` frames a second from the output ring. */
-export interface OutputSpec {
-  kind: OutputKind;
-  width: number;
-  height: number;
-  fps: number;
-  bitrateKbps: number;
-  /** stream: the validated URL. */
-  url?: string;
-  /** record: the folder files are written to; each ffmpeg start writes a new `<id>-<UTC timestamp>.mkv` there. */
-  dir?: string;
-  /** display: the X display (`:0`, `:0.1`) and the window; no width/height means the rest of the screen from x, y. */
-  window?: { display: string; x: number; y: number; width?: number; height?: number; fullscreen: boolean };
-  /** v4l2: the loopback device (`/dev/video<N>`). */
-  device?: string;
-  /** Texts never to show in `lastError` or a log line (URL credentials), replaced by `***`. */
-  secrets: string[];
-}
 
 export interface OutputInit {
   ffmpeg: string;

@@ -1,7 +1,7 @@
 // Output URL rules: allowed schemes, refused forms, and redaction of credentials in URLs and ffmpeg messages.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkStreamUrl, redactText, redactUrl, urlSecrets } from '../../src/outputs/url.js';
+import { checkStreamUrl, redactText, redactUrl, urlSecrets } from '../../src/shared/url.js';
 import { buildOutputArgs } from '../../workers/output/ffmpeg-args.js';
 
 test('allowed schemes pass, everything else is refused', () => {

@@ -1,5 +1,5 @@
-// Stream URL rules for outputs: which URLs reach ffmpeg at all, which muxer each scheme gets, and how
-// credentials are hidden wherever a URL or an ffmpeg message is shown.
+// Stream URL rules for outputs, read by the config, the routes and the output worker: which URLs reach ffmpeg at
+// all, which muxer each scheme gets, and how credentials are hidden wherever a URL or an ffmpeg message is shown.
 
 /** Schemes an output may send to; anything else (file:, pipe:, concat:, http:, option text) is refused. */
 export const STREAM_SCHEMES = ['srt', 'udp', 'rtp', 'tcp', 'rtmp', 'rtmps', 'rtsp'] as const;
