@@ -46,6 +46,7 @@ const slots = new OutputSlots({
     }),
   ended: (id, gen, c) => post({ t: 'counters', items: [{ id, gen, ...c.counters }] }),
   skipped: (id, gen) => post({ t: 'state', id, gen, state: 'stopped', lastError: null, startedAt: null }),
+  failed: (id, err) => post({ t: 'log', level: 'error', msg: 'output start or stop failed', fields: { id, error: err.message } }),
 });
 
 const countersTimer = setInterval(() => {

@@ -17,6 +17,8 @@ export interface SlotDeps {
   ended(id: string, gen: number, consumer: Consumer): void;
   /** Wanted runs up to `gen` were never started (a later stop came first): the output is stopped. */
   skipped(id: string, gen: number): void;
+  /** A start or stop threw: the output is left as it is until the next start or stop of it. */
+  failed(id: string, err: Error): void;
 }
 
 export class OutputSlots {
@@ -55,7 +57,14 @@ export class OutputSlots {
   }
 
   private kick(id: string): void {
-    if (!this.loops.has(id)) this.loops.set(id, this.settle(id));
+    if (this.loops.has(id)) return;
+    this.loops.set(
+      id,
+      this.settle(id).catch((err: Error) => {
+        this.loops.delete(id);
+        this.deps.failed(id, err);
+      }),
+    );
   }
 
   /** Stops a run that is no longer wanted, starts the wanted one; again until nothing changed meanwhile. */
