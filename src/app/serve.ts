@@ -13,7 +13,7 @@ import { ApiKeyGuard } from '../http/auth.js';
 import { HostPolicy } from '../http/host-policy.js';
 import { compileRoutes, type Router } from '../http/router.js';
 import { HttpListener, type ListenerStatus } from '../http/listener.js';
-import type { RouteDef } from '../http/route.js';
+import { API_PREFIX, type RouteDef } from '../http/route.js';
 import { statusRoutes } from '../api/status.js';
 import { capabilitiesRoutes } from '../api/capabilities.js';
 import { globalRoutes } from '../api/global.js';
@@ -21,8 +21,8 @@ import { docsRoutes, loadDocsAssets } from '../api/docs.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import { StateStore } from '../state/store.js';
 import { writeStatusFile, removeStatusFile, statusFilePath } from './status-file.js';
-import { networkAddresses, isLoopbackHost, AddressCache } from './network.js';
-import type { AppContext } from './context.js';
+import { networkAddresses, isLoopbackHost, AddressCache } from '../util/network.js';
+import type { AppContext } from '../api/context.js';
 import { packageVersion } from './version.js';
 import { startShow } from './show.js';
 import { chainWithInputs, effectsRoutes } from '../api/effects.js';
@@ -99,7 +99,7 @@ export async function serve(flags: Overrides): Promise<void> {
   hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
 
   let router: Router | null = null;
-  const addresses = new AddressCache();
+  const addresses = new AddressCache(API_PREFIX);
   let openapiYaml: string | null = null;
   const reloads = new ReloadReport();
   const ctx: AppContext = {
@@ -213,7 +213,7 @@ export async function serve(flags: Overrides): Promise<void> {
   );
 
   async function onListenerStatus(s: ListenerStatus): Promise<void> {
-    const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port) : [];
+    const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port, API_PREFIX) : [];
     // The file first, then the log line: whoever reacts to the line finds the file current.
     try {
       await writeStatusFile(loaded.paths.runDir, {
