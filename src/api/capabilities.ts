@@ -1,7 +1,7 @@
 // GET /capabilities: features actually served, API version, license tier and the interface limits.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from './context.js';
 import { LIMITS, OUTPUT_LIMITS, PREVIEW_LIMITS } from '../limits.js';
 
 export const CapabilitiesBody = Type.Object({

@@ -6,7 +6,8 @@ import { ApiError } from '../errors.js';
 import type { ChainSnapshot, RenderClient } from '../workers/render-client.js';
 import type { ChainItem } from '../shared/messages.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
-import { describeInputs, inputStates, nestedValueProblem } from '../params/values.js';
+import { describeInputs, inputStates } from '../shared/param-values.js';
+import { nestedValueProblem } from '../params/nested-values.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 
 export interface EffectsDeps {

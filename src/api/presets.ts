@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { matchNameIndex, nameKey } from '../shared/names.js';
-import { currentValue, settable } from '../params/values.js';
+import { currentValue, settable } from '../shared/param-values.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 
 export interface PresetsDeps {

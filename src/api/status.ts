@@ -5,7 +5,7 @@ import type { HttpEngine } from '../http/uws.js';
 import type { ListenerStatus } from '../http/listener.js';
 import type { LicenseCheck } from '../license/license.js';
 import type { LoadedConfig } from '../config/load.js';
-import type { NetworkAddress } from '../app/network.js';
+import type { NetworkAddress } from '../util/network.js';
 import type { ReloadError } from '../config/reload.js';
 
 const Address = Type.Object({
@@ -164,7 +164,7 @@ export const StatusBody = Type.Object({
 export type RenderStatus = Static<typeof StatusBody>['render'];
 export type ThumbnailStatus = Static<typeof StatusBody>['thumbnails'];
 
-/** What GET /status reads of the running application (src/app/context.ts builds on it; this module imports no context). */
+/** What GET /status reads of the running application (src/api/context.ts builds on it; this module imports no context). */
 export interface StatusContext {
   readonly name: 'vjd';
   readonly version: string;

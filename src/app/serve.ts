@@ -1,49 +1,29 @@
 // `vjd serve`: wires config, license, routes and the listener together, applies live settings changes,
 // and shuts down gracefully on SIGTERM/SIGINT.
-import { watchFile, unwatchFile } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { log, flushLog } from '../log.js';
 import { loadConfig, ConfigError, describeOrigin, type LoadedConfig, type Overrides } from '../config/load.js';
 import { watchConfig, diffConfig } from '../config/watch.js';
 import { ReloadReport } from '../config/reload.js';
-import { readLicense, describeLicense } from '../license/store.js';
-import type { LicenseCheck } from '../license/license.js';
+import { LicenseWatch } from '../license/watch.js';
 import { loadUws } from '../http/uws.js';
 import { ApiKeyGuard } from '../http/auth.js';
 import { HostPolicy } from '../http/host-policy.js';
 import { compileRoutes, type Router } from '../http/router.js';
-import { HttpListener, type ListenerStatus } from '../http/listener.js';
-import type { RouteDef } from '../http/route.js';
-import { statusRoutes } from '../api/status.js';
-import { capabilitiesRoutes } from '../api/capabilities.js';
-import { globalRoutes } from '../api/global.js';
-import { docsRoutes, loadDocsAssets } from '../api/docs.js';
-import { buildOpenApi, toYaml } from '../openapi/build.js';
+import { HttpListener } from '../http/listener.js';
+import { API_PREFIX } from '../http/route.js';
+import { apiRoutes } from '../api/routes.js';
 import { StateStore } from '../state/store.js';
-import { writeStatusFile, removeStatusFile, statusFilePath } from './status-file.js';
-import { networkAddresses, isLoopbackHost, AddressCache } from './network.js';
-import type { AppContext } from './context.js';
+import { removeStatusFile } from './status-file.js';
+import { ListenerReport } from './listener-report.js';
+import { AddressCache } from '../util/network.js';
+import type { AppContext } from '../api/context.js';
 import { packageVersion } from './version.js';
 import { startShow } from './show.js';
-import { chainWithInputs, effectsRoutes } from '../api/effects.js';
-import { sourcesRoutes } from '../api/sources.js';
-import { browseRoutes } from '../api/browse.js';
-import { thumbnailRoutes } from '../api/thumbnails.js';
-import { paletteRoutes } from '../api/palettes.js';
-import { actionRoutes } from '../api/actions.js';
-import { mixRoutes } from '../api/mix.js';
-import { presetRoutes } from '../api/presets.js';
-import { sourceParamsRoutes } from '../api/source-params.js';
-import { testHookRoutes } from '../api/test-hooks.js';
-import { outputRoutes } from '../api/outputs.js';
-import { recordingRoutes } from '../api/recordings.js';
-import { previewRoutes } from '../api/preview.js';
-import { uiRoutes, loadUiAssets } from '../api/ui.js';
-import { eventsRoutes } from '../api/events.js';
+import { chainWithInputs } from '../api/effects.js';
 import { dispatchRequest, type NeutralRequest } from '../http/dispatch.js';
 import { StateBus } from '../events/bus.js';
 import { eventTopics } from '../events/topics.js';
-import { oscRoutes } from '../api/osc.js';
 import { EventHub } from '../events/socket.js';
 import { OscServer } from '../osc/server.js';
 
@@ -53,7 +33,6 @@ const LIVE_KEYS = new Set([
 ]);
 const SHUTDOWN_DRAIN_MS = 3000;
 const SHUTDOWN_HARD_MS = 8000;
-const LICENSE_POLL_MS = 500;
 
 export async function serve(flags: Overrides): Promise<void> {
   let loaded: LoadedConfig;
@@ -92,15 +71,15 @@ export async function serve(flags: Overrides): Promise<void> {
     process.exit(1);
   }
 
-  let license: LicenseCheck = { valid: false, reason: 'not read yet' };
+  const licenseSettings = { file: () => loaded.paths.licenseFile, trustedKeys: () => loaded.config.license.trustedKeys };
+  const license = new LicenseWatch(licenseSettings, log, () => applyListener());
   const guard = new ApiKeyGuard();
   guard.setKey(loaded.config.server.apiKey);
   const hosts = new HostPolicy();
   hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
 
   let router: Router | null = null;
-  const addresses = new AddressCache();
-  let openapiYaml: string | null = null;
+  const addresses = new AddressCache(API_PREFIX);
   const reloads = new ReloadReport();
   const ctx: AppContext = {
     name: 'vjd',
@@ -110,7 +89,7 @@ export async function serve(flags: Overrides): Promise<void> {
     config: () => loaded,
     listener: () => listener.status,
     addresses: () => addresses.get(listener.status.host, listener.status.port),
-    license: () => license,
+    license: () => license.current,
     apiKeyRequired: () => guard.enabled,
     features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : [])].sort(),
     outputKinds: () => show.outputKinds(),
@@ -136,41 +115,7 @@ export async function serve(flags: Overrides): Promise<void> {
     outputsVersion: () => ctx.outputsVersion(),
     browseVersion: () => show.browseTree(),
   });
-  const topicNames = [...topics.map((t) => t.name), 'thumbnail'];
-  const assets = await loadDocsAssets();
-  const ui = await loadUiAssets();
-  if (ui.missing !== null) log.warn(ui.missing);
-  const routes: RouteDef[] = [
-    ...statusRoutes(ctx),
-    ...capabilitiesRoutes(ctx),
-    ...globalRoutes(state, (blackout, dimmer) => show.render.setGlobal(blackout, dimmer)),
-    ...effectsRoutes({ render: show.render, catalog: () => show.catalog.snapshot, ceiling: () => (license.valid ? license.effectCeiling : 0) }),
-    ...sourcesRoutes(show.sources, { mixer: show.mixer, defaults: () => ({ type: loaded.config.mix.transition, durationMs: loaded.config.mix.durationMs }) }),
-    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
-    ...presetRoutes({ render: show.render, catalog: () => show.catalog.snapshot, reload: () => show.catalog.reload(), dir: show.presetsDir }),
-    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
-    ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
-    ...thumbnailRoutes(show.thumbnails),
-    ...paletteRoutes(show.palette, () => show.palettes.list()),
-    ...actionRoutes({
-      actions: () => show.actions(),
-      render: show.render,
-      ceiling: () => (license.valid ? license.effectCeiling : 0),
-      sources: show.sources,
-      mixer: show.mixer,
-      palettes: show.palette,
-      state,
-      applyGlobal: (blackout, dimmer) => show.render.setGlobal(blackout, dimmer),
-    }),
-    ...outputRoutes(show.outputs),
-    ...recordingRoutes(show.recordings),
-    ...previewRoutes(show.preview),
-    ...eventsRoutes(topicNames, topics.filter((t) => t.inHello).map((t) => t.name)),
-    ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }), osc: () => ctx.osc() }),
-    ...(process.env.VJD_TEST_HOOKS === '1' ? testHookRoutes(show.render, show.ingest) : []),
-    ...uiRoutes(ui),
-    ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version }))) }),
-  ];
+  const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log });
   router = compileRoutes(routes);
   const compiled = router;
 
@@ -198,54 +143,16 @@ export async function serve(flags: Overrides): Promise<void> {
   hub.start();
   await osc.start();
 
-  // Transitions are handled one at a time, so the status file always ends with the latest state.
-  let statusChain: Promise<void> = Promise.resolve();
+  const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
   const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
   const listener = new HttpListener(
     uws,
     router,
     policy,
     log,
-    (s) => {
-      statusChain = statusChain.then(() => onListenerStatus(s));
-    },
+    (s) => listenerReport.report(s),
     (app, isLive) => hub?.mount(app, isLive),
   );
-
-  async function onListenerStatus(s: ListenerStatus): Promise<void> {
-    const addresses = s.state === 'Server Running' ? networkAddresses(s.host, s.port) : [];
-    // The file first, then the log line: whoever reacts to the line finds the file current.
-    try {
-      await writeStatusFile(loaded.paths.runDir, {
-        pid: process.pid, version, state: s.state, reason: s.reason, host: s.host, port: s.port, addresses, updatedAt: new Date().toISOString(),
-      });
-    } catch (err) {
-      log.warn({ file: statusFilePath(loaded.paths.runDir), err: (err as Error).message }, 'could not write status file');
-    }
-    log.info({ state: s.state, reason: s.reason, host: s.host, port: s.port }, s.state);
-    if (s.state === 'Server Running' && !isLoopbackHost(s.host)) {
-      log.info({ urls: addresses.map((a) => a.url) }, 'reachable from other devices at');
-    }
-  }
-
-  let expiryTimer: NodeJS.Timeout | null = null;
-  async function evaluateLicense(): Promise<void> {
-    const next = await readLicense(loaded.paths.licenseFile, loaded.config.license.trustedKeys);
-    const changed = describeLicense(next) !== describeLicense(license);
-    license = next;
-    if (changed) {
-      if (next.valid) log.info({ tier: next.tier, effectCeiling: next.effectCeiling }, describeLicense(next));
-      else log.error({ file: loaded.paths.licenseFile }, `${describeLicense(next)}; no port is opened until a license is activated`);
-    }
-    if (expiryTimer) clearTimeout(expiryTimer);
-    expiryTimer = null;
-    if (next.valid && next.expiresAt) {
-      const ms = Math.min(Math.max(next.expiresAt.getTime() - Date.now() + 10, 0), 2 ** 31 - 1);
-      expiryTimer = setTimeout(() => void evaluateLicense(), ms);
-      expiryTimer.unref();
-    }
-    await applyListener();
-  }
 
   function applyListener(): Promise<void> {
     const s = loaded.config.server;
@@ -254,13 +161,11 @@ export async function serve(flags: Overrides): Promise<void> {
       host: s.host,
       address: loaded.bindAddress,
       port: s.port,
-      licenseProblem: license.valid ? null : license.reason,
+      licenseProblem: license.current.valid ? null : license.current.reason,
     });
   }
 
-  let watchedLicense = loaded.paths.licenseFile;
-  const onLicenseFile = (): void => void evaluateLicense();
-  watchFile(watchedLicense, { interval: LICENSE_POLL_MS, persistent: false }, onLicenseFile);
+  license.follow();
 
   const configFile = loaded.file;
   const configWatch = configFile
@@ -287,12 +192,8 @@ export async function serve(flags: Overrides): Promise<void> {
           if (restart.length > 0) log.warn({ keys: restart }, 'these config changes take effect at the next restart');
           guard.setKey(loaded.config.server.apiKey);
           hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
-          if (loaded.paths.licenseFile !== watchedLicense) {
-            unwatchFile(watchedLicense, onLicenseFile);
-            watchedLicense = loaded.paths.licenseFile;
-            watchFile(watchedLicense, { interval: LICENSE_POLL_MS, persistent: false }, onLicenseFile);
-          }
-          void evaluateLicense();
+          license.follow();
+          void license.evaluate();
         },
         () => loadConfig(flags, process.env, { oscRemote: 'loopback' }),
       )
@@ -310,15 +211,14 @@ export async function serve(flags: Overrides): Promise<void> {
     }, SHUTDOWN_HARD_MS);
     hard.unref();
     configWatch?.close();
-    unwatchFile(watchedLicense, onLicenseFile);
-    if (expiryTimer) clearTimeout(expiryTimer);
+    license.stop();
     // Endless preview streams end first: the drain below would otherwise wait its whole time for them.
     show.preview.stop();
     hub?.stop();
     bus.stop();
     osc?.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
-    await statusChain;
+    await listenerReport.settled();
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));
     await state.flush();
     await removeStatusFile(loaded.paths.runDir);
@@ -337,7 +237,7 @@ export async function serve(flags: Overrides): Promise<void> {
     log.error({ err }, 'unhandled promise rejection');
   });
 
-  await evaluateLicense();
+  await license.evaluate();
 }
 
 /**

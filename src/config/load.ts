@@ -5,7 +5,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { hostSyntaxProblem, resolveHost } from './host.js';
 import { outputProblem } from '../shared/output-kinds/index.js';
-import { isLoopbackHost } from '../app/network.js';
+import { isLoopbackHost } from '../util/network.js';
 import {
   ApiKeyStringSchema,
   ConfigFileSchema,

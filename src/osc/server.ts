@@ -11,7 +11,7 @@ import type { StateBus } from '../events/bus.js';
 import { feedbackFor, inputFeedback, type OscMessage } from './addresses.js';
 import { mapMessage, type OscLookup } from './table.js';
 import { readPacket } from './wire.js';
-import { isLoopbackHost } from '../app/network.js';
+import { isLoopbackHost } from '../util/network.js';
 import { LogBudget, WindowBudget } from './budgets.js';
 
 const require = createRequire(import.meta.url);

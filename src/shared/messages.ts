@@ -1,7 +1,7 @@
 // Every message that crosses a thread boundary, typed in one place: main ⇄ render worker, main ⇄ ingest worker.
 // Frames never travel in messages; they live in SharedArrayBuffers (src/shared/frame-ring.ts).
 import type { IsfDescriptor } from './isf-types.js';
-import type { InputState } from '../params/values.js';
+import type { InputState } from './param-values.js';
 import type { RpcEnvelope } from './rpc.js';
 import type { OutputSpec } from './output-kinds/index.js';
 
@@ -79,7 +79,7 @@ export type ChainCommand =
   | { op: 'remove'; type?: string; index?: number }
   | { op: 'toggle'; name?: string; index?: number }
   | { op: 'enabled'; enabled: boolean; name?: string; index?: number }
-  /** Merges `values` into the effect's inputs (src/params/values.ts rules; all or nothing). */
+  /** Merges `values` into the effect's inputs (src/shared/param-values.ts rules; all or nothing). */
   | { op: 'params'; name?: string; index?: number; values: Record<string, unknown> }
   /** Back to defaults: the named inputs, or all when `inputs` is absent. */
   | { op: 'reset'; name?: string; index?: number; inputs?: string[] }

@@ -2,7 +2,7 @@
 // validated here with the shared value rules, applied by the render worker. The values belong to one activation:
 // a switch to another source (or back) starts from the source's own inputs again, as the renderer does.
 import type { IsfDescriptor } from '../shared/isf-types.js';
-import { applyValues, firedEvents, inputStates, persistable, type InputState } from '../params/values.js';
+import { applyValues, firedEvents, inputStates, persistable, type InputState } from '../shared/param-values.js';
 import { ApiError } from '../errors.js';
 import type { CurrentSource, SourceEntry } from './source-manager.js';
 

@@ -1,11 +1,12 @@
 // License gate over real sockets: no valid license means no port; activate/deactivate while running
-// start and stop the listener; paid tiers need a trusted Ed25519 signature; ceilings per tier, enforced by add.
+// start and stop the listener; paid tiers need a trusted Ed25519 signature; ceilings per tier, enforced by add;
+// an expiry passing while running closes the port, and a license.file changed live is the file watched.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, req, runCli, waitUntil, type TestServer, refused } from '../helpers/server.js';
+import { startServer, req, runCli, waitUntil, editConfig, type TestServer, refused } from '../helpers/server.js';
 import { signLicense } from '../../src/license/license.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -102,6 +103,43 @@ test('a license signed by an untrusted key, tampered, or expired is refused', as
     await writeFile(join(s.dataDir, 'license.json'), JSON.stringify(expired));
     await s.waitForLog('license expired');
     assert.ok(await refused(s.port));
+  } finally {
+    await s.cleanup();
+  }
+});
+
+test('a license that expires while the server runs closes the port at its expiry', async () => {
+  const s = await startServer({ license: 'none', config: { license: { trustedKeys: [trusted] } }, waitFor: 'log:no valid license' });
+  try {
+    // Far enough ahead that a loaded machine reads it while still valid; nothing changes the file afterwards,
+    // so only the timer set at the expiry can close the port.
+    const expiresAt = new Date(Date.now() + 30_000).toISOString();
+    const lic = signLicense({ tier: 'pro', licensee: 'Short Run', issuedAt: new Date().toISOString(), expiresAt }, privateKey);
+    await writeFile(join(s.dataDir, 'license.json'), JSON.stringify(lic));
+    await waitUntil(() => answers(s), 20000);
+    assert.is((await req('GET', `${s.base}/api/v1/capabilities`)).json().license.tier, 'pro');
+    await waitUntil(() => refused(s.port), 90000, 250);
+    await s.waitForLog('license expired', 15000);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+test('a license.file changed in the config file is read and watched from then on', async () => {
+  const s = await startServer({ license: 'none', waitFor: 'log:no valid license' });
+  try {
+    const moved = join(s.dataDir, 'elsewhere', 'license.json');
+    await editConfig(s, (c) => {
+      c.license = { file: moved };
+    });
+    // The reload reads the new file at once (still missing); activating it afterwards is seen only by its watch.
+    await s.waitForLog(`no license file at ${moved}`, 30000);
+    assert.ok(await refused(s.port));
+    const a = await runCli(['license', 'activate', '--community', '--data-dir', s.dataDir, '--config', s.configFile!]);
+    assert.is(a.code, 0, a.stderr);
+    assert.match(a.stdout, /elsewhere/);
+    await waitUntil(() => answers(s), 20000);
+    assert.is((await req('GET', `${s.base}/api/v1/capabilities`)).json().license.tier, 'community');
   } finally {
     await s.cleanup();
   }

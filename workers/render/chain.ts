@@ -3,7 +3,7 @@
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/messages.js';
 import { matchNameIndex } from '../../src/shared/names.js';
-import { applyValues, firedEvents, inputStates, persistable, resetValues, type ApplyResult } from '../../src/params/values.js';
+import { applyValues, firedEvents, inputStates, persistable, resetValues, type ApplyResult } from '../../src/shared/param-values.js';
 
 /** One running effect: its own programs and buffers (two copies of one type never share persistent buffers). */
 export interface EffectInstance {

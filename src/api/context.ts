@@ -1,6 +1,6 @@
 // What route modules may read of the running application; routes get this, never globals.
 // GET /status reads most of it; its part is declared beside the status schema it feeds, so the types follow the schema.
-import type { StatusContext } from '../api/status.js';
+import type { StatusContext } from './status.js';
 import type { OutputKind } from '../shared/messages.js';
 
 export interface AppContext extends StatusContext {

@@ -1,8 +1,8 @@
-// The value rules of effect and generator parameters (src/params/values.ts), without a server.
+// The value rules of effect and generator parameters (src/shared/param-values.ts), without a server.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IsfInput } from '../../src/shared/isf-types.js';
-import { applyValues, currentValue, describeInputs, firedEvents, inputStates, persistable, resetValues } from '../../src/params/values.js';
+import { applyValues, currentValue, describeInputs, firedEvents, inputStates, persistable, resetValues } from '../../src/shared/param-values.js';
 
 const INPUTS: IsfInput[] = [
   { name: 'inputImage', type: 'image' },

@@ -1,6 +1,6 @@
 // Input descriptions and value rules for effect and generator parameters, shared by every control path (HTTP now,
 // OSC and WebSocket later) and by the render worker, so "what a value means" is decided in one place. Pure.
-import { isSamplerInput, type IsfInput } from '../shared/isf-types.js';
+import { isSamplerInput, type IsfInput } from './isf-types.js';
 
 /** How an input is shown to clients (`GET /effects/available`, `GET /effects/{index}`, generator params). */
 export interface InputDescription {
@@ -86,22 +86,6 @@ export function applyValues(inputs: readonly IsfInput[], stored: Readonly<Record
     next[name] = r.value;
   }
   return { ok: true, values: next };
-}
-
-/**
- * The first value no input type could take because it nests (arrays of arrays, objects beyond `{"delta": n}`), or
- * null. Checked before values are posted to the render worker: a deep one would overflow the structured clone.
- */
-export function nestedValueProblem(request: Readonly<Record<string, unknown>>): ValueProblem | null {
-  const flat = (v: unknown): boolean => v === null || typeof v !== 'object';
-  for (const [name, v] of Object.entries(request)) {
-    const ok = flat(v) || (Array.isArray(v) ? v.every(flat) : Object.values(v as object).every(flat));
-    if (!ok) {
-      const expected = 'a number, boolean, string, [numbers] or {"delta": n}, nothing nested deeper';
-      return { message: `input "${clip(name)}" expects ${expected}`, details: { input: clip(name), expected } };
-    }
-  }
-  return null;
 }
 
 /** Stored values with the named inputs (all when `names` is absent) back at their defaults. */
@@ -222,6 +206,7 @@ function rangeText(i: IsfInput): string {
   return '';
 }
 
-function clip(s: string): string {
+/** A client's name as quoted back in a problem: long names are cut so an answer stays small. */
+export function clip(s: string): string {
   return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }

@@ -1,0 +1,121 @@
+// The route table: every route group of the API, built from the running application's parts in one place.
+import type { RouteDef } from '../http/route.js';
+import type { Logger } from '../log.js';
+import type { StateStore } from '../state/store.js';
+import type { TopicDef } from '../events/bus.js';
+import type { RenderClient } from '../workers/render-client.js';
+import type { IngestClient } from '../workers/ingest-client.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { SourceManager } from '../sources/source-manager.js';
+import type { Mixer } from '../sources/mixer.js';
+import type { GeneratorParams } from '../sources/generator-params.js';
+import type { BrowseTree } from '../browse/tree.js';
+import type { ThumbnailService } from '../thumbnails/service.js';
+import type { PaletteLibrary } from '../palettes/library.js';
+import type { PaletteSelection } from '../palettes/selection.js';
+import type { Action } from '../actions/registry.js';
+import type { OutputService } from '../outputs/service.js';
+import type { Recordings } from '../outputs/recordings.js';
+import type { PreviewHub } from '../outputs/preview.js';
+import { buildOpenApi, toYaml } from '../openapi/build.js';
+import type { AppContext } from './context.js';
+import { statusRoutes } from './status.js';
+import { capabilitiesRoutes } from './capabilities.js';
+import { globalRoutes } from './global.js';
+import { chainWithInputs, effectsRoutes } from './effects.js';
+import { sourcesRoutes } from './sources.js';
+import { mixRoutes } from './mix.js';
+import { presetRoutes } from './presets.js';
+import { sourceParamsRoutes } from './source-params.js';
+import { browseRoutes } from './browse.js';
+import { thumbnailRoutes } from './thumbnails.js';
+import { paletteRoutes } from './palettes.js';
+import { actionRoutes } from './actions.js';
+import { outputRoutes } from './outputs.js';
+import { recordingRoutes } from './recordings.js';
+import { previewRoutes } from './preview.js';
+import { eventsRoutes } from './events.js';
+import { oscRoutes } from './osc.js';
+import { testHookRoutes } from './test-hooks.js';
+import { uiRoutes, loadUiAssets } from './ui.js';
+import { docsRoutes, loadDocsAssets } from './docs.js';
+
+/** The parts of the show the routes drive. */
+export interface RouteShow {
+  render: RenderClient;
+  ingest: IngestClient;
+  catalog: Catalog;
+  sources: SourceManager;
+  mixer: Mixer;
+  generatorParams: GeneratorParams;
+  presetsDir: string;
+  browseTree(): BrowseTree;
+  thumbnails: ThumbnailService;
+  palettes: PaletteLibrary;
+  palette: PaletteSelection;
+  actions(): readonly Action[];
+  outputs: OutputService;
+  recordings: Recordings;
+  preview: PreviewHub;
+}
+
+export interface RouteDeps {
+  ctx: AppContext;
+  show: RouteShow;
+  state: StateStore;
+  /** The event topics; the socket also carries thumbnail events, which no topic entry describes. */
+  topics: readonly TopicDef[];
+  /** The test hook routes (VJD_TEST_HOOKS=1). */
+  testHooks: boolean;
+  log: Logger;
+}
+
+/** Every route this server serves, in the order the router and the OpenAPI description list them. */
+export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
+  const { ctx, show, state } = d;
+  const assets = await loadDocsAssets();
+  const ui = await loadUiAssets();
+  if (ui.missing !== null) d.log.warn(ui.missing);
+  const ceiling = (): number => {
+    const license = ctx.license();
+    return license.valid ? license.effectCeiling : 0;
+  };
+  const applyGlobal = (blackout: boolean, dimmer: number): void => show.render.setGlobal(blackout, dimmer);
+  const catalog = () => show.catalog.snapshot;
+  let openapiYaml: string | null = null;
+  const routes: RouteDef[] = [
+    ...statusRoutes(ctx),
+    ...capabilitiesRoutes(ctx),
+    ...globalRoutes(state, applyGlobal),
+    ...effectsRoutes({ render: show.render, catalog, ceiling }),
+    ...sourcesRoutes(show.sources, {
+      mixer: show.mixer,
+      defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
+    }),
+    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
+    ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
+    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
+    ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
+    ...thumbnailRoutes(show.thumbnails),
+    ...paletteRoutes(show.palette, () => show.palettes.list()),
+    ...actionRoutes({
+      actions: () => show.actions(),
+      render: show.render,
+      ceiling,
+      sources: show.sources,
+      mixer: show.mixer,
+      palettes: show.palette,
+      state,
+      applyGlobal,
+    }),
+    ...outputRoutes(show.outputs),
+    ...recordingRoutes(show.recordings),
+    ...previewRoutes(show.preview),
+    ...eventsRoutes([...d.topics.map((t) => t.name), 'thumbnail'], d.topics.filter((t) => t.inHello).map((t) => t.name)),
+    ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
+    ...(d.testHooks ? testHookRoutes(show.render, show.ingest) : []),
+    ...uiRoutes(ui),
+    ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),
+  ];
+  return routes;
+}

@@ -1,0 +1,73 @@
+// The import layers the README promises, read from the source tree: workers/ and src/shared/ reach only into
+// src/shared/, src/util/ into nothing of vjd's own, and routes, config and shared code never into src/app/.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const ent of await readdir(join(ROOT, dir), { withFileTypes: true })) {
+    const p = join(dir, ent.name);
+    if (ent.isDirectory()) out.push(...(await sourceFiles(p)));
+    else if (ent.name.endsWith('.ts') && !ent.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+// Static imports, re-exports, side-effect imports and dynamic import() calls; specifiers of packages are skipped.
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** Every relative import of the files under `dir`, as root-relative paths of the .ts files they name. */
+async function edges(dir: string): Promise<Edge[]> {
+  const out: Edge[] = [];
+  for (const file of await sourceFiles(dir)) {
+    const text = await readFile(join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(SPECIFIER)) {
+      const target = relative(ROOT, resolve(ROOT, dirname(file), m[1]!)).replace(/\.js$/, '.ts');
+      out.push({ from: file, to: target });
+    }
+  }
+  return out;
+}
+
+const show = (e: Edge): string => `${e.from} -> ${e.to}`;
+const under = (path: string, dir: string): boolean => path.startsWith(`${dir}/`);
+
+test('the scanner sees the imports it judges', async () => {
+  const found = (await edges('workers/render')).map(show);
+  assert.ok(found.includes('workers/render/chain.ts -> src/shared/param-values.ts'), found.join('\n'));
+  assert.ok(found.includes('workers/render/main.ts -> workers/render/engine.ts'), found.join('\n'));
+});
+
+test('workers/ import nothing of src/ beyond src/shared/', async () => {
+  const all = await edges('workers');
+  const bad = all.filter((e) => under(e.to, 'src') && !under(e.to, 'src/shared')).map(show);
+  assert.equal(bad, []);
+});
+
+test('src/shared/ imports only src/shared/', async () => {
+  const bad = (await edges('src/shared')).filter((e) => !under(e.to, 'src/shared')).map(show);
+  assert.equal(bad, []);
+});
+
+test('src/util/ imports only src/util/', async () => {
+  const bad = (await edges('src/util')).filter((e) => !under(e.to, 'src/util')).map(show);
+  assert.equal(bad, []);
+});
+
+test('routes, config and shared code never import src/app/', async () => {
+  const all = [...(await edges('src/api')), ...(await edges('src/config')), ...(await edges('src/shared'))];
+  assert.ok(all.length > 0);
+  assert.equal(all.filter((e) => under(e.to, 'src/app')).map(show), []);
+});
+
+test.run();
