@@ -73,7 +73,7 @@ export class ApiError extends Error {
 }
 
 export function isErrorCode(code: string): code is ErrorCode {
-  return Object.prototype.hasOwnProperty.call(ERRORS, code);
+  return Object.hasOwn(ERRORS, code);
 }
 
 /**

@@ -3,16 +3,20 @@ import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { LIMITS, OUTPUT_LIMITS } from '../limits.js';
 import type { OutputService } from '../outputs/service.js';
-import { STREAM_SCHEMES } from '../outputs/url.js';
+import { API_KINDS, OUTPUT_KINDS } from '../shared/output-kinds/index.js';
+import { STREAM_SCHEMES } from '../shared/url.js';
+
+const CONFIG_ONLY = OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k));
 
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 export const OutputSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  kind: Type.Union([Type.Literal('stream'), Type.Literal('record'), Type.Literal('display'), Type.Literal('v4l2')], {
-    description: '`display` and `v4l2` come from the config file only',
-  }),
+  kind: Type.Union(
+    OUTPUT_KINDS.map((k) => Type.Literal(k)),
+    { description: `${CONFIG_ONLY.map((k) => `\`${k}\``).join(' and ')} come from the config file only` },
+  ),
   enabled: Type.Boolean(),
   state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying'), Type.Literal('failed')], {
     description:
@@ -40,7 +44,10 @@ const Selector = {
 const int = (r: { min: number; max: number }, description: string) => Type.Optional(Type.Integer({ minimum: r.min, maximum: r.max, description }));
 
 const AddBody = Type.Object({
-  kind: Type.Union([Type.Literal('stream'), Type.Literal('record')], { description: '`stream` or `record`' }),
+  kind: Type.Union(
+    API_KINDS.map((k) => Type.Literal(k)),
+    { description: API_KINDS.map((k) => `\`${k}\``).join(' or ') },
+  ),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'display name; default the id' })),
   url: Type.Optional(
     Type.String({

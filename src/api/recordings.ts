@@ -1,6 +1,7 @@
 // Recordings: list, download (with byte ranges, streamed from disk) and delete the files the record kind wrote.
 // Only names in the listing are ever opened: a request names a file, never a path.
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import Type from 'typebox';
 import { ApiError } from '../errors.js';
@@ -41,25 +42,40 @@ export function parseRange(header: string, size: number): { start: number; end: 
   return { start, end };
 }
 
-/** Pipes a byte range of a file to the sink, reading only while the socket takes it. */
+/**
+ * Pipes a byte range of a file to the sink, reading only while the socket takes it. The file is opened without
+ * following a link: one swapped in for the listed file after the listing is cut off, never served.
+ */
 function pipeFile(path: string, start: number, end: number, sink: StreamSink): void {
   const length = end - start + 1;
   let sent = 0;
-  const file = createReadStream(path, { start, end, highWaterMark: READ_CHUNK });
-  sink.onClose(() => file.destroy());
-  sink.onDrain(function resume() {
-    sink.onDrain(resume);
-    file.resume();
+  const opened = async (): Promise<void> => {
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      if (sink.closed || !(await handle.stat()).isFile()) throw new Error('not a regular file');
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    const file = handle.createReadStream({ start, end, highWaterMark: READ_CHUNK });
+    sink.onClose(() => file.destroy());
+    sink.onDrain(function resume() {
+      sink.onDrain(resume);
+      file.resume();
+    });
+    file.on('data', (chunk) => {
+      sent += (chunk as Buffer).byteLength;
+      if (!sink.write(chunk as Buffer)) file.pause();
+    });
+    // A file cut short (or unreadable) after the headers promised a length: close rather than send a short body.
+    file.on('end', () => {
+      if (sent < length) sink.abort();
+    });
+    file.on('error', () => sink.abort());
+  };
+  opened().catch(() => {
+    if (!sink.closed) sink.abort();
   });
-  file.on('data', (chunk) => {
-    sent += (chunk as Buffer).byteLength;
-    if (!sink.write(chunk as Buffer)) file.pause();
-  });
-  // A file cut short (or unreadable) after the headers promised a length: close rather than send a short body.
-  file.on('end', () => {
-    if (sent < length) sink.abort();
-  });
-  file.on('error', () => sink.abort());
 }
 
 function download(rec: Recording, dir: string, rangeHeader: string): Reply {

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { hostSyntaxProblem, resolveHost } from './host.js';
-import { outputProblem } from '../outputs/validate.js';
+import { outputProblem } from '../shared/output-kinds/index.js';
 import { isLoopbackHost } from '../app/network.js';
 import {
   ApiKeyStringSchema,

@@ -1,6 +1,8 @@
 // Config file schema (TypeBox), the fully-resolved Config type and the embedded defaults (DESIGN.md section 4).
 import Type, { type Static, type TSchema } from 'typebox';
 import { EVENT_LIMITS } from '../limits.js';
+import { OUTPUT_KIND_LIST, OUTPUT_KINDS, type OutputFields, type OutputKind } from '../shared/output-kinds/index.js';
+import type { KindField } from '../shared/output-kinds/types.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -95,29 +97,34 @@ const StreamInput = Type.Object(
   { additionalProperties: false, description: 'an object {id, name, url}' },
 );
 
-// Kind-specific rules (a stream needs an allowed URL, a record takes none, a display a local X display, a v4l2
-// output a /dev/video<N> device) are checked by src/outputs/validate.ts.
+// Each kind's own fields come from its descriptor (src/shared/output-kinds/), which also holds the kind-specific
+// rules (a stream needs an allowed URL, a record takes none, a display a local X display, a v4l2 output a
+// /dev/video<N> device) that the loader checks after this schema.
+function kindField(f: KindField): TSchema {
+  if (f.type === 'integer') return integer(f.min, f.max);
+  const example = f.example === undefined ? '' : ` such as ${JSON.stringify(f.example)}`;
+  return Type.String({ minLength: 1, maxLength: f.maxLength, description: `${f.what} of 1 to ${f.maxLength} characters${example}` });
+}
+const kindFields = Object.fromEntries(OUTPUT_KIND_LIST.flatMap((k) => Object.entries(k.fields)).map(([name, f]) => [name, Type.Optional(kindField(f))]));
+const kindNames = OUTPUT_KINDS.map((k) => JSON.stringify(k));
+
 const Output = Type.Object(
   {
     id: Id,
     name: Type.Optional(Name),
-    kind: Type.Union([Type.Literal('stream'), Type.Literal('record'), Type.Literal('display'), Type.Literal('v4l2')], {
-      description: '"stream", "record", "display" or "v4l2"',
-    }),
+    kind: Type.Union(
+      OUTPUT_KINDS.map((k) => Type.Literal(k)),
+      { description: `${kindNames.slice(0, -1).join(', ')} or ${kindNames[kindNames.length - 1]}` },
+    ),
     enabled: flag(),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'a URL of 1 to 2048 characters' })),
-    bitrateKbps: Type.Optional(integer(100, 100_000)),
     width: Type.Optional(integer(16, 7680)),
     height: Type.Optional(integer(16, 4320)),
     fps: Type.Optional(integer(1, 120)),
-    display: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'an X display of 1 to 16 characters such as ":0"' })),
-    x: Type.Optional(integer(0, 32767)),
-    y: Type.Optional(integer(0, 32767)),
-    device: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a device path of 1 to 64 characters such as "/dev/video10"' })),
+    ...kindFields,
   },
   {
     additionalProperties: false,
-    description: 'an object {id, name?, kind, enabled, url?, bitrateKbps?, width?, height?, fps?, display?, x?, y?, device?}',
+    description: `an object {id, name?, kind, enabled, width?, height?, fps?, ${Object.keys(kindFields).map((f) => `${f}?`).join(', ')}}`,
   },
 );
 
@@ -253,22 +260,12 @@ export interface StreamInputConfig {
   url: string;
 }
 
-export interface OutputConfig {
+/** An output definition: the fields of every kind (src/shared/output-kinds/types.ts), each kind reading its own. */
+export interface OutputConfig extends Omit<OutputFields, 'kind'> {
   id: string;
   name?: string;
-  kind: 'stream' | 'record' | 'display' | 'v4l2';
+  kind: OutputKind;
   enabled: boolean;
-  url?: string;
-  bitrateKbps?: number;
-  width?: number;
-  height?: number;
-  fps?: number;
-  /** display: the X display (default `:0`) and the window position. */
-  display?: string;
-  x?: number;
-  y?: number;
-  /** v4l2: the v4l2loopback device. */
-  device?: string;
 }
 
 /** Fully-resolved configuration; paths are as written (the loader reports absolute ones separately). */

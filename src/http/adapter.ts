@@ -10,7 +10,7 @@ import { LIMITS } from '../limits.js';
 import { exchange, type Exchange, finish, watchAbort, writeHeaders } from './exchange.js';
 import { sendWithBackpressure, startStream } from './stream-reply.js';
 import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
-import { type CapturedHeader, type Reply, type RouteRequest } from './route.js';
+import type { CapturedHeader, Reply, RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 

@@ -52,7 +52,7 @@ export class ReaderPool {
   /** Drops `role` from the reader of `key`; the last role closes it (its ffmpeg stops). */
   release(key: string, role: ReaderRole): void {
     const r = this.readers.get(key);
-    if (!r || !r.roles.delete(role) || r.roles.size > 0) return;
+    if (!r?.roles.delete(role) || r.roles.size > 0) return;
     this.readers.delete(key);
     this.ingest.close(key);
   }

@@ -62,7 +62,7 @@ export class OscServer {
   constructor(
     settings: OscSettings,
     private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
-    private readonly bus: StateBus,
+    bus: StateBus,
     private readonly log: Logger,
     private readonly lookup: OscLookup,
   ) {

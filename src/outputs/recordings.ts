@@ -1,7 +1,7 @@
 // The recordings folder as a listing: only names the record kind writes (`<output id>-<UTC timestamp>.mkv`),
-// with size, whether ffmpeg is still writing the file, and its duration from ffprobe once it is complete.
+// that are regular files (never a link), with size, whether ffmpeg is still writing the file, and its duration from ffprobe once it is complete.
 import { execFile } from 'node:child_process';
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, notFound } from '../errors.js';
 import { limiter } from '../util/limiter.js';
@@ -79,7 +79,8 @@ export class Recordings {
   private async item(file: string, writing: boolean): Promise<Recording | null> {
     let st;
     try {
-      st = await stat(join(this.opts.dir, file));
+      // lstat: a link named like a recording (to a file anywhere) is not one, whatever it points at.
+      st = await lstat(join(this.opts.dir, file));
     } catch {
       return null;
     }

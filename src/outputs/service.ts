@@ -8,11 +8,11 @@ import { ApiError, notFound } from '../errors.js';
 import { OUTPUT_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { OutputConfig } from '../config/schema.js';
-import type { OutputKind, OutputSpec, OutputState } from '../shared/messages.js';
+import { API_KINDS, OUTPUT_KINDS, outputKind, outputProblem, type OutputFields, type OutputKind, type OutputSpec } from '../shared/output-kinds/index.js';
+import { DEFAULT_DISPLAY } from '../shared/output-kinds/display.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
+import type { OutputsSummary, OutputView } from './view.js';
 import type { OutputClient } from '../workers/output-client.js';
-import { redactUrl, urlSecrets } from './url.js';
-import { API_KINDS, DEFAULT_DISPLAY, outputProblem, type OutputFields } from './validate.js';
 
 /** Default stream bitrate at 1280×720@30, scaled by pixel rate for other sizes. */
 const BASE_KBPS = 4000;
@@ -21,33 +21,6 @@ interface Definition extends OutputConfig {
   name: string;
   /** From the config file: can be disabled, not removed. */
   configured: boolean;
-}
-
-export interface OutputView {
-  id: string;
-  name: string;
-  kind: OutputKind;
-  enabled: boolean;
-  state: OutputState;
-  target: string | null;
-  width: number;
-  height: number;
-  fps: number;
-  framesSent: number;
-  framesDropped: number;
-  framesRepeated: number;
-  restarts: number;
-  startedAt: string | null;
-  lastError: string | null;
-}
-
-export interface OutputsSummary {
-  count: number;
-  enabled: number;
-  running: number;
-  framesSent: number;
-  framesDropped: number;
-  framesRepeated: number;
 }
 
 function isApiKind(kind: unknown): boolean {
@@ -63,6 +36,9 @@ export class OutputService {
   private readonly file: string;
   private readonly recordings: string;
   private saving: Promise<void> = Promise.resolve();
+  /** Per output: the apply in progress (applies of one output run one after another) and whether it runs now. */
+  private readonly applying = new Map<string, Promise<void>>();
+  private readonly started = new Set<string>();
   private readbackOn = false;
   private previewing = false;
 
@@ -98,7 +74,7 @@ export class OutputService {
       }
       this.defs.push({ ...o, name: o.name ?? o.id, configured: false });
     }
-    for (const d of this.defs) if (d.enabled) await this.run(d);
+    for (const d of this.defs) if (d.enabled) await this.apply(d);
     this.syncReadback();
   }
 
@@ -118,17 +94,15 @@ export class OutputService {
   async setEnabled(d: Definition, enabled: boolean): Promise<OutputView> {
     if (d.enabled !== enabled) {
       d.enabled = enabled;
-      if (enabled) await this.run(d);
-      else this.opts.client.stopOutput(d.id);
       this.syncReadback();
-      if (!d.configured) await this.save();
+      await Promise.all([this.apply(d), d.configured ? undefined : this.save()]);
     }
     return this.view(d);
   }
 
   async add(req: AddRequest): Promise<OutputView> {
     // The route's schema refuses other kinds already; this keeps the rule where the work is done too.
-    if (!isApiKind(req.kind)) throw new ApiError('INVALID_REQUEST', `kind must be one of ${API_KINDS.join(', ')} (display and v4l2 outputs come from the config file)`);
+    if (!isApiKind(req.kind)) throw new ApiError('INVALID_REQUEST', `kind must be one of ${API_KINDS.join(', ')} (${OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k)).join(' and ')} outputs come from the config file)`);
     const problem = outputProblem(req);
     if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`);
     if (this.defs.length >= OUTPUT_LIMITS.max) {
@@ -141,8 +115,8 @@ export class OutputService {
     for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps'] as const) if (req[key] !== undefined) (d as unknown as Record<string, unknown>)[key] = req[key];
     this.defs.push(d);
     await this.save();
-    await this.run(d);
     this.syncReadback();
+    await this.apply(d);
     return this.view(d);
   }
 
@@ -150,10 +124,8 @@ export class OutputService {
     if (d.configured) throw new ApiError('OUTPUT_CONFIGURED', undefined, { id: d.id });
     const removed = this.view(d);
     this.defs.splice(this.defs.indexOf(d), 1);
-    this.opts.client.stopOutput(d.id);
-    this.opts.client.forget(d.id);
     this.syncReadback();
-    await this.save();
+    await Promise.all([this.apply(d).then(() => this.opts.client.forget(d.id)), this.save()]);
     return { ...removed, enabled: false, state: 'stopped' };
   }
 
@@ -185,9 +157,32 @@ export class OutputService {
     return s;
   }
 
-  private async run(d: Definition): Promise<void> {
-    if (d.kind === 'record') await mkdir(this.recordings, { recursive: true });
-    this.opts.client.start(d.id, this.spec(d));
+  /**
+   * Brings the worker to what the definition wants now (enabled and still listed: running; otherwise stopped).
+   * Applies of one output run in order and each reads the wanted state when it runs, so an enable whose folder
+   * check is still pending cannot start an output disabled or removed meanwhile.
+   */
+  private apply(d: Definition): Promise<void> {
+    const next = (this.applying.get(d.id) ?? Promise.resolve()).then(() => this.applyNow(d));
+    const tracked = next.catch((err: Error) => this.opts.log.error({ id: d.id, err: err.message }, 'output not applied'));
+    this.applying.set(d.id, tracked);
+    void tracked.then(() => {
+      if (this.applying.get(d.id) === tracked) this.applying.delete(d.id);
+    });
+    return next;
+  }
+
+  private async applyNow(d: Definition): Promise<void> {
+    const wanted = (): boolean => d.enabled && this.defs.includes(d);
+    if (wanted() && !this.started.has(d.id)) {
+      if (d.kind === 'record') await mkdir(this.recordings, { recursive: true });
+      if (wanted()) {
+        this.started.add(d.id);
+        this.opts.client.start(d.id, this.spec(d));
+        return;
+      }
+    }
+    if (!wanted() && this.started.delete(d.id)) this.opts.client.stopOutput(d.id);
   }
 
   private size(d: Definition): { width: number; height: number; fps: number } {
@@ -196,17 +191,9 @@ export class OutputService {
   }
 
   private spec(d: Definition): OutputSpec {
-    const { width, height, fps } = this.size(d);
-    const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * width * height * fps) / (1280 * 720 * 30)));
-    if (d.kind === 'record') return { kind: 'record', width, height, fps, bitrateKbps, dir: this.recordings, secrets: [] };
-    if (d.kind === 'v4l2') return { kind: 'v4l2', width, height, fps, bitrateKbps, device: d.device!, secrets: [] };
-    if (d.kind === 'display') {
-      // No geometry at all: the whole screen, as a fullscreen window; any of x, y, width, height: that window.
-      const fullscreen = d.x === undefined && d.y === undefined && d.width === undefined && d.height === undefined;
-      const window = { display: d.display ?? DEFAULT_DISPLAY, x: d.x ?? 0, y: d.y ?? 0, fullscreen, ...(d.width !== undefined ? { width: d.width } : {}), ...(d.height !== undefined ? { height: d.height } : {}) };
-      return { kind: 'display', width, height, fps, bitrateKbps, window, secrets: [] };
-    }
-    return { kind: 'stream', width, height, fps, bitrateKbps, url: d.url!, secrets: urlSecrets(d.url!) };
+    const size = this.size(d);
+    const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * size.width * size.height * size.fps) / (1280 * 720 * 30)));
+    return outputKind(d.kind).spec(d, { size, bitrateKbps, recordingsDir: this.recordings });
   }
 
   private view(d: Definition): OutputView {
@@ -220,7 +207,7 @@ export class OutputService {
       kind: d.kind,
       enabled: d.enabled,
       state: r.state,
-      target: this.target(d, r.file),
+      target: outputKind(d.kind).target(d, r.file),
       width,
       height,
       fps,
@@ -231,13 +218,6 @@ export class OutputService {
       startedAt: r.startedAt,
       lastError: r.lastError,
     };
-  }
-
-  private target(d: Definition, file: string | null): string | null {
-    if (d.kind === 'stream') return redactUrl(d.url!);
-    if (d.kind === 'display') return d.display ?? DEFAULT_DISPLAY;
-    if (d.kind === 'v4l2') return d.device!;
-    return file;
   }
 
   /** Displays the configured display outputs use (the default one when there are none), for GET /capabilities. */

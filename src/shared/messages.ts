@@ -3,6 +3,7 @@
 import type { IsfDescriptor } from './isf-types.js';
 import type { InputState } from '../params/values.js';
 import type { RpcEnvelope } from './rpc.js';
+import type { OutputSpec } from './output-kinds/index.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -276,28 +277,10 @@ export interface EncodeResult {
 
 // ---------------------------------------------------------------- output worker (workers/output)
 
-export type OutputKind = 'stream' | 'record' | 'display' | 'v4l2';
+/** The output kinds and their specs come from their descriptors (src/shared/output-kinds/). */
+export type { OutputKind, OutputSpec } from './output-kinds/index.js';
 /** `failed`: the target (X display, video device) is not there; re-checked every few seconds, never a crash. */
 export type OutputState = 'stopped' | 'starting' | 'running' | 'retrying' | 'failed';
-
-/** What one consumer runs: an ffmpeg fed `fps` frames a second from the output ring. */
-export interface OutputSpec {
-  kind: OutputKind;
-  width: number;
-  height: number;
-  fps: number;
-  bitrateKbps: number;
-  /** stream: the validated URL. */
-  url?: string;
-  /** record: the folder files are written to; each ffmpeg start writes a new `<id>-<UTC timestamp>.mkv` there. */
-  dir?: string;
-  /** display: the X display (`:0`, `:0.1`) and the window; no width/height means the rest of the screen from x, y. */
-  window?: { display: string; x: number; y: number; width?: number; height?: number; fullscreen: boolean };
-  /** v4l2: the loopback device (`/dev/video<N>`). */
-  device?: string;
-  /** Texts never to show in `lastError` or a log line (URL credentials), replaced by `***`. */
-  secrets: string[];
-}
 
 export interface OutputInit {
   ffmpeg: string;
@@ -306,8 +289,11 @@ export interface OutputInit {
 }
 
 export type MainToOutput =
-  /** Starts (or restarts with a new spec) the consumer `id`. */
-  | { t: 'start'; id: string; spec: OutputSpec }
+  /**
+   * Starts (or restarts with a new spec) the consumer `id`. `gen` grows with every start of any output: replies
+   * carry the gen of the run they describe, so a late message from an older run is told apart.
+   */
+  | { t: 'start'; id: string; gen: number; spec: OutputSpec }
   | { t: 'stop-output'; id: string }
   | { t: 'stop' };
 
@@ -321,8 +307,8 @@ export interface OutputCounters {
 export type OutputToMain =
   /** `file`: the recording being written (record kind), `startedAt`: ISO time the current ffmpeg started. */
   /** `size`: the window a display output opened (its screen decides it when not configured). */
-  | { t: 'state'; id: string; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
+  | { t: 'state'; id: string; gen: number; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
   /** Sent every 250 ms while consumers exist. */
-  | { t: 'counters'; items: Array<{ id: string } & OutputCounters> }
+  | { t: 'counters'; items: Array<{ id: string; gen: number } & OutputCounters> }
   | { t: 'stopped' }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

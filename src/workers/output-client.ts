@@ -15,6 +15,8 @@ export interface OutputRuntime extends OutputCounters {
   pid: number | null;
   /** The window a display output opened. */
   size: { width: number; height: number } | null;
+  /** The start this describes (0: never started). */
+  gen: number;
 }
 
 const STOP_TIMEOUT_MS = 5000;
@@ -24,6 +26,8 @@ export class OutputClient {
   private worker: Worker | null = null;
   private readonly runtime = new Map<string, OutputRuntime>();
   private stopped: Promise<void> | null = null;
+  /** The gen of the newest start sent; replies about older runs are stale. */
+  private gen = 0;
   /** Bumped on every state or counter change (memoised status bodies). */
   version = 0;
 
@@ -36,12 +40,16 @@ export class OutputClient {
     return (this.program ??= createFrameRing(this.opts.width, this.opts.height));
   }
 
-  /** Starts (or restarts with a new spec) one consumer; its counters start over. */
+  /**
+   * Starts (or restarts with a new spec) one consumer; its counters start over. Messages keep their order, and the
+   * worker applies each output's starts and stops in that order.
+   */
   start(id: string, spec: OutputSpec): void {
     if (this.stopped) return;
-    this.runtime.set(id, { ...empty(), state: 'starting' });
+    const gen = ++this.gen;
+    this.runtime.set(id, { ...empty(), state: 'starting', gen });
     this.version++;
-    this.post({ t: 'start', id, spec });
+    this.post({ t: 'start', id, gen, spec });
   }
 
   stopOutput(id: string): void {
@@ -103,7 +111,8 @@ export class OutputClient {
     switch (m.t) {
       case 'state': {
         const r = this.runtime.get(m.id);
-        if (!r) return;
+        // A late word from a run that a newer start replaced says nothing about the process now.
+        if (!r || r.gen !== m.gen) return;
         r.state = m.state;
         r.lastError = m.lastError;
         r.startedAt = m.startedAt;
@@ -116,7 +125,7 @@ export class OutputClient {
       case 'counters':
         for (const c of m.items) {
           const r = this.runtime.get(c.id);
-          if (!r) continue;
+          if (!r || r.gen !== c.gen) continue;
           r.framesSent = c.framesSent;
           r.framesDropped = c.framesDropped;
           r.framesRepeated = c.framesRepeated;
@@ -134,5 +143,5 @@ export class OutputClient {
 }
 
 function empty(): OutputRuntime {
-  return { state: 'stopped', lastError: null, startedAt: null, file: null, pid: null, size: null, framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
+  return { state: 'stopped', lastError: null, startedAt: null, file: null, pid: null, size: null, gen: 0, framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
 }

@@ -249,7 +249,7 @@ test('Prism: no response violation, and its verdict on each request agrees with 
     const p = problem(viaProxy);
     const violations = viaProxy.headers['sl-violations'];
     if (violations !== undefined && String(violations).includes('"response"')) failures.push(`${label}: response violations ${violations}`);
-    if (p !== null && p.type?.endsWith('#VIOLATIONS')) {
+    if (p?.type?.endsWith('#VIOLATIONS')) {
       failures.push(`${label}: response violation ${JSON.stringify(p.validation)}`);
       continue;
     }

@@ -42,7 +42,7 @@ async function clearChain(): Promise<void> {
   }
 }
 
-const valueOf = (item: any, name: string): unknown => item.inputs.find((i: any) => i.name === name)?.value;
+const inputValue = (item: any, name: string): unknown => item.inputs.find((i: any) => i.name === name)?.value;
 
 test.before(async () => {
   dataDir = await tempDir();
@@ -100,7 +100,7 @@ test('generator params: 409 without a generator on program; set a color and the 
   assert.equal(params.inputs.find((i: any) => i.name === 'color').value, [0, 0.6, 1, 1]);
   const r = await post('/sources/params', { values: { color: '#FF0000' } });
   assert.is(r.status, 200);
-  assert.equal(valueOf(r.json(), 'color'), [1, 0, 0, 1]);
+  assert.equal(inputValue(r.json(), 'color'), [1, 0, 0, 1]);
   await outputBecomes('red', isRgb(255, 0, 0));
   // Bad values: nothing applied, details name the input.
   const bad = assertError(await post('/sources/params', { values: { color: '#00FF00', pulse: 'lots' } }), 400, 'INVALID_REQUEST');
@@ -121,28 +121,28 @@ test('brightness at its minimum darkens; a value past MAX reads back clamped; de
   await outputBecomes('the gray source through default contrast', isRgb(128, 128, 128));
   const dark = await post('/effects/params', { index: 1, values: { brightness: -5 } });
   assert.is(dark.status, 200);
-  assert.is(valueOf(dark.json().current, 'brightness'), -1, 'clamped to MIN');
-  assert.is(valueOf(dark.json().current, 'contrast'), 1.2, 'inputs not named keep their value');
+  assert.is(inputValue(dark.json().current, 'brightness'), -1, 'clamped to MIN');
+  assert.is(inputValue(dark.json().current, 'contrast'), 1.2, 'inputs not named keep their value');
   await outputBecomes('dark', (p) => p[0]! < 10 && p[1]! < 10 && p[2]! < 10);
   const got = (await get('/effects/1')).json();
   assert.is(got.type, 'brightness_contrast');
-  assert.is(valueOf(got, 'brightness'), -1);
+  assert.is(inputValue(got, 'brightness'), -1);
 
   assert.is((await post('/effects/params', { name: 'Brightness Contrast', values: { brightness: 0 } })).status, 200);
   let last: any;
   for (let i = 0; i < 3; i++) last = (await post('/effects/params', { index: 1, values: { brightness: { delta: 0.1 } } })).json();
-  assert.ok(near(valueOf(last.current, 'brightness') as number, 0.3, 1e-9), `three deltas of 0.1 from 0: ${valueOf(last.current, 'brightness')}`);
+  assert.ok(near(inputValue(last.current, 'brightness') as number, 0.3, 1e-9), `three deltas of 0.1 from 0: ${inputValue(last.current, 'brightness')}`);
   await outputBecomes('brighter (0.5 + 0.3)', isRgb(205, 205, 205));
   const up = (await post('/effects/params', { index: 1, values: { brightness: { delta: 5 } } })).json();
-  assert.is(valueOf(up.current, 'brightness'), 1, 'a delta clamps too');
+  assert.is(inputValue(up.current, 'brightness'), 1, 'a delta clamps too');
 
   const reset = await post('/effects/reset', { index: 1 });
   assert.is(reset.status, 200);
-  assert.is(valueOf(reset.json().current, 'brightness'), 0);
+  assert.is(inputValue(reset.json().current, 'brightness'), 0);
   await outputBecomes('the default output again', isRgb(128, 128, 128));
   await post('/effects/params', { index: 1, values: { brightness: 0.2, contrast: 0 } });
   const one = (await post('/effects/reset', { index: 1, inputs: ['contrast'] })).json();
-  assert.equal([valueOf(one.current, 'brightness'), valueOf(one.current, 'contrast')], [0.2, 1.2]);
+  assert.equal([inputValue(one.current, 'brightness'), inputValue(one.current, 'contrast')], [0.2, 1.2]);
 });
 
 test('a color input tints the output', async () => {
@@ -150,8 +150,8 @@ test('a color input tints the output', async () => {
   await post('/effects/add', { type: 'color_tint' });
   const r = await post('/effects/params', { index: 1, values: { tint: [1, 0, 0, 1], amount: 1, mode: 'Colorize' } });
   assert.is(r.status, 200);
-  assert.equal(valueOf(r.json().current, 'tint'), [1, 0, 0, 1]);
-  assert.is(valueOf(r.json().current, 'mode'), 0);
+  assert.equal(inputValue(r.json().current, 'tint'), [1, 0, 0, 1]);
+  assert.is(inputValue(r.json().current, 'mode'), 0);
   await outputBecomes('tinted red', (p) => p[0]! > 100 && p[1]! < 15 && p[2]! < 15);
   assert.is((await post('/effects/params', { index: 1, values: { tint: '#0000FF' } })).status, 200);
   await outputBecomes('tinted blue', (p) => p[2]! > 100 && p[0]! < 15 && p[1]! < 15);
@@ -172,7 +172,7 @@ test('move: invert then threshold differs from threshold then invert, and a move
   const invertFirst = await outputBecomes('white', isRgb(255, 255, 255));
   assert.not.equal(invertFirst.slice(0, 3), thresholdFirst.slice(0, 3));
   // Values travel with the effect: the threshold (now at 2) kept its dark color.
-  assert.equal(valueOf((await get('/effects/2')).json(), 'darkColor'), [1, 0, 0, 1]);
+  assert.equal(inputValue((await get('/effects/2')).json(), 'darkColor'), [1, 0, 0, 1]);
 
   // The same order built by adds gives the same output as the move.
   await clearChain();
@@ -200,9 +200,9 @@ test('an event fires for exactly one frame, on an effect and on the program gene
   await post('/effects/add', { type: 'fire_counter' });
   await holds(0);
   const r = await post('/effects/params', { index: 1, values: { fire: true } });
-  assert.is(valueOf(r.json().current, 'fire'), true, 'the answer shows the event set');
+  assert.is(inputValue(r.json().current, 'fire'), true, 'the answer shows the event set');
   await holds(10);
-  assert.is(valueOf((await get('/effects/1')).json(), 'fire'), false, 'it is not kept');
+  assert.is(inputValue((await get('/effects/1')).json(), 'fire'), false, 'it is not kept');
   await post('/effects/params', { index: 1, values: { fire: true } });
   await holds(20);
   await clearChain();
@@ -258,7 +258,7 @@ test('bad input on every new effects route; nothing applied', async () => {
   const wrong = (await post('/effects/params', { index: 1, values: { contrast: true } })).json();
   assert.equal(wrong.details.input, 'contrast');
   assert.type(wrong.details.expected, 'string');
-  assert.equal(valueOf((await get('/effects/1')).json(), 'brightness'), 0.1, 'a refused request applied none of its values');
+  assert.equal(inputValue((await get('/effects/1')).json(), 'brightness'), 0.1, 'a refused request applied none of its values');
   // POST /effects/reset
   for (const [body, status] of [
     [{}, 400],
@@ -311,7 +311,7 @@ test('params: a deeply nested value is a 400 naming the input, not a 500 (it nev
     assert.is(b.details.input, 'brightness');
     assert.type(b.details.expected, 'string');
   }
-  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), 0.25);
+  assert.is(inputValue((await get('/effects/1')).json(), 'brightness'), 0.25);
 });
 
 test('CHAIN_BUSY: a stalled renderer answers 503 on params and move, and neither is applied', async () => {
@@ -325,7 +325,7 @@ test('CHAIN_BUSY: a stalled renderer answers 503 on params and move, and neither
   await waitUntil(async () => (await get('/effects')).status === 200, 30000);
   assert.is((await post('/_test/sample', { points: [[0.5, 0.5]] })).status, 200);
   assert.equal((await get('/effects')).json().items.map((i: any) => i.type), ['brightness_contrast', 'invert']);
-  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), 0);
+  assert.is(inputValue((await get('/effects/1')).json(), 'brightness'), 0);
 });
 
 test('presets/save: the look is an action at once, runs as an add with its values and presetId; a taken name is 409', async () => {
@@ -348,7 +348,7 @@ test('presets/save: the look is an action at once, runs as an add with its value
   assert.is(ran.status, 200, ran.text);
   assert.is(ran.json().result.presetId, 'night_look');
   const item = (await get('/effects/1')).json();
-  assert.equal([item.presetId, valueOf(item, 'brightness'), valueOf(item, 'contrast')], ['night_look', -1, 1]);
+  assert.equal([item.presetId, inputValue(item, 'brightness'), inputValue(item, 'contrast')], ['night_look', -1, 1]);
   await outputBecomes('dark', (p) => p[0]! < 10 && p[1]! < 10 && p[2]! < 10);
 });
 
@@ -372,7 +372,7 @@ test('presets/save: the id comes from the whole name (dots and slashes too), so 
   for (const id of ['preset.glow_v1_5', 'preset.glow_v1_6', 'preset.stage_left']) assert.ok(ids.includes(id), `${id} is an action`);
   const ran = await post('/actions/preset.glow_v1_5');
   assert.is(ran.status, 200, ran.text);
-  assert.is(valueOf((await get(`/effects/${ran.json().result.index}`)).json(), 'brightness'), -0.5);
+  assert.is(inputValue((await get(`/effects/${ran.json().result.index}`)).json(), 'brightness'), -0.5);
 });
 
 test('presets/save: two saves of one name at once are one 200 and one 409, never a silent overwrite', async () => {
@@ -395,8 +395,8 @@ test('values and saved presets survive a restart', async () => {
   s = await startServer({ dataDir });
   const chain = (await get('/effects')).json().items.map((i: any) => i.type);
   assert.equal(chain, ['brightness_contrast', 'invert']);
-  assert.is(valueOf((await get('/effects/1')).json(), 'brightness'), -1);
-  assert.is(valueOf((await get('/effects/2')).json(), 'amount'), 0.25);
+  assert.is(inputValue((await get('/effects/1')).json(), 'brightness'), -1);
+  assert.is(inputValue((await get('/effects/2')).json(), 'amount'), 0.25);
   // contrast 0 and brightness -1 give black whatever the source, then a quarter invert: 0.25 gray.
   await outputBecomes('a quarter gray', isRgb(64, 64, 64));
   const actions = (await get('/actions')).json().items;

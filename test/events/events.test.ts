@@ -4,7 +4,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
 import { connectWs, wsUrl, type WsClient } from '../helpers/ws.js';
 

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { analyze } from '../../workers/render/fuse/analyze.js';
-import { Fuser, fusableRuns, type FuseSlot, type FuseStep } from '../../workers/render/fuse/fuser.js';
+import { Fuser, type FuseSlot, type FuseStep } from '../../workers/render/fuse/fuser.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { IsfProgram, type IsfFrame } from '../../workers/render/isf-program.js';
 import { isfDate } from '../../workers/render/isf-builtins.js';

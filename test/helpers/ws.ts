@@ -55,7 +55,10 @@ export function connectWs(url: string, headers: Record<string, string> = {}): Pr
           if (hit) return Promise.resolve(hit);
           return new Promise((res, rej) => {
             const t = setTimeout(() => rej(new Error(`no matching message within ${timeoutMs} ms; last: ${JSON.stringify(messages.slice(-3)).slice(0, 400)}`)), timeoutMs);
-            waiters.push({ match, resolve: (m) => (clearTimeout(t), res(m)) });
+            waiters.push({ match, resolve: (m) => {
+              clearTimeout(t);
+              res(m);
+            } });
           });
         },
       }),

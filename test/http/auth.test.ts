@@ -7,7 +7,7 @@ import { startServer, req, type TestServer } from '../helpers/server.js';
 
 const KEY = 'k3y-for-tests-7f1d2c9a';
 let s: TestServer;
-let ops: Array<{ method: string; path: string; open: boolean }> = [];
+const ops: Array<{ method: string; path: string; open: boolean }> = [];
 
 const sampleBody = (path: string): unknown => (path.endsWith('/dimmer') ? { value: 0.5 } : path.endsWith('/blackout') ? { enabled: false } : {});
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { readFile, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { startServer, req, runCli, freePort, tempDir, waitUntil, sleep, CLI, type TestServer, refused, editConfig } from '../helpers/server.js';
+import { startServer, req, runCli, freePort, tempDir, waitUntil, sleep, CLI, refused, editConfig } from '../helpers/server.js';
 import { spawn } from 'node:child_process';
 
 async function statusOn(port: number): Promise<any | null> {

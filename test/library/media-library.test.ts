@@ -26,7 +26,13 @@ async function ffmpeg(...args: string[]): Promise<void> {
 /** Wraps the real probe and counts calls (the cache is judged by how many it saves). */
 function counting(): { probe: ProbeFn; calls: string[] } {
   const calls: string[] = [];
-  return { calls, probe: (file) => (calls.push(file), probeFile(file)) };
+  return {
+    calls,
+    probe: (file) => {
+      calls.push(file);
+      return probeFile(file);
+    },
+  };
 }
 
 function library(probe: ProbeFn, over: Partial<ConstructorParameters<typeof MediaLibrary>[0]> = {}): MediaLibrary {
@@ -138,7 +144,10 @@ test('5000-file library: restart probes nothing; progress logged every 500 files
   }
   let calls = 0;
   // A fake ffprobe: the cache, not ffprobe, is under test here.
-  const probe: ProbeFn = async () => (calls++, { type: 'video', width: 64, height: 64, durationSec: 1, fps: 30, codec: 'h264', format: 'mp4' });
+  const probe: ProbeFn = async () => {
+    calls++;
+    return { type: 'video', width: 64, height: 64, durationSec: 1, fps: 30, codec: 'h264', format: 'mp4' };
+  };
   const lines: string[] = [];
   const captured = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
   const opts = { roots: [big], cacheFile: join(tmp, 'big-cache.json'), log: captured, probe, concurrency: 8 };

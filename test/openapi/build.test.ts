@@ -32,7 +32,7 @@ const routes: RouteDef[] = [
         mode: Type.Union([Type.Literal('a'), Type.Literal('b')]),
       }),
     },
-    invalid: (where, problem) => new ApiError(problem.startsWith('query.depth') ? 'INVALID_DEPTH' : 'INVALID_PATH'),
+    invalid: (_where, problem) => new ApiError(problem.startsWith('query.depth') ? 'INVALID_DEPTH' : 'INVALID_PATH'),
     responses: {
       200: {
         description: 'The folder listing.',

@@ -8,7 +8,7 @@ import { analyze, type Fusable } from '../../workers/render/fuse/analyze.js';
 import { fusedFragment } from '../../workers/render/fuse/codegen.js';
 import { warmUpSize } from '../../workers/render/fuse/warm-up.js';
 import { Fuser, fusableRuns, type FuseSlot } from '../../workers/render/fuse/fuser.js';
-import { IsfProgram } from '../../workers/render/isf-program.js';
+import type { IsfProgram } from '../../workers/render/isf-program.js';
 import { H, W, byType, compare, countCopies, fusable, fused, gl, pick, programOf, quad, rand, randomInputs, releaseAll, started } from '../helpers/fuse-compare.js';
 
 test('the analysis fuses the single-read, single-pass built-ins and refuses the others', () => {

@@ -79,6 +79,6 @@ export async function call<M extends Method, P extends ApiPaths<M>>(method: M, p
 /** The message of an error answer, for the notice line. */
 export function problem(a: { status: number; ok: false; body: Problem | null }): string {
   const b = a.body;
-  if (b && b.message) return `${b.code ?? a.status}: ${b.message}`;
+  if (b?.message) return `${b.code ?? a.status}: ${b.message}`;
   return `HTTP ${a.status}`;
 }

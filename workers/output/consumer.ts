@@ -5,8 +5,9 @@
 // `failed` and is checked again every few seconds, so an X server or a loopback device that comes up later is used.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
-import { redactText } from '../../src/outputs/url.js';
+import { redactText } from '../../src/shared/url.js';
 import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
+import { outputKind } from '../../src/shared/output-kinds/index.js';
 import { buildOutputArgs } from './ffmpeg-args.js';
 import { newPhaseLock, phaseStep } from './phase-lock.js';
 import { checkTarget, needsCheck } from './target-check.js';
@@ -115,8 +116,8 @@ export class Consumer {
       return;
     }
     const [cmd, ...pre] = [...wrapper, ffmpeg];
-    // The display kind's SDL window opens on its own X display, whatever display the render uses.
-    const env = this.spec.window ? { ...process.env, DISPLAY: this.spec.window.display } : process.env;
+    const own = outputKind<OutputSpec>(this.spec.kind).env?.(this.spec);
+    const env = own ? { ...process.env, ...own } : process.env;
     const child = spawn(cmd!, [...pre, ...built.args], { stdio: ['pipe', 'ignore', 'pipe'], env });
     this.child = child;
     this.file = built.file ? basename(built.file) : undefined;

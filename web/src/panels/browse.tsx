@@ -160,6 +160,8 @@ export function BrowsePanel() {
             }
           }}
           row={(n, i) => (
+            // biome-ignore lint/a11y/noStaticElementInteractions: the row sits in an option of the listbox, whose keys (arrows, Enter, Backspace) do the same
+            // biome-ignore lint/a11y/useKeyWithClickEvents: as above: the listbox handles the keys for the active option
             <div
               class={`item${n.id === programId ? ' onair' : ''}${n.id === previewId ? ' cued' : ''}`}
               data-name={n.name}

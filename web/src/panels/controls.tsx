@@ -88,7 +88,10 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
     case 'bool':
       return (
         <div class="control check">
-          <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => (set(e.currentTarget.checked), settle())} />
+          <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => {
+            set(e.currentTarget.checked);
+            settle();
+          }} />
           <label for={id}>{label}</label>
         </div>
       );
@@ -97,7 +100,10 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       return (
         <div class="control">
           <label for={id}>{label}</label>
-          <select id={id} value={String(value)} onChange={(e) => (set(Number(e.currentTarget.value)), settle())}>
+          <select id={id} value={String(value)} onChange={(e) => {
+            set(Number(e.currentTarget.value));
+            settle();
+          }}>
             {values.map((v, i) => (
               <option value={String(v)}>{input.labels?.[i] ?? String(v)}</option>
             ))}
@@ -119,7 +125,10 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       return (
         <div class="control">
           <span id={`${id}-l`}>{label}</span>
-          <XYPad id={id} label={label} value={v} min={mn} max={mx} set={(p) => (set(p), settle())} />
+          <XYPad id={id} label={label} value={v} min={mn} max={mx} set={(p) => {
+            set(p);
+            settle();
+          }} />
         </div>
       );
     }

@@ -193,7 +193,10 @@ function AddMenu() {
         <div class="menu">
           <label class="field">
             <span>Find an effect</span>
-            <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} data-testid="effect-search" autoFocus />
+            <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} data-testid="effect-search"
+              // biome-ignore lint/a11y/noAutofocus: the operator just opened the picker to type a name
+              autoFocus
+            />
           </label>
           <ul class="catalog">
             {shown.map((c) => (

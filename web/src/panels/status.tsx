@@ -12,7 +12,7 @@ export function StatusBar() {
   const clients: number | undefined = s?.events.clients;
   const keyRequired = s?.server.apiKeyRequired;
   return (
-    <header class="statusbar" aria-label="Server status">
+    <header class="statusbar">
       <strong class="brand">vjd</strong>
       <span data-testid="server-state" class={s?.status === 'Server Running' ? 'ok' : 'warn'}>
         {s?.status ?? '…'}

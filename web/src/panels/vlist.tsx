@@ -38,6 +38,7 @@ export function VirtualList<T>(props: {
   const rows = [];
   for (let i = first; i < last; i++) {
     rows.push(
+      // biome-ignore lint/a11y/useFocusableInteractive: focus stays on the listbox, which points at the active option (aria-activedescendant)
       <div
         key={i}
         id={props.rowId(i)}
@@ -73,7 +74,7 @@ export function VirtualList<T>(props: {
         const d = moves[e.key];
         if (d !== undefined && n > 0) {
           e.preventDefault();
-          props.setActive(Math.max(0, Math.min(n - 1, (props.active < 0 ? 0 : props.active) + d)));
+          props.setActive(Math.max(0, Math.min(n - 1, Math.max(props.active, 0) + d)));
           return;
         }
         const item = props.items[props.active];

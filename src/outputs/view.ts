@@ -1,0 +1,30 @@
+// What GET /outputs and GET /status show of the outputs: one output as its routes answer it, and the totals.
+import type { OutputState } from '../shared/messages.js';
+import type { OutputKind } from '../shared/output-kinds/index.js';
+
+export interface OutputView {
+  id: string;
+  name: string;
+  kind: OutputKind;
+  enabled: boolean;
+  state: OutputState;
+  target: string | null;
+  width: number;
+  height: number;
+  fps: number;
+  framesSent: number;
+  framesDropped: number;
+  framesRepeated: number;
+  restarts: number;
+  startedAt: string | null;
+  lastError: string | null;
+}
+
+export interface OutputsSummary {
+  count: number;
+  enabled: number;
+  running: number;
+  framesSent: number;
+  framesDropped: number;
+  framesRepeated: number;
+}
