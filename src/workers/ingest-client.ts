@@ -83,7 +83,9 @@ export class IngestClient extends EventEmitter {
   /** Sends the key's open as a call; `reopen` hands the ring back so a restarted worker writes on it. */
   private sendOpen(worker: Worker, key: string, held: Held, reopen: boolean): void {
     const ring = reopen && held.ring ? { ring: held.ring } : {};
-    held.call = this.calls.call<IngestOpenReply>(NO_DEADLINE, (env) => this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring }));
+    held.call = this.calls.call<IngestOpenReply>(NO_DEADLINE, (env) =>
+      this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring }),
+    );
     void held.call.then((r) => {
       if (answered(r) && r.ok && this.held.get(key) === held) held.ring = r.ring;
     });
