@@ -223,19 +223,28 @@ export interface IngestInit {
 }
 
 export type MainToIngest =
-  /** `ring`: the key's ring from a worker that died, written on by the new process so its readers need no repoint. */
-  | { t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer }
+  /**
+   * Answered by one `open-reply` with the envelope's id. `ring`: the key's ring from a worker that died, written on by
+   * the new process so its readers need no repoint.
+   */
+  | ({ t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer } & RpcEnvelope)
   /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
   | { t: 'restart'; key: string }
   | { t: 'close'; key: string }
-  | { t: 'stop' };
+  /** Answered by `stopped` once every ffmpeg is reaped. */
+  | ({ t: 'stop' } & RpcEnvelope);
 
 export type IngestState = 'connecting' | 'live' | 'stalled' | 'retrying' | 'failed' | 'closed';
 
+/** The answer to one `open`: the key's ring, or why the worker could not even create the source. */
+export type IngestOpenReply = { t: 'open-reply'; id: number; key: string } & ({ ok: true; ring: SharedArrayBuffer } | { ok: false; message: string });
+
 export type IngestToMain =
-  | { t: 'opened'; key: string; ring: SharedArrayBuffer }
+  | IngestOpenReply
+  /** A request that reached the worker past its deadline, dropped undone. */
+  | { t: 'expired'; id: number }
   | { t: 'state'; key: string; state: IngestState; message?: string; pid?: number }
-  | { t: 'stopped' }
+  | { t: 'stopped'; id: number }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
 
 // ---------------------------------------------------------------- encode pool (piscina tasks, workers/encode)

@@ -4,7 +4,8 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { log } from '../log.js';
 import { INGEST_LIMITS } from '../limits.js';
-import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
+import type { IngestInit, IngestInput, IngestOpenReply, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
+import { answered, NO_DEADLINE, RpcCalls, type RpcOutcome } from '../shared/rpc.js';
 
 export interface OpenOptions {
   /** Watch for stalls (live inputs). Every open source is retried with backoff until it is closed. */
@@ -31,6 +32,8 @@ interface Held {
   input: IngestInput;
   live: boolean;
   ring: SharedArrayBuffer | null;
+  /** The latest open sent for it (a restarted worker's reopen replaces the open its dead predecessor never answered). */
+  call: Promise<RpcOutcome<IngestOpenReply>>;
 }
 
 export class IngestClient extends EventEmitter {
@@ -40,7 +43,10 @@ export class IngestClient extends EventEmitter {
   private restartDelayMs: number = INGEST_LIMITS.workerRestartFirstMs;
   private restartTimer: NodeJS.Timeout | null = null;
   private readonly statuses = new Map<string, SourceStatus>();
-  private readonly waiting = new Map<string, Array<{ resolve: (ring: SharedArrayBuffer) => void; reject: (err: Error) => void }>>();
+  /** Every request in flight to the worker: opens and the stop, one id space, one deadline rule. */
+  private readonly calls = new RpcCalls();
+  /** Set while a dead worker awaits its restart; settled once the next one has reopened every held key. */
+  private nextWorker: { started: Promise<void>; settle: () => void } | null = null;
   /** ffmpeg pids by key, killed synchronously if this process exits with the worker still running. */
   private readonly pids = new Map<string, number>();
   private stopped: Promise<void> | null = null;
@@ -67,13 +73,43 @@ export class IngestClient extends EventEmitter {
     const known = this.held.get(key);
     // Same key, other input: the worker replaces the process and its ring.
     const same = known !== undefined && JSON.stringify([known.input, known.live]) === JSON.stringify([input, opts.live]);
-    this.held.set(key, { input, live: opts.live, ring: same ? known.ring : null });
-    return new Promise<SharedArrayBuffer>((resolve, reject) => {
-      const list = this.waiting.get(key) ?? [];
-      list.push({ resolve, reject });
-      this.waiting.set(key, list);
-      this.send(worker, { t: 'open', key, input, live: opts.live });
+    // Its call is the open sent just below.
+    const held = { input, live: opts.live, ring: same ? known.ring : null } as Held;
+    this.held.set(key, held);
+    this.sendOpen(worker, key, held, false);
+    return this.ringOf(key, held);
+  }
+
+  /** Sends the key's open as a call; `reopen` hands the ring back so a restarted worker writes on it. */
+  private sendOpen(worker: Worker, key: string, held: Held, reopen: boolean): void {
+    const ring = reopen && held.ring ? { ring: held.ring } : {};
+    held.call = this.calls.call<IngestOpenReply>(NO_DEADLINE, (env) =>
+      this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring }),
+    );
+    void held.call.then((r) => {
+      if (answered(r) && r.ok && this.held.get(key) === held) held.ring = r.ring;
     });
+  }
+
+  /**
+   * The ring of an open, or why it failed. A worker that dies before answering leaves it to its successor, which
+   * reopens every key still held; a key closed meanwhile has no ring to give.
+   */
+  private async ringOf(key: string, held: Held): Promise<SharedArrayBuffer> {
+    for (;;) {
+      const call = held.call;
+      const r = await call;
+      if (answered(r)) {
+        if (r.ok) return r.ring;
+        throw new Error(r.message);
+      }
+      await this.nextWorker?.started;
+      if (this.stopped) throw new Error('ingest client stopped');
+      const now = this.held.get(key);
+      if (!now) throw new Error('source closed before it opened');
+      if (now.call === call) throw new Error(r.message);
+      held = now;
+    }
   }
 
   /** Starts the key's process again now (a reader the caller knows is not delivering), with the backoff reset. */
@@ -114,24 +150,16 @@ export class IngestClient extends EventEmitter {
     this.stopped = (async () => {
       if (worker) {
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-        const said = new Promise<void>((resolve) => {
-          const onMessage = (msg: IngestToMain) => {
-            if (msg.t === 'stopped') resolve();
-          };
-          worker.on('message', onMessage);
-          worker.once('exit', () => resolve());
-        });
-        this.send(worker, { t: 'stop' });
-        const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
-        await said;
-        clearTimeout(timer);
-        // The worker closes its port after 'stopped'; terminate() makes sure a stuck thread ends too.
+        // Answered by the worker's `stopped`, by its exit (an error answer), or by the deadline; terminate() then
+        // makes sure a stuck thread ends too (the worker closes its port after `stopped`).
+        await this.calls.call(Date.now() + STOP_TIMEOUT_MS, (env) => this.send(worker, { t: 'stop', ...env }));
         await worker.terminate();
         await exited;
       }
       this.onProcessExit();
       process.off('exit', this.onProcessExit);
-      this.rejectAll(new Error('ingest client stopped'));
+      this.calls.failAll('ingest client stopped');
+      this.settleNextWorker();
       this.statuses.clear();
       this.pids.clear();
       this.held.clear();
@@ -155,13 +183,26 @@ export class IngestClient extends EventEmitter {
     worker.on('error', (err) => log.error({ worker: 'ingest', error: err.message }, 'ingest worker crashed'));
     worker.on('exit', (code) => this.onExit(worker, code));
     // Sources held when the previous worker died: the same rings, so whoever shows them sees frames again.
-    for (const [key, h] of this.held) this.send(worker, { t: 'open', key, input: h.input, live: h.live, ...(h.ring ? { ring: h.ring } : {}) });
+    for (const [key, h] of this.held) this.sendOpen(worker, key, h, true);
+    this.settleNextWorker();
     return worker;
+  }
+
+  private settleNextWorker(): void {
+    this.nextWorker?.settle();
+    this.nextWorker = null;
   }
 
   private onExit(worker: Worker, code: number): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    // Calls in flight die with the worker: a stop is done, and opens wait for the next worker's reopen.
+    if (!this.stopped && !this.nextWorker) {
+      let settle = (): void => {};
+      const started = new Promise<void>((resolve) => (settle = resolve));
+      this.nextWorker = { started, settle };
+    }
+    this.calls.failAll('ingest worker exited');
     if (this.stopped) return;
     // Its ffmpeg children died with it (parent-death signal), and the pids left are killed here too.
     this.onProcessExit();
@@ -171,7 +212,6 @@ export class IngestClient extends EventEmitter {
     this.restartDelayMs = Math.min(delay * 2, INGEST_LIMITS.workerRestartMaxMs);
     log.error({ worker: 'ingest', code, held: this.held.size, restartInMs: delay }, 'ingest worker exited unexpectedly; restarting it');
     for (const key of [...this.statuses.keys()]) this.setStatus(key, 'retrying', 'ingest worker exited; restarting');
-    // Opens still waiting are answered by the next worker, which reopens every held key.
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (this.stopped || this.worker) return;
@@ -181,31 +221,20 @@ export class IngestClient extends EventEmitter {
 
   private onMessage(msg: IngestToMain): void {
     switch (msg.t) {
-      case 'opened': {
-        const h = this.held.get(msg.key);
-        if (h) h.ring = msg.ring;
-        const list = this.waiting.get(msg.key);
-        this.waiting.delete(msg.key);
-        for (const w of list ?? []) w.resolve(msg.ring);
+      case 'open-reply':
+      case 'stopped':
+        this.calls.settle(msg.id, msg);
         return;
-      }
-      case 'state': {
+      case 'expired':
+        this.calls.settle(msg.id, { rpc: 'timeout', id: msg.id, message: 'the request reached the ingest worker past its deadline' });
+        return;
+      case 'state':
         if (msg.pid !== undefined) this.pids.set(msg.key, msg.pid);
         else if (msg.state !== 'stalled') this.pids.delete(msg.key);
-        // A failed open (the worker could not even create the source) must not leave its caller waiting. `closed`
-        // only ever answers a close() sent earlier, so a waiter present then belongs to a later open.
-        if (msg.state === 'failed') {
-          const list = this.waiting.get(msg.key);
-          this.waiting.delete(msg.key);
-          for (const w of list ?? []) w.reject(new Error(msg.message ?? `source ${msg.state}`));
-        }
         this.setStatus(msg.key, msg.state, msg.message);
         return;
-      }
       case 'log':
         log[msg.level]({ worker: 'ingest', ...msg.fields }, msg.msg);
-        return;
-      case 'stopped':
         return;
     }
   }
@@ -214,10 +243,5 @@ export class IngestClient extends EventEmitter {
     if (state === 'closed') this.statuses.delete(key);
     else this.statuses.set(key, message === undefined ? { state } : { state, message });
     this.emit('state', key, state, message);
-  }
-
-  private rejectAll(err: Error): void {
-    for (const list of this.waiting.values()) for (const w of list) w.reject(err);
-    this.waiting.clear();
   }
 }

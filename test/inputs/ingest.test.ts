@@ -289,6 +289,21 @@ test('reopening a key with the same input keeps its process; close and stop leav
   assert.equal(statesOf('b').at(-1), 'live', 'stop ends quietly');
 });
 
+test('an open the worker dies before answering is answered by the restarted worker, on frames of its input', async () => {
+  const other = new IngestClient(INIT);
+  try {
+    const opening = other.open('y', { kind: 'lavfi', pattern: 'color=c=blue:size=32x18' }, { live: true });
+    // The thread is still starting: the open is queued to it and dies with it unanswered.
+    assert.ok(other.killWorker(), 'a worker was running');
+    const ring = await opening;
+    await waitFor(() => new FrameRingReader(ring).frameCount() > 0, 20_000, 'frames on the ring of the answered open');
+    const px = pixel(ring).rgba;
+    assert.ok(px[2]! > 200 && px[0]! < 50, `blue frames, got ${px}`);
+  } finally {
+    await other.stop();
+  }
+});
+
 test('a worker that dies takes its ffmpeg children with it (parent-death signal)', async () => {
   const other = new IngestClient(INIT);
   await other.open('x', { kind: 'lavfi', pattern: 'color=c=red:size=32x18' }, { live: true });

@@ -1,11 +1,11 @@
 // One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart
 // backoff. A source is retried for as long as it is open: whoever holds it open (the current source, a pending
 // activation, a thumbnail preview) wants its frames back once the input can be read again.
-import { spawn } from 'node:child_process';
 import type { IngestInput, IngestState } from '../../src/shared/messages.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
+import { Backoff, spawnFfmpeg } from '../../src/shared/ffmpeg-supervisor.js';
 import { buildFfmpegArgs } from './ffmpeg-args.js';
-import { killRun, newRun, readStderr, type Run } from './run.js';
+import { newRun, readStderrLine, STOP_PLAN, type Run } from './run.js';
 import { stallReason } from './watchdog.js';
 
 export interface SourceOptions {
@@ -44,7 +44,7 @@ export class FfmpegSource {
   private closing = false;
   private closed: Promise<void> | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
-  private backoffMs = BACKOFF_FIRST_MS;
+  private readonly backoff = new Backoff({ firstMs: BACKOFF_FIRST_MS, maxMs: BACKOFF_MAX_MS, stableMs: STABLE_MS });
   state: IngestState = 'connecting';
   message: string | undefined;
 
@@ -58,7 +58,7 @@ export class FfmpegSource {
   }
 
   get pid(): number | undefined {
-    return this.run?.child.pid;
+    return this.run?.proc.child.pid;
   }
 
   start(): void {
@@ -68,7 +68,7 @@ export class FfmpegSource {
   /** Starts a fresh process now (the current one, if any, is killed first) and resets the backoff. */
   restart(): void {
     if (this.closing) return;
-    this.backoffMs = BACKOFF_FIRST_MS;
+    this.backoff.reset();
     if (this.run) {
       this.run.restarting = true;
       this.kill(this.run);
@@ -88,22 +88,16 @@ export class FfmpegSource {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     const run = this.run;
-    const reaped = run ? new Promise<void>((resolve) => run.child.once('close', () => resolve())) : Promise.resolve();
-    this.closed = reaped.then(() => {
+    this.closed = (run ? run.proc.stop() : Promise.resolve()).then(() => {
       if (!silent) this.setState('closed');
     });
-    if (run) this.kill(run);
     return this.closed;
   }
 
   /** Last resort when the thread exits: no waiting, no reaping. */
   killSync(): void {
     this.closing = true;
-    try {
-      this.run?.child.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
+    this.run?.proc.kill();
   }
 
   private setState(state: IngestState, message?: string): void {
@@ -113,26 +107,23 @@ export class FfmpegSource {
   }
 
   private spawnRun(): void {
-    const [cmd, ...pre] = [...this.opts.wrapper, this.opts.ffmpeg];
-    const child = spawn(cmd!, [...pre, ...this.args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const run = newRun(child);
+    const { ffmpeg, wrapper } = this.opts;
+    // Set before any hook runs: the child's events all arrive after this call returns.
+    let run!: Run;
+    const proc = spawnFfmpeg(
+      { ffmpeg, wrapper, args: this.args, stdin: 'ignore', stdout: 'pipe', stop: STOP_PLAN },
+      {
+        onLine: (line) => readStderrLine(run, line, (w, h) => this.onOutputSize(run, w, h)),
+        onError: (err, started) => {
+          if (started) this.opts.onLog('warn', 'ffmpeg process error', { source: this.opts.key, error: err.message });
+        },
+        onExit: (code, signal, spawnError) => this.onExit(run, code, signal, spawnError),
+      },
+    );
+    run = newRun(proc);
     this.run = run;
-    let finished = false;
-    const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
-      if (finished) return;
-      finished = true;
-      this.onExit(run, code, signal, spawnError);
-    };
-    child.stdout!.on('data', (chunk: Buffer) => this.onStdout(run, chunk));
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => readStderr(run, text, (w, h) => this.onOutputSize(run, w, h)));
-    child.on('error', (err) => {
-      // Without a pid the process never started and no 'close' will follow.
-      if (child.pid === undefined) finish(null, null, `cannot start ${this.opts.ffmpeg}: ${err.message}`);
-      else this.opts.onLog('warn', 'ffmpeg process error', { source: this.opts.key, error: err.message });
-    });
-    child.on('close', (code, signal) => finish(code, signal));
-    if (child.pid !== undefined) {
+    proc.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(run, chunk));
+    if (proc.child.pid !== undefined) {
       this.setState('connecting');
       run.tick = setInterval(() => this.onTick(run), TICK_MS);
     }
@@ -193,7 +184,7 @@ export class FfmpegSource {
   private onTick(run: Run): void {
     if (this.closing || run.stallReason) return;
     const now = Date.now();
-    if (run.frames > 0 && now - run.firstFrameAt >= STABLE_MS) this.backoffMs = BACKOFF_FIRST_MS;
+    if (run.frames > 0) this.backoff.resetIfStable(run.firstFrameAt, now);
     // A finished still has nothing more to write.
     const input = this.opts.input;
     if (input.kind === 'file' && input.still && run.frames > 0) return;
@@ -202,22 +193,21 @@ export class FfmpegSource {
       run.stallReason = reason;
       this.writer.setDown();
       this.writer.endRun();
-      this.opts.onLog('warn', 'ffmpeg stalled; restarting it', { source: this.opts.key, pid: run.child.pid, reason });
+      this.opts.onLog('warn', 'ffmpeg stalled; restarting it', { source: this.opts.key, pid: run.proc.child.pid, reason });
       this.setState('stalled', reason);
       this.kill(run);
     }
   }
 
   private kill(run: Run): void {
-    killRun(run);
+    void run.proc.stop();
   }
 
   private onExit(run: Run, code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {
     if (run.tick) clearInterval(run.tick);
-    if (run.killTimer) clearTimeout(run.killTimer);
     if (this.run === run) this.run = null;
     // `source`, not `key`: the logger redacts any field called key.
-    const fields = { source: this.opts.key, pid: run.child.pid, code, signal, frames: run.frames };
+    const fields = { source: this.opts.key, pid: run.proc.child.pid, code, signal, frames: run.frames };
     if (this.closing) {
       this.opts.onLog('info', 'ffmpeg stopped', fields);
       return;
@@ -238,10 +228,9 @@ export class FfmpegSource {
       spawnError ??
       run.stallReason ??
       (run.errors.length > 0 ? run.errors.join('; ') : code === 0 ? 'input ended' : `ffmpeg exited with ${signal ?? `code ${code}`}`);
-    this.opts.onLog('warn', 'ffmpeg exited', { ...fields, reason: message, retryInMs: this.backoffMs });
+    this.opts.onLog('warn', 'ffmpeg exited', { ...fields, reason: message, retryInMs: this.backoff.nextMs });
     this.setState('retrying', message);
-    const delay = this.backoffMs;
-    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+    const delay = this.backoff.take();
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (!this.closing) this.spawnRun();

@@ -3,6 +3,7 @@ import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
+import { expired } from '../../src/shared/rpc.js';
 import { FfmpegSource } from './ffmpeg-source.js';
 
 if (!parentPort) throw new Error('workers/ingest/main.js runs as a worker thread');
@@ -49,11 +50,13 @@ function adoptable(ring: SharedArrayBuffer | undefined): ring is SharedArrayBuff
   }
 }
 
-async function open(key: string, input: IngestInput, live: boolean, handed?: SharedArrayBuffer): Promise<void> {
+type OpenRequest = Extract<MainToIngest, { t: 'open' }>;
+
+async function open({ id, key, input, live, ring: handed }: OpenRequest): Promise<void> {
   const signature = signatureOf(input, live);
   const existing = entries.get(key);
   if (existing?.signature === signature) {
-    post({ t: 'opened', key, ring: existing.ring });
+    post({ t: 'open-reply', id, key, ok: true, ring: existing.ring });
     post({ t: 'state', key, state: existing.source.state, message: existing.source.message, pid: existing.source.pid });
     return;
   }
@@ -89,7 +92,7 @@ async function open(key: string, input: IngestInput, live: boolean, handed?: Sha
   entry = { source, ring, signature };
   if (stopping) return;
   entries.set(key, entry);
-  post({ t: 'opened', key, ring });
+  post({ t: 'open-reply', id, key, ok: true, ring });
   source.start();
 }
 
@@ -103,12 +106,12 @@ async function close(key: string): Promise<void> {
   await entry.source.close();
 }
 
-async function stop(): Promise<void> {
+async function stop(id: number): Promise<void> {
   stopping = true;
   const all = [...entries.values()];
   entries.clear();
   await Promise.all(all.map((e) => e.source.close(true)));
-  post({ t: 'stopped' });
+  post({ t: 'stopped', id });
   port.close();
 }
 
@@ -118,16 +121,19 @@ port.on('message', (msg: MainToIngest) => {
   queue = queue
     .then(async () => {
       if (stopping) return;
-      if (msg.t === 'open') await open(msg.key, msg.input, msg.live, msg.ring);
+      // A stop past its deadline still stops: the client terminates the thread anyway.
+      if (msg.t === 'open' && expired(msg)) post({ t: 'expired', id: msg.id });
+      else if (msg.t === 'open') await open(msg);
       else if (msg.t === 'restart') entries.get(msg.key)?.source.restart();
       // Not awaited: the key is free at once, and a slow kill must not delay the next open.
       else if (msg.t === 'close') void close(msg.key);
-      else if (msg.t === 'stop') await stop();
+      else if (msg.t === 'stop') await stop(msg.id);
     })
     .catch((err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       logToMain('error', 'ingest command failed', { cmd: msg.t, source: 'key' in msg ? msg.key : undefined, error: message });
-      if (msg.t !== 'stop' && 'key' in msg) post({ t: 'state', key: msg.key, state: 'failed', message });
+      if (msg.t === 'open') post({ t: 'open-reply', id: msg.id, key: msg.key, ok: false, message });
+      if (msg.t !== 'stop') post({ t: 'state', key: msg.key, state: 'failed', message });
     });
 });
 

@@ -3,8 +3,8 @@
 // consumer never holds up the render, the main thread or the other consumers. ffmpeg is restarted with backoff
 // (1 s doubling to 30 s) until the output is stopped. A display or v4l2 output whose target is missing is
 // `failed` and is checked again every few seconds, so an X server or a loopback device that comes up later is used.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
+import { Backoff, spawnFfmpeg, type StopPlan, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 import { redactText } from '../../src/shared/url.js';
 import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
 import { outputKind } from '../../src/shared/output-kinds/index.js';
@@ -25,6 +25,8 @@ const STABLE_MS = 10_000;
 const PIPE_FRAMES = 3;
 /** After a stop, ffmpeg gets this long to finish the file or stream before SIGKILL. */
 const STOP_GRACE_MS = 3000;
+/** A stop closes ffmpeg's input, so it finishes the file or stream it writes. */
+const STOP_PLAN: StopPlan = { ask: 'stdin', killMs: STOP_GRACE_MS };
 const MAX_ERROR_CHARS = 300;
 /** How often a missing X display or video device is looked for again: cheap, and quick enough after a modprobe. */
 const RECHECK_MS = 5000;
@@ -47,7 +49,7 @@ export interface ConsumerDeps {
 
 export class Consumer {
   readonly counters: OutputCounters = { framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
-  private child: ChildProcess | null = null;
+  private proc: Supervised | null = null;
   private state: OutputState = 'stopped';
   private lastError: string | null = null;
   private startedAt: string | null = null;
@@ -55,7 +57,7 @@ export class Consumer {
   private size: { width: number; height: number } | undefined;
   /** Bumped at every launch, so a target check that answers after a stop or a newer launch is ignored. */
   private launches = 0;
-  private backoffMs = BACKOFF_FIRST_MS;
+  private readonly backoff = new Backoff({ firstMs: BACKOFF_FIRST_MS, maxMs: BACKOFF_MAX_MS, stableMs: STABLE_MS });
   private retryTimer: NodeJS.Timeout | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -83,7 +85,7 @@ export class Consumer {
 
   private setState(state: OutputState): void {
     this.state = state;
-    this.deps.onState(state, this.lastError, this.startedAt, this.file, this.child?.pid, this.size);
+    this.deps.onState(state, this.lastError, this.startedAt, this.file, this.proc?.child.pid, this.size);
   }
 
   /** Starts ffmpeg, after making sure a display's X server or a v4l2 device is there. */
@@ -115,30 +117,29 @@ export class Consumer {
       this.setState('retrying');
       return;
     }
-    const [cmd, ...pre] = [...wrapper, ffmpeg];
     const own = outputKind<OutputSpec>(this.spec.kind).env?.(this.spec);
     const env = own ? { ...process.env, ...own } : process.env;
-    const child = spawn(cmd!, [...pre, ...built.args], { stdio: ['pipe', 'ignore', 'pipe'], env });
-    this.child = child;
+    const proc = spawnFfmpeg(
+      { ffmpeg, wrapper, args: built.args, stdin: 'pipe', stdout: 'ignore', env, stop: STOP_PLAN, lineBreak: /\r?\n/ },
+      {
+        onLine: (line) => {
+          if (line.trim()) this.lastError = this.clean(line);
+        },
+        onError: (err) => {
+          this.lastError = this.clean(`ffmpeg could not start: ${err.message}`);
+        },
+        onExit: (code, signal) => this.onExit(proc, code, signal),
+      },
+    );
+    this.proc = proc;
     this.file = built.file ? basename(built.file) : undefined;
     this.size = built.size;
     this.startedAt = new Date().toISOString();
     this.accepted = 0;
     this.runningSince = 0;
-    child.stdin!.on('error', () => {
+    proc.child.stdin!.on('error', () => {
       // EPIPE when ffmpeg exits: the exit handler reports it.
     });
-    let rest = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      const lines = (rest + chunk).split(/\r?\n/);
-      rest = lines.pop()!.slice(-8192);
-      for (const line of lines) if (line.trim()) this.lastError = this.clean(line);
-    });
-    child.on('error', (err) => {
-      this.lastError = this.clean(`ffmpeg could not start: ${err.message}`);
-    });
-    child.on('close', (code, signal) => this.onExit(child, code, signal));
     this.setState('starting');
   }
 
@@ -146,17 +147,16 @@ export class Consumer {
     return redactText(line.trim(), this.spec.secrets).slice(0, MAX_ERROR_CHARS);
   }
 
-  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.child !== child) return;
-    this.child = null;
+  private onExit(proc: Supervised, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.proc !== proc) return;
+    this.proc = null;
     if (this.stopping) {
       this.setState('stopped');
       return;
     }
     this.lastError ??= `ffmpeg exited (${signal ?? `code ${code}`})`;
-    if (this.runningSince > 0 && performance.now() - this.runningSince >= STABLE_MS) this.backoffMs = BACKOFF_FIRST_MS;
-    const wait = this.backoffMs;
-    this.backoffMs = Math.min(BACKOFF_MAX_MS, this.backoffMs * 2);
+    if (this.runningSince > 0) this.backoff.resetIfStable(this.runningSince, performance.now());
+    const wait = this.backoff.take();
     this.deps.onLog('warn', 'output ffmpeg exited; retrying', { id: this.id, code, signal, retryInMs: wait, lastError: this.lastError });
     this.setState('retrying');
     this.retryTimer = setTimeout(() => {
@@ -185,7 +185,8 @@ export class Consumer {
 
   private serveSlot(onTime: boolean): void {
     this.slots++;
-    const child = this.child;
+    const proc = this.proc;
+    const child = proc?.child;
     const frame = this.deps.frames.newest();
     // Only the first slot of a tick says where the slots sit; catch-up slots share its instant.
     if (frame && onTime) this.t0 += phaseStep(this.lock, this.period, Date.now(), frame.timeMs, frame.frameNo);
@@ -199,7 +200,7 @@ export class Consumer {
     this.lastFrameNo = frame.frameNo;
     this.counters.framesSent++;
     stdin.write(frame.bytes, (err) => {
-      if (err || this.child !== child) return;
+      if (err || this.proc !== proc) return;
       // One second of frames taken by ffmpeg: the output is up.
       if (++this.accepted === this.spec.fps && this.state === 'starting') {
         this.runningSince = performance.now();
@@ -209,31 +210,24 @@ export class Consumer {
     });
   }
 
-  /** Ends the output: stdin closed so ffmpeg finishes the file or stream, SIGKILL if it does not within 3 s. */
+  /** Ends the output: stdin closed so ffmpeg finishes the file or stream, SIGKILL if it does not within the grace. */
   stop(): Promise<void> {
     this.stopping = true;
     if (this.tickTimer) clearTimeout(this.tickTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.tickTimer = null;
     this.retryTimer = null;
-    const child = this.child;
-    if (!child) {
+    const proc = this.proc;
+    if (!proc) {
       this.setState('stopped');
       return Promise.resolve();
     }
-    return new Promise<void>((resolve) => {
-      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-      child.once('close', () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.stdin?.end();
-    });
+    return proc.stop();
   }
 
   /** Kills ffmpeg at once (the worker is going away). */
   kill(): void {
     this.stopping = true;
-    this.child?.kill('SIGKILL');
+    this.proc?.kill();
   }
 }
