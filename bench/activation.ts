@@ -47,18 +47,39 @@ function stats(samples: number[]): { p50: number; p99: number } {
   return { p50: Math.round(at(0.5)), p99: Math.round(at(0.99)) };
 }
 
-export async function activationBench(): Promise<{ rows: Array<{ kind: string; p50: number; p99: number; runs: number }>; cpu: Record<string, number> }> {
+export async function activationBench(): Promise<{
+  rows: Array<{ kind: string; p50: number; p99: number; runs: number }>;
+  cpu: Record<string, number>;
+}> {
   const dir = await tempDir('vjd-bench-');
   const media = join(dir, 'media');
   await mkdir(media, { recursive: true });
   const clip = join(media, 'clip720.mp4');
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '4', '-pix_fmt', 'yuv420p', clip]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30',
+    '-t',
+    '4',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
   const s = await startServer({
     dataDir: dir,
     config: {
       render: { width: 1280, height: 720, fps: 30 },
       media: { roots: [media] },
-      live: { test: [{ id: 'cam', name: 'Test 720p30', pattern: 'testsrc2=size=1280x720:rate=30' }], streams: [], v4l2: { enabled: false } },
+      live: {
+        test: [{ id: 'cam', name: 'Test 720p30', pattern: 'testsrc2=size=1280x720:rate=30' }],
+        streams: [],
+        v4l2: { enabled: false },
+      },
     },
   });
   const api = (p: string): string => `${s.base}/api/v1${p}`;

@@ -17,7 +17,20 @@ export interface BrowseBenchRow {
 }
 
 function file(rootPath: string, rel: string, name: string): MediaFile {
-  return { id: mediaId(rootPath, rel), name, type: 'video', path: `${rootPath}/${rel}`, relPath: rel, rootIndex: 0, width: 1280, height: 720, durationSec: 5, fps: 30, size: 1, mtimeMs: 1 };
+  return {
+    id: mediaId(rootPath, rel),
+    name,
+    type: 'video',
+    path: `${rootPath}/${rel}`,
+    relPath: rel,
+    rootIndex: 0,
+    width: 1280,
+    height: 720,
+    durationSec: 5,
+    fps: 30,
+    size: 1,
+    mtimeMs: 1,
+  };
 }
 
 /** `folders` = 0: all files directly in the root (a depth-1 listing of `/files` returns every node). */

@@ -86,26 +86,84 @@ for (const [w, h] of SIZES) {
   const sizes = new Map<string, number>();
   const entries: Array<[string, ImageFormat, () => Promise<Uint8Array> | Uint8Array]> = [
     ['jpeg-js q80 (baseline)', 'jpg', () => jpeg.encode({ data: rgba, width: w, height: h }, 80).data],
-    ['pngjs sync, defaults, RGB (baseline)', 'png', () => {
-      const png = new PNG({ width: w, height: h, colorType: 2 });
-      png.data = rgba;
-      return PNG.sync.write(png, { colorType: 2 });
-    }],
-    ['sharp jpeg q80, 4:2:0, no mozjpeg/optimise', 'jpg', () => sharp(rgba, raw).removeAlpha().jpeg({ quality: 80, chromaSubsampling: '4:2:0', mozjpeg: false, optimiseCoding: false, trellisQuantisation: false, overshootDeringing: false, optimiseScans: false }).toBuffer()],
+    [
+      'pngjs sync, defaults, RGB (baseline)',
+      'png',
+      () => {
+        const png = new PNG({ width: w, height: h, colorType: 2 });
+        png.data = rgba;
+        return PNG.sync.write(png, { colorType: 2 });
+      },
+    ],
+    [
+      'sharp jpeg q80, 4:2:0, no mozjpeg/optimise',
+      'jpg',
+      () =>
+        sharp(rgba, raw)
+          .removeAlpha()
+          .jpeg({
+            quality: 80,
+            chromaSubsampling: '4:2:0',
+            mozjpeg: false,
+            optimiseCoding: false,
+            trellisQuantisation: false,
+            overshootDeringing: false,
+            optimiseScans: false,
+          })
+          .toBuffer(),
+    ],
     ['sharp jpeg q80, sharp defaults', 'jpg', () => sharp(rgba, raw).removeAlpha().jpeg({ quality: 80 }).toBuffer()],
-    ['sharp png level 1, no adaptive filter, no palette', 'png', () => sharp(rgba, raw).removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: false, palette: false }).toBuffer()],
-    ['sharp png level 1, adaptive filter', 'png', () => sharp(rgba, raw).removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: true, palette: false }).toBuffer()],
-    ['vjd encode task jpg (in-process)', 'jpg', async () => (await inProcess({ op: 'encode', pixels: sab, width: w, height: h, format: 'jpg' })).bytes],
-    ['vjd encode task png: Up filter + node:zlib, Huffman-only here (in-process)', 'png', async () => (await inProcess({ op: 'encode', pixels: sab, width: w, height: h, format: 'png' })).bytes],
-    ['vjd PNG writer on the same frame, run-length forced (the strategy before per-image choice)', 'png', () => writePng(new Uint8Array(sab), w, h, 4, 'rle')],
-    ['vjd encode task png, flat card input: run-length (in-process)', 'png', async () => (await inProcess({ op: 'encode', pixels: flat, width: w, height: h, format: 'png' })).bytes],
-    ['EncodePool round trip jpg (1 thread)', 'jpg', async () => (await pool.run({ op: 'encode', pixels: sab, width: w, height: h, format: 'jpg' })).bytes],
-    ['EncodePool round trip png (1 thread)', 'png', async () => (await pool.run({ op: 'encode', pixels: sab, width: w, height: h, format: 'png' })).bytes],
+    [
+      'sharp png level 1, no adaptive filter, no palette',
+      'png',
+      () => sharp(rgba, raw).removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: false, palette: false }).toBuffer(),
+    ],
+    [
+      'sharp png level 1, adaptive filter',
+      'png',
+      () => sharp(rgba, raw).removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: true, palette: false }).toBuffer(),
+    ],
+    [
+      'vjd encode task jpg (in-process)',
+      'jpg',
+      async () => (await inProcess({ op: 'encode', pixels: sab, width: w, height: h, format: 'jpg' })).bytes,
+    ],
+    [
+      'vjd encode task png: Up filter + node:zlib, Huffman-only here (in-process)',
+      'png',
+      async () => (await inProcess({ op: 'encode', pixels: sab, width: w, height: h, format: 'png' })).bytes,
+    ],
+    [
+      'vjd PNG writer on the same frame, run-length forced (the strategy before per-image choice)',
+      'png',
+      () => writePng(new Uint8Array(sab), w, h, 4, 'rle'),
+    ],
+    [
+      'vjd encode task png, flat card input: run-length (in-process)',
+      'png',
+      async () => (await inProcess({ op: 'encode', pixels: flat, width: w, height: h, format: 'png' })).bytes,
+    ],
+    [
+      'EncodePool round trip jpg (1 thread)',
+      'jpg',
+      async () => (await pool.run({ op: 'encode', pixels: sab, width: w, height: h, format: 'jpg' })).bytes,
+    ],
+    [
+      'EncodePool round trip png (1 thread)',
+      'png',
+      async () => (await pool.run({ op: 'encode', pixels: sab, width: w, height: h, format: 'png' })).bytes,
+    ],
   ];
   // Rounds interleave the encoders, so a burst of load on this shared machine lands on all of them alike.
   const samples = new Map<string, number[]>(entries.map(([name]) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const bench = new Bench({ time: TIME_MS / ROUNDS, iterations: 8, warmupTime: round === 0 ? 200 : 20, retainSamples: true, throws: true });
+    const bench = new Bench({
+      time: TIME_MS / ROUNDS,
+      iterations: 8,
+      warmupTime: round === 0 ? 200 : 20,
+      retainSamples: true,
+      throws: true,
+    });
     for (const [name, , fn] of entries) {
       bench.add(name, async () => {
         sizes.set(name, (await fn()).byteLength);
@@ -120,7 +178,16 @@ for (const [w, h] of SIZES) {
   const sizeRows = entries.map(([name, format]) => {
     const sorted = samples.get(name)!.sort((a, b) => a - b);
     const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-    return { size: `${w}×${h}`, format, name, p50Ms: q(0.5), p99Ms: q(0.99), bytes: sizes.get(name) ?? 0, samples: sorted.length, speedup: NaN };
+    return {
+      size: `${w}×${h}`,
+      format,
+      name,
+      p50Ms: q(0.5),
+      p99Ms: q(0.99),
+      bytes: sizes.get(name) ?? 0,
+      samples: sorted.length,
+      speedup: NaN,
+    };
   });
   for (const row of sizeRows) {
     const base = sizeRows.find((r) => r.format === row.format && r.name.endsWith('(baseline)'))!;
@@ -137,14 +204,19 @@ const fmt = (n: number): string => n.toFixed(n < 10 ? 3 : 1);
 const lines = [
   `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}. tinybench, ${TIME_MS} ms per task in ${ROUNDS} interleaved rounds, latency in ms. Load average ${loadBefore.toFixed(2)} before, ${machine.loadAfter.toFixed(2)} after.`,
   '',
-  'Input: gradient plus ±8 noise (the flat card row: one colour with a block of text-like strokes), top-down RGBA, alpha dropped (opaque output) everywhere. vjd\'s PNG writer picks Huffman-only deflate for frames and run-length for images whose filtered pixels mostly repeat. Speedup = baseline p50 / row p50, against jpeg-js for JPEG rows and pngjs for PNG rows.',
+  "Input: gradient plus ±8 noise (the flat card row: one colour with a block of text-like strokes), top-down RGBA, alpha dropped (opaque output) everywhere. vjd's PNG writer picks Huffman-only deflate for frames and run-length for images whose filtered pixels mostly repeat. Speedup = baseline p50 / row p50, against jpeg-js for JPEG rows and pngjs for PNG rows.",
   '',
   '| size | encoder | p50 ms | p99 ms | bytes | samples | speedup |',
   '|---|---|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.size} | ${r.name} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${r.bytes} | ${r.samples} | ${r.speedup.toFixed(1)}× |`),
+  ...rows.map(
+    (r) => `| ${r.size} | ${r.name} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${r.bytes} | ${r.samples} | ${r.speedup.toFixed(1)}× |`,
+  ),
 ];
 const md = lines.join('\n');
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 await writeFile(join(ROOT, 'bench', 'results', 'encode.md'), `${md}\n`);
-await writeFile(join(ROOT, 'bench', 'results', 'encode.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, timeMs: TIME_MS, rounds: ROUNDS, rows }, null, 2)}\n`);
+await writeFile(
+  join(ROOT, 'bench', 'results', 'encode.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), machine, timeMs: TIME_MS, rounds: ROUNDS, rows }, null, 2)}\n`,
+);
 process.stdout.write(`${md}\n`);

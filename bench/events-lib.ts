@@ -11,10 +11,20 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 export function post(port: number, value: number): Promise<number> {
   const body = JSON.stringify({ value });
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, path: '/api/v1/global/dimmer', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/v1/global/dimmer',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -39,7 +49,10 @@ export async function start(): Promise<{ proc: ChildProcess; port: number; oscPo
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
   if (lic.code !== 0) throw new Error(lic.stderr);
   const { DISPLAY: _d, ...env } = process.env;
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), 'serve', '--config', config, '--data-dir', dataDir], { env: { ...env, VJD_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), 'serve', '--config', config, '--data-dir', dataDir], {
+    env: { ...env, VJD_LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 300; i++) {
     try {
       if ((await post(port, 1)) === 200) return { proc, port, oscPort, dataDir };
@@ -51,4 +64,3 @@ export async function start(): Promise<{ proc: ChildProcess; port: number; oscPo
   proc.kill('SIGKILL');
   throw new Error('server did not start');
 }
-

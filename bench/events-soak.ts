@@ -71,7 +71,9 @@ function connect(url: string): Promise<Counter> {
 const WRK_RUNS = Number(process.env.VJD_SOAK_WRK_RUNS ?? 3);
 
 async function wrkOnce(url: string): Promise<number> {
-  const { stdout } = await run('taskset', ['-c', LOAD_CPU, 'wrk', '-t1', `-c${WRK_CONNECTIONS}`, `-d${WRK_DURATION}`, url], { maxBuffer: 1 << 20 });
+  const { stdout } = await run('taskset', ['-c', LOAD_CPU, 'wrk', '-t1', `-c${WRK_CONNECTIONS}`, `-d${WRK_DURATION}`, url], {
+    maxBuffer: 1 << 20,
+  });
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN);
 }
 
@@ -156,7 +158,9 @@ async function main(): Promise<void> {
     process.stderr.write(`GET /status without clients: ${without1} req/s\n`);
     await stopMutator();
 
-    child = fork(fileURLToPath(import.meta.url), ['--clients', String(server.port), String(CLIENTS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child = fork(fileURLToPath(import.meta.url), ['--clients', String(server.port), String(CLIENTS)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const messages: unknown[] = [];
     const waiters: Array<() => void> = [];
     child.on('message', (m) => {
@@ -226,7 +230,24 @@ async function main(): Promise<void> {
     ].join('\n');
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
     await writeFile(join(ROOT, 'bench', 'results', 'events-soak.md'), `${md}\n`);
-    const json = { machine, date: new Date().toISOString(), clients: CLIENTS, seconds: elapsed, mutationMs: MUTATION_MS, mutations, failed, gaps, clientsWithGaps, missedLast, closed, extraHellos, resyncs: stats.events?.resyncs, events, rss: { startMib, endMib, maxMib, samples: rss }, status: { without: [without1, without2], with: withClients, ratio, runs } };
+    const json = {
+      machine,
+      date: new Date().toISOString(),
+      clients: CLIENTS,
+      seconds: elapsed,
+      mutationMs: MUTATION_MS,
+      mutations,
+      failed,
+      gaps,
+      clientsWithGaps,
+      missedLast,
+      closed,
+      extraHellos,
+      resyncs: stats.events?.resyncs,
+      events,
+      rss: { startMib, endMib, maxMib, samples: rss },
+      status: { without: [without1, without2], with: withClients, ratio, runs },
+    };
     await writeFile(join(ROOT, 'bench', 'results', 'events-soak.json'), `${JSON.stringify(json, null, 2)}\n`);
     process.stdout.write(`${md}\n`);
     if (gaps > 0 || missedLast > 0 || closed > 0) process.exitCode = 1;

@@ -63,21 +63,41 @@ async function main(): Promise<void> {
         await post(server.port, off);
         await back;
       }
-      rows.push({ measure: 'HTTP POST → event', clients: n, samples: SAMPLES, p50: pct(one, 50), p99: pct(one, 99), allP50: pct(all, 50), allP99: pct(all, 99) });
+      rows.push({
+        measure: 'HTTP POST → event',
+        clients: n,
+        samples: SAMPLES,
+        p50: pct(one, 50),
+        p99: pct(one, 99),
+        allP50: pct(all, 50),
+        allP99: pct(all, 99),
+      });
       console.log(rows.at(-1));
     }
     for (const c of clients.splice(1)) c.ws.terminate();
     const sender = createSocket('udp4');
     const oscTimes: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
-      const value = (i % 2 === 0 ? 0.125 : 0.875);
+      const value = i % 2 === 0 ? 0.125 : 0.875;
       const t0 = performance.now();
       const got = arrival(clients, value, t0);
-      sender.send(osc.writePacket({ address: '/vjd/global/dimmer', args: [{ type: 'f', value }] }, { metadata: true }), server.oscPort, '127.0.0.1');
+      sender.send(
+        osc.writePacket({ address: '/vjd/global/dimmer', args: [{ type: 'f', value }] }, { metadata: true }),
+        server.oscPort,
+        '127.0.0.1',
+      );
       oscTimes.push((await got)[0]);
     }
     sender.close();
-    rows.push({ measure: 'OSC packet → state applied (seen as the event)', clients: 1, samples: SAMPLES, p50: pct(oscTimes, 50), p99: pct(oscTimes, 99), allP50: pct(oscTimes, 50), allP99: pct(oscTimes, 99) });
+    rows.push({
+      measure: 'OSC packet → state applied (seen as the event)',
+      clients: 1,
+      samples: SAMPLES,
+      p50: pct(oscTimes, 50),
+      p99: pct(oscTimes, 99),
+      allP50: pct(oscTimes, 50),
+      allP99: pct(oscTimes, 99),
+    });
     console.log(rows.at(-1));
   } finally {
     for (const c of clients) c.ws.terminate();

@@ -102,7 +102,9 @@ export async function fuseBench(): Promise<{ renderer: string; rows: FuseRow[] }
         speedup: round(result.off.ms / result.on.ms),
       };
       rows.push(row);
-      process.stdout.write(`${row.size} ${row.chain}: unfused ${row.unfusedP50} ms (${row.passesUnfused} passes), fused ${row.fusedP50} ms (${row.passesFused})\n`);
+      process.stdout.write(
+        `${row.size} ${row.chain}: unfused ${row.unfusedP50} ms (${row.passesUnfused} passes), fused ${row.fusedP50} ms (${row.passesFused})\n`,
+      );
     }
   } finally {
     await display.stop();
@@ -182,7 +184,9 @@ async function editBench(snap: Catalog['snapshot'], helper: boolean, seed: numbe
     ratio: round(pct(intervals, 0.99) / pct(intervals, 0.5)),
     fusedAtEnd,
   };
-  process.stdout.write(`edits, helper ${helper ? 'on' : 'off'}: frame interval p50 ${row.intervalP50} ms, p99 ${row.intervalP99} ms (${row.ratio}×), max ${row.intervalMax} ms over ${row.frames} frames\n`);
+  process.stdout.write(
+    `edits, helper ${helper ? 'on' : 'off'}: frame interval p50 ${row.intervalP50} ms, p99 ${row.intervalP99} ms (${row.ratio}×), max ${row.intervalMax} ms over ${row.frames} frames\n`,
+  );
   return row;
 }
 
@@ -204,7 +208,10 @@ export function editsTable(rows: EditRow[]): string {
     '',
     '| compile helper | frames | interval p50 (ms) | p99 (ms) | p99 / p50 | max (ms) | fused runs at the end |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.helper ? 'on' : 'off'} | ${r.frames} | ${r.intervalP50} | ${r.intervalP99} | ${r.ratio}× | ${r.intervalMax} | ${r.fusedAtEnd} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.helper ? 'on' : 'off'} | ${r.frames} | ${r.intervalP50} | ${r.intervalP99} | ${r.ratio}× | ${r.intervalMax} | ${r.fusedAtEnd} |`,
+    ),
   ].join('\n');
 }
 
@@ -234,7 +241,17 @@ export async function profileBench(rounds = Number(process.env.VJD_BENCH_ROUNDS 
     const quad = new Quad(gl);
     const a = createTarget(gl, W, H);
     const b = createTarget(gl, W, H);
-    const frame: IsfFrame = { input: a.texture, inputSize: [W, H], target: b.framebuffer, time: 1, timeDelta: 1 / 30, frameIndex: 3, date: isfDate(), palette: paletteUniform([]), values: {} };
+    const frame: IsfFrame = {
+      input: a.texture,
+      inputSize: [W, H],
+      target: b.framebuffer,
+      time: 1,
+      timeDelta: 1 / 30,
+      frameIndex: 3,
+      date: isfDate(),
+      palette: paletteUniform([]),
+      values: {},
+    };
     const desc = (t: string): IsfDescriptor => [...snap.effects, ...snap.generators].find((d) => d.type === t)!;
     const cases: Array<{ pass: string; passes: number; run: () => void }> = [];
     const blit = (name: string, fragment: string, nearest: boolean | null): void => {
@@ -252,7 +269,11 @@ export async function profileBench(rounds = Number(process.env.VJD_BENCH_ROUNDS 
         },
       });
     };
-    blit('constant colour (raster + write only)', 'precision mediump float; varying vec2 uv; void main() { gl_FragColor = vec4(uv, 0.5, 1.0); }', null);
+    blit(
+      'constant colour (raster + write only)',
+      'precision mediump float; varying vec2 uv; void main() { gl_FragColor = vec4(uv, 0.5, 1.0); }',
+      null,
+    );
     const copy = 'precision mediump float; varying vec2 uv; uniform sampler2D src; void main() { gl_FragColor = texture2D(src, uv); }';
     blit('copy, input LINEAR', copy, false);
     blit('copy, input NEAREST', copy, true);
@@ -277,7 +298,18 @@ export async function profileBench(rounds = Number(process.env.VJD_BENCH_ROUNDS 
         },
       });
     };
-    for (const t of ['invert', 'hue_shift', 'saturation', 'brightness_contrast', 'vignette', 'scanlines', 'posterize', 'kaleidoscope', 'mirror', 'rotate_zoom']) {
+    for (const t of [
+      'invert',
+      'hue_shift',
+      'saturation',
+      'brightness_contrast',
+      'vignette',
+      'scanlines',
+      'posterize',
+      'kaleidoscope',
+      'mirror',
+      'rotate_zoom',
+    ]) {
       const steps = unfused.plan([slotOf(t)]);
       stepsCase(`${t}, input LINEAR`, steps, false);
       if (steps[0]!.ownPixel) stepsCase(`${t}, input NEAREST`, steps, true);
@@ -372,7 +404,9 @@ export async function serverBench(chain: readonly string[], name: string): Promi
       const r = await req('POST', api('/effects/add'), { body: { type } });
       if (r.status !== 200) throw new Error(`add ${type}: ${r.text}`);
     }
-    const out = await req('POST', api('/outputs/add'), { body: { kind: 'stream', url: `udp://127.0.0.1:${sink.port}`, width: 1280, height: 720, fps: 30 } });
+    const out = await req('POST', api('/outputs/add'), {
+      body: { kind: 'stream', url: `udp://127.0.0.1:${sink.port}`, width: 1280, height: 720, fps: 30 },
+    });
     if (out.status !== 200) throw new Error(`output: ${out.text}`);
     const deadline = Date.now() + 120_000;
     while ((await status()).fusedRuns.length === 0 && Date.now() < deadline) await sleep(200);
@@ -398,7 +432,9 @@ export async function serverBench(chain: readonly string[], name: string): Promi
       frameMsP50: round(p50(ms)),
       droppedFrames: last.droppedFrames - dropped0,
     };
-    process.stdout.write(`server ${name}: fps p50 ${row.fpsP50}, min ${row.fpsMin}, mean ${row.fpsMean}; frame p50 ${row.frameMsP50} ms; ${row.passes} passes\n`);
+    process.stdout.write(
+      `server ${name}: fps p50 ${row.fpsP50}, min ${row.fpsMin}, mean ${row.fpsMean}; frame p50 ${row.frameMsP50} ms; ${row.passes} passes\n`,
+    );
     return row;
   } finally {
     await s.cleanup();
@@ -423,7 +459,10 @@ export function fuseTable(renderer: string, rows: FuseRow[]): string {
     '',
     '| size | effects | passes unfused → fused | unfused p50 (ms) | fused p50 (ms) | speed-up | fused fps (1000 / p50) |',
     '|---|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.size} | ${r.chain} | ${r.passesUnfused} → ${r.passesFused} | ${r.unfusedP50} | ${r.fusedP50} | ${r.speedup}× | ${round(1000 / r.fusedP50)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.size} | ${r.chain} | ${r.passesUnfused} → ${r.passesFused} | ${r.unfusedP50} | ${r.fusedP50} | ${r.speedup}× | ${round(1000 / r.fusedP50)} |`,
+    ),
   ].join('\n');
 }
 
@@ -439,14 +478,20 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { renderer, rows } = only ? { renderer: '', rows: [] } : await fuseBench();
   const editRows = !only || only === 'edits' ? await editsBench() : [];
   const profile = !only || only === 'profile' ? await profileBench() : [];
-  const server = !only || only === 'server' ? [await serverBench(EIGHT, 'eight, issue order'), await serverBench(EIGHT_GEOMETRY_FIRST, 'eight, geometry first')] : [];
+  const server =
+    !only || only === 'server'
+      ? [await serverBench(EIGHT, 'eight, issue order'), await serverBench(EIGHT_GEOMETRY_FIRST, 'eight, geometry first')]
+      : [];
   await rm(cache, { recursive: true, force: true });
   await display.stop();
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
   const table = `${fuseTable(renderer, rows)}\n\n${editsTable(editRows)}\n\n${profileTable(profile)}\n\n${serverTable(server)}\n\nLoad average (1 min) at the start: ${load}, at the end: ${loadavg()[0]!.toFixed(2)}.`;
   await writeFile(join(dir, 'fuse.md'), `${table}\n`);
-  await writeFile(join(dir, 'fuse.json'), `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows, profile, server }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'fuse.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), load: Number(load), renderer, rows, edits: editRows, profile, server }, null, 2)}\n`,
+  );
   process.stdout.write(`${table}\n`);
   process.exit(0);
 }

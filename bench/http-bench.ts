@@ -19,7 +19,10 @@ const TREE_FILES = Number(process.env.VJD_BENCH_TREE_FILES ?? 5000);
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
 const EFFECTS = ['invert', 'hue_shift', 'vignette'];
-const BASELINES = (process.env.VJD_BENCH_BASELINE ?? '').split(',').filter((p) => p !== '').map((p) => ({ dir: resolve(p), name: `vjd @${basename(resolve(p))}` }));
+const BASELINES = (process.env.VJD_BENCH_BASELINE ?? '')
+  .split(',')
+  .filter((p) => p !== '')
+  .map((p) => ({ dir: resolve(p), name: `vjd @${basename(resolve(p))}` }));
 const TARGETS = ['bare uWS', 'node:http', 'vjd', ...BASELINES.map((b) => b.name)];
 type Target = string;
 
@@ -78,7 +81,9 @@ function median(xs: number[]): number {
 async function startReference(kind: 'uws' | 'node', routesFile: string): Promise<{ port: number; proc: ChildProcess }> {
   const port = await freePort();
   const script = join(ROOT, 'dist', 'bench', 'reference', 'servers.js');
-  const proc = spawn('taskset', ['-c', SERVER_CPU, process.execPath, script, kind, String(port), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn('taskset', ['-c', SERVER_CPU, process.execPath, script, kind, String(port), routesFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     proc.on('exit', (code) => reject(new Error(`${kind} reference exited ${code}`)));
@@ -146,7 +151,6 @@ async function main(): Promise<void> {
   for (const b of BASELINES) bases.push({ ...b, ...(await startVjd(join(b.dir, 'dist', 'src', 'cli.js'))) });
   const api = (p: string): string => `${vjd.base}/api/v1${p}`;
   try {
-
     const browsePath = '/api/v1/browse?path=/files&depth=1';
     const sourcePath = '/api/v1/thumbnails/source/source:plasma';
     const livePath = '/api/v1/thumbnails/live/dead';
@@ -162,15 +166,32 @@ async function main(): Promise<void> {
     const browseBytes = browse.body.length;
     const baseEtag = async (path: string): Promise<Record<string, Record<string, string>>> => {
       const out: Record<string, Record<string, string>> = {};
-      for (const b of bases) out[b.name] = { 'If-None-Match': String((await req('GET', `${b.vjd.base}${path}`, { timeoutMs: 15000 })).headers.etag) };
+      for (const b of bases)
+        out[b.name] = { 'If-None-Match': String((await req('GET', `${b.vjd.base}${path}`, { timeoutMs: 15000 })).headers.etag) };
       return out;
     };
     const endpoints: Endpoint[] = [
       { name: 'GET /status', url: '/api/v1/status', route: captured('/api/v1/status', await get('/api/v1/status')) },
-      { name: `GET /effects (${EFFECTS.length} in chain)`, url: '/api/v1/effects', route: captured('/api/v1/effects', await get('/api/v1/effects')) },
+      {
+        name: `GET /effects (${EFFECTS.length} in chain)`,
+        url: '/api/v1/effects',
+        route: captured('/api/v1/effects', await get('/api/v1/effects')),
+      },
       { name: `GET /browse /files depth 1 (${TREE_FILES} files)`, url: browsePath, route: captured(browsePath, browse) },
-      { name: 'GET /thumbnails/source/source:plasma (304)', url: sourcePath, headers: { 'If-None-Match': sourceEtag }, baselineHeaders: await baseEtag(sourcePath), route: captured(sourcePath, await get(sourcePath, { 'If-None-Match': sourceEtag }), sourceEtag) },
-      { name: 'GET /thumbnails/live/dead placeholder (304)', url: livePath, headers: { 'If-None-Match': liveEtag }, baselineHeaders: await baseEtag(livePath), route: captured(livePath, await get(livePath, { 'If-None-Match': liveEtag }), liveEtag) },
+      {
+        name: 'GET /thumbnails/source/source:plasma (304)',
+        url: sourcePath,
+        headers: { 'If-None-Match': sourceEtag },
+        baselineHeaders: await baseEtag(sourcePath),
+        route: captured(sourcePath, await get(sourcePath, { 'If-None-Match': sourceEtag }), sourceEtag),
+      },
+      {
+        name: 'GET /thumbnails/live/dead placeholder (304)',
+        url: livePath,
+        headers: { 'If-None-Match': liveEtag },
+        baselineHeaders: await baseEtag(livePath),
+        route: captured(livePath, await get(livePath, { 'If-None-Match': liveEtag }), liveEtag),
+      },
     ];
     for (const e of endpoints.slice(3)) if (e.route.status !== 304) throw new Error(`${e.name} answered ${e.route.status}, not 304`);
     const effectsBody = JSON.parse(Buffer.from(endpoints[1]!.route.body, 'base64').toString()) as { count: number };
@@ -205,7 +226,12 @@ async function main(): Promise<void> {
     for (const e of endpoints) {
       const agg = (t: Target) => {
         const rs = samples.get(`${t}|${e.name}`) ?? [];
-        return { rps: Math.round(median(rs.map((r) => r.rps))), p50ms: median(rs.map((r) => r.p50ms)), p99ms: median(rs.map((r) => r.p99ms)), non2xx: rs.reduce((a, r) => a + r.non2xx, 0) };
+        return {
+          rps: Math.round(median(rs.map((r) => r.rps))),
+          p50ms: median(rs.map((r) => r.p50ms)),
+          p99ms: median(rs.map((r) => r.p99ms)),
+          non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+        };
       };
       const u = agg('bare uWS');
       const n = agg('node:http');
@@ -216,10 +242,18 @@ async function main(): Promise<void> {
     }
     const rpsOf = (t: Target, e: string): number => rows.find((r) => r.target === t && r.endpoint === e)?.rps ?? NaN;
     const vjdStatus = rpsOf('vjd', endpoints[0]!.name);
-    const ratio304 = { source: rpsOf('vjd', endpoints[3]!.name) / vjdStatus, livePlaceholder: rpsOf('vjd', endpoints[4]!.name) / vjdStatus };
+    const ratio304 = {
+      source: rpsOf('vjd', endpoints[3]!.name) / vjdStatus,
+      livePlaceholder: rpsOf('vjd', endpoints[4]!.name) / vjdStatus,
+    };
     const baseline304 = bases.map((b) => {
       const st = rpsOf(b.name, endpoints[0]!.name);
-      return { name: b.name, dir: b.dir, source: rpsOf(b.name, endpoints[3]!.name) / st, livePlaceholder: rpsOf(b.name, endpoints[4]!.name) / st };
+      return {
+        name: b.name,
+        dir: b.dir,
+        source: rpsOf(b.name, endpoints[3]!.name) / st,
+        livePlaceholder: rpsOf(b.name, endpoints[4]!.name) / st,
+      };
     });
     const thumbRequests = thumbsAfter.requests - thumbsBefore.requests;
     const thumb304 = thumbsAfter.notModified - thumbsBefore.notModified;
@@ -244,7 +278,19 @@ async function main(): Promise<void> {
     const outDir = join(ROOT, 'bench', 'results');
     await mkdir(outDir, { recursive: true });
     await writeFile(join(outDir, 'http.md'), `${md}\n`);
-    const json = { machine, date: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS, tree: { files: TREE_FILES, depth: 1, bytes: browseBytes }, effects: EFFECTS, ratio304, baselines: baseline304, thumbnailCounters: { requests: thumbRequests, notModified: thumb304 }, rows };
+    const json = {
+      machine,
+      date: new Date().toISOString(),
+      duration: DURATION,
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      tree: { files: TREE_FILES, depth: 1, bytes: browseBytes },
+      effects: EFFECTS,
+      ratio304,
+      baselines: baseline304,
+      thumbnailCounters: { requests: thumbRequests, notModified: thumb304 },
+      rows,
+    };
     await writeFile(join(outDir, 'http.json'), `${JSON.stringify(json, null, 2)}\n`);
     process.stdout.write(`${md}\n`);
     if (rows.some((r) => r.non2xx > 0)) {

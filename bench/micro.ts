@@ -32,7 +32,20 @@ function mediaSnapshot(nodes: number) {
   const rootPath = '/bench/media';
   const folders = 10;
   const per = Math.floor(nodes / folders);
-  const file = (rel: string, name: string): MediaFile => ({ id: mediaId(rootPath, rel), name, type: 'video', path: `${rootPath}/${rel}`, relPath: rel, rootIndex: 0, width: 1280, height: 720, durationSec: 5, fps: 30, size: 1, mtimeMs: 1 });
+  const file = (rel: string, name: string): MediaFile => ({
+    id: mediaId(rootPath, rel),
+    name,
+    type: 'video',
+    path: `${rootPath}/${rel}`,
+    relPath: rel,
+    rootIndex: 0,
+    width: 1280,
+    height: 720,
+    durationSec: 5,
+    fps: 30,
+    size: 1,
+    mtimeMs: 1,
+  });
   const sub = Array.from({ length: folders }, (_, f) => ({
     name: `Set ${f}`,
     path: `${rootPath}/set ${f}`,
@@ -50,7 +63,7 @@ const ETAG_LIST = `"live-192x108-png-fa1b2c3.1k0", "live-192x108-png-fa1b2c3.1k1
 const bench = new Bench({ time: 500, warmupTime: 100 });
 bench
   .add('baseline: key === key', () => {
-    sink += (KEY === `${KEY}`) ? 1 : 0;
+    sink += KEY === `${KEY}` ? 1 : 0;
   })
   .add('ApiKeyGuard.check (sha256 + timingSafeEqual)', () => {
     sink += guard.check(KEY, '') ? 1 : 0;

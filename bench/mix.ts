@@ -28,8 +28,25 @@ export async function takeBench(): Promise<{ takeP50: number; coldSelectP50: num
   const dataDir = await tempDir('vjd-bench-mix-');
   const media = join(dataDir, 'media');
   await mkdir(media, { recursive: true });
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '10', '-pix_fmt', 'yuv420p', join(media, 'clip.mp4')]);
-  const s = await startServer({ dataDir, config: { render: { width: 1280, height: 720, fps: 30 }, live: { test: [], v4l2: { enabled: false } } } });
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30',
+    '-t',
+    '10',
+    '-pix_fmt',
+    'yuv420p',
+    join(media, 'clip.mp4'),
+  ]);
+  const s = await startServer({
+    dataDir,
+    config: { render: { width: 1280, height: 720, fps: 30 }, live: { test: [], v4l2: { enabled: false } } },
+  });
   const api = (p: string): string => `${s.base}/api/v1${p}`;
   const post = async (p: string, body: unknown): Promise<number> => {
     const t0 = performance.now();
@@ -38,7 +55,11 @@ export async function takeBench(): Promise<{ takeP50: number; coldSelectP50: num
     return performance.now() - t0;
   };
   try {
-    await waitUntil(async () => (await req('GET', api('/sources'))).json().items.some((i: { sourceKind: string }) => i.sourceKind === 'file'), 60000, 200);
+    await waitUntil(
+      async () => (await req('GET', api('/sources'))).json().items.some((i: { sourceKind: string }) => i.sourceKind === 'file'),
+      60000,
+      200,
+    );
     const file = (await req('GET', api('/sources'))).json().items.find((i: { sourceKind: string }) => i.sourceKind === 'file').id as string;
     const cold: number[] = [];
     const take: number[] = [];

@@ -25,10 +25,20 @@ interface Row {
 function post(agent: Agent, port: number, value: number): Promise<number> {
   const body = JSON.stringify({ value });
   return new Promise((resolveStatus, reject) => {
-    const r = request({ host: '127.0.0.1', port, path: '/api/v1/global/dimmer', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolveStatus(res.statusCode ?? 0));
-    });
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/v1/global/dimmer',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolveStatus(res.statusCode ?? 0));
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -40,11 +50,22 @@ async function start(root: string): Promise<{ proc: ChildProcess; port: number; 
   const port = await freePort();
   const cli = join(root, 'dist', 'src', 'cli.js');
   const config = join(dataDir, 'config.json');
-  await writeFile(config, JSON.stringify({ render: { width: 320, height: 180, fps: 30 }, server: { port }, live: { test: [], streams: [], v4l2: { enabled: false } }, sources: { firstRun: null } }));
+  await writeFile(
+    config,
+    JSON.stringify({
+      render: { width: 320, height: 180, fps: 30 },
+      server: { port },
+      live: { test: [], streams: [], v4l2: { enabled: false } },
+      sources: { firstRun: null },
+    }),
+  );
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
   if (lic.code !== 0) throw new Error(lic.stderr);
   const { DISPLAY: _d, ...env } = process.env;
-  const proc = spawn(process.execPath, [cli, 'serve', '--config', config, '--data-dir', dataDir], { env: { ...env, VJD_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const proc = spawn(process.execPath, [cli, 'serve', '--config', config, '--data-dir', dataDir], {
+    env: { ...env, VJD_LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 300; i++) {
     try {
       if ((await post(new Agent(), port, 1)) === 200) return { proc, port, dataDir };
@@ -88,7 +109,15 @@ async function measure(build: string, root: string, clients: number): Promise<Ro
   await rm(s.dataDir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
   const at = (q: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
-  return { build, clients, requests: latencies.length, perSecond: Math.round(latencies.length / SECONDS), p50: at(0.5), p99: at(0.99), writes };
+  return {
+    build,
+    clients,
+    requests: latencies.length,
+    perSecond: Math.round(latencies.length / SECONDS),
+    p50: at(0.5),
+    p99: at(0.99),
+    writes,
+  };
 }
 
 const builds: Array<[string, string]> = [];
@@ -108,7 +137,10 @@ const md = [
   '',
   '| build | clients | requests/s | p50 ms | p99 ms | state writes | mutations per write |',
   '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.build} | ${r.clients} | ${r.perSecond} | ${r.p50} | ${r.p99} | ${r.writes} | ${r.writes ? (r.requests / r.writes).toFixed(1) : '-'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.build} | ${r.clients} | ${r.perSecond} | ${r.p50} | ${r.p99} | ${r.writes} | ${r.writes ? (r.requests / r.writes).toFixed(1) : '-'} |`,
+  ),
   '',
 ].join('\n');
 const dir = join(ROOT, 'bench', 'results');

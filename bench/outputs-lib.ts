@@ -80,7 +80,28 @@ export class FrameReceiver {
     const size = FrameReceiver.W * FrameReceiver.H * 3;
     this.proc = spawn(
       'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', input, '-fps_mode', 'passthrough', '-vf', `scale=${FrameReceiver.W}:${FrameReceiver.H}`, '-pix_fmt', 'rgb24', '-f', 'rawvideo', '-flush_packets', '1', '-'],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-fflags',
+        'nobuffer',
+        '-flags',
+        'low_delay',
+        '-i',
+        input,
+        '-fps_mode',
+        'passthrough',
+        '-vf',
+        `scale=${FrameReceiver.W}:${FrameReceiver.H}`,
+        '-pix_fmt',
+        'rgb24',
+        '-f',
+        'rawvideo',
+        '-flush_packets',
+        '1',
+        '-',
+      ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     this.proc.stdout!.on('data', (c: Buffer) => {
@@ -112,7 +133,10 @@ export class MjpegReader {
   private chain: Promise<void> = Promise.resolve();
   private readonly r: ClientRequest;
 
-  constructor(url: string, private readonly classify = true) {
+  constructor(
+    url: string,
+    private readonly classify = true,
+  ) {
     this.r = httpRequest(url, { agent: false }, (res) => {
       const boundary = /boundary=([^;]+)/.exec(String(res.headers['content-type']))?.[1] ?? '';
       res.on('data', (c: Buffer) => this.feed(c, boundary));

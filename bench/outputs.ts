@@ -25,7 +25,11 @@ async function server(width: number, height: number): Promise<TestServer> {
   const s = await startServer({
     config: {
       render: { width, height, fps: 30 },
-      live: { test: [{ id: 'cam', name: 'testsrc2', pattern: `testsrc2=size=${width}x${height}:rate=30` }], streams: [], v4l2: { enabled: false } },
+      live: {
+        test: [{ id: 'cam', name: 'testsrc2', pattern: `testsrc2=size=${width}x${height}:rate=30` }],
+        streams: [],
+        v4l2: { enabled: false },
+      },
     },
   });
   const r = await req('POST', `${s.base}/api/v1/sources/select`, { body: { id: 'cam' }, timeoutMs: 20000 });
@@ -70,7 +74,9 @@ async function cpuRow(width: number, height: number): Promise<CpuRow> {
     await sleep(2000);
     for (let i = 0; i < CPU_REPEATS; i++) {
       base.push(await treeCpu(s.proc.pid!, CPU_MS));
-      const added = await req('POST', api('/outputs/add'), { body: { kind: 'stream', url: `udp://127.0.0.1:${sink.port}`, width, height, fps: 30, bitrateKbps } });
+      const added = await req('POST', api('/outputs/add'), {
+        body: { kind: 'stream', url: `udp://127.0.0.1:${sink.port}`, width, height, fps: 30, bitrateKbps },
+      });
       if (added.status !== 200) throw new Error(`add: ${added.text}`);
       const id = added.json().current.id as string;
       await until('stream running', async () => (await outputs(s)).find((o) => o.id === id)?.state === 'running');
@@ -111,7 +117,16 @@ async function cpuRow(width: number, height: number): Promise<CpuRow> {
   const vjdWithStream = median(withStream);
   const added = Math.round(median(withStream.map((w, k) => w - base[k]!)) * 10) / 10;
   const ratio = (x: number): number => Math.round((added / x) * 100) / 100;
-  return { size: `${width}×${height}@30 (${bitrateKbps} kb/s)`, vjdBase, vjdWithStream, added, plainFfmpeg, ratio: ratio(plainFfmpeg), plainRgba, ratioRgba: ratio(plainRgba) };
+  return {
+    size: `${width}×${height}@30 (${bitrateKbps} kb/s)`,
+    vjdBase,
+    vjdWithStream,
+    added,
+    plainFfmpeg,
+    ratio: ratio(plainFfmpeg),
+    plainRgba,
+    ratioRgba: ratio(plainRgba),
+  };
 }
 
 /** Blackout on → the first black frame that arrives after the request was sent; then off, back to picture. */
@@ -120,7 +135,7 @@ async function blackoutLatency(s: TestServer, arrivals: Arrival[]): Promise<numb
   const samples: number[] = [];
   const firstAfter = async (t: number, black: boolean): Promise<number> => {
     let hit: Arrival | undefined;
-    await until('frame', () => (hit = arrivals.find((a) => a.at > t && (a.level < 10) === black)) !== undefined, 20000);
+    await until('frame', () => (hit = arrivals.find((a) => a.at > t && a.level < 10 === black)) !== undefined, 20000);
     return hit!.at;
   };
   await firstAfter(performance.now(), false);
@@ -146,7 +161,9 @@ async function latencyRows(): Promise<Array<{ path: string; runs: number; p50: n
     const rx = await udpSink();
     const port = rx.port;
     rx.socket.close();
-    const added = await req('POST', api('/outputs/add'), { body: { kind: 'stream', url: `udp://127.0.0.1:${port}?pkt_size=1316`, width: 640, height: 360, fps: 30 } });
+    const added = await req('POST', api('/outputs/add'), {
+      body: { kind: 'stream', url: `udp://127.0.0.1:${port}?pkt_size=1316`, width: 640, height: 360, fps: 30 },
+    });
     if (added.status !== 200) throw new Error(`add: ${added.text}`);
     const udp = new FrameReceiver(`udp://127.0.0.1:${port}?fifo_size=1000000&overrun_nonfatal=1`);
     let udpSamples: number[];
@@ -222,7 +239,14 @@ async function soak(): Promise<SoakResult> {
         renderDroppedFrames: s1.render.droppedFrames - s0.render.droppedFrames,
         outputs: o1.map((o) => {
           const b = o0.find((x) => x.id === o.id)!;
-          return { id: o.id, kind: o.kind, framesSent: o.framesSent - b.framesSent, framesDropped: o.framesDropped - b.framesDropped, framesRepeated: o.framesRepeated - b.framesRepeated, restarts: o.restarts - b.restarts };
+          return {
+            id: o.id,
+            kind: o.kind,
+            framesSent: o.framesSent - b.framesSent,
+            framesDropped: o.framesDropped - b.framesDropped,
+            framesRepeated: o.framesRepeated - b.framesRepeated,
+            restarts: o.restarts - b.restarts,
+          };
         }),
         preview: {
           clients: clients.length,
@@ -256,7 +280,10 @@ export function outputsTable(r: Awaited<ReturnType<typeof outputsBench>>): strin
     '',
     '| UDP stream | vjd without | vjd with | added | plain ffmpeg (lavfi testsrc2, same x264 args) | added ÷ plain | plain ffmpeg, RGBA source | added ÷ RGBA plain |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...r.cpu.map((x) => `| ${x.size} | ${x.vjdBase} | ${x.vjdWithStream} | ${x.added} | ${x.plainFfmpeg} | ${x.ratio}× | ${x.plainRgba} | ${x.ratioRgba}× |`),
+    ...r.cpu.map(
+      (x) =>
+        `| ${x.size} | ${x.vjdBase} | ${x.vjdWithStream} | ${x.added} | ${x.plainFfmpeg} | ${x.ratio}× | ${x.plainRgba} | ${x.ratioRgba}× |`,
+    ),
     '',
     'Blackout latency: `POST /global/blackout` sent → first black frame decoded by the client on loopback (render 640×360 @ 30).',
     '',

@@ -21,7 +21,14 @@ function post(port: number, path: string, body: unknown): Promise<{ status: numb
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const r = request(
-      { host: '127.0.0.1', port, path: `/api/v1${path}`, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/v1${path}`,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -33,9 +40,12 @@ function post(port: number, path: string, body: unknown): Promise<{ status: numb
   });
 }
 
-const center = async (port: number): Promise<number> => (await post(port, '/_test/sample', { points: [[0.5, 0.5]] })).json.pixels[0][0] as number;
+const center = async (port: number): Promise<number> =>
+  (await post(port, '/_test/sample', { points: [[0.5, 0.5]] })).json.pixels[0][0] as number;
 
-const s = await startServer({ config: { render: { width: WIDTH, height: HEIGHT, fps: FPS }, live: { test: [], streams: [], v4l2: { enabled: false } } } });
+const s = await startServer({
+  config: { render: { width: WIDTH, height: HEIGHT, fps: FPS }, live: { test: [], streams: [], v4l2: { enabled: false } } },
+});
 const port = s.port;
 const frames: number[] = [];
 const answers: number[] = [];
@@ -50,7 +60,9 @@ try {
     // A random phase against the frame clock, as a fader move would have.
     await sleep(Math.random() * PERIOD);
     const t0 = performance.now();
-    const answered = post(port, '/effects/params', { index: 1, values: { brightness: dark ? -1 : 0 } }).then(() => answers.push(performance.now() - t0));
+    const answered = post(port, '/effects/params', { index: 1, values: { brightness: dark ? -1 : 0 } }).then(() =>
+      answers.push(performance.now() - t0),
+    );
     for (;;) {
       const r = await center(port);
       if (dark ? r < 20 : r > 100) break;

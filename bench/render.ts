@@ -75,7 +75,14 @@ export async function renderBench(): Promise<{ renderer: string; rows: RenderRow
       engine.requestSource(1, 'bench', Number.MAX_SAFE_INTEGER, { kind: 'generator', type: 'plasma', inputs: {} });
       for (const n of COUNTS) {
         while (engine.chain.length < n) {
-          const r = engine.chain.apply({ op: 'add', type: MIX[engine.chain.length % MIX.length]!, idempotent: false, ceiling: 128, presetId: '', inputs: {} });
+          const r = engine.chain.apply({
+            op: 'add',
+            type: MIX[engine.chain.length % MIX.length]!,
+            idempotent: false,
+            ceiling: 128,
+            presetId: '',
+            inputs: {},
+          });
           if (!r.ok) throw new Error(r.message);
         }
         const times: number[] = [];
@@ -87,13 +94,29 @@ export async function renderBench(): Promise<{ renderer: string; rows: RenderRow
         }
         times.sort((a, b) => a - b);
         const p50 = percentile(times, 0.5);
-        rows.push({ width: w, height: h, effects: n, mix: 'show', frameMsP50: round(p50), frameMsP99: round(percentile(times, 0.99)), fps: round(1000 / p50) });
+        rows.push({
+          width: w,
+          height: h,
+          effects: n,
+          mix: 'show',
+          frameMsP50: round(p50),
+          frameMsP99: round(percentile(times, 0.99)),
+          fps: round(1000 / p50),
+        });
         process.stdout.write(`${w}x${h} effects=${n} p50=${p50.toFixed(2)} ms\n`);
       }
       engine.chain.clear();
       for (const type of LIGHT) engine.chain.apply({ op: 'add', type, idempotent: false, ceiling: 128, presetId: '', inputs: {} });
       const light = medianFrameMs(engine, gl, FRAMES);
-      rows.push({ width: w, height: h, effects: LIGHT.length, mix: 'light', frameMsP50: round(light), frameMsP99: round(light), fps: round(1000 / light) });
+      rows.push({
+        width: w,
+        height: h,
+        effects: LIGHT.length,
+        mix: 'light',
+        frameMsP50: round(light),
+        frameMsP99: round(light),
+        fps: round(1000 / light),
+      });
       if (w === 1280) {
         // What one effect adds to a frame at 720p, over a flat source (cheapest possible source stage).
         engine.chain.clear();
@@ -133,7 +156,9 @@ function chunk<T>(list: T[], n: number): T[][] {
   const out: T[][] = [];
   const rows = Math.ceil(list.length / n);
   for (let r = 0; r < rows; r++) out.push(Array.from({ length: n }, (_, c) => list[c * rows + r]).filter((x): x is T => x !== undefined));
-  return out.map((row) => (row.length < n ? [...row, ...Array.from({ length: n - row.length }, () => ({ type: '', addedMs: '' }) as unknown as T)] : row));
+  return out.map((row) =>
+    row.length < n ? [...row, ...Array.from({ length: n - row.length }, () => ({ type: '', addedMs: '' }) as unknown as T)] : row,
+  );
 }
 
 export function renderTable(renderer: string, rows: RenderRow[]): string {
@@ -143,7 +168,10 @@ export function renderTable(renderer: string, rows: RenderRow[]): string {
     '',
     '| size | effects | frame p50 (ms) | frame p99 (ms) | sustainable fps (1000 / p50) |',
     '|---|---|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.width}×${r.height} | ${r.effects}${r.mix === 'light' ? ' (light mix)' : ''} | ${r.frameMsP50} | ${r.mix === 'light' ? '–' : r.frameMsP99} | ${r.fps} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.width}×${r.height} | ${r.effects}${r.mix === 'light' ? ' (light mix)' : ''} | ${r.frameMsP50} | ${r.mix === 'light' ? '–' : r.frameMsP99} | ${r.fps} |`,
+    ),
   ];
   return lines.join('\n');
 }

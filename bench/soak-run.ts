@@ -43,7 +43,18 @@ export const DEFAULT_WEIGHTS = {
 export type ReadKind = keyof typeof DEFAULT_WEIGHTS;
 
 /** Route groups the latency table is split by. */
-export const GROUPS = ['browse', 'effects', 'sources', 'palettes', 'status', 'thumb:live', 'thumb:current', 'thumb:source', 'thumb:palette', 'mutation'] as const;
+export const GROUPS = [
+  'browse',
+  'effects',
+  'sources',
+  'palettes',
+  'status',
+  'thumb:live',
+  'thumb:current',
+  'thumb:source',
+  'thumb:palette',
+  'mutation',
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface LatencyStats {
@@ -75,7 +86,15 @@ export interface Sample {
 export interface SoakResult {
   machine: string;
   date: string;
-  config: { seconds: number; pollers: number; render: { width: number; height: number; fps: number }; waitMs: [number, number]; mutationChance: number; editors: number | null; weights: Record<ReadKind, number> };
+  config: {
+    seconds: number;
+    pollers: number;
+    render: { width: number; height: number; fps: number };
+    waitMs: [number, number];
+    mutationChance: number;
+    editors: number | null;
+    weights: Record<ReadKind, number>;
+  };
   elapsedS: number;
   total: number;
   rps: number;
@@ -95,7 +114,13 @@ export interface SoakResult {
    */
   clock: { spanS: number; frames: number; dropped: number; slots: number };
   /** CPU use over the load phase, % of one core: the vjd process (all its threads) and this load generator. */
-  cpu: { serverPct: number; loadGeneratorPct: number; cores: number; loadGeneratorLoopDelayP99Ms: number; loadGeneratorLoopDelayMaxMs: number };
+  cpu: {
+    serverPct: number;
+    loadGeneratorPct: number;
+    cores: number;
+    loadGeneratorLoopDelayP99Ms: number;
+    loadGeneratorLoopDelayMaxMs: number;
+  };
   fds: { first: number; last: number; max: number };
   /** Effects chain length seen by the sampler, render frame time p50 range, GL objects first/last. */
   render: { chainMin: number; chainMax: number; frameMsP50Min: number; frameMsP50Max: number; glFirst: number; glLast: number };
@@ -134,7 +159,14 @@ interface Answer {
 }
 
 /** One request on `agent`; resolves with status, error code, ETag and latency, never rejects. */
-function send(agent: Agent, base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+function send(
+  agent: Agent,
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -173,10 +205,14 @@ function send(agent: Agent, base: string, method: string, path: string, body?: u
         }
         finish({ status, code, etag, error: null, message, retryAfter });
       });
-      res.on('error', (err: NodeJS.ErrnoException) => finish({ status: 0, code: null, etag: null, error: err.code ?? err.message, message: err.message, retryAfter: null }));
+      res.on('error', (err: NodeJS.ErrnoException) =>
+        finish({ status: 0, code: null, etag: null, error: err.code ?? err.message, message: err.message, retryAfter: null }),
+      );
     });
     r.on('timeout', () => r.destroy(Object.assign(new Error('request timed out'), { code: 'TIMEOUT' })));
-    r.on('error', (err: NodeJS.ErrnoException) => finish({ status: 0, code: null, etag: null, error: err.code ?? err.message, message: err.message, retryAfter: null }));
+    r.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ status: 0, code: null, etag: null, error: err.code ?? err.message, message: err.message, retryAfter: null }),
+    );
     r.end(payload);
   });
 }
@@ -220,7 +256,10 @@ async function cpuSeconds(pid: number): Promise<number> {
 
 /** Render fps from GET /status (null when unreadable). */
 async function renderFps(base: string): Promise<number | null> {
-  const st = await req('GET', `${base}/api/v1/status`, { timeoutMs: 15000 }).then((r) => r.json(), () => null);
+  const st = await req('GET', `${base}/api/v1/status`, { timeoutMs: 15000 }).then(
+    (r) => r.json(),
+    () => null,
+  );
   return typeof st?.render?.fps === 'number' ? st.render.fps : null;
 }
 
@@ -326,7 +365,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       const fine = a.error === null && ((a.status >= 200 && a.status < 300) || a.status === 304 || documented);
       if (!fine) {
         unexpected++;
-        if (unexpectedSamples.length < 20) unexpectedSamples.push(`${method} ${path} -> ${key}${a.message ? `: ${a.message.slice(0, 160)}` : ''} (${Math.round(a.ms)} ms)`);
+        if (unexpectedSamples.length < 20)
+          unexpectedSamples.push(`${method} ${path} -> ${key}${a.message ? `: ${a.message.slice(0, 160)}` : ''} (${Math.round(a.ms)} ms)`);
       }
     };
 
@@ -354,7 +394,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       const format = Math.random() < 0.2 ? 'jpg' : 'png';
       const etags = new Map<string, string>();
       let cycle: 'toggle' | 'remove' | null = null;
-      const call = async (group: Group, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer> => {
+      const call = async (
+        group: Group,
+        method: string,
+        path: string,
+        body?: unknown,
+        headers?: Record<string, string>,
+      ): Promise<Answer> => {
         const a = await send(agent, s.base, method, path, body, headers);
         record(group, method, path, a);
         return a;
@@ -461,9 +507,30 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
             r.on('error', () => resolve(null));
             r.end();
           });
-        const [proc, fds, st, fx] = await Promise.all([procStatus(pid), readdir(`/proc/${pid}/fd`).then((l) => l.length, () => NaN), getJson('/api/v1/status'), getJson('/api/v1/effects')]);
+        const [proc, fds, st, fx] = await Promise.all([
+          procStatus(pid),
+          readdir(`/proc/${pid}/fd`).then(
+            (l) => l.length,
+            () => NaN,
+          ),
+          getJson('/api/v1/status'),
+          getJson('/api/v1/effects'),
+        ]);
         const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-        samples.push({ t, rssMiB: proc.rssMiB, fps: num(st?.render?.fps), frames: num(st?.render?.frames), dropped: num(st?.render?.droppedFrames), frameMsP50: st?.render?.frameMsP50 ?? null, frameMsP99: st?.render?.frameMsP99 ?? null, chain: typeof fx?.count === 'number' ? fx.count : null, glObjects: st?.render?.gl ? (st.render.gl.textures ?? 0) + (st.render.gl.framebuffers ?? 0) : null, fds, threads: proc.threads, thumbQueueDepth: st?.thumbnails?.queue?.depth ?? null });
+        samples.push({
+          t,
+          rssMiB: proc.rssMiB,
+          fps: num(st?.render?.fps),
+          frames: num(st?.render?.frames),
+          dropped: num(st?.render?.droppedFrames),
+          frameMsP50: st?.render?.frameMsP50 ?? null,
+          frameMsP99: st?.render?.frameMsP99 ?? null,
+          chain: typeof fx?.count === 'number' ? fx.count : null,
+          glObjects: st?.render?.gl ? (st.render.gl.textures ?? 0) + (st.render.gl.framebuffers ?? 0) : null,
+          fds,
+          threads: proc.threads,
+          thumbQueueDepth: st?.thumbnails?.queue?.depth ?? null,
+        });
         if (opts.log && samples.length % 10 === 0) {
           const last = samples[samples.length - 1]!;
           opts.log(`t=${last.t}s requests=${total} rss=${last.rssMiB} MiB fps=${last.fps} unexpected=${unexpected}`);
@@ -508,7 +575,10 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
 
     // RSS trend over the second half of the run: least-squares line, growth from its start to its end.
     const half = samples.filter((x) => x.t >= opts.seconds / 2);
-    const k = slope(half.map((x) => x.t), half.map((x) => x.rssMiB));
+    const k = slope(
+      half.map((x) => x.t),
+      half.map((x) => x.rssMiB),
+    );
     const halfSpan = half.length > 1 ? half[half.length - 1]!.t - half[0]!.t : 0;
     const meanT = half.reduce((a, x) => a + x.t, 0) / Math.max(1, half.length);
     const meanR = half.reduce((a, x) => a + x.rssMiB, 0) / Math.max(1, half.length);
@@ -523,7 +593,15 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     return {
       machine: machineLine(),
       date: new Date().toISOString(),
-      config: { seconds: opts.seconds, pollers: opts.pollers, render, waitMs, mutationChance, editors: Number.isFinite(editors) ? editors : null, weights },
+      config: {
+        seconds: opts.seconds,
+        pollers: opts.pollers,
+        render,
+        waitMs,
+        mutationChance,
+        editors: Number.isFinite(editors) ? editors : null,
+        weights,
+      },
       elapsedS: Math.round(elapsedS * 10) / 10,
       total,
       rps: Math.round(total / elapsedS),
@@ -542,7 +620,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       },
       fps: { min: Math.min(...fpsList), median: median(fpsList), target: render.fps, idleMedian, recoveredAfterMs },
       clock,
-      cpu: { serverPct: serverCpuPct, loadGeneratorPct: clientCpuPct, cores: cpus().length, loadGeneratorLoopDelayP99Ms: loopP99Ms, loadGeneratorLoopDelayMaxMs: loopMaxMs },
+      cpu: {
+        serverPct: serverCpuPct,
+        loadGeneratorPct: clientCpuPct,
+        cores: cpus().length,
+        loadGeneratorLoopDelayP99Ms: loopP99Ms,
+        loadGeneratorLoopDelayMaxMs: loopMaxMs,
+      },
       fds: { first: fdList[0] ?? NaN, last: fdList[fdList.length - 1] ?? NaN, max: Math.max(...fdList) },
       render: {
         chainMin: Math.min(...nums(samples.map((x) => x.chain))),
@@ -552,7 +636,15 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         glFirst: nums(samples.map((x) => x.glObjects))[0] ?? NaN,
         glLast: nums(samples.map((x) => x.glObjects)).at(-1) ?? NaN,
       },
-      thumbnails: { requests: th.requests, notModified: th.notModified, cacheHits: th.cacheHits, timeouts: th.timeouts, placeholders: th.placeholders, queue: th.queue, previewsOpen: th.previewsOpen },
+      thumbnails: {
+        requests: th.requests,
+        notModified: th.notModified,
+        cacheHits: th.cacheHits,
+        timeouts: th.timeouts,
+        placeholders: th.placeholders,
+        queue: th.queue,
+        previewsOpen: th.previewsOpen,
+      },
       samples,
     };
   } finally {
@@ -587,7 +679,9 @@ export function soakMarkdown(r: SoakResult): string {
     '',
     '| answer | count |',
     '|---|---:|',
-    ...Object.entries(r.codes).map(([k, n]) => `| ${k}${EXPECTED_ERRORS.has(k) || /^(2\d\d|304)$/.test(k) ? '' : ' (unexpected)'} | ${n} |`),
+    ...Object.entries(r.codes).map(
+      ([k, n]) => `| ${k}${EXPECTED_ERRORS.has(k) || /^(2\d\d|304)$/.test(k) ? '' : ' (unexpected)'} | ${n} |`,
+    ),
     '',
     '| server | first | last | max | other |',
     '|---|---:|---:|---:|---|',

@@ -69,7 +69,9 @@ function get(agent: Agent | false, url: string): Promise<Answer> {
       });
     });
     r.on('timeout', () => r.destroy(new Error('timeout')));
-    r.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, code: err.code ?? err.message, bytes: 0, ms: performance.now() - started }));
+    r.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ status: 0, code: err.code ?? err.message, bytes: 0, ms: performance.now() - started }),
+    );
     r.end();
   });
 }
@@ -80,7 +82,8 @@ function pct(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-const keyOf = (a: Answer): string => (a.status === 0 ? `ERR ${a.code}` : a.status >= 400 ? `${a.status} ${a.code ?? '?'}` : String(a.status));
+const keyOf = (a: Answer): string =>
+  a.status === 0 ? `ERR ${a.code}` : a.status >= 400 ? `${a.status} ${a.code ?? '?'}` : String(a.status);
 const r2 = (v: number): number => Math.round(v * 100) / 100;
 
 async function statusOf(s: TestServer): Promise<any> {
@@ -184,7 +187,11 @@ async function main(): Promise<void> {
     env: { VJD_LOG_LEVEL: 'warn' },
     config: {
       render: RENDER,
-      live: { test: [{ id: 'bars', name: 'Test Source', pattern: `testsrc2=size=${RENDER.width}x${RENDER.height}:rate=${RENDER.fps}` }], streams: [], v4l2: { enabled: false } },
+      live: {
+        test: [{ id: 'bars', name: 'Test Source', pattern: `testsrc2=size=${RENDER.width}x${RENDER.height}:rate=${RENDER.fps}` }],
+        streams: [],
+        v4l2: { enabled: false },
+      },
     },
   });
   try {
@@ -212,25 +219,37 @@ async function main(): Promise<void> {
     const final = await statusOf(s);
 
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-    const fmtAnswers = (a: Record<string, number>): string => Object.entries(a).map(([k, v]) => `${k}×${v}`).join(', ');
+    const fmtAnswers = (a: Record<string, number>): string =>
+      Object.entries(a)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(', ');
     const lines = [
       `Machine: ${machine}. vjd renders ${RENDER.width}×${RENDER.height} at ${RENDER.fps} fps, a lavfi testsrc2 input (${RENDER.width}×${RENDER.height}@${RENDER.fps}) is the current source, no effects; encode pool ${final.thumbnails.encoder.threads} thread(s). Each row: ${CONCURRENCY} concurrent keep-alive clients for ${ROW_SECONDS} s, every request a size ${SIZE_SPREAD} px below the nominal one at most, cycling, so no request is answered from the result cache, a shared job or 304 (cache hits / shared jobs columns confirm). Latency is per 200 answer, client side, loopback.`,
       '',
       '| subject | size | format | req/s | p50 ms | p99 ms | mean bytes | answers | cache hits / shared | render fps min / median | encode ms p50 |',
       '|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.subject} | ${r.size} | ${r.format} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.meanBytes} | ${fmtAnswers(r.answers)} | ${r.cacheHits} / ${r.shared} | ${r.fpsMin} / ${r.fpsMedian} | ${r.encodeMsP50} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.subject} | ${r.size} | ${r.format} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.meanBytes} | ${fmtAnswers(r.answers)} | ${r.cacheHits} / ${r.shared} | ${r.fpsMin} / ${r.fpsMedian} | ${r.encodeMsP50} |`,
+      ),
       '',
       `Burst: ${BURST} requests sent at once on separate connections, ${BURST} distinct sizes, png (admission: reject above depth 32 until it falls to 16).`,
       '',
       '| subject | sizes | requests | 200 | 503 THUMBNAIL_QUEUE_FULL | other | 200 p50 ms | 200 max ms | 503 max ms |',
       '|---|---|---:|---:|---:|---|---:|---:|---:|',
-      ...bursts.map((b) => `| ${b.subject} | ${b.size} | ${b.requests} | ${b.ok} | ${b.queueFull} | ${fmtAnswers(b.other) || '–'} | ${b.okP50ms} | ${b.okMaxMs} | ${b.rejectMaxMs} |`),
+      ...bursts.map(
+        (b) =>
+          `| ${b.subject} | ${b.size} | ${b.requests} | ${b.ok} | ${b.queueFull} | ${fmtAnswers(b.other) || '–'} | ${b.okP50ms} | ${b.okMaxMs} | ${b.rejectMaxMs} |`,
+      ),
     ];
     const md = lines.join('\n');
     const outDir = join(ROOT, 'bench', 'results');
     await mkdir(outDir, { recursive: true });
     await writeFile(join(outDir, 'thumbnails.md'), `${md}\n`);
-    await writeFile(join(outDir, 'thumbnails.json'), `${JSON.stringify({ machine, date: new Date().toISOString(), render: RENDER, rowSeconds: ROW_SECONDS, concurrency: CONCURRENCY, rows, bursts, finalThumbnails: final.thumbnails }, null, 2)}\n`);
+    await writeFile(
+      join(outDir, 'thumbnails.json'),
+      `${JSON.stringify({ machine, date: new Date().toISOString(), render: RENDER, rowSeconds: ROW_SECONDS, concurrency: CONCURRENCY, rows, bursts, finalThumbnails: final.thumbnails }, null, 2)}\n`,
+    );
     process.stdout.write(`${md}\n`);
     if (rows.some((r) => Object.keys(r.answers).some((k) => k !== '200'))) {
       process.stderr.write('steady rows got answers other than 200\n');

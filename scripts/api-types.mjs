@@ -16,7 +16,9 @@ const { startServer, req } = await import(join(root, 'dist', 'test', 'helpers', 
 
 function run(args, cwd) {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, args, { cwd, timeout: 300_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${stdout}\n${stderr}`)) : resolve())),
+    execFile(process.execPath, args, { cwd, timeout: 300_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(),
+    ),
   );
 }
 

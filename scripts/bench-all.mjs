@@ -3,7 +3,22 @@
 // A name on the command line runs only those, e.g. `node scripts/bench-all.mjs mix outputs`.
 import { spawnSync } from 'node:child_process';
 
-const ALL = ['micro', 'encode', 'browse', 'render', 'fuse', 'activation', 'mutations', 'http-bench', 'thumbnails', 'mix', 'params', 'outputs', 'events', 'events-soak'];
+const ALL = [
+  'micro',
+  'encode',
+  'browse',
+  'render',
+  'fuse',
+  'activation',
+  'mutations',
+  'http-bench',
+  'thumbnails',
+  'mix',
+  'params',
+  'outputs',
+  'events',
+  'events-soak',
+];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {
   if (!ALL.includes(name)) {

@@ -5,7 +5,22 @@ import { readFile, writeFile } from 'node:fs/promises';
 const root = new URL('..', import.meta.url);
 const readmeUrl = new URL('README.md', root);
 let readme = await readFile(readmeUrl, 'utf8');
-for (const name of ['http', 'micro', 'render', 'browse', 'activation', 'thumbnails', 'encode', 'soak', 'fuse', 'mix', 'params', 'outputs', 'events', 'events-soak']) {
+for (const name of [
+  'http',
+  'micro',
+  'render',
+  'browse',
+  'activation',
+  'thumbnails',
+  'encode',
+  'soak',
+  'fuse',
+  'mix',
+  'params',
+  'outputs',
+  'events',
+  'events-soak',
+]) {
   let table;
   try {
     table = (await readFile(new URL(`bench/results/${name}.md`, root), 'utf8')).trim();

@@ -61,7 +61,8 @@ function runFile(file) {
       const passed = num('Passed');
       const skipped = num('Skipped') ?? 0;
       let failed;
-      if (total === null || passed === null) failed = 1; // crashed before uvu could report
+      if (total === null || passed === null)
+        failed = 1; // crashed before uvu could report
       else failed = total - passed - skipped + (code !== 0 && total - passed - skipped === 0 ? 1 : 0);
       resolve({ file: relative(root, file), passed: passed ?? 0, failed, skipped, ms: Date.now() - started });
     });
@@ -73,7 +74,13 @@ function runFile(file) {
 let display = null;
 if (!process.env.DISPLAY) {
   const { ensureDisplay } = await import('../dist/src/workers/xvfb.js');
-  const quiet = { info() {}, warn() {}, error(...args) { console.error(...args); } };
+  const quiet = {
+    info() {},
+    warn() {},
+    error(...args) {
+      console.error(...args);
+    },
+  };
   display = await ensureDisplay(quiet);
   process.env.DISPLAY = display.name;
 }
@@ -89,7 +96,9 @@ const failed = results.reduce((a, r) => a + r.failed, 0);
 const skipped = results.reduce((a, r) => a + r.skipped, 0);
 process.stdout.write('\n== summary\n');
 for (const r of results) {
-  process.stdout.write(`${r.failed ? 'FAIL' : 'ok  '} ${r.file}  ${r.passed} passed, ${r.failed} failed  (${(r.ms / 1000).toFixed(1)} s)\n`);
+  process.stdout.write(
+    `${r.failed ? 'FAIL' : 'ok  '} ${r.file}  ${r.passed} passed, ${r.failed} failed  (${(r.ms / 1000).toFixed(1)} s)\n`,
+  );
 }
 if (files.length === 0) process.stdout.write('no test files found under dist/test\n');
 await display?.stop();

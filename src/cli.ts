@@ -125,7 +125,13 @@ async function main(argv: string[]): Promise<number> {
     const live = alive && file && Number(file.port) > 0 ? await httpStatus(String(file.host), Number(file.port)) : null;
     const state = live && typeof live.status === 'string' ? live.status : alive && file ? String(file.state) : 'Server Disabled';
     // A running server may still explain itself (a wanted address it cannot bind yet while the old one serves).
-    const reason = live ? (typeof live.reason === 'string' ? live.reason : null) : alive && file ? (file.reason as string | null) : 'vjd is not running';
+    const reason = live
+      ? typeof live.reason === 'string'
+        ? live.reason
+        : null
+      : alive && file
+        ? (file.reason as string | null)
+        : 'vjd is not running';
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ state, reason, pid: alive ? pid : null, file: alive ? file : null, live })}\n`);
     } else {

@@ -5,12 +5,18 @@ import { LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS } from '
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
 export const ERRORS = {
-  INVALID_PATH: { status: 400, message: `path is longer than ${browse.pathMaxLength} characters or has characters outside A-Z a-z 0-9 / _ -` },
+  INVALID_PATH: {
+    status: 400,
+    message: `path is longer than ${browse.pathMaxLength} characters or has characters outside A-Z a-z 0-9 / _ -`,
+  },
   INVALID_DEPTH: { status: 400, message: `depth must be an integer from ${browse.depthMin} to ${browse.depthMax}` },
   INVALID_REQUEST: { status: 400, message: 'the request is not valid' },
   UNAUTHORIZED: { status: 401, message: 'a valid API key is required (X-API-Key or Authorization: Bearer)' },
   EFFECT_LIMIT_REACHED: { status: 403, message: 'the effects chain is at the effect ceiling of the license tier' },
-  ORIGIN_NOT_ALLOWED: { status: 403, message: 'a web page on another site may not open the events socket; add its origin to server.allowedOrigins' },
+  ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    message: 'a web page on another site may not open the events socket; add its origin to server.allowedOrigins',
+  },
   OUTPUT_LIMIT_REACHED: { status: 403, message: `vjd runs at most ${OUTPUT_LIMITS.max} outputs; remove one first` },
   NOT_FOUND: { status: 404, message: 'no such route' },
   PATH_NOT_FOUND: { status: 404, message: 'the path names no folder' },
@@ -30,12 +36,18 @@ export const ERRORS = {
   UPGRADE_REQUIRED: { status: 426, message: 'this route is a WebSocket: connect with Upgrade: websocket' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
-  CHAIN_BUSY: { status: 503, message: `the effects chain was not readable or updatable within ${chainTimeoutMs} ms; nothing changed; retry` },
+  CHAIN_BUSY: {
+    status: 503,
+    message: `the effects chain was not readable or updatable within ${chainTimeoutMs} ms; nothing changed; retry`,
+  },
   PREVIEW_LIMIT: { status: 503, message: `at most ${PREVIEW_LIMITS.clients} preview streams at once; close one first` },
   PREVIEW_TIMEOUT: { status: 503, message: `frame readback did not complete within ${thumbnails.readbackTimeoutMs} ms` },
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
   STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },
-  ACTIVATION_TIMEOUT: { status: 504, message: `activation did not complete within ${activationTimeoutMs} ms; the previous source keeps driving the output` },
+  ACTIVATION_TIMEOUT: {
+    status: 504,
+    message: `activation did not complete within ${activationTimeoutMs} ms; the previous source keeps driving the output`,
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -83,5 +95,9 @@ export function isErrorCode(code: string): code is ErrorCode {
  */
 export function notFound(kind: string, requested: string, available: readonly string[], phrase = `no ${kind} matches`): ApiError {
   const shown = requested.length > 80 ? `${requested.slice(0, 80)}…` : requested;
-  return new ApiError('ITEM_NOT_FOUND', `${phrase} "${shown}"`, { requested: requested.slice(0, LIMITS.selectIdMaxLength), kind, available: available.slice(0, NOT_FOUND_AVAILABLE_MAX) });
+  return new ApiError('ITEM_NOT_FOUND', `${phrase} "${shown}"`, {
+    requested: requested.slice(0, LIMITS.selectIdMaxLength),
+    kind,
+    available: available.slice(0, NOT_FOUND_AVAILABLE_MAX),
+  });
 }

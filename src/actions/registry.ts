@@ -49,12 +49,15 @@ export function buildActions(
   transitions: readonly IsfDescriptor[] = [],
 ): Action[] {
   const out: Action[] = [];
-  for (const p of presets) out.push({ id: `preset.${p.id}`, name: p.name, category: 'Effect Presets', target: { kind: 'effect-preset', preset: p } });
+  for (const p of presets)
+    out.push({ id: `preset.${p.id}`, name: p.name, category: 'Effect Presets', target: { kind: 'effect-preset', preset: p } });
   for (const e of sources) out.push({ id: `source.${e.id}`, name: e.name, category: 'Sources', target: { kind: 'source', entry: e } });
   out.push({ id: 'mix.take', name: 'Take', category: 'Mix', target: { kind: 'take', transition: null } });
-  for (const t of transitions) out.push({ id: `mix.take.${t.type}`, name: `Take: ${t.name}`, category: 'Mix', target: { kind: 'take', transition: t.type } });
+  for (const t of transitions)
+    out.push({ id: `mix.take.${t.type}`, name: `Take: ${t.name}`, category: 'Mix', target: { kind: 'take', transition: t.type } });
   out.push({ id: 'palette.next', name: 'Next Palette', category: 'Palettes', target: { kind: 'palette-next' } });
-  for (const p of palettes) out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
+  for (const p of palettes)
+    out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
   out.push(...GLOBAL);
   return out;
 }

@@ -28,16 +28,19 @@ export interface ActionDeps {
 }
 
 const ActionSchema = Type.Object({
-  id: Type.String({ description: '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>`' }),
+  id: Type.String({
+    description:
+      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>`',
+  }),
   name: Type.String(),
   category: Type.String({ description: CATEGORIES.map((c) => `\`${c}\``).join(', ') }),
 });
 
 const DESCRIPTION = [
   'Triggers one action. The body is ignored (send none). The answer is `{success: true, action, result}` where `result` is what the equivalent route answers:',
-  '- **Effect Presets** (`preset.<id>`): adds the preset\'s effect with its saved input values, appended enabled, like POST /effects/add (never idempotent); `result` is the chain item, whose `presetId` is the preset id. Same 403 EFFECT_LIMIT_REACHED, 500 EFFECT_LOAD_FAILED and 503 CHAIN_BUSY rules.',
+  "- **Effect Presets** (`preset.<id>`): adds the preset's effect with its saved input values, appended enabled, like POST /effects/add (never idempotent); `result` is the chain item, whose `presetId` is the preset id. Same 403 EFFECT_LIMIT_REACHED, 500 EFFECT_LOAD_FAILED and 503 CHAIN_BUSY rules.",
   '- **Sources** (`source.<sourceId>`): selects the source like POST /sources/select; `result` is the current source. 504 ACTIVATION_TIMEOUT as there.',
-  '- **Mix** (`mix.take` with the mixer\'s transition, `mix.take.<transition>` with that one and the mixer\'s duration): a take like POST /mix/take; `result` is the mixer (GET /mix). 409 NOTHING_CUED as there.',
+  "- **Mix** (`mix.take` with the mixer's transition, `mix.take.<transition>` with that one and the mixer's duration): a take like POST /mix/take; `result` is the mixer (GET /mix). 409 NOTHING_CUED as there.",
   '- **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.',
   '- **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.',
   `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
@@ -48,7 +51,17 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
     const t = a.target;
     switch (t.kind) {
       case 'effect-preset':
-        return d.render.chain({ op: 'add', type: t.preset.effect, idempotent: false, ceiling: d.ceiling(), presetId: t.preset.id, inputs: { ...t.preset.inputs } }, started);
+        return d.render.chain(
+          {
+            op: 'add',
+            type: t.preset.effect,
+            idempotent: false,
+            ceiling: d.ceiling(),
+            presetId: t.preset.id,
+            inputs: { ...t.preset.inputs },
+          },
+          started,
+        );
       case 'source':
         await d.mixer.endTransition();
         return d.sources.select(t.entry, started);
@@ -80,7 +93,9 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       tags: ['actions'],
       feature: 'actions',
       schema: {},
-      responses: { 200: { description: 'the actions', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ActionSchema) }) } },
+      responses: {
+        200: { description: 'the actions', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ActionSchema) }) },
+      },
       errors: [],
       handler: () => {
         const items = d.actions().map((a) => ({ id: a.id, name: a.name, category: a.category }));
@@ -101,17 +116,37 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       responses: {
         200: {
           description: 'the action ran',
-          schema: Type.Object({ success: Type.Literal(true), action: ActionSchema, result: Type.Union([ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody], { description: 'what the equivalent route answers: the chain item, the current source, the mixer, the palette or `{blackout, dimmer}`' }) }),
+          schema: Type.Object({
+            success: Type.Literal(true),
+            action: ActionSchema,
+            result: Type.Union([ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody], {
+              description:
+                'what the equivalent route answers: the chain item, the current source, the mixer, the palette or `{blackout, dimmer}`',
+            }),
+          }),
         },
       },
-      errors: ['ITEM_NOT_FOUND', 'EFFECT_LIMIT_REACHED', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY', 'NO_CURRENT_PALETTE', 'ACTIVATION_TIMEOUT', 'NOTHING_CUED'],
+      errors: [
+        'ITEM_NOT_FOUND',
+        'EFFECT_LIMIT_REACHED',
+        'EFFECT_LOAD_FAILED',
+        'CHAIN_BUSY',
+        'NO_CURRENT_PALETTE',
+        'ACTIVATION_TIMEOUT',
+        'NOTHING_CUED',
+      ],
       handler: async (req) => {
         const started = Date.now();
         const id = req.params.id;
         const all = d.actions();
         const action = id.length <= LIMITS.selectIdMaxLength ? all.find((a) => a.id === id) : undefined;
         if (!action) {
-          throw notFound('action', id, all.map((a) => a.id), 'no action has the id');
+          throw notFound(
+            'action',
+            id,
+            all.map((a) => a.id),
+            'no action has the id',
+          );
         }
         const result = await run(action, started);
         return { json: { success: true, action: { id: action.id, name: action.name, category: action.category }, result } };

@@ -24,7 +24,9 @@ const ItemNode = Type.Object(
     id: Type.String({ description: '`liveInput:<deviceId>` for a live input, the media id (`media-<16 hex>`) for a file' }),
     name: Type.String(),
     activeState: Type.Boolean({ description: 'true on the item that GET /sources/current reports (at most one per response)' }),
-    thumbnailUrl: Type.String({ description: '`/api/v1/thumbnails/live/<deviceId>` for live inputs, `/media/thumbnails/<mediaId>` for files' }),
+    thumbnailUrl: Type.String({
+      description: '`/api/v1/thumbnails/live/<deviceId>` for live inputs, `/media/thumbnails/<mediaId>` for files',
+    }),
     activate: Activate,
   },
   { description: 'an item (non-folder) node' },
@@ -43,7 +45,12 @@ function folderNode(child: TSchema | null): TSchema {
   return child === null
     ? Type.Object(base, { description: 'a folder node' })
     : Type.Object(
-        { ...base, children: Type.Optional(Type.Array(child, { description: 'present when depth ≥ 2; equals a direct request for browsePath with depth − 1' })) },
+        {
+          ...base,
+          children: Type.Optional(
+            Type.Array(child, { description: 'present when depth ≥ 2; equals a direct request for browsePath with depth − 1' }),
+          ),
+        },
         { description: 'a folder node' },
       );
 }
@@ -84,11 +91,20 @@ export function browseRoutes(deps: BrowseDeps): RouteDef[] {
         // The same rules listBrowse applies, so the description states them; path is checked first (property order).
         query: Type.Object({
           path: Type.Optional(
-            Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9/_-]+$', default: '/', description: 'folder browsePath, 1-512 characters of A-Z a-z 0-9 / _ -, else 400 INVALID_PATH' }),
+            Type.String({
+              minLength: 1,
+              maxLength: 512,
+              pattern: '^[A-Za-z0-9/_-]+$',
+              default: '/',
+              description: 'folder browsePath, 1-512 characters of A-Z a-z 0-9 / _ -, else 400 INVALID_PATH',
+            }),
           ),
           // The exact text, not a number: `01`, `+2` and `2.0` are INVALID_DEPTH.
           depth: Type.Optional(
-            Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')], { default: '1', description: 'levels to list: exactly `1`, `2` or `3`, else 400 INVALID_DEPTH' }),
+            Type.Union([Type.Literal('1'), Type.Literal('2'), Type.Literal('3')], {
+              default: '1',
+              description: 'levels to list: exactly `1`, `2` or `3`, else 400 INVALID_DEPTH',
+            }),
           ),
         }),
       },

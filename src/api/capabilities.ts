@@ -41,7 +41,12 @@ export const CapabilitiesBody = Type.Object({
     selectIdMaxLength: Type.Integer(),
     activationTimeoutMs: Type.Integer(),
     chainTimeoutMs: Type.Integer(),
-    browse: Type.Object({ pathMaxLength: Type.Integer(), depthMin: Type.Integer(), depthMax: Type.Integer(), depthDefault: Type.Integer() }),
+    browse: Type.Object({
+      pathMaxLength: Type.Integer(),
+      depthMin: Type.Integer(),
+      depthMax: Type.Integer(),
+      depthDefault: Type.Integer(),
+    }),
     thumbnails: Type.Object({
       sizeMin: Type.Integer(),
       sizeMax: Type.Integer(),
@@ -64,7 +69,8 @@ export function capabilitiesRoutes(ctx: AppContext): RouteDef[] {
       auth: 'required',
       operationId: 'getCapabilities',
       summary: 'Supported features, license tier and limits',
-      description: 'Lists only features whose routes this server serves; a client detects optional routes (effects-catalogue, browse, live thumbnails) here.',
+      description:
+        'Lists only features whose routes this server serves; a client detects optional routes (effects-catalogue, browse, live thumbnails) here.',
       tags: ['server'],
       feature: 'capabilities',
       schema: {},
@@ -93,7 +99,11 @@ export function capabilitiesRoutes(ctx: AppContext): RouteDef[] {
                 fpsDefault: PREVIEW_LIMITS.fps.default,
               },
             },
-            limits: { effectCeiling: lic.valid ? lic.effectCeiling : 0, ...LIMITS, thumbnails: { ...LIMITS.thumbnails, formats: [...LIMITS.thumbnails.formats] } },
+            limits: {
+              effectCeiling: lic.valid ? lic.effectCeiling : 0,
+              ...LIMITS,
+              thumbnails: { ...LIMITS.thumbnails, formats: [...LIMITS.thumbnails.formats] },
+            },
           },
         };
       },

@@ -129,7 +129,12 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
       handler: () => {
         const page = files.get(HTML_NAME);
         if (page === undefined) throw new ApiError('NOT_FOUND');
-        return { body: page.body, contentType: page.contentType, etag: page.etag, headers: { 'Cache-Control': 'no-cache', ...PAGE_HEADERS } };
+        return {
+          body: page.body,
+          contentType: page.contentType,
+          etag: page.etag,
+          headers: { 'Cache-Control': 'no-cache', ...PAGE_HEADERS },
+        };
       },
     }),
     defineRoute({
@@ -149,7 +154,12 @@ export function docsRoutes(opts: { assets: DocsAssets; openapiYaml: () => string
         // The name is only a key into the preloaded map, never a file path, so `..` and friends cannot escape.
         const file = files.get(req.params.asset);
         if (file === undefined) throw new ApiError('NOT_FOUND');
-        return { body: file.body, contentType: file.contentType, etag: file.etag, headers: { 'Cache-Control': 'public, max-age=86400', ...ASSET_HEADERS } };
+        return {
+          body: file.body,
+          contentType: file.contentType,
+          etag: file.etag,
+          headers: { 'Cache-Control': 'public, max-age=86400', ...ASSET_HEADERS },
+        };
       },
     }),
     defineRoute({

@@ -31,7 +31,9 @@ const CatalogItem = Type.Object({
   type: Type.String({ description: 'effect type that can be loaded' }),
   name: Type.String({ description: 'display name, also accepted where a name is matched' }),
   inChain: Type.Boolean({ description: 'true when the chain holds at least one effect of this type' }),
-  inputs: Type.Array(InputDescriptionSchema, { description: 'the effect\'s ISF inputs in file order (`inputImage` included, not settable)' }),
+  inputs: Type.Array(InputDescriptionSchema, {
+    description: "the effect's ISF inputs in file order (`inputImage` included, not settable)",
+  }),
 });
 
 const ChainList = Type.Object({
@@ -48,7 +50,9 @@ const ChangedWithInputs = Type.Object({ success: Type.Literal(true), current: Ch
 
 // A position outside 1..count is an index miss (404 with `details.min`/`max`, spec section 4), not a malformed
 // request, so `index` has no minimum here.
-const Index = Type.Integer({ description: '1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`' });
+const Index = Type.Integer({
+  description: '1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`',
+});
 
 /** How toggle and enabled address one chain item; the render worker's chain applies the `name`-wins rule. */
 const Target = {
@@ -67,7 +71,9 @@ const neither = (what: string) => (_where: string, problem: string) =>
 const ChainMiss = Type.Object(
   {
     requested: Type.Union([Type.String(), Type.Integer()], { description: 'the type, name or position sent' }),
-    available: Type.Optional(Type.Array(Type.String(), { description: 'types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled)' })),
+    available: Type.Optional(
+      Type.Array(Type.String(), { description: 'types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled)' }),
+    ),
     min: Type.Optional(Type.Integer({ description: 'lowest position: 1' })),
     max: Type.Optional(Type.Integer({ description: 'highest position: the chain length' })),
   },
@@ -116,19 +122,26 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       path: `${API_PREFIX}/effects/available`,
       operationId: 'listAvailableEffects',
       summary: 'The effect catalog: one entry per installed effect type',
-      description: 'Built-in effects plus ISF files from `effects.dirs`. `inChainCount` counts catalog types with at least one copy in the chain.',
+      description:
+        'Built-in effects plus ISF files from `effects.dirs`. `inChainCount` counts catalog types with at least one copy in the chain.',
       feature: 'effects-catalogue',
       schema: {},
       responses: {
         200: {
           description: 'the catalog',
-          schema: Type.Object({ count: Type.Integer({ minimum: 0 }), inChainCount: Type.Integer({ minimum: 0 }), items: Type.Array(CatalogItem) }),
+          schema: Type.Object({
+            count: Type.Integer({ minimum: 0 }),
+            inChainCount: Type.Integer({ minimum: 0 }),
+            items: Type.Array(CatalogItem),
+          }),
         },
       },
       errors: ['CHAIN_BUSY'],
       handler: () => {
         const inChain = new Set(d.render.readChain().items.map((i) => i.type));
-        const items = d.catalog().effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type), inputs: describeInputs(e.inputs) }));
+        const items = d
+          .catalog()
+          .effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type), inputs: describeInputs(e.inputs) }));
         return { json: { count: items.length, inChainCount: items.filter((i) => i.inChain).length, items } };
       },
     }),
@@ -152,7 +165,12 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       summary: 'Enabled effects only, each with its index in the full chain (indexes can have gaps)',
       feature: 'effects',
       schema: {},
-      responses: { 200: { description: 'enabled effects', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemSchema) }) } },
+      responses: {
+        200: {
+          description: 'enabled effects',
+          schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemSchema) }),
+        },
+      },
       errors: ['CHAIN_BUSY'],
       handler: () => ({ jsonText: enabledBytes(d.render.readChain()) }),
     }),
@@ -174,7 +192,12 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
           idempotent: Type.Optional(Type.Boolean({ default: false, description: 'return the existing effect instead of adding a copy' })),
         }),
       },
-      responses: { 200: { description: 'the slot of the effect', schema: Type.Intersect([Type.Object({ success: Type.Literal(true) }), ChainItemSchema]) } },
+      responses: {
+        200: {
+          description: 'the slot of the effect',
+          schema: Type.Intersect([Type.Object({ success: Type.Literal(true) }), ChainItemSchema]),
+        },
+      },
       errors: ['INVALID_REQUEST', 'EFFECT_LIMIT_REACHED', 'ITEM_NOT_FOUND', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {
@@ -206,7 +229,9 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         ]),
       },
       invalid: neither('`type` (string) or `index` (integer)'),
-      responses: { 200: { description: 'the removed item as it was', schema: Type.Object({ success: Type.Literal(true), removed: ChainItemSchema }) } },
+      responses: {
+        200: { description: 'the removed item as it was', schema: Type.Object({ success: Type.Literal(true), removed: ChainItemSchema }) },
+      },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {
@@ -272,7 +297,12 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         'The `params` event topic carries this JSON: GET /effects lists no input values, so this is where a value set over any transport shows.',
       feature: 'effect-params',
       schema: {},
-      responses: { 200: { description: 'the chain with inputs', schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemWithInputs) }) } },
+      responses: {
+        200: {
+          description: 'the chain with inputs',
+          schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(ChainItemWithInputs) }),
+        },
+      },
       errors: ['CHAIN_BUSY'],
       handler: () => {
         const items = chainWithInputs(d);
@@ -290,7 +320,14 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         'Answered from the newest chain snapshot. Outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`, as on toggle. ' +
         'Each input carries its description (as in GET /effects/available) plus `value`.',
       feature: 'effect-params',
-      schema: { params: Type.Object({ index: Type.String({ pattern: '^[0-9]{1,9}$', description: '1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND)' }) }) },
+      schema: {
+        params: Type.Object({
+          index: Type.String({
+            pattern: '^[0-9]{1,9}$',
+            description: '1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND)',
+          }),
+        }),
+      },
       responses: { 200: { description: 'the item with its inputs', schema: ChainItemWithInputs } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: ChainMiss },
@@ -301,11 +338,15 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         const entry = snap.entries[index - 1];
         if (!item || !entry || index < 1) {
           const max = snap.items.length;
-          throw new ApiError('ITEM_NOT_FOUND', max === 0 ? `nothing at position ${index}: the chain is empty` : `nothing at position ${index}: positions are 1 to ${max}`, {
-            requested: index,
-            min: 1,
-            max,
-          });
+          throw new ApiError(
+            'ITEM_NOT_FOUND',
+            max === 0 ? `nothing at position ${index}: the chain is empty` : `nothing at position ${index}: positions are 1 to ${max}`,
+            {
+              requested: index,
+              min: 1,
+              max,
+            },
+          );
         }
         const desc = d.catalog().effects.find((e) => e.type === item.type);
         return { json: { ...item, inputs: desc ? inputStates(desc.inputs, entry.inputs) : [] } };
@@ -318,7 +359,8 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       operationId: 'setEffectParams',
       summary: 'Set input values of one effect (merge: inputs not named keep their value)',
       description:
-        'Addresses the effect like toggle (`name` wins over `index`). ' + VALUE_RULES +
+        'Addresses the effect like toggle (`name` wins over `index`). ' +
+        VALUE_RULES +
         ' The answer shows the values as applied (clamped). A request with any invalid value applies none of its values.',
       feature: 'effect-params',
       schema: {
@@ -346,13 +388,16 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       path: `${API_PREFIX}/effects/reset`,
       operationId: 'resetEffectParams',
       summary: 'Put inputs of one effect back to their defaults (all, or the named ones)',
-      description: 'Addresses the effect like toggle (`name` wins over `index`). An unknown name in `inputs` is 400 with `details.available`; nothing changed.',
+      description:
+        'Addresses the effect like toggle (`name` wins over `index`). An unknown name in `inputs` is 400 with `details.available`; nothing changed.',
       feature: 'effect-params',
       schema: {
         body: Type.Intersect([
           Type.Object({
             ...Target,
-            inputs: Type.Optional(Type.Array(Type.String({ ...NAME }), { maxItems: 256, description: 'input names to reset; absent: all' })),
+            inputs: Type.Optional(
+              Type.Array(Type.String({ ...NAME }), { maxItems: 256, description: 'input names to reset; absent: all' }),
+            ),
           }),
           oneOf2('name', 'index'),
         ]),
@@ -379,10 +424,18 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         'A `to` outside 1 to the chain length is 404 ITEM_NOT_FOUND with `details.min` and `details.max`; nothing moved. Indexes follow the new order.',
       feature: 'effect-params',
       schema: {
-        body: Type.Intersect([Type.Object({ ...Target, to: Type.Integer({ description: 'new 1-based position' }) }), oneOf2('name', 'index')]),
+        body: Type.Intersect([
+          Type.Object({ ...Target, to: Type.Integer({ description: 'new 1-based position' }) }),
+          oneOf2('name', 'index'),
+        ]),
       },
       invalid: neither('`name` (string) or `index` (integer), and `to` (integer)'),
-      responses: { 200: { description: 'the chain in its new order', schema: Type.Object({ success: Type.Literal(true), items: Type.Array(ChainItemSchema) }) } },
+      responses: {
+        200: {
+          description: 'the chain in its new order',
+          schema: Type.Object({ success: Type.Literal(true), items: Type.Array(ChainItemSchema) }),
+        },
+      },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: ChainMiss },
       handler: async (req) => {

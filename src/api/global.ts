@@ -60,7 +60,8 @@ export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimme
       auth: 'required',
       operationId: 'setDimmer',
       summary: 'Set the output dimmer',
-      description: '`value` is a number from 0 (black) to 1 (full level); out of range or not a number is 400 INVALID_REQUEST naming the field.',
+      description:
+        '`value` is a number from 0 (black) to 1 (full level); out of range or not a number is 400 INVALID_REQUEST naming the field.',
       tags: ['global'],
       feature: 'global',
       schema: { body: Type.Object({ value: Type.Number({ minimum: 0, maximum: 1, description: 'output level 0..1' }) }) },

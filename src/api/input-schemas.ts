@@ -1,7 +1,9 @@
 // Schemas of described inputs and of value problems, shared by the effect and generator parameter routes.
 import Type from 'typebox';
 
-const Value = Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())], { description: 'the current value, in the form of `default`; absent on image and audio inputs' });
+const Value = Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())], {
+  description: 'the current value, in the form of `default`; absent on image and audio inputs',
+});
 const Bound = Type.Union([Type.Number(), Type.Array(Type.Number())]);
 
 const descriptionProps = {
@@ -9,11 +11,15 @@ const descriptionProps = {
   label: Type.String({ description: 'the ISF LABEL, else the name' }),
   type: Type.Union(
     ['float', 'bool', 'long', 'color', 'point2D', 'event', 'image', 'audio', 'audioFFT'].map((t) => Type.Literal(t)),
-    { description: 'ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)' },
+    {
+      description:
+        'ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)',
+    },
   ),
   default: Type.Optional(
     Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())], {
-      description: 'float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs',
+      description:
+        'float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs',
     }),
   ),
   min: Type.Optional(Bound),

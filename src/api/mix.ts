@@ -9,15 +9,26 @@ import { MAX_DURATION_MS, type Mixer } from '../sources/mixer.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { CurrentSourceSchema, idOrNameInvalid, usableIdOrName } from './sources.js';
 
-export const TransitionName = Type.String({ minLength: 1, maxLength: 64, description: 'transition type or name from GET /transitions (flexible matching)' });
-export const DurationMs = Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: `transition length in ms, 0 to ${MAX_DURATION_MS}` });
+export const TransitionName = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'transition type or name from GET /transitions (flexible matching)',
+});
+export const DurationMs = Type.Integer({
+  minimum: 0,
+  maximum: MAX_DURATION_MS,
+  description: `transition length in ms, 0 to ${MAX_DURATION_MS}`,
+});
 
 export const MixSchema = Type.Object(
   {
     program: CurrentSourceSchema,
     preview: Type.Union([CurrentSourceSchema, Type.Null()], { description: 'the cued source; null when nothing is cued' }),
-    position: Type.Number({ minimum: 0, maximum: 1, description: 'the transition\'s progress (auto take or T-bar): 0 program, 1 preview' }),
-    transition: Type.Object({ type: Type.String(), durationMs: Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS }) }, { description: 'the transition a take uses when it names none' }),
+    position: Type.Number({ minimum: 0, maximum: 1, description: "the transition's progress (auto take or T-bar): 0 program, 1 preview" }),
+    transition: Type.Object(
+      { type: Type.String(), durationMs: Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS }) },
+      { description: 'the transition a take uses when it names none' },
+    ),
     inTransition: Type.Boolean({ description: 'true while a take runs or the T-bar rests between its ends' }),
   },
   { description: 'the mixer' },
@@ -26,14 +37,22 @@ export const MixSchema = Type.Object(
 const CueBody = Type.Intersect([
   Type.Object({
     id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'source id, matched first' })),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' }),
+    ),
   }),
   usableIdOrName,
 ]);
 
-const TakeBody = Type.Object({ transition: Type.Optional(TransitionName), durationMs: Type.Optional(DurationMs) }, { additionalProperties: false });
+const TakeBody = Type.Object(
+  { transition: Type.Optional(TransitionName), durationMs: Type.Optional(DurationMs) },
+  { additionalProperties: false },
+);
 const PositionBody = Type.Object(
-  { value: Type.Number({ minimum: 0, maximum: 1, description: 'T-bar position: 0 program, 1 preview (completes the take)' }), transition: Type.Optional(TransitionName) },
+  {
+    value: Type.Number({ minimum: 0, maximum: 1, description: 'T-bar position: 0 program, 1 preview (completes the take)' }),
+    transition: Type.Optional(TransitionName),
+  },
   { additionalProperties: false },
 );
 
@@ -80,7 +99,11 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
         const started = Date.now();
         const id = usable(req.body.id);
         const name = usable(req.body.name);
-        if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
+        if (id === undefined && name === undefined)
+          throw new ApiError(
+            'INVALID_REQUEST',
+            `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`,
+          );
         const entry = d.sources.resolve(['generator', 'preset', 'live', 'file'], { id, name }, 'source');
         return { json: { success: true, mix: await m.cue(entry, started) } };
       },
@@ -92,14 +115,16 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       operationId: 'takeMix',
       summary: 'Run the transition from program to preview',
       description:
-        'Answers when the transition\'s first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer\'s transition (GET /mix) and become it. ' +
+        "Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. " +
         '`cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types).',
       tags: ['mix'],
       feature: 'mixer',
       schema: { body: TakeBody },
       responses: { 200: { description: 'the mixer as the transition starts', schema: Answer } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'CHAIN_BUSY'],
-      handler: async (req) => ({ json: { success: true, mix: await m.take({ transition: req.body.transition, durationMs: req.body.durationMs }) } }),
+      handler: async (req) => ({
+        json: { success: true, mix: await m.take({ transition: req.body.transition, durationMs: req.body.durationMs }) },
+      }),
     }),
     defineRoute({
       method: 'POST',
@@ -129,7 +154,10 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       responses: {
         200: {
           description: 'the transitions',
-          schema: Type.Object({ count: Type.Integer({ minimum: 0 }), items: Type.Array(Type.Object({ type: Type.String(), name: Type.String() })) }),
+          schema: Type.Object({
+            count: Type.Integer({ minimum: 0 }),
+            items: Type.Array(Type.Object({ type: Type.String(), name: Type.String() })),
+          }),
         },
       },
       errors: [],

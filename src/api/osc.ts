@@ -17,13 +17,27 @@ const leaf = {
   DESCRIPTION: Type.Optional(Type.String()),
   TYPE: Type.Optional(Type.String({ description: 'OSC type tag of the argument: f, i or s' })),
   ACCESS: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: '1: sent as feedback only; 2: control only; 3: both' })),
-  VALUE: Type.Optional(Type.Array(Type.Union([Type.Number(), Type.String()]), { description: 'current value where known (effect inputs: floats 0..1 over MIN..MAX)' })),
-  RANGE: Type.Optional(Type.Array(Type.Object({ MIN: Type.Optional(Type.Number()), MAX: Type.Optional(Type.Number()), VALS: Type.Optional(Type.Array(Type.Number())) }))),
+  VALUE: Type.Optional(
+    Type.Array(Type.Union([Type.Number(), Type.String()]), {
+      description: 'current value where known (effect inputs: floats 0..1 over MIN..MAX)',
+    }),
+  ),
+  RANGE: Type.Optional(
+    Type.Array(
+      Type.Object({ MIN: Type.Optional(Type.Number()), MAX: Type.Optional(Type.Number()), VALS: Type.Optional(Type.Array(Type.Number())) }),
+    ),
+  ),
 };
 // The tree is at most five levels deep (/ → vjd → effects → {index} → input): one schema per level, no recursion.
 const level = (inner: TSchema | null, description: string) =>
-  Type.Object({ ...leaf, ...(inner ? { CONTENTS: Type.Optional(Type.Record(Type.String(), inner, { description: 'child nodes by name' })) } : {}) }, { description });
-const Node = level(level(level(level(level(null, 'an input node'), 'an effect item node'), 'a node'), 'a node'), 'an OSCQuery node (github.com/Vidvox/OSCQueryProposal)');
+  Type.Object(
+    { ...leaf, ...(inner ? { CONTENTS: Type.Optional(Type.Record(Type.String(), inner, { description: 'child nodes by name' })) } : {}) },
+    { description },
+  );
+const Node = level(
+  level(level(level(level(null, 'an input node'), 'an effect item node'), 'a node'), 'a node'),
+  'an OSCQuery node (github.com/Vidvox/OSCQueryProposal)',
+);
 
 const HostInfo = Type.Object(
   {
@@ -47,10 +61,12 @@ export function oscRoutes(d: OscQueryDeps): RouteDef[] {
       feature: 'osc-query',
       summary: 'OSCQuery: the OSC address space as a JSON tree, or with `?HOST_INFO` where OSC listens',
       description:
-        'The OSCQuery proposal\'s namespace JSON for the whole tree (sub-paths are not served): the fixed `/vjd/…` addresses and, per chain item, ' +
+        "The OSCQuery proposal's namespace JSON for the whole tree (sub-paths are not served): the fixed `/vjd/…` addresses and, per chain item, " +
         '`enabled`, `toggle`, `name` and one node per float, bool, long or event input with its current value. ' +
         'With the `HOST_INFO` query key (any value, or none) it answers the OSC host, port and transport instead. Answered whether OSC is enabled or not.',
-      schema: { query: Type.Object({ HOST_INFO: Type.Optional(Type.String({ maxLength: 64, description: 'present: answer the host info' })) }) },
+      schema: {
+        query: Type.Object({ HOST_INFO: Type.Optional(Type.String({ maxLength: 64, description: 'present: answer the host info' })) }),
+      },
       responses: { 200: { description: 'the namespace tree (or the host info with `?HOST_INFO`)', schema: Type.Union([Node, HostInfo]) } },
       errors: ['CHAIN_BUSY'],
       handler: (req) => {

@@ -18,10 +18,13 @@ export const OutputSchema = Type.Object({
     { description: `${CONFIG_ONLY.map((k) => `\`${k}\``).join(' and ')} come from the config file only` },
   ),
   enabled: Type.Boolean(),
-  state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying'), Type.Literal('failed')], {
-    description:
-      '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)',
-  }),
+  state: Type.Union(
+    [Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying'), Type.Literal('failed')],
+    {
+      description:
+        '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)',
+    },
+  ),
   target: Nullable(
     'stream: the URL with credentials as `***`; record: the file being (or last) written to the recordings folder, null before the first; display: the X display; v4l2: the device',
   ),
@@ -33,15 +36,20 @@ export const OutputSchema = Type.Object({
   framesRepeated: Type.Integer({ description: 'frames sent again because the render had no newer one for the slot' }),
   restarts: Type.Integer({ description: 'ffmpeg restarts after an exit' }),
   startedAt: Nullable('ISO time the current ffmpeg started'),
-  lastError: Nullable('the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly'),
+  lastError: Nullable(
+    'the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly',
+  ),
 });
 
 const Selector = {
   id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'output id (exact)' })),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'output name (case-insensitive), when no id is given' })),
+  name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'output name (case-insensitive), when no id is given' }),
+  ),
 };
 
-const int = (r: { min: number; max: number }, description: string) => Type.Optional(Type.Integer({ minimum: r.min, maximum: r.max, description }));
+const int = (r: { min: number; max: number }, description: string) =>
+  Type.Optional(Type.Integer({ minimum: r.min, maximum: r.max, description }));
 
 const AddBody = Type.Object({
   kind: Type.Union(
@@ -76,7 +84,12 @@ export function outputRoutes(outputs: OutputService): RouteDef[] {
       tags: ['outputs'],
       feature: 'outputs',
       schema: {},
-      responses: { 200: { description: 'every output, config file ones first', schema: Type.Object({ count: Type.Integer(), items: Type.Array(OutputSchema) }) } },
+      responses: {
+        200: {
+          description: 'every output, config file ones first',
+          schema: Type.Object({ count: Type.Integer(), items: Type.Array(OutputSchema) }),
+        },
+      },
       errors: [],
       handler: () => {
         const items = outputs.list();
@@ -121,7 +134,9 @@ export function outputRoutes(outputs: OutputService): RouteDef[] {
       tags: ['outputs'],
       feature: 'outputs',
       schema: { body: Type.Object(Selector) },
-      responses: { 200: { description: 'the removed output', schema: Type.Object({ success: Type.Literal(true), removed: OutputSchema }) } },
+      responses: {
+        200: { description: 'the removed output', schema: Type.Object({ success: Type.Literal(true), removed: OutputSchema }) },
+      },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'OUTPUT_CONFIGURED'],
       handler: async (req) => ({ json: { success: true, removed: await outputs.remove(outputs.find(req.body)) } }),
     }),

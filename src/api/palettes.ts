@@ -51,7 +51,8 @@ export function paletteRoutes(sel: PaletteSelection, list: () => readonly Palett
       path: `${API_PREFIX}/palettes/current`,
       operationId: 'getCurrentPalette',
       summary: 'The current palette',
-      description: '404 NO_CURRENT_PALETTE when no palette is selected: the library is empty, or the current palette\'s file was removed (it becomes current again if the file comes back).',
+      description:
+        "404 NO_CURRENT_PALETTE when no palette is selected: the library is empty, or the current palette's file was removed (it becomes current again if the file comes back).",
       schema: {},
       responses: { 200: { description: 'the current palette', schema: PaletteSchema } },
       errors: ['NO_CURRENT_PALETTE'],
@@ -63,7 +64,8 @@ export function paletteRoutes(sel: PaletteSelection, list: () => readonly Palett
       path: `${API_PREFIX}/palettes/next`,
       operationId: 'nextPalette',
       summary: 'Select the next palette (wraps from the last to the first)',
-      description: 'Empty body (any JSON body is ignored). With no current palette the first one is selected. 404 NO_CURRENT_PALETTE when the library is empty. The new palette reaches every shader from the next frame.',
+      description:
+        'Empty body (any JSON body is ignored). With no current palette the first one is selected. 404 NO_CURRENT_PALETTE when the library is empty. The new palette reaches every shader from the next frame.',
       schema: {},
       emptyBody: true,
       responses: { 200: { description: 'the palette now current', schema: Selected } },
@@ -76,7 +78,8 @@ export function paletteRoutes(sel: PaletteSelection, list: () => readonly Palett
       path: `${API_PREFIX}/palettes/select`,
       operationId: 'selectPalette',
       summary: 'Select a palette by id or name',
-      description: '`id` is matched exactly first, then like a name; `name` uses flexible matching (case-insensitive; space, underscore and hyphen equivalent; trimmed). One of them is required, each 1-512 characters. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids).',
+      description:
+        '`id` is matched exactly first, then like a name; `name` uses flexible matching (case-insensitive; space, underscore and hyphen equivalent; trimmed). One of them is required, each 1-512 characters. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids).',
       schema: {
         body: Type.Intersect([
           Type.Object({
@@ -92,7 +95,8 @@ export function paletteRoutes(sel: PaletteSelection, list: () => readonly Palett
       handler: (req) => {
         const id = req.body.id?.trim() ? req.body.id : undefined;
         const name = req.body.name?.trim() ? req.body.name : undefined;
-        if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', 'send a non-empty `id` or `name` string of 1 to 512 characters');
+        if (id === undefined && name === undefined)
+          throw new ApiError('INVALID_REQUEST', 'send a non-empty `id` or `name` string of 1 to 512 characters');
         return { json: { success: true, current: paletteView(sel.select(sel.resolve({ id, name }))) } };
       },
     }),

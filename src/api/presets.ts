@@ -66,55 +66,81 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
         body: Type.Intersect([
           Type.Object({
             index: Type.Optional(Type.Integer({ description: '1-based chain position of the effect' })),
-            effect: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'display name or type of the effect in the chain' })),
-            name: Type.String({ minLength: 1, maxLength: 128, pattern: '[A-Za-z0-9]', description: 'preset name (at least one letter or digit)' }),
+            effect: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 256, description: 'display name or type of the effect in the chain' }),
+            ),
+            name: Type.String({
+              minLength: 1,
+              maxLength: 128,
+              pattern: '[A-Za-z0-9]',
+              description: 'preset name (at least one letter or digit)',
+            }),
             overwrite: Type.Optional(Type.Boolean({ default: false, description: 'replace a preset of that name' })),
           }),
           Type.Union([Type.Object({ index: Type.Unknown() }), Type.Object({ effect: Type.Unknown() })]),
         ]),
       },
       invalid: (_where, problem) =>
-        new ApiError('INVALID_REQUEST', problem.startsWith('body must have required') ? 'send `name` (preset name) and `index` (integer) or `effect` (string)' : problem),
+        new ApiError(
+          'INVALID_REQUEST',
+          problem.startsWith('body must have required') ? 'send `name` (preset name) and `index` (integer) or `effect` (string)' : problem,
+        ),
       responses: { 200: { description: 'the saved preset', schema: Type.Object({ success: Type.Literal(true), preset: PresetSchema }) } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'PRESET_EXISTS', 'CHAIN_BUSY'],
       errorDetails: { ITEM_NOT_FOUND: Miss },
-      handler: (req) => oneAtATime(async () => {
-        const { index, effect, overwrite } = req.body;
-        const name = req.body.name.trim();
-        const snap = d.render.readChain();
-        let at: number;
-        if (effect !== undefined) {
-          at = matchNameIndex(snap.items, effect, [(i) => i.name, (i) => i.type]);
-          if (at < 0) throw new ApiError('ITEM_NOT_FOUND', `no loaded effect is named "${effect.slice(0, 80)}"`, { requested: effect, available: snap.items.map((i) => i.name) });
-        } else {
-          at = (index ?? 0) - 1;
-          const max = snap.items.length;
-          if (at < 0 || at >= max) throw new ApiError('ITEM_NOT_FOUND', `nothing at position ${index}: ${max === 0 ? 'the chain is empty' : `positions are 1 to ${max}`}`, { requested: index ?? 0, min: 1, max });
-        }
-        const item = snap.items[at]!;
-        const entry = snap.entries[at]!;
-        // The id is the whole name as a slug, never parsed as a file name: a dot or slash in a name is not an
-        // extension or a folder, and two names differing after one must not land in the same file.
-        let id = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
-        if (id === '') throw new ApiError('INVALID_REQUEST', 'body.name must hold a letter or a digit');
-        const cat = d.catalog();
-        const taken = cat.effectPresets.find((p) => p.id === id || nameKey(p.name) === nameKey(name));
-        if (taken && overwrite !== true) {
-          throw new ApiError('PRESET_EXISTS', `an effect preset named "${taken.name}" (id ${taken.id}) exists; send overwrite: true to replace it`);
-        }
-        // Overwriting keeps the existing preset's id, so its action id and the chain items carrying it stay valid.
-        if (taken) id = taken.id;
-        const desc = cat.effects.find((e) => e.type === item.type);
-        const inputs: Record<string, unknown> = {};
-        for (const i of desc?.inputs ?? []) {
-          if (settable(i) && i.type !== 'event') inputs[i.name] = currentValue(i, entry.inputs[i.name]);
-        }
-        const file = { name, effect: item.type, inputs };
-        await mkdir(d.dir, { recursive: true });
-        await atomicWriteFile(join(d.dir, `${id}.json`), `${JSON.stringify(file, null, 2)}\n`);
-        await d.reload();
-        return { json: { success: true, preset: { id, ...file } } };
-      }),
+      handler: (req) =>
+        oneAtATime(async () => {
+          const { index, effect, overwrite } = req.body;
+          const name = req.body.name.trim();
+          const snap = d.render.readChain();
+          let at: number;
+          if (effect !== undefined) {
+            at = matchNameIndex(snap.items, effect, [(i) => i.name, (i) => i.type]);
+            if (at < 0)
+              throw new ApiError('ITEM_NOT_FOUND', `no loaded effect is named "${effect.slice(0, 80)}"`, {
+                requested: effect,
+                available: snap.items.map((i) => i.name),
+              });
+          } else {
+            at = (index ?? 0) - 1;
+            const max = snap.items.length;
+            if (at < 0 || at >= max)
+              throw new ApiError(
+                'ITEM_NOT_FOUND',
+                `nothing at position ${index}: ${max === 0 ? 'the chain is empty' : `positions are 1 to ${max}`}`,
+                { requested: index ?? 0, min: 1, max },
+              );
+          }
+          const item = snap.items[at]!;
+          const entry = snap.entries[at]!;
+          // The id is the whole name as a slug, never parsed as a file name: a dot or slash in a name is not an
+          // extension or a folder, and two names differing after one must not land in the same file.
+          let id = name
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '_')
+            .replace(/^_+|_+$/g, '');
+          if (id === '') throw new ApiError('INVALID_REQUEST', 'body.name must hold a letter or a digit');
+          const cat = d.catalog();
+          const taken = cat.effectPresets.find((p) => p.id === id || nameKey(p.name) === nameKey(name));
+          if (taken && overwrite !== true) {
+            throw new ApiError(
+              'PRESET_EXISTS',
+              `an effect preset named "${taken.name}" (id ${taken.id}) exists; send overwrite: true to replace it`,
+            );
+          }
+          // Overwriting keeps the existing preset's id, so its action id and the chain items carrying it stay valid.
+          if (taken) id = taken.id;
+          const desc = cat.effects.find((e) => e.type === item.type);
+          const inputs: Record<string, unknown> = {};
+          for (const i of desc?.inputs ?? []) {
+            if (settable(i) && i.type !== 'event') inputs[i.name] = currentValue(i, entry.inputs[i.name]);
+          }
+          const file = { name, effect: item.type, inputs };
+          await mkdir(d.dir, { recursive: true });
+          await atomicWriteFile(join(d.dir, `${id}.json`), `${JSON.stringify(file, null, 2)}\n`);
+          await d.reload();
+          return { json: { success: true, preset: { id, ...file } } };
+        }),
     }),
   ];
 }

@@ -8,9 +8,17 @@ const { size, fps, clients } = PREVIEW_LIMITS;
 
 const Query = Type.Object({
   size: Type.Optional(
-    Type.String({ description: `longest edge in pixels: a whole number is clamped to ${size.min}-${size.max}; anything else takes the default ${size.default}`, examples: ['320'] }),
+    Type.String({
+      description: `longest edge in pixels: a whole number is clamped to ${size.min}-${size.max}; anything else takes the default ${size.default}`,
+      examples: ['320'],
+    }),
   ),
-  fps: Type.Optional(Type.String({ description: `frames a second: a whole number is clamped to ${fps.min}-${fps.max}; anything else takes the default ${fps.default}`, examples: ['10'] })),
+  fps: Type.Optional(
+    Type.String({
+      description: `frames a second: a whole number is clamped to ${fps.min}-${fps.max}; anything else takes the default ${fps.default}`,
+      examples: ['10'],
+    }),
+  ),
 });
 
 export function previewRoutes(hub: PreviewHub): RouteDef[] {

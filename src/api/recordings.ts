@@ -15,7 +15,9 @@ const RecordingSchema = Type.Object({
   file: Type.String({ description: '`<output id>-<UTC timestamp>.mkv`' }),
   outputId: Type.String(),
   startedAt: Type.String({ format: 'date-time', description: 'from the file name' }),
-  durationSeconds: Type.Union([Type.Number(), Type.Null()], { description: 'from ffprobe once complete; null while written or when the container has none (a file cut by a kill)' }),
+  durationSeconds: Type.Union([Type.Number(), Type.Null()], {
+    description: 'from ffprobe once complete; null while written or when the container has none (a file cut by a kill)',
+  }),
   bytes: Type.Integer(),
   complete: Type.Boolean({ description: 'false while ffmpeg is writing the file' }),
 });
@@ -81,10 +83,15 @@ function pipeFile(path: string, start: number, end: number, sink: StreamSink): v
 function download(rec: Recording, dir: string, rangeHeader: string): Reply {
   const size = rec.bytes;
   const range = rangeHeader === '' ? null : parseRange(rangeHeader, size);
-  if (range === 'unsatisfiable') throw new ApiError('RANGE_NOT_SATISFIABLE', `the file has ${size} bytes`, undefined, { 'Content-Range': `bytes */${size}` });
+  if (range === 'unsatisfiable')
+    throw new ApiError('RANGE_NOT_SATISFIABLE', `the file has ${size} bytes`, undefined, { 'Content-Range': `bytes */${size}` });
   const { start, end } = range ?? { start: 0, end: size - 1 };
   const length = size === 0 ? 0 : end - start + 1;
-  const headers: Record<string, string> = { 'Accept-Ranges': 'bytes', 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${rec.file}"` };
+  const headers: Record<string, string> = {
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': 'no-store',
+    'Content-Disposition': `attachment; filename="${rec.file}"`,
+  };
   if (range) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
   return {
     status: range ? 206 : 200,
@@ -110,7 +117,12 @@ export function recordingRoutes(recordings: Recordings): RouteDef[] {
       tags: ['outputs'],
       feature: 'recordings',
       schema: {},
-      responses: { 200: { description: 'every recording in the recordings folder', schema: Type.Object({ count: Type.Integer(), items: Type.Array(RecordingSchema) }) } },
+      responses: {
+        200: {
+          description: 'every recording in the recordings folder',
+          schema: Type.Object({ count: Type.Integer(), items: Type.Array(RecordingSchema) }),
+        },
+      },
       errors: [],
       handler: async () => {
         const items = await recordings.list();
@@ -151,7 +163,9 @@ export function recordingRoutes(recordings: Recordings): RouteDef[] {
       tags: ['outputs'],
       feature: 'recordings',
       schema: { params: FileParam },
-      responses: { 200: { description: 'the removed recording', schema: Type.Object({ success: Type.Literal(true), removed: RecordingSchema }) } },
+      responses: {
+        200: { description: 'the removed recording', schema: Type.Object({ success: Type.Literal(true), removed: RecordingSchema }) },
+      },
       errors: ['ITEM_NOT_FOUND', 'RECORDING_ACTIVE'],
       errorDetails: { ITEM_NOT_FOUND: NotFoundDetails },
       handler: async (req) => ({ json: { success: true, removed: await recordings.remove(req.params.file) } }),

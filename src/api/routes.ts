@@ -111,7 +111,10 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),
     ...previewRoutes(show.preview),
-    ...eventsRoutes([...d.topics.map((t) => t.name), 'thumbnail'], d.topics.filter((t) => t.inHello).map((t) => t.name)),
+    ...eventsRoutes(
+      [...d.topics.map((t) => t.name), 'thumbnail'],
+      d.topics.filter((t) => t.inHello).map((t) => t.name),
+    ),
     ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest) : []),
     ...uiRoutes(ui),

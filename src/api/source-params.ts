@@ -14,7 +14,7 @@ export interface SourceParamsDeps {
 
 const View = Type.Object({
   id: Type.String({ description: 'id of the program source (`source:<type>` or `preset:<name>`)' }),
-  inputs: Type.Array(InputStateSchema, { description: 'its generator\'s ISF inputs with their current values' }),
+  inputs: Type.Array(InputStateSchema, { description: "its generator's ISF inputs with their current values" }),
 });
 
 const common = { auth: 'required' as const, tags: ['sources'], feature: 'generator-params' };
@@ -29,10 +29,10 @@ export function sourceParamsRoutes(d: SourceParamsDeps): RouteDef[] {
       method: 'GET',
       path: `${API_PREFIX}/sources/current/params`,
       operationId: 'getSourceParams',
-      summary: 'Inputs of the program source\'s generator with their current values',
+      summary: "Inputs of the program source's generator with their current values",
       description:
-        'Values belong to the current activation: selecting another source (or this one again after another) starts from the source\'s own inputs ' +
-        '(a source preset\'s saved values, else the generator defaults).',
+        "Values belong to the current activation: selecting another source (or this one again after another) starts from the source's own inputs " +
+        "(a source preset's saved values, else the generator defaults).",
       schema: {},
       responses: { 200: { description: 'the generator inputs', schema: View } },
       errors: ['NOT_A_GENERATOR', 'CHAIN_BUSY'],
@@ -46,10 +46,12 @@ export function sourceParamsRoutes(d: SourceParamsDeps): RouteDef[] {
       method: 'POST',
       path: `${API_PREFIX}/sources/params`,
       operationId: 'setSourceParams',
-      summary: 'Set input values of the program source\'s generator (merge)',
+      summary: "Set input values of the program source's generator (merge)",
       description: `${VALUE_RULES} A request with any invalid value applies none of its values. The answer shows every input as applied.`,
       schema: { body: Type.Object({ values: Type.Record(Type.String(), Type.Unknown(), { description: 'input name → value' }) }) },
-      responses: { 200: { description: 'the inputs after the change', schema: Type.Object({ success: Type.Literal(true), ...View.properties }) } },
+      responses: {
+        200: { description: 'the inputs after the change', schema: Type.Object({ success: Type.Literal(true), ...View.properties }) },
+      },
       errors: ['INVALID_REQUEST', 'NOT_A_GENERATOR', 'CHAIN_BUSY'],
       errorDetails: { INVALID_REQUEST: ValueProblemSchema },
       handler: (req) => {

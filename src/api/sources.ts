@@ -28,14 +28,33 @@ export const usableIdOrName = Type.Union([
 
 /** `{}` or only blank fields: the message says what to send. */
 export const idOrNameInvalid = (_where: string, problem: string): ApiError =>
-  new ApiError('INVALID_REQUEST', problem.startsWith('body must have required') ? `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters` : problem);
+  new ApiError(
+    'INVALID_REQUEST',
+    problem.startsWith('body must have required')
+      ? `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`
+      : problem,
+  );
 
 const SelectBody = Type.Intersect([
   Type.Object({
     id: Text('id, matched first (exactly, then case-insensitively)'),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' })),
-    transition: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'transition type or name (GET /transitions); default: config `mix.transition` (`cut`)' })),
-    durationMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: `transition length, 0 to ${MAX_DURATION_MS} ms; default: config \`mix.durationMs\` (0)` })),
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description: 'display name, flexible matching when no id matches' }),
+    ),
+    transition: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'transition type or name (GET /transitions); default: config `mix.transition` (`cut`)',
+      }),
+    ),
+    durationMs: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_DURATION_MS,
+        description: `transition length, 0 to ${MAX_DURATION_MS} ms; default: config \`mix.durationMs\` (0)`,
+      }),
+    ),
   }),
   usableIdOrName,
 ]);
@@ -49,14 +68,17 @@ export interface SelectMix {
   defaults(): Transition;
 }
 
-type SelectRequest = { body: { id?: string | undefined; name?: string | undefined; transition?: string | undefined; durationMs?: number | undefined } };
+type SelectRequest = {
+  body: { id?: string | undefined; name?: string | undefined; transition?: string | undefined; durationMs?: number | undefined };
+};
 
 export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
   const select = (kinds: SourceKind[], label: string) => async (req: SelectRequest) => {
     const started = Date.now();
     const id = usable(req.body.id);
     const name = usable(req.body.name);
-    if (id === undefined && name === undefined) throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
+    if (id === undefined && name === undefined)
+      throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
     const entry = m.resolve(kinds, { id, name }, label);
     const def = mix.defaults();
     const type = req.body.transition !== undefined ? mix.mixer.resolveTransition(req.body.transition) : def.type;
@@ -64,7 +86,10 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
     const durationMs = req.body.durationMs ?? (req.body.transition !== undefined && def.durationMs === 0 ? 1000 : def.durationMs);
     await mix.mixer.endTransition();
     // A cut keeps the plain switch (answer after the first frame, preview bus untouched); others go through the mixer.
-    const current = type === 'cut' || durationMs === 0 ? await m.select(entry, started) : await mix.mixer.selectWith(entry, { type, durationMs }, started);
+    const current =
+      type === 'cut' || durationMs === 0
+        ? await m.select(entry, started)
+        : await mix.mixer.selectWith(entry, { type, durationMs }, started);
     return { json: { success: true, current } };
   };
   const activation =
@@ -88,14 +113,28 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
           description: 'the sources; `active` marks the current one',
           schema: Type.Object({
             count: Type.Integer({ minimum: 0 }),
-            items: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), sourceKind: Type.String(), type: Type.String(), active: Type.Boolean() })),
+            items: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                name: Type.String(),
+                sourceKind: Type.String(),
+                type: Type.String(),
+                active: Type.Boolean(),
+              }),
+            ),
           }),
         },
       },
       errors: [],
       handler: () => {
         const cur = m.currentSource();
-        const items = m.list().map((e) => ({ id: e.id, name: e.name, sourceKind: e.sourceKind, type: e.type, active: e.id === cur.id && e.sourceKind === cur.sourceKind }));
+        const items = m.list().map((e) => ({
+          id: e.id,
+          name: e.name,
+          sourceKind: e.sourceKind,
+          type: e.type,
+          active: e.id === cur.id && e.sourceKind === cur.sourceKind,
+        }));
         return { json: { count: items.length, items } };
       },
     }),

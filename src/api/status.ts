@@ -29,14 +29,19 @@ export const StatusBody = Type.Object({
   reloadError: Type.Union(
     [
       Type.Object({
-        key: Type.Union([Type.String(), Type.Null()], { description: 'the dotted config key at fault; null when the whole file is (unreadable, not JSON)' }),
+        key: Type.Union([Type.String(), Type.Null()], {
+          description: 'the dotted config key at fault; null when the whole file is (unreadable, not JSON)',
+        }),
         file: Type.String({ description: 'the config file' }),
         message: Type.String({ description: 'what is wrong, naming the key and file' }),
         at: Type.String({ format: 'date-time', description: 'when the reload was refused' }),
       }),
       Type.Null(),
     ],
-    { description: 'the last config reload that was refused (the server keeps the last good config); null once a reload succeeds, and at start' },
+    {
+      description:
+        'the last config reload that was refused (the server keeps the last good config); null once a reload succeeds, and at start',
+    },
   ),
   uptimeSeconds: Type.Number(),
   startedAt: Type.String({ format: 'date-time' }),
@@ -77,9 +82,12 @@ export const StatusBody = Type.Object({
       },
       { description: 'GL objects alive; steady values mean no leaks' },
     ),
-    passes: Type.Integer({ description: 'effect passes per frame: a fused run of effects counts one, a multi-pass effect each of its passes' }),
+    passes: Type.Integer({
+      description: 'effect passes per frame: a fused run of effects counts one, a multi-pass effect each of its passes',
+    }),
     fusedRuns: Type.Array(Type.Array(Type.String()), {
-      description: 'runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order',
+      description:
+        'runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order',
     }),
   }),
   thumbnails: Type.Object(
@@ -104,8 +112,14 @@ export const StatusBody = Type.Object({
         },
         { description: 'the admission queue (32/16 hysteresis)' },
       ),
-      encoder: Type.Object({ threads: Type.Integer(), queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), encodeMsP50: Type.Number() }, { description: 'the encode pool' }),
-      posters: Type.Object({ hits: Type.Integer(), misses: Type.Integer(), extracting: Type.Integer(), entries: Type.Integer() }, { description: 'media poster cache' }),
+      encoder: Type.Object(
+        { threads: Type.Integer(), queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), encodeMsP50: Type.Number() },
+        { description: 'the encode pool' },
+      ),
+      posters: Type.Object(
+        { hits: Type.Integer(), misses: Type.Integer(), extracting: Type.Integer(), entries: Type.Integer() },
+        { description: 'media poster cache' },
+      ),
       cache: Type.Object({ entries: Type.Integer(), bytes: Type.Integer() }, { description: 'encoded-image cache' }),
     },
     { description: 'thumbnail pipeline counters' },
@@ -124,7 +138,9 @@ export const StatusBody = Type.Object({
           encodes: Type.Integer({ description: 'JPEG encodes since start: one per frame per (size, fps), however many clients share it' }),
           framesSent: Type.Integer({ description: 'parts written to preview clients' }),
           framesSkipped: Type.Integer({ description: 'parts a client missed because it had not taken the previous one yet' }),
-          queuedBytes: Type.Integer({ description: 'bytes the HTTP engine holds for preview clients beyond their sockets now (an upper bound)' }),
+          queuedBytes: Type.Integer({
+            description: 'bytes the HTTP engine holds for preview clients beyond their sockets now (an upper bound)',
+          }),
           queuedBytesMax: Type.Integer({ description: 'the most one preview client had queued since start' }),
           clientsDropped: Type.Integer({ description: 'preview clients closed because they took no frame for too long' }),
         },
@@ -149,12 +165,21 @@ export const StatusBody = Type.Object({
       port: Type.Integer(),
       packets: Type.Integer({ description: 'UDP packets received since start' }),
       applied: Type.Integer({ description: 'messages that changed state' }),
-      rejected: Type.Integer({ description: 'packets and messages refused (malformed, unknown address, wrong type, refused by the route)' }),
-      dropped: Type.Integer({ description: 'packets dropped unread: over the per-sender or overall packets per second, or past the backlog' }),
-      malformed: Type.Integer({ description: 'packets refused unread by the structure and type-tag check (never applied); counted in rejected too' }),
-      replyDropped: Type.Integer({ description: 'feedback packets not sent back to the sender (osc.replyToSender) because of its per-second budget' }),
+      rejected: Type.Integer({
+        description: 'packets and messages refused (malformed, unknown address, wrong type, refused by the route)',
+      }),
+      dropped: Type.Integer({
+        description: 'packets dropped unread: over the per-sender or overall packets per second, or past the backlog',
+      }),
+      malformed: Type.Integer({
+        description: 'packets refused unread by the structure and type-tag check (never applied); counted in rejected too',
+      }),
+      replyDropped: Type.Integer({
+        description: 'feedback packets not sent back to the sender (osc.replyToSender) because of its per-second budget',
+      }),
       restricted: Type.Union([Type.String(), Type.Null()], {
-        description: 'why OSC was moved to loopback while running (a reload set an API key while OSC listened beyond loopback without osc.allowRemote); null otherwise',
+        description:
+          'why OSC was moved to loopback while running (a reload set an API key while OSC listened beyond loopback without osc.allowRemote); null otherwise',
       }),
     },
     { description: 'OSC control (osc.*)' },
@@ -194,7 +219,20 @@ export interface StatusContext {
 export function statusRoutes(ctx: StatusContext): RouteDef[] {
   // GET /status is the most polled route (health checks, every panel). Its inputs are immutable objects replaced
   // on change, so the serialized body is reused while they are the same and uptime (0.1 s resolution) has not moved.
-  let memo: { tick: number; thumbs: number; outs: number; evs: number; render: unknown; config: unknown; license: unknown; listener: unknown; addresses: unknown; apiKey: boolean; reload: unknown; text: Buffer } | null = null;
+  let memo: {
+    tick: number;
+    thumbs: number;
+    outs: number;
+    evs: number;
+    render: unknown;
+    config: unknown;
+    license: unknown;
+    listener: unknown;
+    addresses: unknown;
+    apiKey: boolean;
+    reload: unknown;
+    text: Buffer;
+  } | null = null;
   const render = (): Buffer => {
     const loaded = ctx.config();
     const lic = ctx.license();
@@ -207,27 +245,42 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     const outs = ctx.outputsVersion();
     const evs = ctx.eventsVersion();
     const reload = ctx.reloadError();
-    if (memo && memo.tick === tick && memo.thumbs === thumbs && memo.outs === outs && memo.evs === evs && memo.render === renderStatus && memo.config === loaded && memo.license === lic && memo.listener === l && memo.addresses === addresses && memo.apiKey === apiKey && memo.reload === reload) {
+    if (
+      memo &&
+      memo.tick === tick &&
+      memo.thumbs === thumbs &&
+      memo.outs === outs &&
+      memo.evs === evs &&
+      memo.render === renderStatus &&
+      memo.config === loaded &&
+      memo.license === lic &&
+      memo.listener === l &&
+      memo.addresses === addresses &&
+      memo.apiKey === apiKey &&
+      memo.reload === reload
+    ) {
       return memo.text;
     }
-    const text = Buffer.from(JSON.stringify({
-      name: ctx.name,
-      version: ctx.version,
-      apiVersion: 'v1',
-      status: l.state,
-      reason: l.reason,
-      reloadError: reload,
-      uptimeSeconds: tick / 10,
-      startedAt: ctx.startedAt.toISOString(),
-      server: { host: l.host, port: l.port, apiKeyRequired: apiKey, addresses },
-      httpEngine: ctx.engine,
-      license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
-      render: renderStatus,
-      thumbnails: ctx.thumbnails(),
-      outputs: ctx.outputs(),
-      events: ctx.events(),
-      osc: ctx.osc(),
-    }));
+    const text = Buffer.from(
+      JSON.stringify({
+        name: ctx.name,
+        version: ctx.version,
+        apiVersion: 'v1',
+        status: l.state,
+        reason: l.reason,
+        reloadError: reload,
+        uptimeSeconds: tick / 10,
+        startedAt: ctx.startedAt.toISOString(),
+        server: { host: l.host, port: l.port, apiKeyRequired: apiKey, addresses },
+        httpEngine: ctx.engine,
+        license: lic.valid ? { tier: lic.tier, effectCeiling: lic.effectCeiling } : { tier: 'none', effectCeiling: 0 },
+        render: renderStatus,
+        thumbnails: ctx.thumbnails(),
+        outputs: ctx.outputs(),
+        events: ctx.events(),
+        osc: ctx.osc(),
+      }),
+    );
     memo = { tick, thumbs, outs, evs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, reload, text };
     return text;
   };
@@ -238,7 +291,8 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       auth: 'none',
       operationId: 'getStatus',
       summary: 'Server status, application name and version',
-      description: 'Always reachable without an API key. Reports the status indicator, uptime, the HTTP engine (native or fallback), license tier and render settings.',
+      description:
+        'Always reachable without an API key. Reports the status indicator, uptime, the HTTP engine (native or fallback), license tier and render settings.',
       tags: ['server'],
       feature: 'status',
       schema: {},

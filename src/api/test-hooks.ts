@@ -64,7 +64,9 @@ export function testHookRoutes(render: RenderClient, ingest?: IngestClient): Rou
       summary: 'Make the next `frames` frames each take at least `ms` longer, leaving no idle time (test hook)',
       tags: ['test'],
       hidden: true,
-      schema: { body: Type.Object({ ms: Type.Integer({ minimum: 1, maximum: 2000 }), frames: Type.Integer({ minimum: 1, maximum: 10_000 }) }) },
+      schema: {
+        body: Type.Object({ ms: Type.Integer({ minimum: 1, maximum: 2000 }), frames: Type.Integer({ minimum: 1, maximum: 10_000 }) }),
+      },
       responses: { 200: { description: 'slow frames requested' } },
       errors: ['INVALID_REQUEST'],
       handler: (req) => {
@@ -82,7 +84,10 @@ export function testHookRoutes(render: RenderClient, ingest?: IngestClient): Rou
       hidden: true,
       schema: {
         body: Type.Object({
-          points: Type.Array(Type.Tuple([Type.Number({ minimum: 0, maximum: 1 }), Type.Number({ minimum: 0, maximum: 1 })]), { minItems: 1, maxItems: 64 }),
+          points: Type.Array(Type.Tuple([Type.Number({ minimum: 0, maximum: 1 }), Type.Number({ minimum: 0, maximum: 1 })]), {
+            minItems: 1,
+            maxItems: 64,
+          }),
         }),
       },
       responses: { 200: { description: 'RGBA per point' } },

@@ -10,12 +10,22 @@ import type { ThumbnailService, ThumbResult } from '../thumbnails/service.js';
 // Lenient by design (spec section 8): any text is accepted, so the description types them as strings, not integers or enums.
 const Query = Type.Object({
   size: Type.Optional(
-    Type.String({ default: '192', examples: ['192'], description: 'longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192' }),
+    Type.String({
+      default: '192',
+      examples: ['192'],
+      description:
+        'longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192',
+    }),
   ),
-  format: Type.Optional(Type.String({ default: 'png', examples: ['jpg'], description: '`png` or `jpg`; any other value takes the default `png`' })),
+  format: Type.Optional(
+    Type.String({ default: 'png', examples: ['jpg'], description: '`png` or `jpg`; any other value takes the default `png`' }),
+  ),
 });
 
-const ETAG = Type.String({ pattern: '^"(live|current|source|media|palette)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$', description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder' });
+const ETAG = Type.String({
+  pattern: '^"(live|current|source|media|palette)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$',
+  description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder',
+});
 const NO_CACHE = Type.Literal('no-cache', { description: 'always `no-cache`' });
 
 const IMAGE: ResponseDoc = {
@@ -29,12 +39,15 @@ const IMAGE: ResponseDoc = {
 };
 const NOT_MODIFIED: ResponseDoc = {
   description: 'If-None-Match equals the current ETag: no body; answered before any render or encode work is queued',
-  headers: { ETag: { description: 'the current ETag', schema: ETAG }, 'Cache-Control': { description: 'always `no-cache`', schema: NO_CACHE } },
+  headers: {
+    ETag: { description: 'the current ETag', schema: ETAG },
+    'Cache-Control': { description: 'always `no-cache`', schema: NO_CACHE },
+  },
 };
 const QUEUE_ERRORS: ErrorCode[] = ['PREVIEW_TIMEOUT', 'THUMBNAIL_QUEUE_FULL'];
 
 const COMMON = [
-  '`size` (default 192) is the longest edge; the other edge follows the subject\'s aspect ratio. `format` is `png` (default) or `jpg`.',
+  "`size` (default 192) is the longest edge; the other edge follows the subject's aspect ratio. `format` is `png` (default) or `jpg`.",
   'The answer carries `ETag` `"<kind>-<width>x<height>-<format>-<digest>"` and `Cache-Control: no-cache`; a request whose `If-None-Match` equals the current ETag gets 304 without a body, decided from counters before any work is queued.',
   'Ids longer than 256 characters match nothing (404).',
   'Work goes through one queue shared by all thumbnail routes: depth counts queued plus running jobs; above 32 new work is answered 503 THUMBNAIL_QUEUE_FULL (with `Retry-After: 1`) until the depth falls to 16. Identical concurrent requests share one job. The render worker must finish the readback within 500 ms of receiving the job, else 503 PREVIEW_TIMEOUT.',
@@ -67,7 +80,10 @@ function imageRoute(r: ImageRouteSpec): RouteDef {
     summary: r.summary,
     description: [r.description, COMMON].join('\n\n'),
     feature: r.feature,
-    schema: { ...(r.id !== null ? { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: r.id }) }) } : {}), query: Query },
+    schema: {
+      ...(r.id !== null ? { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: r.id }) }) } : {}),
+      query: Query,
+    },
     responses: { 200: IMAGE, 304: NOT_MODIFIED },
     errors: [...r.errors, ...QUEUE_ERRORS],
     handler: (req) => {
@@ -90,7 +106,19 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
   };
   // An empty id never reaches the `:id` route (no segment to match); it is still DEVICE_NOT_FOUND, not a missing route.
   const empty = (path: string, operationId: string): RouteDef =>
-    defineRoute({ method: 'GET', auth: 'required', tags: ['thumbnails'], path, operationId, summary: 'Empty live input id', hidden: true, schema: {}, responses: {}, errors: ['DEVICE_NOT_FOUND'], handler: liveMissing });
+    defineRoute({
+      method: 'GET',
+      auth: 'required',
+      tags: ['thumbnails'],
+      path,
+      operationId,
+      summary: 'Empty live input id',
+      hidden: true,
+      schema: {},
+      responses: {},
+      errors: ['DEVICE_NOT_FOUND'],
+      handler: liveMissing,
+    });
   return [
     imageRoute({
       path: `${API_PREFIX}/thumbnails/live/:id`,
@@ -98,7 +126,7 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
       summary: 'Preview image of one live input',
       description: [
         '`id`: 1-256 characters; the device id (or `liveInput:<id>`) matched exactly first, then flexible name matching on name and id; on a tie the first input in enumeration order wins. Empty, longer than 256 or unmatched: 404 DEVICE_NOT_FOUND.',
-        'A frame from the last 2000 ms is a live frame (kind `live`, a new ETag per frame). Otherwise the image is a placeholder card with the input\'s name and provider type; its digest starts with `p` and stays the same while the input stays disconnected or stale. An input that is not the current source is opened for preview (at most 512 px, 5 fps) on the first request; the first answers are placeholders, live frames follow; the preview closes after 20 s without requests. A placeholder keeps the input\'s last known aspect ratio (16:9 before any frame was seen).',
+        "A frame from the last 2000 ms is a live frame (kind `live`, a new ETag per frame). Otherwise the image is a placeholder card with the input's name and provider type; its digest starts with `p` and stays the same while the input stays disconnected or stale. An input that is not the current source is opened for preview (at most 512 px, 5 fps) on the first request; the first answers are placeholders, live frames follow; the preview closes after 20 s without requests. A placeholder keeps the input's last known aspect ratio (16:9 before any frame was seen).",
       ].join('\n\n'),
       feature: 'live-thumbnails',
       id: 'device id or name, 1-256 characters (longer: 404 DEVICE_NOT_FOUND)',

@@ -84,7 +84,11 @@ function serveFile(assets: UiAssets, name: string, acceptEncoding: string | unde
   if (assets.missing !== null) throw new ApiError('NOT_FOUND', assets.missing);
   const file = assets.files.get(name);
   if (file === undefined) throw new ApiError('NOT_FOUND', `no file ${name.slice(0, 100)} in the control page`);
-  const headers: Record<string, string> = { 'Cache-Control': file.cache, Vary: 'Accept-Encoding', ...(name === 'index.html' ? PAGE_HEADERS : ASSET_HEADERS) };
+  const headers: Record<string, string> = {
+    'Cache-Control': file.cache,
+    Vary: 'Accept-Encoding',
+    ...(name === 'index.html' ? PAGE_HEADERS : ASSET_HEADERS),
+  };
   if (file.gz !== null && acceptsGzip(acceptEncoding)) {
     headers['Content-Encoding'] = 'gzip';
     // A distinct validator per representation (RFC 9110 8.8.3), so a cache never mixes the two bodies.
@@ -96,10 +100,31 @@ function serveFile(assets: UiAssets, name: string, acceptEncoding: string | unde
 /** Static routes, reachable without the API key (the page asks for it); hidden from the API description. */
 export function uiRoutes(assets: UiAssets): RouteDef[] {
   const common = { auth: 'none' as const, tags: ['ui'], schema: {}, errors: [], hidden: true };
-  const redirect = (): Reply => ({ status: 302, headers: { Location: UI_PREFIX, 'Cache-Control': 'no-cache' }, body: '', contentType: 'text/plain; charset=utf-8' });
+  const redirect = (): Reply => ({
+    status: 302,
+    headers: { Location: UI_PREFIX, 'Cache-Control': 'no-cache' },
+    body: '',
+    contentType: 'text/plain; charset=utf-8',
+  });
   return [
-    defineRoute({ ...common, method: 'GET', path: '/', operationId: 'getRoot', summary: 'Redirects to the control page', responses: { 302: { description: 'to /ui/' } }, handler: redirect }),
-    defineRoute({ ...common, method: 'GET', path: '/ui', operationId: 'getUiBare', summary: 'Redirects to the control page', responses: { 302: { description: 'to /ui/' } }, handler: redirect }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/',
+      operationId: 'getRoot',
+      summary: 'Redirects to the control page',
+      responses: { 302: { description: 'to /ui/' } },
+      handler: redirect,
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/ui',
+      operationId: 'getUiBare',
+      summary: 'Redirects to the control page',
+      responses: { 302: { description: 'to /ui/' } },
+      handler: redirect,
+    }),
     defineRoute({
       ...common,
       method: 'GET',

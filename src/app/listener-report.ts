@@ -30,7 +30,14 @@ export class ListenerReport {
     // The file first, then the log line: whoever reacts to the line finds the file current.
     try {
       await writeStatusFile(runDir, {
-        pid: process.pid, version: this.version, state: s.state, reason: s.reason, host: s.host, port: s.port, addresses, updatedAt: new Date().toISOString(),
+        pid: process.pid,
+        version: this.version,
+        state: s.state,
+        reason: s.reason,
+        host: s.host,
+        port: s.port,
+        addresses,
+        updatedAt: new Date().toISOString(),
       });
     } catch (err) {
       this.log.warn({ file: statusFilePath(runDir), err: (err as Error).message }, 'could not write status file');

@@ -29,7 +29,16 @@ import { OscServer } from '../osc/server.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
-  'server.enabled', 'server.host', 'server.port', 'server.apiKey', 'server.allowedHosts', 'server.allowPrivateNetwork', 'server.allowedOrigins', 'server.maxEventClients', 'license.trustedKeys', 'license.file',
+  'server.enabled',
+  'server.host',
+  'server.port',
+  'server.apiKey',
+  'server.allowedHosts',
+  'server.allowPrivateNetwork',
+  'server.allowedOrigins',
+  'server.maxEventClients',
+  'license.trustedKeys',
+  'license.file',
 ]);
 const SHUTDOWN_DRAIN_MS = 3000;
 const SHUTDOWN_HARD_MS = 8000;
@@ -51,7 +60,10 @@ export async function serve(flags: Overrides): Promise<void> {
   const { uws, engine } = loadUws();
   log.info({ version, node: process.version, pid: process.pid, config: describeOrigin(loaded) }, 'vjd starting');
   if (!engine.native) {
-    log.error({ binary: engine.binary }, 'uWebSockets.js native binary did not load; the slow pure-JS fallback is serving (reported in /status)');
+    log.error(
+      { binary: engine.binary },
+      'uWebSockets.js native binary did not load; the slow pure-JS fallback is serving (reported in /status)',
+    );
   }
 
   const state = new StateStore(loaded.paths.stateFile, log);
@@ -100,7 +112,18 @@ export async function serve(flags: Overrides): Promise<void> {
     outputsVersion: () => show.outputClient.version + show.preview.version,
     events: () => hub?.stats() ?? { clients: 0, messagesIn: 0, malformed: 0, resyncs: 0 },
     osc: () =>
-      osc?.stats() ?? { listening: false, host: loaded.config.osc.host, port: loaded.config.osc.port, packets: 0, applied: 0, rejected: 0, dropped: 0, malformed: 0, replyDropped: 0, restricted: null },
+      osc?.stats() ?? {
+        listening: false,
+        host: loaded.config.osc.host,
+        port: loaded.config.osc.port,
+        packets: 0,
+        applied: 0,
+        rejected: 0,
+        dropped: 0,
+        malformed: 0,
+        replyDropped: 0,
+        restricted: null,
+      },
     reloadError: () => reloads.error,
     eventsVersion: () => (hub?.version ?? 0) + (osc?.version ?? 0),
   };
@@ -123,7 +146,13 @@ export async function serve(flags: Overrides): Promise<void> {
   const dispatch = (req: NeutralRequest) => dispatchRequest({ router: compiled, guard, log, durable: () => state.durable() }, req);
   let hub: EventHub | null = null;
   let osc: OscServer | null = null;
-  const bus = new StateBus(topics, dispatch, log, () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false), () => hub?.wantsThumbnails ?? false);
+  const bus = new StateBus(
+    topics,
+    dispatch,
+    log,
+    () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false),
+    () => hub?.wantsThumbnails ?? false,
+  );
   hub = new EventHub({
     bus,
     router: compiled,

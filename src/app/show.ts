@@ -68,7 +68,13 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const cfg = loaded.config;
   const display = await ensureDisplay(log);
   const render = new RenderClient(
-    { width: cfg.render.width, height: cfg.render.height, fps: cfg.render.fps, fuse: cfg.render.fuse, testHooks: process.env.VJD_TEST_HOOKS === '1' },
+    {
+      width: cfg.render.width,
+      height: cfg.render.height,
+      fps: cfg.render.fps,
+      fuse: cfg.render.fuse,
+      testHooks: process.env.VJD_TEST_HOOKS === '1',
+    },
     log,
     onFatal,
   );
@@ -77,11 +83,22 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
 
   const presetsDir = join(loaded.paths.dataDir, 'presets');
   // Saved presets come last, so one saved under the name of a built-in (overwrite) replaces it.
-  const catalog = new Catalog({ effects: loaded.paths.effectsDirs, sources: loaded.paths.sourcesDirs, presets: [...loaded.paths.presetsDirs, presetsDir], transitions: loaded.paths.transitionsDirs }, log);
+  const catalog = new Catalog(
+    {
+      effects: loaded.paths.effectsDirs,
+      sources: loaded.paths.sourcesDirs,
+      presets: [...loaded.paths.presetsDirs, presetsDir],
+      transitions: loaded.paths.transitionsDirs,
+    },
+    log,
+  );
   render.on('compiled', (r) => {
     if (!r.ok) {
       const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
-      log.error({ type: r.type, kind: r.kind, file, error: r.error }, 'shader does not compile; it stays in the catalog and fails when used');
+      log.error(
+        { type: r.type, kind: r.kind, file, error: r.error },
+        'shader does not compile; it stays in the catalog and fails when used',
+      );
     }
   });
   await catalog.start();
@@ -91,7 +108,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const saved = state.peek();
   // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
   // Awaited: the port opens only once the chain reads what was saved, never an empty chain that fills up later.
-  await render.restore(saved.chain.map((e) => ({ ...e })), Number.MAX_SAFE_INTEGER);
+  await render.restore(
+    saved.chain.map((e) => ({ ...e })),
+    Number.MAX_SAFE_INTEGER,
+  );
   render.setGlobal(saved.blackout, saved.dimmer);
   render.on('snapshot', (snap) => {
     state.update((s) => {
@@ -108,7 +128,15 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
   const readers = new ReaderPool(ingest, log);
   const sources = new SourceManager(render, readers, state, log);
-  const mixer = new Mixer({ render, readers, sources, state, transitions: () => catalog.snapshot.transitions, defaults: () => ({ type: cfg.mix.transition, durationMs: cfg.mix.durationMs }), log });
+  const mixer = new Mixer({
+    render,
+    readers,
+    sources,
+    state,
+    transitions: () => catalog.snapshot.transitions,
+    defaults: () => ({ type: cfg.mix.transition, durationMs: cfg.mix.durationMs }),
+    log,
+  });
   const generatorParams = new GeneratorParams({
     currentSource: () => sources.currentSource(),
     list: () => sources.list(),
@@ -132,7 +160,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   if (loaded.paths.mediaRoots.length === 1 && loaded.paths.mediaRoots[0] === defaultMedia && !(await exists(defaultMedia))) {
     await ensureDemoMedia(defaultMedia, log).catch((err: Error) => log.warn({ err: err.message }, 'demo media not generated'));
   }
-  const library = new MediaLibrary({ roots: loaded.paths.mediaRoots, cacheFile: join(loaded.paths.dataDir, 'cache', 'probe-cache.json'), log });
+  const library = new MediaLibrary({
+    roots: loaded.paths.mediaRoots,
+    cacheFile: join(loaded.paths.dataDir, 'cache', 'probe-cache.json'),
+    log,
+  });
   library.on('change', () => rebuild());
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
@@ -170,7 +202,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     tree = buildBrowseTree({
       sources: cat.generators.map((g) => sourceItem('sourceType', `source:${g.type}`, g.name)),
       presets: cat.presets.map((p) => sourceItem('sourcePreset', p.id, p.name)),
-      live: providers.map((p) => ({ provider: p.type, label: p.label, items: live.filter((l) => l.provider === p.type && l.available).map(liveItem) })),
+      live: providers.map((p) => ({
+        provider: p.type,
+        label: p.label,
+        items: live.filter((l) => l.provider === p.type && l.available).map(liveItem),
+      })),
       files: media,
     });
   }
@@ -208,7 +244,13 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   await kinds.start();
   if (!kinds.list().includes('stream')) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
   const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
-  const preview = new PreviewHub({ encoder, ring: () => outputClient.ring, render: cfg.render, setActive: (on) => outputs.setPreviewing(on), log });
+  const preview = new PreviewHub({
+    encoder,
+    ring: () => outputClient.ring,
+    render: cfg.render,
+    setActive: (on) => outputs.setPreviewing(on),
+    log,
+  });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -291,10 +333,22 @@ function sourceItem(kind: 'sourceType' | 'sourcePreset', id: string, name: strin
 function sourceEntries(cat: CatalogSnapshot, live: readonly LiveInput[], media: MediaSnapshot): SourceEntry[] {
   const out: SourceEntry[] = [];
   for (const g of cat.generators) {
-    out.push({ id: `source:${g.type}`, name: g.name, sourceKind: 'generator', type: 'generator', spec: { kind: 'generator', type: g.type, inputs: {} } });
+    out.push({
+      id: `source:${g.type}`,
+      name: g.name,
+      sourceKind: 'generator',
+      type: 'generator',
+      spec: { kind: 'generator', type: g.type, inputs: {} },
+    });
   }
   for (const p of cat.presets) {
-    out.push({ id: p.id, name: p.name, sourceKind: 'preset', type: 'generator', spec: { kind: 'generator', type: p.source, inputs: p.inputs } });
+    out.push({
+      id: p.id,
+      name: p.name,
+      sourceKind: 'preset',
+      type: 'generator',
+      spec: { kind: 'generator', type: p.source, inputs: p.inputs },
+    });
   }
   for (const l of live) {
     if (l.available) out.push({ id: l.id, name: l.name, sourceKind: 'live', type: 'live', spec: { kind: 'live', input: l } });

@@ -80,7 +80,12 @@ function listNodes(folder: TreeFolder, depth: number, active: Active): readonly 
 }
 
 /** GET /browse as an object. Throws ApiError INVALID_PATH, INVALID_DEPTH or PATH_NOT_FOUND. */
-export function listBrowse(tree: BrowseTree, rawPath: string | undefined, rawDepth: string | undefined, activeItemId: string | null): BrowseResponse {
+export function listBrowse(
+  tree: BrowseTree,
+  rawPath: string | undefined,
+  rawDepth: string | undefined,
+  activeItemId: string | null,
+): BrowseResponse {
   const { folder, depth } = resolve(tree, rawPath, rawDepth);
   const items = listNodes(folder, depth, { id: activeItemId, done: false });
   return { path: folder.browsePath, parentPath: folder.parentPath, count: items.length, items };
@@ -93,7 +98,12 @@ const jsonCache = new WeakMap<BrowseTree, Map<string, Buffer>>();
  * GET /browse serialized, memoised per tree and (folder, depth, active id that matters): a tree is immutable,
  * so a repeated request costs a map lookup. The cache dies with the tree.
  */
-export function listBrowseJson(tree: BrowseTree, rawPath: string | undefined, rawDepth: string | undefined, activeItemId: string | null): string {
+export function listBrowseJson(
+  tree: BrowseTree,
+  rawPath: string | undefined,
+  rawDepth: string | undefined,
+  activeItemId: string | null,
+): string {
   return listBrowseBytes(tree, rawPath, rawDepth, activeItemId).toString('utf8');
 }
 
@@ -101,7 +111,12 @@ export function listBrowseJson(tree: BrowseTree, rawPath: string | undefined, ra
  * The same answer as UTF-8 bytes, which is what is cached: a 5000-node listing is over 1 MiB, and handing the
  * HTTP engine a string would re-encode it on every request.
  */
-export function listBrowseBytes(tree: BrowseTree, rawPath: string | undefined, rawDepth: string | undefined, activeItemId: string | null): Buffer {
+export function listBrowseBytes(
+  tree: BrowseTree,
+  rawPath: string | undefined,
+  rawDepth: string | undefined,
+  activeItemId: string | null,
+): Buffer {
   const { folder, depth } = resolve(tree, rawPath, rawDepth);
   // The active id only changes the bytes when that item is inside the listed levels.
   const relevant = holdsActive(folder, depth, { id: activeItemId, done: false }) ? activeItemId : null;

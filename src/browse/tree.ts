@@ -163,7 +163,11 @@ function mediaDraft(name: string, tie: string, folder: MediaFolder): Draft {
 }
 
 function itemNode(item: BrowseItem): ItemNode {
-  const activate = Object.freeze({ method: item.activate.method, path: item.activate.path, body: Object.freeze({ ...item.activate.body }) });
+  const activate = Object.freeze({
+    method: item.activate.method,
+    path: item.activate.path,
+    body: Object.freeze({ ...item.activate.body }),
+  });
   return Object.freeze({ kind: item.kind, id: item.id, name: item.name, activeState: false, thumbnailUrl: item.thumbnailUrl, activate });
 }
 
@@ -175,7 +179,14 @@ export function buildBrowseTree(inputs: BrowseInputs): BrowseTree {
   const filesDraft: Draft =
     roots.length === 1 && roots[0] !== undefined
       ? { ...mediaDraft('', roots[0].path, roots[0]), name: ROOT_FOLDERS[3].name, slug: 'files' }
-      : { name: ROOT_FOLDERS[3].name, tie: '', slug: 'files', folders: roots.map((r) => mediaDraft(r.name, r.path, r)), items: [], keepOrder: false };
+      : {
+          name: ROOT_FOLDERS[3].name,
+          tie: '',
+          slug: 'files',
+          folders: roots.map((r) => mediaDraft(r.name, r.path, r)),
+          items: [],
+          keepOrder: false,
+        };
   const top: Draft = {
     name: '',
     tie: '',
@@ -190,7 +201,14 @@ export function buildBrowseTree(inputs: BrowseInputs): BrowseTree {
         slug: 'live',
         keepOrder: true,
         items: [],
-        folders: inputs.live.map((p) => ({ name: p.label, tie: p.provider, slug: slugify(p.provider), folders: [], items: p.items, keepOrder: true })),
+        folders: inputs.live.map((p) => ({
+          name: p.label,
+          tie: p.provider,
+          slug: slugify(p.provider),
+          folders: [],
+          items: p.items,
+          keepOrder: true,
+        })),
       },
       filesDraft,
     ],
@@ -208,7 +226,16 @@ export function buildBrowseTree(inputs: BrowseInputs): BrowseTree {
       const path = browsePath === '/' ? `/${slug}` : `${browsePath}/${slug}`;
       const child = finish(sub, path, browsePath);
       if (child.visible === 0) continue;
-      nodes.push(Object.freeze({ kind: 'folder', id: child.folder.id, name: child.folder.name, activeState: false, browsePath: path, childCount: child.visible }));
+      nodes.push(
+        Object.freeze({
+          kind: 'folder',
+          id: child.folder.id,
+          name: child.folder.name,
+          activeState: false,
+          browsePath: path,
+          childCount: child.visible,
+        }),
+      );
       subfolders.push(child.folder);
     }
     const items = d.keepOrder ? d.items : [...d.items].sort((a, b) => byName({ name: a.name, tie: a.id }, { name: b.name, tie: b.id }));

@@ -83,7 +83,10 @@ export class Catalog extends EventEmitter {
     for (const [dir, builtin] of [[join(this.assetsDir, 'effects'), true], ...this.dirs.effects.map((d) => [d, false] as const)] as const) {
       for (const d of await this.scanIsf(dir, builtin)) place(d, 'effect', effects, dir, this.log);
     }
-    for (const [dir, builtin] of [[join(this.assetsDir, 'generators'), true], ...this.dirs.sources.map((d) => [d, false] as const)] as const) {
+    for (const [dir, builtin] of [
+      [join(this.assetsDir, 'generators'), true],
+      ...this.dirs.sources.map((d) => [d, false] as const),
+    ] as const) {
       for (const d of await this.scanIsf(dir, builtin)) place(d, 'generator', generators, dir, this.log);
     }
     const noSignal = (await this.scanIsf(join(this.assetsDir, 'internal'), true)).find((d) => d.type === 'no_signal') ?? null;
@@ -97,7 +100,10 @@ export class Catalog extends EventEmitter {
       }
     }
     const transitions = new Map<string, IsfDescriptor>();
-    for (const [dir, builtin] of [[join(this.assetsDir, 'transitions'), true], ...(this.dirs.transitions ?? []).map((d) => [d, false] as const)] as const) {
+    for (const [dir, builtin] of [
+      [join(this.assetsDir, 'transitions'), true],
+      ...(this.dirs.transitions ?? []).map((d) => [d, false] as const),
+    ] as const) {
       for (const d of await this.scanIsf(dir, builtin)) {
         const problem = transitionProblem(d);
         if (problem) this.log.warn({ file: d.file, dir, reason: problem }, 'transition file skipped');
@@ -136,7 +142,11 @@ export class Catalog extends EventEmitter {
     return out;
   }
 
-  private async scanPresets(dir: string, generators: Map<string, IsfDescriptor>, effects: Map<string, IsfDescriptor>): Promise<Array<SourcePreset | EffectPreset>> {
+  private async scanPresets(
+    dir: string,
+    generators: Map<string, IsfDescriptor>,
+    effects: Map<string, IsfDescriptor>,
+  ): Promise<Array<SourcePreset | EffectPreset>> {
     const out: Array<SourcePreset | EffectPreset> = [];
     for (const name of await this.list(dir, '.json')) {
       const path = join(dir, name);
@@ -150,10 +160,18 @@ export class Catalog extends EventEmitter {
         const presetName = raw.name;
         const source = raw.source;
         const inputs = raw.inputs ?? {};
-        if (typeof presetName !== 'string' || presetName.trim() === '' || presetName.length > 128) throw new Error('"name" must be a string of 1 to 128 characters');
-        if (typeof source !== 'string' || !generators.has(source)) throw new Error(`"source" must name an installed generator (got ${JSON.stringify(source)})`);
+        if (typeof presetName !== 'string' || presetName.trim() === '' || presetName.length > 128)
+          throw new Error('"name" must be a string of 1 to 128 characters');
+        if (typeof source !== 'string' || !generators.has(source))
+          throw new Error(`"source" must name an installed generator (got ${JSON.stringify(source)})`);
         if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) throw new Error('"inputs" must be an object');
-        out.push({ id: `preset:${isfTypeFromFileName(name)}`, name: presetName.trim(), source, inputs: inputs as Record<string, unknown>, file: path });
+        out.push({
+          id: `preset:${isfTypeFromFileName(name)}`,
+          name: presetName.trim(),
+          source,
+          inputs: inputs as Record<string, unknown>,
+          file: path,
+        });
       } catch (err) {
         this.log.warn({ file: path, reason: (err as Error).message }, 'preset file skipped');
       }
@@ -186,7 +204,12 @@ function transitionProblem(d: IsfDescriptor): string | null {
 
 function place(d: IsfDescriptor, kind: 'effect' | 'generator', into: Map<string, IsfDescriptor>, dir: string, log: Logger): void {
   if (d.kind !== kind) {
-    log.warn({ file: d.file, dir }, kind === 'effect' ? 'ISF file has no inputImage, so it is a generator; put it in a sources folder' : 'ISF file has an inputImage, so it is an effect; put it in an effects folder');
+    log.warn(
+      { file: d.file, dir },
+      kind === 'effect'
+        ? 'ISF file has no inputImage, so it is a generator; put it in a sources folder'
+        : 'ISF file has an inputImage, so it is an effect; put it in an effects folder',
+    );
     return;
   }
   into.set(d.type, d);

@@ -14,9 +14,15 @@ export interface EffectPreset {
 }
 
 /** Validates a parsed preset file; throws with the reason the file is skipped. */
-export function parseEffectPreset(raw: Record<string, unknown>, fileName: string, file: string, effects: ReadonlyMap<string, IsfDescriptor>): EffectPreset {
+export function parseEffectPreset(
+  raw: Record<string, unknown>,
+  fileName: string,
+  file: string,
+  effects: ReadonlyMap<string, IsfDescriptor>,
+): EffectPreset {
   const name = raw.name;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 128) throw new Error('"name" must be a string of 1 to 128 characters');
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 128)
+    throw new Error('"name" must be a string of 1 to 128 characters');
   const effect = raw.effect;
   const desc = typeof effect === 'string' ? effects.get(effect) : undefined;
   if (!desc) throw new Error(`"effect" must name an installed effect (got ${JSON.stringify(effect)?.slice(0, 80)})`);
@@ -39,15 +45,20 @@ function checkValue(input: IsfInput, v: unknown): string | null {
     case 'float':
     case 'long':
       if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a finite number';
-      if (input.type === 'long' && input.values && !input.values.includes(Math.round(v))) return `must be one of ${input.values.join(', ')}`;
+      if (input.type === 'long' && input.values && !input.values.includes(Math.round(v)))
+        return `must be one of ${input.values.join(', ')}`;
       return null;
     case 'bool':
     case 'event':
       return typeof v === 'boolean' ? null : 'must be true or false';
     case 'color':
-      return Array.isArray(v) && (v.length === 3 || v.length === 4) && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : 'must be [r, g, b] or [r, g, b, a] numbers 0..1';
+      return Array.isArray(v) && (v.length === 3 || v.length === 4) && v.every((x) => typeof x === 'number' && Number.isFinite(x))
+        ? null
+        : 'must be [r, g, b] or [r, g, b, a] numbers 0..1';
     case 'point2D':
-      return Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : 'must be [x, y] numbers';
+      return Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x))
+        ? null
+        : 'must be [x, y] numbers';
     default:
       return 'is not settable';
   }

@@ -8,17 +8,30 @@ const INPUT_TYPES: readonly IsfInputType[] = ['float', 'long', 'bool', 'color', 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names the generated GLSL declares itself; an input or buffer with one of these would not compile.
 const RESERVED = new Set([
-  'TIME', 'TIMEDELTA', 'FRAMEINDEX', 'RENDERSIZE', 'PASSINDEX', 'DATE', 'PALETTE', 'PALETTE_COUNT', 'PALETTE_COLOR',
-  'isf_FragNormCoord', 'isf_position', 'WIDTH', 'HEIGHT',
+  'TIME',
+  'TIMEDELTA',
+  'FRAMEINDEX',
+  'RENDERSIZE',
+  'PASSINDEX',
+  'DATE',
+  'PALETTE',
+  'PALETTE_COUNT',
+  'PALETTE_COLOR',
+  'isf_FragNormCoord',
+  'isf_position',
+  'WIDTH',
+  'HEIGHT',
 ]);
 // GLSL ES 1.00 keywords and reserved words (spec 3.6): a uniform with one of these names cannot compile.
 const GLSL_WORDS = new Set(
-  ('attribute const uniform varying break continue do for while if else in out inout float int void bool true false ' +
+  (
+    'attribute const uniform varying break continue do for while if else in out inout float int void bool true false ' +
     'lowp mediump highp precision invariant discard return mat2 mat3 mat4 vec2 vec3 vec4 ivec2 ivec3 ivec4 bvec2 ' +
     'bvec3 bvec4 sampler2D samplerCube struct asm class union enum typedef template this packed goto switch default ' +
     'inline noinline volatile public static extern external interface flat long short double half fixed unsigned ' +
     'superp input output hvec2 hvec3 hvec4 dvec2 dvec3 dvec4 fvec2 fvec3 fvec4 sampler1D sampler3D sampler1DShadow ' +
-    'sampler2DShadow sampler2DRect sampler3DRect sampler2DRectShadow sizeof cast namespace using main').split(' '),
+    'sampler2DShadow sampler2DRect sampler3DRect sampler2DRectShadow sizeof cast namespace using main'
+  ).split(' '),
 );
 const isReserved = (name: string): boolean =>
   RESERVED.has(name) || GLSL_WORDS.has(name) || name.startsWith('gl_') || name.startsWith('webgl_') || name.includes('__');
@@ -34,7 +47,10 @@ export class IsfParseError extends Error {
 export function isfTypeFromFileName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
   const stem = base.includes('.') && !base.startsWith('.') ? base.slice(0, base.lastIndexOf('.')) : base;
-  const type = stem.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const type = stem
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (!type) throw new IsfParseError(`file name "${fileName}" gives an empty type`);
   return type;
 }
@@ -73,7 +89,8 @@ function bool(v: unknown, what: string): boolean {
 }
 
 function vec(v: unknown, len: 2 | 4, what: string): number[] {
-  if (!Array.isArray(v) || v.length < (len === 4 ? 3 : 2) || v.length > len) fail(`${what} must be an array of ${len === 4 ? '3 or 4' : '2'} numbers`);
+  if (!Array.isArray(v) || v.length < (len === 4 ? 3 : 2) || v.length > len)
+    fail(`${what} must be an array of ${len === 4 ? '3 or 4' : '2'} numbers`);
   const out = (v as unknown[]).map((x, i) => num(x, `${what}[${i}]`));
   if (len === 4 && out.length === 3) out.push(1);
   return out;

@@ -175,7 +175,10 @@ function validateFile(value: unknown, file: string): ConfigFile {
   }
   if (!checkFile.Check(value)) {
     const error = checkFile.Errors(value)[0];
-    const segments = (error?.instancePath ?? '').split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = (error?.instancePath ?? '')
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const key = dotted(segments);
     if (error?.keyword === 'required') {
       const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0] ?? '?';
@@ -410,7 +413,8 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
   if (host) {
     if (!checkHost.Check(host.value)) throw overrideError(host.source, 'server.host', describe(HostSchema), host.value);
     const problem = hostSyntaxProblem(host.value);
-    if (problem !== null) throw new ConfigError({ source: host.source, key: 'server.host', file: null, detail: hostMessage(host.value, problem) });
+    if (problem !== null)
+      throw new ConfigError({ source: host.source, key: 'server.host', file: null, detail: hostMessage(host.value, problem) });
     config.server.host = host.value;
     origin['server.host'] = host.origin;
     hostSource = { source: host.source, file: null };

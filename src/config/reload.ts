@@ -16,7 +16,12 @@ export class ReloadReport {
   error: ReloadError | null = null;
 
   refused(err: ConfigError, watchedFile: string): void {
-    this.error = { key: err.key === '' ? null : err.key, file: err.file ?? watchedFile, message: err.message, at: new Date().toISOString() };
+    this.error = {
+      key: err.key === '' ? null : err.key,
+      file: err.file ?? watchedFile,
+      message: err.message,
+      at: new Date().toISOString(),
+    };
   }
 
   succeeded(): void {

@@ -105,7 +105,9 @@ function kindField(f: KindField): TSchema {
   const example = f.example === undefined ? '' : ` such as ${JSON.stringify(f.example)}`;
   return Type.String({ minLength: 1, maxLength: f.maxLength, description: `${f.what} of 1 to ${f.maxLength} characters${example}` });
 }
-const kindFields = Object.fromEntries(OUTPUT_KIND_LIST.flatMap((k) => Object.entries(k.fields)).map(([name, f]) => [name, Type.Optional(kindField(f))]));
+const kindFields = Object.fromEntries(
+  OUTPUT_KIND_LIST.flatMap((k) => Object.entries(k.fields)).map(([name, f]) => [name, Type.Optional(kindField(f))]),
+);
 const kindNames = OUTPUT_KINDS.map((k) => JSON.stringify(k));
 
 const Output = Type.Object(
@@ -124,7 +126,9 @@ const Output = Type.Object(
   },
   {
     additionalProperties: false,
-    description: `an object {id, name?, kind, enabled, width?, height?, fps?, ${Object.keys(kindFields).map((f) => `${f}?`).join(', ')}}`,
+    description: `an object {id, name?, kind, enabled, width?, height?, fps?, ${Object.keys(kindFields)
+      .map((f) => `${f}?`)
+      .join(', ')}}`,
   },
 );
 
@@ -143,7 +147,10 @@ export const ConfigFileSchema = Type.Object(
           ),
           allowPrivateNetwork: Type.Optional(flag()),
           allowedOrigins: Type.Optional(
-            Type.Array(OriginSchema, { maxItems: 64, description: 'a list of at most 64 origins (web pages allowed to open the events socket)' }),
+            Type.Array(OriginSchema, {
+              maxItems: 64,
+              description: 'a list of at most 64 origins (web pages allowed to open the events socket)',
+            }),
           ),
           maxEventClients: Type.Optional(integer(1, 4096)),
         },
@@ -158,7 +165,10 @@ export const ConfigFileSchema = Type.Object(
           port: Type.Optional(integer(1, 65535)),
           feedback: Type.Optional(
             Type.Array(
-              Type.Object({ host: HostSchema, port: integer(1, 65535) }, { additionalProperties: false, description: 'an object {host, port}' }),
+              Type.Object(
+                { host: HostSchema, port: integer(1, 65535) },
+                { additionalProperties: false, description: 'an object {host, port}' },
+              ),
               { maxItems: 16, description: 'a list of at most 16 {host, port} targets' },
             ),
           ),
@@ -172,9 +182,7 @@ export const ConfigFileSchema = Type.Object(
       Type.Object(
         {
           file: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })),
-          trustedKeys: Type.Optional(
-            Type.Array(TrustedKey, { maxItems: 32, description: 'a list of at most 32 base64 strings' }),
-          ),
+          trustedKeys: Type.Optional(Type.Array(TrustedKey, { maxItems: 32, description: 'a list of at most 32 base64 strings' })),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -190,16 +198,16 @@ export const ConfigFileSchema = Type.Object(
         { additionalProperties: false, description: 'an object' },
       ),
     ),
-    media: Type.Optional(
-      Type.Object({ roots: Type.Optional(PathList) }, { additionalProperties: false, description: 'an object' }),
-    ),
+    media: Type.Optional(Type.Object({ roots: Type.Optional(PathList) }, { additionalProperties: false, description: 'an object' })),
     effects: Type.Optional(dirs()),
     sources: Type.Optional(
       Type.Object(
         {
           dirs: Type.Optional(PathList),
           firstRun: Type.Optional(
-            Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 256 })], { description: 'null or a generator or preset id or name of 1 to 256 characters' }),
+            Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 256 })], {
+              description: 'null or a generator or preset id or name of 1 to 256 characters',
+            }),
           ),
         },
         { additionalProperties: false, description: 'an object {dirs?, firstRun?}' },
@@ -211,7 +219,12 @@ export const ConfigFileSchema = Type.Object(
     mix: Type.Optional(
       Type.Object(
         {
-          transition: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,64}$', description: 'a transition type of 1 to 64 characters from a-z 0-9 _ (GET /transitions)' })),
+          transition: Type.Optional(
+            Type.String({
+              pattern: '^[a-z0-9_]{1,64}$',
+              description: 'a transition type of 1 to 64 characters from a-z 0-9 _ (GET /transitions)',
+            }),
+          ),
           durationMs: Type.Optional(integer(0, 10_000)),
         },
         { additionalProperties: false, description: 'an object {transition?, durationMs?}' },
@@ -326,7 +339,16 @@ function deepFreeze<T>(value: T): T {
 // Frozen so a caller that mutates instead of cloning fails loudly instead of changing every later load.
 export const DEFAULT_CONFIG: Config = deepFreeze({
   dataDir: './data',
-  server: { enabled: true, host: '127.0.0.1', port: 8080, apiKey: null, allowedHosts: [], allowPrivateNetwork: false, allowedOrigins: [], maxEventClients: 256 },
+  server: {
+    enabled: true,
+    host: '127.0.0.1',
+    port: 8080,
+    apiKey: null,
+    allowedHosts: [],
+    allowPrivateNetwork: false,
+    allowedOrigins: [],
+    maxEventClients: 256,
+  },
   osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
   render: { width: 1280, height: 720, fps: 30, fuse: true },

@@ -203,7 +203,8 @@ export class StateBus {
   private async snapshot(def: TopicDef): Promise<string> {
     const reply = await this.dispatch({ method: 'GET', path: def.path, trusted: true });
     if (reply.status >= 300) return 'null';
-    if (reply.jsonText !== undefined) return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
+    if (reply.jsonText !== undefined)
+      return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
     return JSON.stringify(reply.json ?? null);
   }
 

@@ -29,7 +29,14 @@ export interface Client {
 }
 
 /** A client as its upgrade left it: authenticated by its headers (or by no key being set), or still to be. */
-export function newClient(apiKey: string, authorization: string, guard: ApiKeyGuard, topics: readonly string[], address: string, isLive: () => boolean): Client {
+export function newClient(
+  apiKey: string,
+  authorization: string,
+  guard: ApiKeyGuard,
+  topics: readonly string[],
+  address: string,
+  isLive: () => boolean,
+): Client {
   const sent = apiKey !== '' || authorization !== '';
   const ok = guard.check(apiKey, authorization);
   return {

@@ -40,7 +40,12 @@ export class OriginPolicy {
     const now = this.configured();
     if (now !== this.source) {
       this.source = now;
-      this.listed = new Set(now.map(parseOrigin).filter((o): o is Origin => o !== null).map(canonical));
+      this.listed = new Set(
+        now
+          .map(parseOrigin)
+          .filter((o): o is Origin => o !== null)
+          .map(canonical),
+      );
     }
     return this.listed;
   }

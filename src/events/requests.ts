@@ -14,7 +14,13 @@ export interface RequestDeps {
 }
 
 /** The status and the JSON text of the body the same HTTP request gets. */
-export async function runRequest(d: RequestDeps, c: Client, method: SocketMethod, path: string, payload: unknown): Promise<{ status: number; body: string }> {
+export async function runRequest(
+  d: RequestDeps,
+  c: Client,
+  method: SocketMethod,
+  path: string,
+  payload: unknown,
+): Promise<{ status: number; body: string }> {
   const target = path.split('?')[0]!;
   const found = d.router.find(method, target);
   // A `*` If-None-Match stops an image route before any render or encode work.
@@ -23,7 +29,12 @@ export async function runRequest(d: RequestDeps, c: Client, method: SocketMethod
     method,
     path,
     body: method === 'POST' ? payload : undefined,
-    headers: { 'x-api-key': c.apiKey, authorization: c.authorization, 'content-type': 'application/json', ...(image ? { 'if-none-match': '*' } : {}) },
+    headers: {
+      'x-api-key': c.apiKey,
+      authorization: c.authorization,
+      'content-type': 'application/json',
+      ...(image ? { 'if-none-match': '*' } : {}),
+    },
   });
   if (image && reply.status === 304) {
     d.bus.watchThumbnail(path);
@@ -33,7 +44,8 @@ export async function runRequest(d: RequestDeps, c: Client, method: SocketMethod
 }
 
 function bodyText(reply: NeutralReply): string {
-  if (reply.jsonText !== undefined) return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
+  if (reply.jsonText !== undefined)
+    return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
   if (reply.json !== undefined) return JSON.stringify(reply.json);
   return 'null';
 }

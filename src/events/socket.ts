@@ -34,7 +34,6 @@ export interface EventHubDeps {
   allowedOrigins(): readonly string[];
 }
 
-
 export interface EventHubStats {
   clients: number;
   resyncs: number;
@@ -114,8 +113,21 @@ export class EventHub {
     if (problem) return refuse(res, problem);
     const apiKey = req.getHeader('x-api-key');
     const authorization = req.getHeader('authorization');
-    const client = newClient(apiKey, authorization, this.d.guard, this.d.bus.defaultTopics, Buffer.from(res.getRemoteAddressAsText()).toString(), isLive);
-    res.upgrade(client, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+    const client = newClient(
+      apiKey,
+      authorization,
+      this.d.guard,
+      this.d.bus.defaultTopics,
+      Buffer.from(res.getRemoteAddressAsText()).toString(),
+      isLive,
+    );
+    res.upgrade(
+      client,
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      context,
+    );
   }
 
   private open(ws: WebSocket<Client>): void {
@@ -135,9 +147,15 @@ export class EventHub {
     const displaced = this.pending.admit(c);
     if (displaced !== null && !displaced.closed && displaced.ws) {
       displaced.closed = true;
-      displaced.ws.end(CLOSE.tooManyClients, 'a newer connection took this place while it waited to authenticate; authenticate with the first message');
+      displaced.ws.end(
+        CLOSE.tooManyClients,
+        'a newer connection took this place while it waited to authenticate; authenticate with the first message',
+      );
     }
-    c.authTimer = setTimeout(() => this.reject(c, `authenticate within ${EVENT_LIMITS.authTimeoutMs / 1000} s`), EVENT_LIMITS.authTimeoutMs);
+    c.authTimer = setTimeout(
+      () => this.reject(c, `authenticate within ${EVENT_LIMITS.authTimeoutMs / 1000} s`),
+      EVENT_LIMITS.authTimeoutMs,
+    );
   }
 
   /** A new, changed or removed API key: every socket re-authenticates, as if it had just connected. */
@@ -158,7 +176,10 @@ export class EventHub {
 
   private reject(c: Client, why: string): void {
     if (c.closed || !c.ws) return;
-    c.ws.end(CLOSE.unauthorized, `${why}: send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} first`.slice(0, 120));
+    c.ws.end(
+      CLOSE.unauthorized,
+      `${why}: send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} first`.slice(0, 120),
+    );
   }
 
   private closed(c: Client): void {
@@ -237,7 +258,8 @@ export class EventHub {
     const method = msg.method;
     const path = msg.path;
     if (method !== 'GET' && method !== 'POST' && method !== 'DELETE') return this.error(c, '`method` must be GET, POST or DELETE', id);
-    if (typeof path !== 'string' || !path.startsWith('/') || path.length > 2048) return this.error(c, '`path` must be an absolute path such as /api/v1/global', id);
+    if (typeof path !== 'string' || !path.startsWith('/') || path.length > 2048)
+      return this.error(c, '`path` must be an absolute path such as /api/v1/global', id);
     if (c.inFlight >= EVENT_LIMITS.requestsInFlight) {
       return this.error(c, `at most ${EVENT_LIMITS.requestsInFlight} requests in flight per socket; wait for their responses`, id);
     }
@@ -268,7 +290,11 @@ export class EventHub {
     const parts = names.map((n) => `${JSON.stringify(n)}:${state.get(n) ?? 'null'}`).join(',');
     const server = JSON.stringify(this.d.server);
     c.ready = true;
-    this.send(c, (seq) => `{"type":"hello","seq":${seq},"server":${server},"resync":${resync},"topics":${JSON.stringify([...c.topics])},"state":{${parts}}}`);
+    this.send(
+      c,
+      (seq) =>
+        `{"type":"hello","seq":${seq},"server":${server},"resync":${resync},"topics":${JSON.stringify([...c.topics])},"state":{${parts}}}`,
+    );
   }
 
   private publish(topic: string, text: string): void {

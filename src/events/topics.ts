@@ -28,7 +28,12 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Input values: GET /effects lists none, so a value set over HTTP, the socket or OSC shows here.
     { name: 'params', path: `${API_PREFIX}/effects/params`, inHello: true, signals: [s.onStateChange] },
     // The program source's generator inputs with their values; null while it is not a generator.
-    { name: 'generator', path: `${API_PREFIX}/sources/current/params`, inHello: true, signals: [s.onStateChange, s.onMixChange, s.onGeneratorChange] },
+    {
+      name: 'generator',
+      path: `${API_PREFIX}/sources/current/params`,
+      inHello: true,
+      signals: [s.onStateChange, s.onMixChange, s.onGeneratorChange],
+    },
     { name: 'palette', path: `${API_PREFIX}/palettes/current`, inHello: true, signals: [s.onStateChange, s.onPaletteChange] },
     { name: 'global', path: `${API_PREFIX}/global`, inHello: true, signals: [s.onStateChange] },
     { name: 'outputs', path: `${API_PREFIX}/outputs`, inHello: true, version: s.outputsVersion },

@@ -15,7 +15,10 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 
 export function upgradeProblem(req: HttpRequest, hosts: HostPolicy, origins: OriginPolicy): ApiError | null {
   const host = req.getHeader('host');
   if (!hosts.allows(host)) {
-    return new ApiError('MISDIRECTED_REQUEST', `this server does not answer for Host "${host.slice(0, 100)}"; add the name to server.allowedHosts`);
+    return new ApiError(
+      'MISDIRECTED_REQUEST',
+      `this server does not answer for Host "${host.slice(0, 100)}"; add the name to server.allowedHosts`,
+    );
   }
   const origin = req.getHeader('origin');
   if (!origins.allows(origin, host)) {
@@ -27,7 +30,10 @@ export function upgradeProblem(req: HttpRequest, hosts: HostPolicy, origins: Ori
   const query = req.getQuery() ?? '';
   for (const [name] of new URLSearchParams(query)) {
     if (KEY_PARAMS.test(name)) {
-      return new ApiError('INVALID_REQUEST', `credentials in the URL (${name.slice(0, 40)}) are refused: they end up in logs; send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} as the first message`);
+      return new ApiError(
+        'INVALID_REQUEST',
+        `credentials in the URL (${name.slice(0, 40)}) are refused: they end up in logs; send X-API-Key or Authorization: Bearer on the upgrade, or {"type":"auth","key":"…"} as the first message`,
+      );
     }
   }
   return null;

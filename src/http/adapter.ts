@@ -3,7 +3,18 @@
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { ApiError } from '../errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
-import { CACHE_CONTROL, CAPTURED_KEYS, CONTENT_LENGTH, CONTENT_TYPE, CORS_BYTES, HOST, JSON_TYPE, NO_STORE, statusLine, TRANSFER_ENCODING } from './wire.js';
+import {
+  CACHE_CONTROL,
+  CAPTURED_KEYS,
+  CONTENT_LENGTH,
+  CONTENT_TYPE,
+  CORS_BYTES,
+  HOST,
+  JSON_TYPE,
+  NO_STORE,
+  statusLine,
+  TRANSFER_ENCODING,
+} from './wire.js';
 import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
@@ -85,10 +96,20 @@ function miss(res: HttpResponse, req: HttpRequest, router: Router, hooks: Adapte
 }
 
 function misdirected(host: string): ApiError {
-  return new ApiError('MISDIRECTED_REQUEST', `this server does not answer for Host "${truncate(host, 100)}"; add the name to server.allowedHosts`);
+  return new ApiError(
+    'MISDIRECTED_REQUEST',
+    `this server does not answer for Host "${truncate(host, 100)}"; add the name to server.allowedHosts`,
+  );
 }
 
-function guarded(route: CompiledRoute, res: HttpResponse, req: HttpRequest, hooks: AdapterHooks, params: string[] | null, head: boolean): void {
+function guarded(
+  route: CompiledRoute,
+  res: HttpResponse,
+  req: HttpRequest,
+  hooks: AdapterHooks,
+  params: string[] | null,
+  head: boolean,
+): void {
   const ex = exchange(res, head);
   try {
     handleRoute(route, ex, req, hooks, params);
@@ -149,11 +170,17 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
     // A body on GET or DELETE means nothing here, but an answer written before it is read makes uWS close the
     // connection with bytes unread, and the kernel's reset can destroy the answer: read it (bounded) and drop it.
     if (declared !== '' && Number(declared) > BODY_LIMIT) {
-      return void respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
+      return void respond(
+        ex,
+        hooks,
+        errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)),
+        true,
+      );
     }
     watchAbort(ex, hooks);
     return void readBody(res, ex, BODY_LIMIT, (body) => {
-      if (body === null) respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
+      if (body === null)
+        respond(ex, hooks, errorReply(new ApiError('PAYLOAD_TOO_LARGE', `request body is larger than ${BODY_LIMIT} bytes`)), true);
       else dispatch(route, request, ex, hooks);
     });
   }
@@ -186,7 +213,12 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
  * (and loses a reply written just before a close), so closing without an answer is the only way to drop what
  * follows. Requests with neither header skip the header walk.
  */
-function ambiguousFraming(res: HttpResponse, req: HttpRequest, length = req.getHeader(CONTENT_LENGTH), te = req.getHeader(TRANSFER_ENCODING)): boolean {
+function ambiguousFraming(
+  res: HttpResponse,
+  req: HttpRequest,
+  length = req.getHeader(CONTENT_LENGTH),
+  te = req.getHeader(TRANSFER_ENCODING),
+): boolean {
   if (length === '' && te === '') return false;
   let lengths = 0;
   let codings = 0;
@@ -245,7 +277,12 @@ function parseJsonBody(body: Buffer, emptyOk: boolean, contentType: string): unk
   // A body of another (or no) type is what a cross-site form, beacon or text/plain fetch sends without a CORS
   // preflight: refusing it keeps pages on other origins from changing the show.
   if (!isJsonType(contentType)) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', contentType === '' ? 'a request body needs Content-Type: application/json' : `Content-Type ${truncate(contentType, 100)} is not accepted; send application/json`);
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      contentType === ''
+        ? 'a request body needs Content-Type: application/json'
+        : `Content-Type ${truncate(contentType, 100)} is not accepted; send application/json`,
+    );
   }
   let text: string;
   try {
@@ -318,7 +355,8 @@ function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
     // endWithoutBody(n > 0) as a reply and aborts the process when the handler returns.
     // With closeAfter, endWithoutBody(0, true) writes its own Content-Length: a second one would make the answer invalid.
     const headLength = head && !closeAfter && status !== 304;
-    if (headLength && body !== undefined) res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+    if (headLength && body !== undefined)
+      res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
     if (headLength && reply.stream?.length !== undefined) res.writeHeader('Content-Length', String(reply.stream.length));
     if (status === 304 || body === undefined || head) {
       // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.

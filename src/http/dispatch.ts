@@ -45,7 +45,9 @@ export interface NeutralReply extends Reply {
  */
 export function execute(route: CompiledRoute, request: RouteRequest, deps: ExecuteDeps): Reply | Promise<Reply> {
   const invalid =
-    route.validate('params', request.params) ?? route.validate('query', request.query) ?? (route.def.method === 'POST' ? route.validate('body', request.body) : null);
+    route.validate('params', request.params) ??
+    route.validate('query', request.query) ??
+    (route.def.method === 'POST' ? route.validate('body', request.body) : null);
   if (invalid) return errorReply(invalid);
   let result: Reply | Promise<Reply>;
   try {
@@ -105,9 +107,14 @@ export function routeMiss(router: Router, method: string, url: string, authorize
   const needsKey = allowed.some((m) => router.find(m, url)?.route.def.auth === 'required');
   if (needsKey && !authorized()) return unauthorized();
   return allowed.length > 0
-    ? new ApiError('METHOD_NOT_ALLOWED', `${truncate(method, 16)} is not allowed on ${truncate(url, 200)}; use ${allowed.join(', ')}`, undefined, {
-        Allow: allowHeader(allowed),
-      })
+    ? new ApiError(
+        'METHOD_NOT_ALLOWED',
+        `${truncate(method, 16)} is not allowed on ${truncate(url, 200)}; use ${allowed.join(', ')}`,
+        undefined,
+        {
+          Allow: allowHeader(allowed),
+        },
+      )
     : new ApiError('NOT_FOUND', `no route ${truncate(url, 200)}`);
 }
 
@@ -128,7 +135,9 @@ async function whenDurable(deps: ExecuteDeps): Promise<Reply | null> {
   try {
     const why = await Promise.race([deps.durable().then(() => null), slow]);
     if (why === null) return null;
-    return errorReply(new ApiError('STATE_NOT_SAVED', `the change is applied but ${why}; vjd keeps retrying`, undefined, { 'Retry-After': '1' }));
+    return errorReply(
+      new ApiError('STATE_NOT_SAVED', `the change is applied but ${why}; vjd keeps retrying`, undefined, { 'Retry-After': '1' }),
+    );
   } catch (err) {
     return errorReply(new ApiError('STATE_NOT_SAVED', (err as Error).message, undefined, { 'Retry-After': '1' }));
   } finally {

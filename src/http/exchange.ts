@@ -49,4 +49,3 @@ export function finish(ex: Exchange, hooks: InFlight): void {
 export function writeHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string | Buffer, string | Buffer]>): void {
   for (const [k, v] of headers) res.writeHeader(k, v);
 }
-

@@ -75,7 +75,10 @@ export function stripPort(header: string): string | null {
 }
 
 function normalize(host: string): string {
-  return (stripPort(host.includes(':') && !host.startsWith('[') && host.split(':').length > 2 ? `[${host}]` : host) ?? '').replace(/%.*$/, '');
+  return (stripPort(host.includes(':') && !host.startsWith('[') && host.split(':').length > 2 ? `[${host}]` : host) ?? '').replace(
+    /%.*$/,
+    '',
+  );
 }
 
 /** 127.0.0.0/8, ::1 and the reserved `.localhost` names always mean this machine. */

@@ -76,9 +76,11 @@ export class HttpListener {
   /** Applies the wanted settings; calls are serialized so rapid config edits settle on the last one. */
   apply(wish: ListenWish): Promise<void> {
     this.wish = wish;
-    this.chain = this.chain.then(() => this.reconcile()).catch((err: unknown) => {
-      this.log.error({ err }, 'listener reconcile failed');
-    });
+    this.chain = this.chain
+      .then(() => this.reconcile())
+      .catch((err: unknown) => {
+        this.log.error({ err }, 'listener reconcile failed');
+      });
     return this.chain;
   }
 
@@ -120,7 +122,10 @@ export class HttpListener {
     if (this.serving && overlaps(this.serving, wish)) {
       // A wildcard and a specific address on one port: the probe below would only find our own socket, so this one
       // move closes first (a gap of one bind when the address is free).
-      this.log.info({ from: `${this.serving.host}:${this.serving.port}`, to: `${wish.host}:${wish.port}` }, 'listener closed to rebind an overlapping address');
+      this.log.info(
+        { from: `${this.serving.host}:${this.serving.port}`, to: `${wish.host}:${wish.port}` },
+        'listener closed to rebind an overlapping address',
+      );
       this.unbind();
     }
     if (!this.serving) this.setStatus({ state: 'Server Starting', reason: null, host: wish.host, port: wish.port });
@@ -164,7 +169,12 @@ export class HttpListener {
     this.log.error({ host: wish.host, port: wish.port, retryInMs: this.retryDelay }, reason);
     const old = this.serving;
     if (old) {
-      this.setStatus({ state: 'Server Running', reason: `${reason}; still serving on ${old.host}:${old.port}`, host: old.host, port: old.port });
+      this.setStatus({
+        state: 'Server Running',
+        reason: `${reason}; still serving on ${old.host}:${old.port}`,
+        host: old.host,
+        port: old.port,
+      });
     } else {
       this.setStatus({ state: 'Server Starting', reason, host: wish.host, port: wish.port });
     }

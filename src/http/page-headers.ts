@@ -14,7 +14,12 @@ export function pagePolicy(img: string): string {
 
 /** The headers of an HTML page; files a page loads get `ASSET_HEADERS` only. */
 export function pageHeaders(csp: string): Record<string, string> {
-  return { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' };
+  return {
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+  };
 }
 
 /** Scripts, styles and images of a page: never sniffed as another type. */

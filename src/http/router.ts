@@ -69,7 +69,8 @@ function compileRoute(def: RouteDef): CompiledRoute {
     .split('/')
     .filter((s) => s.startsWith(':'))
     .map((s) => s.slice(1));
-  for (const name of Object.keys(def.paramPatterns ?? {})) if (!paramNames.includes(name)) throw new Error(`route ${def.method} ${def.path}: pattern for unknown parameter ${name}`);
+  for (const name of Object.keys(def.paramPatterns ?? {}))
+    if (!paramNames.includes(name)) throw new Error(`route ${def.method} ${def.path}: pattern for unknown parameter ${name}`);
   const checks = paramNames.map((name) => {
     const source = def.paramPatterns?.[name];
     return source === undefined ? null : new RegExp(`^(?:${source})$`);

@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 
 /** A native addon's functions print as `[native code]`; the shim's are ordinary JS. */
 export function isNativeModule(mod: unknown): boolean {
-  if (!mod || typeof mod !== 'object' && typeof mod !== 'function') return false;
+  if (!mod || (typeof mod !== 'object' && typeof mod !== 'function')) return false;
   const app = (mod as { App?: unknown }).App;
   return typeof app === 'function' && Function.prototype.toString.call(app).includes('[native code]');
 }

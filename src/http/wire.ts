@@ -7,11 +7,26 @@ import { CAPTURED_HEADERS, type CapturedHeader } from './route.js';
 const bytes = (s: string): Buffer => Buffer.from(s, 'latin1');
 
 const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 204: '204 No Content', 206: '206 Partial Content', 302: '302 Found', 304: '304 Not Modified',
-  400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
-  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
-  416: '416 Range Not Satisfiable', 421: '421 Misdirected Request', 426: '426 Upgrade Required', 500: '500 Internal Server Error',
-  503: '503 Service Unavailable', 504: '504 Gateway Timeout',
+  200: '200 OK',
+  201: '201 Created',
+  204: '204 No Content',
+  206: '206 Partial Content',
+  302: '302 Found',
+  304: '304 Not Modified',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  409: '409 Conflict',
+  413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
+  416: '416 Range Not Satisfiable',
+  421: '421 Misdirected Request',
+  426: '426 Upgrade Required',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
 };
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([code, text]) => [Number(code), bytes(text)]));
 
@@ -21,9 +36,9 @@ export function statusLine(status: number): Buffer | string {
 }
 
 /** Request header names the adapter reads for a route, each with its bytes (the framing two are read before, once). */
-export const CAPTURED_KEYS: ReadonlyArray<readonly [CapturedHeader, Buffer]> = CAPTURED_HEADERS.filter((h) => h !== 'content-length' && h !== 'transfer-encoding').map(
-  (h) => [h, bytes(h)] as const,
-);
+export const CAPTURED_KEYS: ReadonlyArray<readonly [CapturedHeader, Buffer]> = CAPTURED_HEADERS.filter(
+  (h) => h !== 'content-length' && h !== 'transfer-encoding',
+).map((h) => [h, bytes(h)] as const);
 export const HOST = bytes('host');
 export const CONTENT_LENGTH = bytes('content-length');
 export const TRANSFER_ENCODING = bytes('transfer-encoding');

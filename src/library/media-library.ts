@@ -64,7 +64,10 @@ export class MediaLibrary extends EventEmitter {
     this.debounceMs = opts.debounceMs ?? 300;
     this.pollMs = opts.pollMs ?? 2000;
     this.rootIdentity = this.roots.map(() => '');
-    this.current = freezeSnapshot(0, this.roots.map((p, index) => emptyRoot(p, index, false)));
+    this.current = freezeSnapshot(
+      0,
+      this.roots.map((p, index) => emptyRoot(p, index, false)),
+    );
   }
 
   /** The newest snapshot (version 0, all roots empty, before the first scan ends). */

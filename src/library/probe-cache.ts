@@ -39,7 +39,8 @@ export class ProbeCache {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log?.warn({ file: this.file, err: String(err) }, 'probe cache unreadable; starting empty');
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.log?.warn({ file: this.file, err: String(err) }, 'probe cache unreadable; starting empty');
       return;
     }
     try {
@@ -103,9 +104,6 @@ function isEntry(e: unknown): e is Entry {
   if (x.result === null) return true;
   const r = x.result as unknown as Record<string, unknown> | undefined;
   return (
-    r !== undefined &&
-    (r['type'] === 'video' || r['type'] === 'image') &&
-    typeof r['width'] === 'number' &&
-    typeof r['height'] === 'number'
+    r !== undefined && (r['type'] === 'video' || r['type'] === 'image') && typeof r['width'] === 'number' && typeof r['height'] === 'number'
   );
 }

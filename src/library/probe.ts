@@ -36,9 +36,52 @@ export const PROBE_TIMEOUT_MS = 10_000;
 // Demuxers that read single pictures; a video stream from one of them is a still.
 const IMAGE_FORMATS = new Set(['image2', 'png', 'apng', 'webp', 'bmp', 'tiff', 'jpeg', 'jpegls', 'j2k', 'gif', 'psd', 'qoi']);
 // Codecs that are pictures when they carry a single frame with no real duration.
-const IMAGE_CODECS = new Set(['png', 'apng', 'mjpeg', 'jpegls', 'ljpeg', 'bmp', 'webp', 'tiff', 'gif', 'jpeg2000', 'psd', 'qoi', 'targa', 'ppm', 'pgm', 'pam', 'sgi', 'dpx', 'exr', 'pcx', 'xbm', 'xpm']);
+const IMAGE_CODECS = new Set([
+  'png',
+  'apng',
+  'mjpeg',
+  'jpegls',
+  'ljpeg',
+  'bmp',
+  'webp',
+  'tiff',
+  'gif',
+  'jpeg2000',
+  'psd',
+  'qoi',
+  'targa',
+  'ppm',
+  'pgm',
+  'pam',
+  'sgi',
+  'dpx',
+  'exr',
+  'pcx',
+  'xbm',
+  'xpm',
+]);
 // ffprobe reads any text file as "tty" ASCII art with a fake 640x400 video stream: never media.
-const TEXT_FORMATS = new Set(['tty', 'bin', 'xbin', 'idf', 'adf', 'srt', 'ass', 'webvtt', 'subviewer', 'lrc', 'sami', 'jacosub', 'microdvd', 'mpl2', 'pjs', 'realtext', 'stl', 'subviewer1', 'vplayer']);
+const TEXT_FORMATS = new Set([
+  'tty',
+  'bin',
+  'xbin',
+  'idf',
+  'adf',
+  'srt',
+  'ass',
+  'webvtt',
+  'subviewer',
+  'lrc',
+  'sami',
+  'jacosub',
+  'microdvd',
+  'mpl2',
+  'pjs',
+  'realtext',
+  'stl',
+  'subviewer1',
+  'vplayer',
+]);
 const TEXT_CODECS = new Set(['ansi', 'bintext', 'xbin', 'idf']);
 
 interface RawStream {
@@ -94,8 +137,7 @@ export function classifyProbe(json: unknown): ProbeResult {
   const imageFormat = formats.some((f) => IMAGE_FORMATS.has(f) || f.endsWith('_pipe'));
   const multiFrame = frames !== null && frames > 1;
   // An animated GIF/APNG/WebP is a clip; a one-frame picture (image2 reports one frame period as duration) is a still.
-  const still =
-    (imageFormat && !multiFrame) || (IMAGE_CODECS.has(codec) && !multiFrame && (duration === null || duration <= 0.1));
+  const still = (imageFormat && !multiFrame) || (IMAGE_CODECS.has(codec) && !multiFrame && (duration === null || duration <= 0.1));
   const base = { width: stream.width as number, height: stream.height as number, codec, format: formatName };
   if (still) return { type: 'image', ...base, durationSec: null, fps: null };
   return {

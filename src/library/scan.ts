@@ -90,7 +90,17 @@ const PROGRESS_EVERY = 500;
 const statSlot = limiter(32);
 
 export async function scanRoots(roots: readonly string[], ctx: ScanContext): Promise<ScanResult> {
-  const r: ScanResult = { roots: [], identities: [], dirs: new Set(), paths: new Set(), seen: 0, probed: 0, cached: 0, unsupported: 0, failed: 0 };
+  const r: ScanResult = {
+    roots: [],
+    identities: [],
+    dirs: new Set(),
+    paths: new Set(),
+    seen: 0,
+    probed: 0,
+    cached: 0,
+    unsupported: 0,
+    failed: 0,
+  };
   const inodes = new Set<string>();
   for (let i = 0; i < roots.length; i++) {
     const rootAbs = roots[i] as string;
@@ -157,7 +167,20 @@ export async function scanRoots(roots: readonly string[], ctx: ScanContext): Pro
     }
     const name = basename(abs, extname(abs)) || basename(abs);
     const { type, width, height, durationSec, fps } = info;
-    return Object.freeze({ id: mediaId(rootAbs, relPath), name, type, path: abs, relPath, rootIndex, width, height, durationSec, fps, size: st.size, mtimeMs: st.mtimeMs });
+    return Object.freeze({
+      id: mediaId(rootAbs, relPath),
+      name,
+      type,
+      path: abs,
+      relPath,
+      rootIndex,
+      width,
+      height,
+      durationSec,
+      fps,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+    });
   }
 }
 

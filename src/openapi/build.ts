@@ -157,14 +157,21 @@ function operation(route: RouteDef, head: boolean): Json {
 /** The CORS preflight the adapter answers on every path, without an API key. */
 function preflight(path: string, tags: string[]): Json {
   const allow = Object.fromEntries(
-    PREFLIGHT_HEADERS.map(([name, value]) => [name, { description: `always \`${value}\``, required: true, schema: { type: 'string', enum: [value] } }]),
+    PREFLIGHT_HEADERS.map(([name, value]) => [
+      name,
+      { description: `always \`${value}\``, required: true, schema: { type: 'string', enum: [value] } },
+    ]),
   );
   const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-  const name = path.replace(/\{([^}]+)\}/g, 'By-$1').split(/[^A-Za-z0-9]+/).filter((p) => p !== '' && p !== 'api' && p !== 'v1');
+  const name = path
+    .replace(/\{([^}]+)\}/g, 'By-$1')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((p) => p !== '' && p !== 'api' && p !== 'v1');
   return {
     operationId: `preflight${name.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}`,
     summary: 'CORS preflight',
-    description: 'Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.',
+    description:
+      'Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.',
     tags: [...tags],
     ...(params.length > 0 ? { parameters: params.map((n) => ({ name: n, in: 'path', required: true, schema: { type: 'string' } })) } : {}),
     security: [],
@@ -174,7 +181,11 @@ function preflight(path: string, tags: string[]): Json {
         headers: {
           ...corsHeaders(),
           ...allow,
-          'Access-Control-Allow-Private-Network': { description: 'only when asked for and allowed', required: false, schema: { type: 'string', enum: ['true'] } },
+          'Access-Control-Allow-Private-Network': {
+            description: 'only when asked for and allowed',
+            required: false,
+            schema: { type: 'string', enum: ['true'] },
+          },
         },
       },
       '421': errorStatusResponse(421, ['MISDIRECTED_REQUEST'], (c) => DEFAULT_DETAILS[c], false),

@@ -82,7 +82,10 @@ function errorExample(code: ErrorCode): Json {
 function errorHeaders(codes: ErrorCode[]): Json {
   const out: Json = { ...corsHeaders(), ...NO_STORE() };
   if (codes.includes('UNAUTHORIZED')) {
-    out['WWW-Authenticate'] = header('the API key is expected as a bearer token or in X-API-Key', { type: 'string', enum: ['Bearer realm="vjd"'] });
+    out['WWW-Authenticate'] = header('the API key is expected as a bearer token or in X-API-Key', {
+      type: 'string',
+      enum: ['Bearer realm="vjd"'],
+    });
   }
   const always = codes.every((c) => RETRY_ALWAYS.has(c));
   if (codes.some((c) => RETRY_ALWAYS.has(c) || RETRY_SOMETIMES.has(c))) {
@@ -99,7 +102,8 @@ export function errorStatusResponse(status: number, codes: ErrorCode[], details:
   const custom = codes.some((c) => details(c) !== DEFAULT_DETAILS[c]);
   if (!head && codes.length === 1 && !custom) return { $ref: `#/components/responses/${codes[0]}` };
   const r: Json = {
-    description: codes.length === 1 ? errorLine(codes[0] as ErrorCode) : `${status}, one of:\n\n${codes.map((c) => `- ${errorLine(c)}`).join('\n')}`,
+    description:
+      codes.length === 1 ? errorLine(codes[0] as ErrorCode) : `${status}, one of:\n\n${codes.map((c) => `- ${errorLine(c)}`).join('\n')}`,
     headers: errorHeaders(codes),
   };
   if (head) return r;
@@ -128,7 +132,11 @@ export function successResponse(doc: ResponseDoc, head: boolean): Json {
   const json = doc.contentType === undefined && doc.schema !== undefined;
   if (json && doc.headers?.['Cache-Control'] === undefined) Object.assign(headers, NO_STORE());
   for (const [name, h] of Object.entries(doc.headers ?? {})) {
-    headers[name] = header(h.description, h.schema !== undefined ? (toOpenApi30(h.schema) as Json) : { type: 'string' }, h.required !== false);
+    headers[name] = header(
+      h.description,
+      h.schema !== undefined ? (toOpenApi30(h.schema) as Json) : { type: 'string' },
+      h.required !== false,
+    );
   }
   const r: Json = { description: doc.description, headers };
   if (head) return r;

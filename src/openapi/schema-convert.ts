@@ -43,8 +43,7 @@ const KEEP = new Set([
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const isNullSchema = (v: unknown): boolean =>
-  isObject(v) && (v['type'] === 'null' || (v['const'] === null && v['type'] === undefined));
+const isNullSchema = (v: unknown): boolean => isObject(v) && (v['type'] === 'null' || (v['const'] === null && v['type'] === undefined));
 
 /** Converts one JSON Schema into an OpenAPI 3.0.3 Schema Object; the input is left untouched. */
 export function toOpenApi30(schema: unknown): object {
@@ -56,7 +55,12 @@ export function toOpenApi30(schema: unknown): object {
   const union = schema['anyOf'] !== undefined ? 'anyOf' : schema['oneOf'] !== undefined ? 'oneOf' : undefined;
   if (union !== undefined && Array.isArray(schema[union])) {
     const branches = schema[union] as unknown[];
-    if (branches.some(isNullSchema)) return nullableUnion(schema, union, branches.filter((b) => !isNullSchema(b)));
+    if (branches.some(isNullSchema))
+      return nullableUnion(
+        schema,
+        union,
+        branches.filter((b) => !isNullSchema(b)),
+      );
     const merged = literalUnion(schema, union, branches);
     if (merged) return merged;
   }

@@ -61,7 +61,13 @@ export function inputValue(item: unknown, name: string, a: OscArg): unknown | ty
   if (a.type === 'T') return true;
   if (a.type === 'F') return input?.type === 'event' ? RELEASE : false;
   if (!input) return a.value;
-  if (input.type === 'float' && isFloatArg && typeof input.min === 'number' && typeof input.max === 'number' && typeof a.value === 'number') {
+  if (
+    input.type === 'float' &&
+    isFloatArg &&
+    typeof input.min === 'number' &&
+    typeof input.max === 'number' &&
+    typeof a.value === 'number'
+  ) {
     return input.min + a.value * (input.max - input.min);
   }
   if (input.type === 'event' && typeof a.value === 'number') return a.value !== 0 ? true : RELEASE;

@@ -45,7 +45,18 @@ export function hostInfo(name: string, host: string, port: number): HostInfo {
     ...(host === '0.0.0.0' || host === '::' ? {} : { OSC_IP: host }),
     OSC_PORT: port,
     OSC_TRANSPORT: 'UDP',
-    EXTENSIONS: { ACCESS: true, VALUE: true, RANGE: true, DESCRIPTION: true, TAGS: false, CLIPMODE: false, UNIT: false, CRITICAL: false, LISTEN: false, PATH_CHANGED: false },
+    EXTENSIONS: {
+      ACCESS: true,
+      VALUE: true,
+      RANGE: true,
+      DESCRIPTION: true,
+      TAGS: false,
+      CLIPMODE: false,
+      UNIT: false,
+      CRITICAL: false,
+      LISTEN: false,
+      PATH_CHANGED: false,
+    },
   };
 }
 
@@ -54,13 +65,29 @@ export function oscQueryTree(chain: ChainItem[]): OscQueryNode {
   const root: OscQueryNode = { FULL_PATH: '/', CONTENTS: {} };
   for (const { address, does, query: f } of OSC_TABLE) {
     if (!f) continue;
-    put(root, address, { TYPE: f.type, ACCESS: f.access, DESCRIPTION: does, ...(f.range ? { RANGE: [{ MIN: f.range[0], MAX: f.range[1] }] } : {}) });
+    put(root, address, {
+      TYPE: f.type,
+      ACCESS: f.access,
+      DESCRIPTION: does,
+      ...(f.range ? { RANGE: [{ MIN: f.range[0], MAX: f.range[1] }] } : {}),
+    });
   }
   for (const item of chain) {
     const at = `/vjd/effects/${item.index}`;
     put(root, at, { DESCRIPTION: item.name });
-    put(root, `${at}/enabled`, { TYPE: 'i', ACCESS: 3, VALUE: [item.enabled ? 1 : 0], RANGE: [{ MIN: 0, MAX: 1 }], DESCRIPTION: `${item.name}: visible` });
-    put(root, `${at}/toggle`, { TYPE: 'i', ACCESS: 2, RANGE: [{ MIN: 0, MAX: 1 }], DESCRIPTION: `${item.name}: toggle (1 fires, 0 is ignored)` });
+    put(root, `${at}/enabled`, {
+      TYPE: 'i',
+      ACCESS: 3,
+      VALUE: [item.enabled ? 1 : 0],
+      RANGE: [{ MIN: 0, MAX: 1 }],
+      DESCRIPTION: `${item.name}: visible`,
+    });
+    put(root, `${at}/toggle`, {
+      TYPE: 'i',
+      ACCESS: 2,
+      RANGE: [{ MIN: 0, MAX: 1 }],
+      DESCRIPTION: `${item.name}: toggle (1 fires, 0 is ignored)`,
+    });
     put(root, `${at}/name`, { TYPE: 's', ACCESS: 1, VALUE: [item.name], DESCRIPTION: 'feedback only' });
     for (const input of item.inputs) {
       const node = inputNode(input);
@@ -76,8 +103,15 @@ function inputNode(i: ChainInput): Omit<OscQueryNode, 'FULL_PATH'> | null {
     const v = typeof i.value === 'number' ? (i.max === i.min ? 0 : (i.value - i.min) / (i.max - i.min)) : undefined;
     return { TYPE: 'f', ACCESS: 3, RANGE: [{ MIN: 0, MAX: 1 }], ...(v !== undefined ? { VALUE: [v] } : {}) };
   }
-  if (i.type === 'bool') return { TYPE: 'i', ACCESS: 3, RANGE: [{ MIN: 0, MAX: 1 }], ...(typeof i.value === 'boolean' ? { VALUE: [i.value ? 1 : 0] } : {}) };
-  if (i.type === 'long') return { TYPE: 'i', ACCESS: 3, ...(i.values ? { RANGE: [{ VALS: i.values }] } : {}), ...(typeof i.value === 'number' ? { VALUE: [i.value] } : {}) };
+  if (i.type === 'bool')
+    return { TYPE: 'i', ACCESS: 3, RANGE: [{ MIN: 0, MAX: 1 }], ...(typeof i.value === 'boolean' ? { VALUE: [i.value ? 1 : 0] } : {}) };
+  if (i.type === 'long')
+    return {
+      TYPE: 'i',
+      ACCESS: 3,
+      ...(i.values ? { RANGE: [{ VALS: i.values }] } : {}),
+      ...(typeof i.value === 'number' ? { VALUE: [i.value] } : {}),
+    };
   if (i.type === 'event') return { TYPE: 'i', ACCESS: 2, RANGE: [{ MIN: 0, MAX: 1 }] };
   return null;
 }

@@ -77,7 +77,15 @@ export class OscServer {
 
   get version(): number {
     const c = this.counts;
-    return c.packets + c.applied * 3 + c.rejected * 5 + c.dropped * 7 + c.replyDropped * 11 + (this.restricted ? 1e8 : 0) + (this.socket ? 1e9 : 0);
+    return (
+      c.packets +
+      c.applied * 3 +
+      c.rejected * 5 +
+      c.dropped * 7 +
+      c.replyDropped * 11 +
+      (this.restricted ? 1e8 : 0) +
+      (this.socket ? 1e9 : 0)
+    );
   }
 
   get listening(): boolean {
@@ -85,7 +93,13 @@ export class OscServer {
   }
 
   stats(): OscStats {
-    return { listening: this.socket !== null, host: this.settings.host, port: this.settings.port, ...this.counts, restricted: this.restricted };
+    return {
+      listening: this.socket !== null,
+      host: this.settings.host,
+      port: this.settings.port,
+      ...this.counts,
+      restricted: this.restricted,
+    };
   }
 
   start(): Promise<void> {
@@ -94,7 +108,10 @@ export class OscServer {
     const socket = createSocket({ type: family, reuseAddr: false });
     return new Promise((resolve) => {
       socket.once('error', (err) => {
-        this.log.error({ host: this.settings.host, port: this.settings.port, err: err.message }, 'OSC could not listen; OSC control is off');
+        this.log.error(
+          { host: this.settings.host, port: this.settings.port, err: err.message },
+          'OSC could not listen; OSC control is off',
+        );
         socket.close();
         resolve();
       });
@@ -103,7 +120,10 @@ export class OscServer {
         socket.on('error', (err) => this.log.warn({ err: err.message }, 'OSC socket error'));
         socket.on('message', (data, rinfo) => this.receive(data, rinfo));
         this.socket = socket;
-        this.log.info({ host: this.settings.host, port: this.settings.port, feedback: this.settings.feedback.length }, 'OSC listening (no authentication)');
+        this.log.info(
+          { host: this.settings.host, port: this.settings.port, feedback: this.settings.feedback.length },
+          'OSC listening (no authentication)',
+        );
         resolve();
       });
     });
@@ -137,7 +157,8 @@ export class OscServer {
       this.counts.dropped++;
       return;
     }
-    if (data.byteLength > OSC_LIMITS.packetMaxBytes) return this.refuse(from, '(packet)', `packet of ${data.byteLength} bytes is larger than ${OSC_LIMITS.packetMaxBytes}`);
+    if (data.byteLength > OSC_LIMITS.packetMaxBytes)
+      return this.refuse(from, '(packet)', `packet of ${data.byteLength} bytes is larger than ${OSC_LIMITS.packetMaxBytes}`);
     const read = readPacket(data);
     if (!read.ok) return this.refuse(from, '(packet)', read.reason);
     // A flood must not queue without bound: packets beyond a small backlog are dropped (and counted).

@@ -1,6 +1,18 @@
 // The OSC address table: one entry per address with its argument types, what it does, how OSCQuery describes it and
 // its mapper (arguments → the one HTTP request it stands for). Dispatch, OSCQuery and the docs all read this table.
-import { bad, flag, inputValue, post, RELEASE, str, trigger, type InputInfo, type Mapped, type OscArg, type OscMessage } from './addresses.js';
+import {
+  bad,
+  flag,
+  inputValue,
+  post,
+  RELEASE,
+  str,
+  trigger,
+  type InputInfo,
+  type Mapped,
+  type OscArg,
+  type OscMessage,
+} from './addresses.js';
 
 /** What a mapper may read of the running show, synchronously, so each message is one request. */
 export interface OscLookup {
@@ -25,48 +37,73 @@ export interface OscEntry {
 
 const number = (args: OscArg[]): number | null => {
   const a = args[0];
-  return args.length === 1 && a !== undefined && (a.type === 'f' || a.type === 'i' || a.type === 'd') && typeof a.value === 'number' ? a.value : null;
+  return args.length === 1 && a !== undefined && (a.type === 'f' || a.type === 'i' || a.type === 'd') && typeof a.value === 'number'
+    ? a.value
+    : null;
 };
 
-const withString = (what: string, to: (s: string) => Mapped) => (args: OscArg[]): Mapped => {
-  const s = str(args);
-  return s === null ? bad(`expects one string (${what})`) : to(s);
-};
+const withString =
+  (what: string, to: (s: string) => Mapped) =>
+  (args: OscArg[]): Mapped => {
+    const s = str(args);
+    return s === null ? bad(`expects one string (${what})`) : to(s);
+  };
 
 export const OSC_TABLE: readonly OscEntry[] = [
   {
-    address: '/vjd/source/select', types: 's', does: 'POST /sources/select {id}', query: { type: 's', access: 3 },
+    address: '/vjd/source/select',
+    types: 's',
+    does: 'POST /sources/select {id}',
+    query: { type: 's', access: 3 },
     map: withString('source id', (id) => post('/sources/select', { id })),
   },
   { address: '/vjd/source/name', types: 's', does: 'feedback only', query: { type: 's', access: 1 } },
   {
-    address: '/vjd/mix/cue', types: 's', does: 'POST /mix/cue {id}', query: { type: 's', access: 3 },
+    address: '/vjd/mix/cue',
+    types: 's',
+    does: 'POST /mix/cue {id}',
+    query: { type: 's', access: 3 },
     map: withString('source id', (id) => post('/mix/cue', { id })),
   },
   {
-    address: '/vjd/mix/take', types: '(none)|i|f', does: 'POST /mix/take', query: { type: 'i', access: 2, range: [0, 1] },
+    address: '/vjd/mix/take',
+    types: '(none)|i|f',
+    does: 'POST /mix/take',
+    query: { type: 'i', access: 2, range: [0, 1] },
     map: (args) => trigger(args, post('/mix/take', {})),
   },
   {
-    address: '/vjd/mix/position', types: 'f', does: 'POST /mix/position {value}', query: { type: 'f', access: 3, range: [0, 1] },
+    address: '/vjd/mix/position',
+    types: 'f',
+    does: 'POST /mix/position {value}',
+    query: { type: 'f', access: 3, range: [0, 1] },
     map: (args) => {
       const v = number(args);
       return v === null ? bad('expects one number') : post('/mix/position', { value: v });
     },
   },
   {
-    address: '/vjd/effects/add', types: 's', does: 'POST /effects/add {type}', query: { type: 's', access: 2 },
+    address: '/vjd/effects/add',
+    types: 's',
+    does: 'POST /effects/add {type}',
+    query: { type: 's', access: 2 },
     map: withString('effect type', (type) => post('/effects/add', { type })),
   },
   {
-    address: '/vjd/effects/{index}/enabled', pattern: /^effects\/(\d{1,4})\/enabled$/, types: 'i|T|F|f', does: 'POST /effects/enabled {index, enabled}',
+    address: '/vjd/effects/{index}/enabled',
+    pattern: /^effects\/(\d{1,4})\/enabled$/,
+    types: 'i|T|F|f',
+    does: 'POST /effects/enabled {index, enabled}',
     map: (args, [index]) => {
       const v = flag(args);
       return typeof v === 'string' ? bad(v) : post('/effects/enabled', { index: Number(index), enabled: v });
     },
   },
   {
-    address: '/vjd/effects/{index}/toggle', pattern: /^effects\/(\d{1,4})\/toggle$/, types: '(none)|i|f', does: 'POST /effects/toggle {index}',
+    address: '/vjd/effects/{index}/toggle',
+    pattern: /^effects\/(\d{1,4})\/toggle$/,
+    types: '(none)|i|f',
+    does: 'POST /effects/toggle {index}',
     map: (args, [index]) => trigger(args, post('/effects/toggle', { index: Number(index) })),
   },
   {
@@ -76,7 +113,8 @@ export const OSC_TABLE: readonly OscEntry[] = [
     does: 'POST /effects/params {index, values: {input: v}}; a float for a float input is 0..1 over its MIN..MAX (as faders send)',
     map: (args, [at, name], lookup) => {
       const a = args[0];
-      if (args.length !== 1 || a === undefined || !['f', 'd', 'i', 's', 'T', 'F'].includes(a.type)) return bad('expects one argument (f, i, s, T or F)');
+      if (args.length !== 1 || a === undefined || !['f', 'd', 'i', 's', 'T', 'F'].includes(a.type))
+        return bad('expects one argument (f, i, s, T or F)');
       const index = Number(at);
       // The input's type and range, read from the chain as it is now, decide what the argument means.
       const item = lookup.chain().find((i) => i.index === index) ?? null;
@@ -85,38 +123,55 @@ export const OSC_TABLE: readonly OscEntry[] = [
     },
   },
   {
-    address: '/vjd/palette/next', types: '(none)|i|f', does: 'POST /palettes/next', query: { type: 'i', access: 2, range: [0, 1] },
+    address: '/vjd/palette/next',
+    types: '(none)|i|f',
+    does: 'POST /palettes/next',
+    query: { type: 'i', access: 2, range: [0, 1] },
     map: (args) => trigger(args, post('/palettes/next')),
   },
   {
-    address: '/vjd/palette/select', types: 's|i', does: 'POST /palettes/select {id}; an integer is the 1-based position in GET /palettes',
+    address: '/vjd/palette/select',
+    types: 's|i',
+    does: 'POST /palettes/select {id}; an integer is the 1-based position in GET /palettes',
     query: { type: 's', access: 3 },
     map: (args, _parts, lookup) => {
       const id = str(args);
       if (id !== null) return post('/palettes/select', { id });
       const a = args[0];
-      if (args.length !== 1 || a === undefined || a.type !== 'i' || typeof a.value !== 'number') return bad('expects one string (palette id) or integer (1-based position)');
+      if (args.length !== 1 || a === undefined || a.type !== 'i' || typeof a.value !== 'number')
+        return bad('expects one string (palette id) or integer (1-based position)');
       const ids = lookup.paletteIds();
       const at = ids[a.value - 1];
-      return at !== undefined && a.value >= 1 ? post('/palettes/select', { id: at }) : bad(`no palette at position ${a.value} (1 to ${ids.length})`);
+      return at !== undefined && a.value >= 1
+        ? post('/palettes/select', { id: at })
+        : bad(`no palette at position ${a.value} (1 to ${ids.length})`);
     },
   },
   {
-    address: '/vjd/global/blackout', types: 'i|T|F|f', does: 'POST /global/blackout {enabled}', query: { type: 'i', access: 3, range: [0, 1] },
+    address: '/vjd/global/blackout',
+    types: 'i|T|F|f',
+    does: 'POST /global/blackout {enabled}',
+    query: { type: 'i', access: 3, range: [0, 1] },
     map: (args) => {
       const v = flag(args);
       return typeof v === 'string' ? bad(v) : post('/global/blackout', { enabled: v });
     },
   },
   {
-    address: '/vjd/global/dimmer', types: 'f|i', does: 'POST /global/dimmer {value}', query: { type: 'f', access: 3, range: [0, 1] },
+    address: '/vjd/global/dimmer',
+    types: 'f|i',
+    does: 'POST /global/dimmer {value}',
+    query: { type: 'f', access: 3, range: [0, 1] },
     map: (args) => {
       const v = number(args);
       return v === null ? bad('expects one number') : post('/global/dimmer', { value: v });
     },
   },
   {
-    address: '/vjd/actions/run', types: 's', does: 'POST /actions/{id}', query: { type: 's', access: 2 },
+    address: '/vjd/actions/run',
+    types: 's',
+    does: 'POST /actions/{id}',
+    query: { type: 's', access: 2 },
     map: withString('action id', (id) => post(`/actions/${encodeURIComponent(id)}`)),
   },
   { address: '/vjd/status/fps', types: 'f', does: 'feedback only', query: { type: 'f', access: 1 } },

@@ -70,7 +70,8 @@ function readMessage(buf: Buffer, at: number, end: number, out: OscMessage[]): v
 
 function readElement(buf: Buffer, at: number, end: number, depth: number, out: OscMessage[]): void {
   if ((end - at) % 4 !== 0 || end - at < 4) throw new Refused('size is not a positive multiple of 4');
-  if (end - at < BUNDLE.length || buf.compare(BUNDLE, 0, BUNDLE.length, at, at + BUNDLE.length) !== 0) return readMessage(buf, at, end, out);
+  if (end - at < BUNDLE.length || buf.compare(BUNDLE, 0, BUNDLE.length, at, at + BUNDLE.length) !== 0)
+    return readMessage(buf, at, end, out);
   if (depth >= OSC_LIMITS.bundleMaxDepth) throw new Refused(`bundles nest deeper than ${OSC_LIMITS.bundleMaxDepth}`);
   // The time tag is read past: messages apply on arrival.
   let pos = at + BUNDLE.length + 8;

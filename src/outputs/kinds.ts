@@ -10,7 +10,9 @@ const REFRESH_MS = 10_000;
 
 function ffmpegList(ffmpeg: string, flag: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile(ffmpeg, ['-hide_banner', flag], { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (err, stdout) => resolve(err ? '' : stdout));
+    execFile(ffmpeg, ['-hide_banner', flag], { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (err, stdout) =>
+      resolve(err ? '' : stdout),
+    );
   });
 }
 

@@ -49,7 +49,15 @@ export function parseClamped(raw: string | undefined, r: { min: number; max: num
 
 export class PreviewHub {
   private readonly groups = new Map<string, Group>();
-  private readonly stats_: PreviewStats = { clients: 0, encodes: 0, framesSent: 0, framesSkipped: 0, queuedBytes: 0, queuedBytesMax: 0, clientsDropped: 0 };
+  private readonly stats_: PreviewStats = {
+    clients: 0,
+    encodes: 0,
+    framesSent: 0,
+    framesSkipped: 0,
+    queuedBytes: 0,
+    queuedBytesMax: 0,
+    clientsDropped: 0,
+  };
   /** Bumped when the counters change (memoised status bodies). */
   version = 0;
   private stopped = false;
@@ -84,7 +92,16 @@ export class PreviewHub {
     const key = `${width}x${height}@${fps}`;
     let g = this.groups.get(key);
     if (!g) {
-      const group: Group = { key, width, height, clients: new Set(), waiting: new Map(), busy: false, frameNo: 0, timer: setInterval(() => this.tick(group), 1000 / fps) };
+      const group: Group = {
+        key,
+        width,
+        height,
+        clients: new Set(),
+        waiting: new Map(),
+        busy: false,
+        frameNo: 0,
+        timer: setInterval(() => this.tick(group), 1000 / fps),
+      };
       g = group;
       this.groups.set(key, g);
     }

@@ -52,14 +52,21 @@ export class Recordings {
     }
     const active = this.opts.active();
     const items = await Promise.all(names.filter((n) => RECORDING_NAME.test(n)).map((n) => this.item(n, active.has(n))));
-    return items.filter((x): x is Recording => x !== null).sort((a, b) => (a.startedAt === b.startedAt ? a.file.localeCompare(b.file) : a.startedAt < b.startedAt ? 1 : -1));
+    return items
+      .filter((x): x is Recording => x !== null)
+      .sort((a, b) => (a.startedAt === b.startedAt ? a.file.localeCompare(b.file) : a.startedAt < b.startedAt ? 1 : -1));
   }
 
   /** The listed recording of that name; 404 ITEM_NOT_FOUND naming the ones there are otherwise. */
   async find(name: string): Promise<Recording> {
     const items = await this.list();
     const hit = RECORDING_NAME.test(name) ? items.find((r) => r.file === name) : undefined;
-    if (!hit) throw notFound('recording', name, items.map((r) => r.file));
+    if (!hit)
+      throw notFound(
+        'recording',
+        name,
+        items.map((r) => r.file),
+      );
     return hit;
   }
 
@@ -107,14 +114,19 @@ export class Recordings {
 /** Container duration in seconds; null when ffprobe fails or the container has none (a file cut by a kill). */
 function probeDuration(ffprobe: string, path: string): Promise<number | null> {
   return new Promise((resolve) => {
-    execFile(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', path], { timeout: PROBE_TIMEOUT_MS }, (err, stdout) => {
-      if (err) return resolve(null);
-      try {
-        const d = Number((JSON.parse(stdout) as { format?: { duration?: string } }).format?.duration);
-        resolve(Number.isFinite(d) && d > 0 ? Math.round(d * 1000) / 1000 : null);
-      } catch {
-        resolve(null);
-      }
-    });
+    execFile(
+      ffprobe,
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', path],
+      { timeout: PROBE_TIMEOUT_MS },
+      (err, stdout) => {
+        if (err) return resolve(null);
+        try {
+          const d = Number((JSON.parse(stdout) as { format?: { duration?: string } }).format?.duration);
+          resolve(Number.isFinite(d) && d > 0 ? Math.round(d * 1000) / 1000 : null);
+        } catch {
+          resolve(null);
+        }
+      },
+    );
   });
 }

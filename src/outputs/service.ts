@@ -8,7 +8,15 @@ import { ApiError, notFound } from '../errors.js';
 import { OUTPUT_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { OutputConfig } from '../config/schema.js';
-import { API_KINDS, OUTPUT_KINDS, outputKind, outputProblem, type OutputFields, type OutputKind, type OutputSpec } from '../shared/output-kinds/index.js';
+import {
+  API_KINDS,
+  OUTPUT_KINDS,
+  outputKind,
+  outputProblem,
+  type OutputFields,
+  type OutputKind,
+  type OutputSpec,
+} from '../shared/output-kinds/index.js';
 import { DEFAULT_DISPLAY } from '../shared/output-kinds/display.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import type { OutputsSummary, OutputView } from './view.js';
@@ -64,11 +72,18 @@ export class OutputService {
     try {
       saved = JSON.parse(await readFile(this.file, 'utf8')) as OutputConfig[];
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.log.warn({ file: this.file, err: (err as Error).message }, 'saved outputs not read');
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.opts.log.warn({ file: this.file, err: (err as Error).message }, 'saved outputs not read');
     }
     for (const o of Array.isArray(saved) ? saved : []) {
       // The file is ours, but it passes the same rules as anything else that reaches ffmpeg.
-      if (typeof o?.id !== 'string' || !isApiKind(o.kind) || outputProblem(o) || this.defs.some((d) => d.id === o.id) || this.defs.length >= OUTPUT_LIMITS.max) {
+      if (
+        typeof o?.id !== 'string' ||
+        !isApiKind(o.kind) ||
+        outputProblem(o) ||
+        this.defs.some((d) => d.id === o.id) ||
+        this.defs.length >= OUTPUT_LIMITS.max
+      ) {
         this.opts.log.warn({ file: this.file, id: o?.id }, 'a saved output was not restored');
         continue;
       }
@@ -86,8 +101,14 @@ export class OutputService {
   find(sel: { id?: string | undefined; name?: string | undefined }): Definition {
     const wanted = sel.id ?? sel.name;
     if (wanted === undefined) throw new ApiError('INVALID_REQUEST', 'id or name is required');
-    const d = sel.id !== undefined ? this.defs.find((x) => x.id === sel.id) : this.defs.find((x) => x.name.toLowerCase() === wanted.toLowerCase());
-    if (!d) throw notFound('output', wanted, this.defs.map((x) => x.id));
+    const d =
+      sel.id !== undefined ? this.defs.find((x) => x.id === sel.id) : this.defs.find((x) => x.name.toLowerCase() === wanted.toLowerCase());
+    if (!d)
+      throw notFound(
+        'output',
+        wanted,
+        this.defs.map((x) => x.id),
+      );
     return d;
   }
 
@@ -102,7 +123,11 @@ export class OutputService {
 
   async add(req: AddRequest): Promise<OutputView> {
     // The route's schema refuses other kinds already; this keeps the rule where the work is done too.
-    if (!isApiKind(req.kind)) throw new ApiError('INVALID_REQUEST', `kind must be one of ${API_KINDS.join(', ')} (${OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k)).join(' and ')} outputs come from the config file)`);
+    if (!isApiKind(req.kind))
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `kind must be one of ${API_KINDS.join(', ')} (${OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k)).join(' and ')} outputs come from the config file)`,
+      );
     const problem = outputProblem(req);
     if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`);
     if (this.defs.length >= OUTPUT_LIMITS.max) {
@@ -112,7 +137,8 @@ export class OutputService {
     do id = `${req.kind}-${randomBytes(3).toString('hex')}`;
     while (this.defs.some((d) => d.id === id));
     const d: Definition = { id, name: req.name ?? id, kind: req.kind as OutputKind, enabled: true, configured: false };
-    for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps'] as const) if (req[key] !== undefined) (d as unknown as Record<string, unknown>)[key] = req[key];
+    for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps'] as const)
+      if (req[key] !== undefined) (d as unknown as Record<string, unknown>)[key] = req[key];
     this.defs.push(d);
     await this.save();
     this.syncReadback();
@@ -200,7 +226,8 @@ export class OutputService {
     const r = this.opts.client.status(d.id);
     const { fps } = this.size(d);
     // A display's size is its window: configured, or the screen once found (the render size until then).
-    const { width, height } = d.kind === 'display' && r.size ? { width: d.width ?? r.size.width, height: d.height ?? r.size.height } : this.size(d);
+    const { width, height } =
+      d.kind === 'display' && r.size ? { width: d.width ?? r.size.width, height: d.height ?? r.size.height } : this.size(d);
     return {
       id: d.id,
       name: d.name,

@@ -150,7 +150,10 @@ export class PaletteLibrary extends EventEmitter {
     this.palettes = Object.freeze(list);
     this.byId = new Map(list.map((p) => [p.id, p]));
     this.libraryVersion++;
-    this.log.info({ palettes: list.length, builtin: list.filter((p) => p.builtin).length, version: this.libraryVersion }, 'palettes loaded');
+    this.log.info(
+      { palettes: list.length, builtin: list.filter((p) => p.builtin).length, version: this.libraryVersion },
+      'palettes loaded',
+    );
     this.emit('change', this.palettes);
   }
 
@@ -179,7 +182,10 @@ export class PaletteLibrary extends EventEmitter {
 }
 
 function digestOf(p: ParsedPalette): string {
-  return createHash('sha256').update(p.name + p.colors.join(',')).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(p.name + p.colors.join(','))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 async function readPalette(file: string, warn: (f: Record<string, unknown>, m: string) => void): Promise<ParsedPalette | null> {

@@ -22,14 +22,22 @@ export class PaletteParseError extends Error {
 
 /** Lower-case `[a-z0-9-]` id from a file name (directories and extension dropped); never empty. */
 export function paletteIdFromFile(fileName: string): string {
-  const id = stem(fileName).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const id = stem(fileName)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return id === '' ? 'palette' : id;
 }
 
 /** `deep-ocean_2.json` → `Deep Ocean 2`: the name a palette gets when its file does not give one. */
 export function paletteNameFromFile(fileName: string): string {
-  const words = stem(fileName).split(/[\s_-]+/).filter((w) => w !== '');
-  const name = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ').slice(0, MAX_PALETTE_NAME);
+  const words = stem(fileName)
+    .split(/[\s_-]+/)
+    .filter((w) => w !== '');
+  const name = words
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')
+    .slice(0, MAX_PALETTE_NAME);
   return name === '' ? 'Palette' : name;
 }
 
@@ -141,7 +149,8 @@ export function parsePaletteJson(text: string, fileLabel: string): ParsedPalette
     const short = msg.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
     return fail(offset === undefined ? 1 : lineAt(src, offset), `invalid JSON: ${short}`);
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail(1, 'a palette file holds one JSON object {"name", "colors"}');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return fail(1, 'a palette file holds one JSON object {"name", "colors"}');
   const obj = raw as Record<string, unknown>;
   const keyLine = (key: string): number => {
     const at = src.indexOf(`"${key}"`);
@@ -157,7 +166,8 @@ export function parsePaletteJson(text: string, fileLabel: string): ParsedPalette
   const list = obj.colors;
   if (!Array.isArray(list)) return fail(keyLine('colors'), '"colors" must be an array of "#RRGGBB" strings');
   if (list.length === 0) return fail(keyLine('colors'), '"colors" is empty; a palette needs at least 1 color');
-  if (list.length > MAX_PALETTE_COLORS) return fail(keyLine('colors'), `"colors" has ${list.length} entries; at most ${MAX_PALETTE_COLORS}`);
+  if (list.length > MAX_PALETTE_COLORS)
+    return fail(keyLine('colors'), `"colors" has ${list.length} entries; at most ${MAX_PALETTE_COLORS}`);
   const colors: string[] = [];
   const from = Math.max(src.indexOf('"colors"'), 0);
   for (const value of list) {
@@ -167,7 +177,7 @@ export function parsePaletteJson(text: string, fileLabel: string): ParsedPalette
       continue;
     }
     // Search after the "colors" key so the same text inside "name" does not give the wrong line.
-    const needle = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? '';
+    const needle = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? '');
     let at = needle === '' ? -1 : src.indexOf(needle, from);
     if (at < 0 && typeof value === 'string') at = src.indexOf(JSON.stringify(value), from);
     return fail(at < 0 ? 1 : lineAt(src, at), c.reason);
@@ -199,7 +209,11 @@ export function parseGpl(text: string, fileLabel: string): ParsedPalette {
       continue;
     }
     const m = /^(\d+)\s+(\d+)\s+(\d+)(?:\s+.*)?$/.exec(line);
-    if (!m) return fail(i + 1, `expected a color line "R G B [name]" with values 0-255, got ${JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)}`);
+    if (!m)
+      return fail(
+        i + 1,
+        `expected a color line "R G B [name]" with values 0-255, got ${JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)}`,
+      );
     const rgb = [m[1]!, m[2]!, m[3]!].map(Number);
     const bad = rgb.find((v) => v > 255);
     if (bad !== undefined) return fail(i + 1, `color value ${bad} is outside 0-255`);

@@ -49,16 +49,28 @@ export class PaletteSelection extends EventEmitter {
   /** The current palette or 404 NO_CURRENT_PALETTE. */
   requireCurrent(): Palette {
     const p = this.current();
-    if (!p) throw new ApiError('NO_CURRENT_PALETTE', this.library.list().length === 0 ? 'no palette is selected: the palette library is empty' : 'no palette is selected: the current palette file was removed; select one');
+    if (!p)
+      throw new ApiError(
+        'NO_CURRENT_PALETTE',
+        this.library.list().length === 0
+          ? 'no palette is selected: the palette library is empty'
+          : 'no palette is selected: the current palette file was removed; select one',
+      );
     return p;
   }
 
   /** Exact id first, then flexible name matching; 404 ITEM_NOT_FOUND with the available ids. */
   resolve(q: { id?: string | undefined; name?: string | undefined }): Palette {
-    const hit = (q.id !== undefined ? (this.library.get(q.id) ?? this.library.find(q.id)) : undefined) ?? (q.name !== undefined ? this.library.find(q.name) : undefined);
+    const hit =
+      (q.id !== undefined ? (this.library.get(q.id) ?? this.library.find(q.id)) : undefined) ??
+      (q.name !== undefined ? this.library.find(q.name) : undefined);
     if (hit) return hit;
     const requested = q.id ?? q.name ?? '';
-    throw notFound('palette', requested, this.library.list().map((p) => p.id));
+    throw notFound(
+      'palette',
+      requested,
+      this.library.list().map((p) => p.id),
+    );
   }
 
   select(p: Palette): Palette {

@@ -268,7 +268,8 @@ export class FrameRingReader {
       const seq = Atomics.load(this.slotHeaders, base + S_SEQ);
       const width = Atomics.load(this.slotHeaders, base + S_W);
       const height = Atomics.load(this.slotHeaders, base + S_H);
-      if (!(seq & 1) && Atomics.load(this.slotHeaders, base + S_SEQ) === seq && Atomics.load(this.header, R_NEWEST) === slot) return { width, height };
+      if (!(seq & 1) && Atomics.load(this.slotHeaders, base + S_SEQ) === seq && Atomics.load(this.header, R_NEWEST) === slot)
+        return { width, height };
     }
     return null;
   }

@@ -135,7 +135,8 @@ export function parseSizeExpr(src: string): Node {
         }
         expect(')');
         const [lo, hi] = FUNCS[fn];
-        if (args.length < lo || args.length > hi) throw new IsfExprError(`${fn}() takes ${lo === hi ? lo : `${lo}+`} argument(s) in "${src}"`);
+        if (args.length < lo || args.length > hi)
+          throw new IsfExprError(`${fn}() takes ${lo === hi ? lo : `${lo}+`} argument(s) in "${src}"`);
         return { k: 'call', fn, args };
       }
       return { k: 'var', name: t.v.startsWith('$') ? t.v.slice(1) : t.v };
@@ -180,7 +181,7 @@ export function evalNode(node: Node, vars: Readonly<Record<string, number>>): nu
       const xs = node.args.map((a) => evalNode(a, vars));
       if (node.fn === 'min') return Math.min(...xs);
       if (node.fn === 'max') return Math.max(...xs);
-      if (node.fn === 'pow') return Math.pow(xs[0]!, xs[1]!);
+      if (node.fn === 'pow') return xs[0]! ** xs[1]!;
       return Math[node.fn](xs[0]!);
     }
   }

@@ -106,9 +106,7 @@ export type Bus = 'program' | 'preview';
  * Mixer commands (program and preview buses). `take` runs `transition` from program to preview over `durationMs`
  * (0: swap on the next frame); `position` holds the transition at `value` (the T-bar; 1 completes the take).
  */
-export type MixCommand =
-  | { op: 'take'; transition: string; durationMs: number }
-  | { op: 'position'; transition: string; value: number };
+export type MixCommand = { op: 'take'; transition: string; durationMs: number } | { op: 'position'; transition: string; value: number };
 
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */
@@ -163,7 +161,12 @@ export interface RenderStats {
 /** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */
 export type ChainReply =
   | { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[] }
-  | { ok: false; code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST'; message: string; details?: Record<string, unknown> };
+  | {
+      ok: false;
+      code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST';
+      message: string;
+      details?: Record<string, unknown>;
+    };
 
 export type RenderToMain =
   | { t: 'ready'; renderer: string; width: number; height: number }
@@ -237,7 +240,10 @@ export type MainToIngest =
 export type IngestState = 'connecting' | 'live' | 'stalled' | 'retrying' | 'failed' | 'closed';
 
 /** The answer to one `open`: the key's ring, or why the worker could not even create the source. */
-export type IngestOpenReply = { t: 'open-reply'; id: number; key: string } & ({ ok: true; ring: SharedArrayBuffer } | { ok: false; message: string });
+export type IngestOpenReply = { t: 'open-reply'; id: number; key: string } & (
+  | { ok: true; ring: SharedArrayBuffer }
+  | { ok: false; message: string }
+);
 
 export type IngestToMain =
   | IngestOpenReply
@@ -293,9 +299,7 @@ export type MainToOutput =
    * Starts (or restarts with a new spec) the consumer `id`. `gen` grows with every start of any output: replies
    * carry the gen of the run they describe, so a late message from an older run is told apart.
    */
-  | { t: 'start'; id: string; gen: number; spec: OutputSpec }
-  | { t: 'stop-output'; id: string }
-  | { t: 'stop' };
+  { t: 'start'; id: string; gen: number; spec: OutputSpec } | { t: 'stop-output'; id: string } | { t: 'stop' };
 
 export interface OutputCounters {
   framesSent: number;
@@ -307,7 +311,17 @@ export interface OutputCounters {
 export type OutputToMain =
   /** `file`: the recording being written (record kind), `startedAt`: ISO time the current ffmpeg started. */
   /** `size`: the window a display output opened (its screen decides it when not configured). */
-  | { t: 'state'; id: string; gen: number; state: OutputState; lastError: string | null; startedAt: string | null; file?: string; pid?: number; size?: { width: number; height: number } }
+  | {
+      t: 'state';
+      id: string;
+      gen: number;
+      state: OutputState;
+      lastError: string | null;
+      startedAt: string | null;
+      file?: string;
+      pid?: number;
+      size?: { width: number; height: number };
+    }
   /** Sent every 250 ms while consumers exist. */
   | { t: 'counters'; items: Array<{ id: string; gen: number } & OutputCounters> }
   | { t: 'stopped' }

@@ -3,7 +3,10 @@
 
 /** The comparison key of a name: trimmed, lower-case, every run of space/underscore/hyphen one space. */
 export function nameKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 }
 
 /**

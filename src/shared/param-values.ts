@@ -66,7 +66,11 @@ export function currentValue(i: IsfInput, stored: unknown): number | boolean | n
  * theirs). All or nothing: one unknown name or invalid value and nothing is applied. Floats are clamped to MIN..MAX;
  * `{"delta": n}` moves a float (or steps a long through its values) from its current value.
  */
-export function applyValues(inputs: readonly IsfInput[], stored: Readonly<Record<string, unknown>>, request: Readonly<Record<string, unknown>>): ApplyResult {
+export function applyValues(
+  inputs: readonly IsfInput[],
+  stored: Readonly<Record<string, unknown>>,
+  request: Readonly<Record<string, unknown>>,
+): ApplyResult {
   const next: Record<string, unknown> = { ...stored };
   for (const [name, raw] of Object.entries(request)) {
     const input = inputs.find((i) => i.name === name);
@@ -81,7 +85,10 @@ export function applyValues(inputs: readonly IsfInput[], stored: Readonly<Record
     }
     const r = normalize(input, raw, currentValue(input, stored[name]));
     if ('expected' in r) {
-      return { ok: false, problem: { message: `input "${name}" (${input.type}) expects ${r.expected}`, details: { input: name, expected: r.expected } } };
+      return {
+        ok: false,
+        problem: { message: `input "${name}" (${input.type}) expects ${r.expected}`, details: { input: name, expected: r.expected } },
+      };
     }
     next[name] = r.value;
   }
@@ -89,13 +96,23 @@ export function applyValues(inputs: readonly IsfInput[], stored: Readonly<Record
 }
 
 /** Stored values with the named inputs (all when `names` is absent) back at their defaults. */
-export function resetValues(inputs: readonly IsfInput[], stored: Readonly<Record<string, unknown>>, names?: readonly string[]): ApplyResult {
+export function resetValues(
+  inputs: readonly IsfInput[],
+  stored: Readonly<Record<string, unknown>>,
+  names?: readonly string[],
+): ApplyResult {
   if (names === undefined) return { ok: true, values: {} };
   const next: Record<string, unknown> = { ...stored };
   for (const name of names) {
     const input = inputs.find((i) => i.name === name && settable(i));
     if (!input) {
-      return { ok: false, problem: { message: `no input is named "${clip(name)}"`, details: { input: clip(name), available: inputs.filter(settable).map((i) => i.name) } } };
+      return {
+        ok: false,
+        problem: {
+          message: `no input is named "${clip(name)}"`,
+          details: { input: clip(name), available: inputs.filter(settable).map((i) => i.name) },
+        },
+      };
     }
     delete next[name];
   }
@@ -119,7 +136,8 @@ export function persistable(inputs: readonly IsfInput[], stored: Readonly<Record
 type Normalized = { value: number | boolean | number[] } | { expected: string };
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const clampTo = (v: number, lo: unknown, hi: unknown): number => Math.min(finite(hi) ? hi : Infinity, Math.max(finite(lo) ? lo : -Infinity, v));
+const clampTo = (v: number, lo: unknown, hi: unknown): number =>
+  Math.min(finite(hi) ? hi : Infinity, Math.max(finite(lo) ? lo : -Infinity, v));
 const isDelta = (v: unknown): v is { delta: unknown } =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && 'delta' in v;
 

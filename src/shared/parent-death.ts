@@ -9,7 +9,9 @@ export function parentDeathPrefix(signal: 'KILL' | 'TERM'): Promise<string[] | n
   let p = probes.get(signal);
   if (!p) {
     p = new Promise((resolve) => {
-      execFile('setpriv', ['--pdeathsig', signal, '--', 'true'], { timeout: 5000 }, (err) => resolve(err ? null : ['setpriv', '--pdeathsig', signal, '--']));
+      execFile('setpriv', ['--pdeathsig', signal, '--', 'true'], { timeout: 5000 }, (err) =>
+        resolve(err ? null : ['setpriv', '--pdeathsig', signal, '--']),
+      );
     });
     probes.set(signal, p);
   }

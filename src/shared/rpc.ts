@@ -28,7 +28,12 @@ export type RpcOutcome<T> = T | RpcTimeout | RpcError;
 
 /** Whether an outcome is the worker's own answer. */
 export function answered<T>(o: RpcOutcome<T>): o is T {
-  return !(typeof o === 'object' && o !== null && 'rpc' in o && ((o as { rpc: unknown }).rpc === 'timeout' || (o as { rpc: unknown }).rpc === 'error'));
+  return !(
+    typeof o === 'object' &&
+    o !== null &&
+    'rpc' in o &&
+    ((o as { rpc: unknown }).rpc === 'timeout' || (o as { rpc: unknown }).rpc === 'error')
+  );
 }
 
 /** Whether a request's deadline has passed (the worker side's check, by its own clock). */
@@ -61,16 +66,23 @@ export class RpcCalls {
    * Sends one request. `send` gets the envelope to put in the message; a `send` that throws answers an RpcError.
    * `graceMs` is how long past the deadline the client still waits (the worker decides by its own clock first).
    */
-  call<T>(deadline: number, send: (env: RpcEnvelope) => void, opts: { graceMs?: number; timeoutMessage?: string } = {}): Promise<RpcOutcome<T>> {
+  call<T>(
+    deadline: number,
+    send: (env: RpcEnvelope) => void,
+    opts: { graceMs?: number; timeoutMessage?: string } = {},
+  ): Promise<RpcOutcome<T>> {
     const id = this.nextId++;
     return new Promise<RpcOutcome<T>>((resolve) => {
       const wait = deadline >= NO_DEADLINE ? null : Math.max(0, deadline - Date.now()) + (opts.graceMs ?? 0);
       const timer =
         wait === null
           ? null
-          : setTimeout(() => {
-              if (this.inFlight.delete(id)) resolve({ rpc: 'timeout', id, message: opts.timeoutMessage ?? 'no answer in time' });
-            }, Math.min(wait, 2 ** 31 - 1));
+          : setTimeout(
+              () => {
+                if (this.inFlight.delete(id)) resolve({ rpc: 'timeout', id, message: opts.timeoutMessage ?? 'no answer in time' });
+              },
+              Math.min(wait, 2 ** 31 - 1),
+            );
       timer?.unref?.();
       this.inFlight.set(id, { resolve: resolve as (v: unknown) => void, timer });
       try {

@@ -82,10 +82,13 @@ function splitUrl(raw: string): UrlParts | null {
   if (!m) return null;
   const authority = m[2]!;
   const at = authority.lastIndexOf('@');
-  const options = m[4] === undefined ? null : m[4].split('&').map((o): [string, string | null] => {
-    const eq = o.indexOf('=');
-    return eq < 0 ? [o, null] : [o.slice(0, eq), o.slice(eq + 1)];
-  });
+  const options =
+    m[4] === undefined
+      ? null
+      : m[4].split('&').map((o): [string, string | null] => {
+          const eq = o.indexOf('=');
+          return eq < 0 ? [o, null] : [o.slice(0, eq), o.slice(eq + 1)];
+        });
   return { scheme: m[1]!, userinfo: at < 0 ? null : authority.slice(0, at), host: authority.slice(at + 1), path: m[3]!, options };
 }
 

@@ -61,7 +61,10 @@ export class GeneratorParams {
     const spec = entry?.spec;
     const desc = spec?.kind === 'generator' ? this.d.generators().find((g) => g.type === spec.type) : undefined;
     if (!entry || !desc || spec?.kind !== 'generator') {
-      const what = c.sourceKind === 'none' ? 'no source is selected' : `the program source "${c.name}" is a ${c.sourceKind === 'live' ? 'live input' : c.sourceKind === 'file' ? 'media file' : 'source without a generator'}`;
+      const what =
+        c.sourceKind === 'none'
+          ? 'no source is selected'
+          : `the program source "${c.name}" is a ${c.sourceKind === 'live' ? 'live input' : c.sourceKind === 'file' ? 'media file' : 'source without a generator'}`;
       throw new ApiError('NOT_A_GENERATOR', `${what}; only generators and source presets have parameters`);
     }
     if (key !== this.key) this.reset(key);

@@ -66,7 +66,12 @@ export class Mixer extends EventEmitter {
   resolveTransition(query: string): string {
     const all = this.d.transitions();
     const t = all.find((x) => x.type === query) ?? matchName(all, query, [(x) => x.type, (x) => x.name]);
-    if (!t) throw notFound('transition', query, all.map((x) => x.type));
+    if (!t)
+      throw notFound(
+        'transition',
+        query,
+        all.map((x) => x.type),
+      );
     return t.type;
   }
 
@@ -89,7 +94,9 @@ export class Mixer extends EventEmitter {
     let result: SourceResult;
     try {
       const spec = await beforeDeadline(this.d.sources.specFor(entry, key, 'cued'), deadline);
-      result = spec ? await this.d.render.cue(key, spec, deadline) : { ok: false, reason: 'expired', message: 'the input did not open in time' };
+      result = spec
+        ? await this.d.render.cue(key, spec, deadline)
+        : { ok: false, reason: 'expired', message: 'the input did not open in time' };
     } catch (err) {
       result = { ok: false, reason: 'failed', message: (err as Error).message };
     }
@@ -208,7 +215,8 @@ export class Mixer extends EventEmitter {
 
   /** The worker finished a take: the preview is the program now and the old program waits on preview. */
   private swapped(keys: { program: string; preview: string }): void {
-    const incoming = this.preview && keyOf(this.preview) === keys.program ? this.preview : this.d.sources.list().find((e) => keyOf(e) === keys.program);
+    const incoming =
+      this.preview && keyOf(this.preview) === keys.program ? this.preview : this.d.sources.list().find((e) => keyOf(e) === keys.program);
     const outgoing = this.d.sources.currentEntry();
     this.auto = null;
     this.position = 0;

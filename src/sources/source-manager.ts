@@ -26,7 +26,10 @@ export interface SourceEntry {
   sourceKind: SourceKind;
   /** `live`, `video`, `image` or `generator` (presets are generators with saved inputs). */
   type: string;
-  spec: { kind: 'generator'; type: string; inputs: Record<string, unknown> } | { kind: 'live'; input: LiveInput } | { kind: 'file'; path: string; still: boolean };
+  spec:
+    | { kind: 'generator'; type: string; inputs: Record<string, unknown> }
+    | { kind: 'live'; input: LiveInput }
+    | { kind: 'file'; path: string; still: boolean };
 }
 
 export interface CurrentSource {
@@ -104,7 +107,12 @@ export class SourceManager extends EventEmitter {
       if (byName) return byName;
     }
     const requested = q.id ?? q.name ?? '';
-    throw notFound(label, requested, pool.map((e) => e.id), `no available ${label} matches`);
+    throw notFound(
+      label,
+      requested,
+      pool.map((e) => e.id),
+      `no available ${label} matches`,
+    );
   }
 
   /**
@@ -150,7 +158,9 @@ export class SourceManager extends EventEmitter {
         this.readers.restart(key);
         this.log.info({ id: entry.id, state: this.readers.state(key) }, 'restarting the current source: it delivers no frames');
       }
-      result = spec ? await this.render.source(key, spec, deadline) : { ok: false, reason: 'expired', message: 'the input did not open in time' };
+      result = spec
+        ? await this.render.source(key, spec, deadline)
+        : { ok: false, reason: 'expired', message: 'the input did not open in time' };
     } catch (err) {
       result = { ok: false, reason: 'failed', message: (err as Error).message };
     } finally {
@@ -162,7 +172,7 @@ export class SourceManager extends EventEmitter {
       const after =
         restart && this.current !== null && keyOf(this.current) === key
           ? `${why} after restarting it; it stays the current source and keeps retrying`
-        : `${why}; the previous source keeps driving the output`;
+          : `${why}; the previous source keeps driving the output`;
       throw new ApiError('ACTIVATION_TIMEOUT', `${entry.name}: ${after}`, {
         requested: entry.id,
         kind: entry.sourceKind,

@@ -84,7 +84,12 @@ export class StateStore {
       if (code !== 'ENOENT') {
         // The first write (the restored chain is published at once) would replace a corrupt file: keep it for the operator.
         const aside = err instanceof SyntaxError ? `${this.file}.unreadable-${Date.now()}` : null;
-        const keptAs = aside && (await rename(this.file, aside).then(() => aside, () => null));
+        const keptAs =
+          aside &&
+          (await rename(this.file, aside).then(
+            () => aside,
+            () => null,
+          ));
         this.log.error({ file: this.file, err: (err as Error).message, keptAs }, 'state file unreadable; starting from an empty state');
       }
     }
@@ -179,7 +184,10 @@ export class StateStore {
     this.failures = 0;
     this.retryMs = 0;
     this.lastError = '';
-    this.settle((w) => w.seq <= batch, (w) => w.resolve());
+    this.settle(
+      (w) => w.seq <= batch,
+      (w) => w.resolve(),
+    );
     if (this.savedSeq < this.seq) this.schedule(0);
   }
 
@@ -193,7 +201,10 @@ export class StateStore {
     this.lastError = message;
     this.retryMs = Math.min(this.retryMs === 0 ? RETRY_FIRST_MS : this.retryMs * 2, RETRY_MAX_MS);
     const notSaved = new StateNotSaved(`the change is applied but could not be written to disk (${message}); vjd keeps retrying`);
-    this.settle((w) => w.seq <= batch, (w) => w.reject(notSaved));
+    this.settle(
+      (w) => w.seq <= batch,
+      (w) => w.reject(notSaved),
+    );
     this.schedule(this.retryMs);
   }
 
@@ -216,7 +227,10 @@ function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   if (typeof p.dimmer === 'number' && p.dimmer >= 0 && p.dimmer <= 1) out.dimmer = p.dimmer;
   const m = p.mix;
   if (m && typeof m === 'object' && m.transition && typeof m.transition.type === 'string' && typeof m.transition.durationMs === 'number') {
-    const preview = m.preview && typeof m.preview.id === 'string' && typeof m.preview.kind === 'string' ? { kind: m.preview.kind, id: m.preview.id } : null;
+    const preview =
+      m.preview && typeof m.preview.id === 'string' && typeof m.preview.kind === 'string'
+        ? { kind: m.preview.kind, id: m.preview.id }
+        : null;
     out.mix = { preview, transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) } };
   }
   return out;

@@ -65,7 +65,10 @@ function ihdr(b: Buffer): { width: number; height: number } | null {
 }
 
 /** The PNG header of a file and its mtime; null when the file does not exist. */
-async function readHeader(file: string, sync: boolean): Promise<{ dims: { width: number; height: number } | null; mtimeMs: number } | null> {
+async function readHeader(
+  file: string,
+  sync: boolean,
+): Promise<{ dims: { width: number; height: number } | null; mtimeMs: number } | null> {
   const fh = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -111,7 +114,8 @@ export class PosterCache {
   /** The poster of one media version; concurrent calls for the same version share one lookup and extraction. */
   async get(media: PosterMedia): Promise<Poster> {
     // Everything that forms the file name is checked before the filesystem is touched.
-    if (typeof media.id !== 'string' || !ID.test(media.id)) throw new Error(`invalid media id for a poster: ${JSON.stringify(String(media.id).slice(0, 40))}`);
+    if (typeof media.id !== 'string' || !ID.test(media.id))
+      throw new Error(`invalid media id for a poster: ${JSON.stringify(String(media.id).slice(0, 40))}`);
     if (!Number.isSafeInteger(media.size) || media.size < 0 || !Number.isFinite(media.mtimeMs) || media.mtimeMs < 0) {
       throw new Error(`invalid size or mtime for the poster of ${media.id}`);
     }
@@ -267,7 +271,12 @@ export class PosterCache {
         if (timedOut) reject(new Error(`poster of ${media.id}: ffmpeg killed after ${this.timeoutMs} ms without finishing`));
         else if (code === 0) resolveRun();
         else {
-          const last = stderr.trim().split(/[\r\n]+/).pop()?.trim().slice(0, 300);
+          const last = stderr
+            .trim()
+            .split(/[\r\n]+/)
+            .pop()
+            ?.trim()
+            .slice(0, 300);
           reject(new Error(`poster of ${media.id}: ffmpeg failed: ${last || `no error output (${signal ?? `exit code ${code}`})`}`));
         }
       });

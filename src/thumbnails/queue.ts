@@ -54,9 +54,14 @@ export class ThumbQueue {
     if (this.rejecting || this.depth >= this.opts.high) {
       this.rejecting = true;
       this.counts.rejected++;
-      throw new ApiError('THUMBNAIL_QUEUE_FULL', `thumbnail queue depth is ${this.depth}; new work is refused until it falls to ${this.opts.low}; retry after a short wait`, undefined, {
-        'Retry-After': String(RETRY_AFTER_S),
-      });
+      throw new ApiError(
+        'THUMBNAIL_QUEUE_FULL',
+        `thumbnail queue depth is ${this.depth}; new work is refused until it falls to ${this.opts.low}; retry after a short wait`,
+        undefined,
+        {
+          'Retry-After': String(RETRY_AFTER_S),
+        },
+      );
     }
     this.counts.jobs++;
     const job = this.admit(work).finally(() => this.inflight.delete(key));

@@ -79,7 +79,11 @@ interface Plan {
 }
 
 export class ThumbnailService {
-  readonly queue = new ThumbQueue({ high: LIMITS.thumbnails.queueRejectAbove, low: LIMITS.thumbnails.queueResumeAt, concurrency: CONCURRENCY });
+  readonly queue = new ThumbQueue({
+    high: LIMITS.thumbnails.queueRejectAbove,
+    low: LIMITS.thumbnails.queueResumeAt,
+    concurrency: CONCURRENCY,
+  });
   private readonly cache = new ResultCache(16 * 1024 * 1024, 256);
   /** Per-process nonce in frame digests: frame numbers restart with the process, ETags must not repeat. */
   private readonly boot = randomBytes(3).toString('hex');
@@ -95,7 +99,15 @@ export class ThumbnailService {
   async live(rawId: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const input = rawId.length >= 1 && rawId.length <= MAX_ID ? this.deps.matchLive(rawId) : undefined;
-    if (!input) throw new ApiError('DEVICE_NOT_FOUND', rawId.length === 0 ? 'the live input id is empty' : rawId.length > MAX_ID ? `the live input id is longer than ${MAX_ID} characters` : 'no enumerated live input matches that id');
+    if (!input)
+      throw new ApiError(
+        'DEVICE_NOT_FOUND',
+        rawId.length === 0
+          ? 'the live input id is empty'
+          : rawId.length > MAX_ID
+            ? `the live input id is longer than ${MAX_ID} characters`
+            : 'no enumerated live input matches that id',
+      );
     const info = input.available ? this.deps.previews.frame(input) : { ring: null, frameCount: 0, lastFrameMs: 0, size: null };
     const fresh = info.ring !== null && info.frameCount > 0 && Date.now() - info.lastFrameMs <= LIMITS.thumbnails.liveFrameMaxAgeMs;
     const box = fitSize(info.size?.width ?? 16, info.size?.height ?? 9, size);
@@ -106,7 +118,9 @@ export class ThumbnailService {
       subject: `live:${input.id}`,
       make: async () => {
         this.counts.placeholders++;
-        return { bytes: await this.placeholderImage(box, input.name, `${PROVIDER_LABELS[input.provider] ?? input.provider} · no signal`, format) };
+        return {
+          bytes: await this.placeholderImage(box, input.name, `${PROVIDER_LABELS[input.provider] ?? input.provider} · no signal`, format),
+        };
       },
     });
     if (!fresh) return this.serve(placeholder(), format, ifNoneMatch);
@@ -119,7 +133,10 @@ export class ThumbnailService {
       make: async () => {
         const r = await this.readback({ kind: 'ring', ring }, box, format);
         if (r === null) return placeholder().make();
-        return { bytes: r.bytes, etag: etagOf('live', box.width, box.height, format, `f${this.boot}${this.serialOf(ring)}.${r.frame.toString(36)}`) };
+        return {
+          bytes: r.bytes,
+          etag: etagOf('live', box.width, box.height, format, `f${this.boot}${this.serialOf(ring)}.${r.frame.toString(36)}`),
+        };
       },
     };
     return this.serve(plan, format, ifNoneMatch);
@@ -189,7 +206,14 @@ export class ThumbnailService {
           let poster: { path: string } | null = null;
           if (!failed) {
             try {
-              poster = await this.deps.posters.get({ id: m.id, path: m.path, size: m.size, mtimeMs: m.mtimeMs, kind: m.still ? 'still' : 'video', ...(m.durationSec !== null ? { duration: m.durationSec } : {}) });
+              poster = await this.deps.posters.get({
+                id: m.id,
+                path: m.path,
+                size: m.size,
+                mtimeMs: m.mtimeMs,
+                kind: m.still ? 'still' : 'video',
+                ...(m.durationSec !== null ? { duration: m.durationSec } : {}),
+              });
             } catch {
               if (this.failedPosters.size > 10_000) this.failedPosters.clear();
               this.failedPosters.add(version);
@@ -197,9 +221,14 @@ export class ThumbnailService {
           }
           if (!poster) {
             this.counts.placeholders++;
-            return { bytes: await this.placeholderImage(box, m.name, 'media file · no preview', format), etag: etagOf('media', box.width, box.height, format, card) };
+            return {
+              bytes: await this.placeholderImage(box, m.name, 'media file · no preview', format),
+              etag: etagOf('media', box.width, box.height, format, card),
+            };
           }
-          return { bytes: (await this.deps.encoder.run({ op: 'file', path: poster.path, width: box.width, height: box.height, format })).bytes };
+          return {
+            bytes: (await this.deps.encoder.run({ op: 'file', path: poster.path, width: box.width, height: box.height, format })).bytes,
+          };
         },
       },
       format,
@@ -219,7 +248,9 @@ export class ThumbnailService {
         ...box,
         digest: `v${p.version}.${p.digest}`,
         subject: `palette:${p.id}`,
-        make: async () => ({ bytes: (await this.deps.encoder.run({ op: 'palette', colors, width: box.width, height: box.height, format })).bytes }),
+        make: async () => ({
+          bytes: (await this.deps.encoder.run({ op: 'palette', colors, width: box.width, height: box.height, format })).bytes,
+        }),
       },
       format,
       ifNoneMatch,
@@ -246,20 +277,46 @@ export class ThumbnailService {
   }
 
   /** Render-worker readback into a fresh slot, then encode; null when the subject has no frame to show. */
-  private async readback(subject: ThumbSubject, box: { width: number; height: number }, format: ImageFormat): Promise<{ bytes: Uint8Array; frame: number } | null> {
+  private async readback(
+    subject: ThumbSubject,
+    box: { width: number; height: number },
+    format: ImageFormat,
+  ): Promise<{ bytes: Uint8Array; frame: number } | null> {
     const slot = new SharedArrayBuffer(box.width * box.height * 4);
-    const reply = await this.deps.render.thumb({ subject, width: box.width, height: box.height, slot, deadline: Date.now() + LIMITS.thumbnails.readbackTimeoutMs });
+    const reply = await this.deps.render.thumb({
+      subject,
+      width: box.width,
+      height: box.height,
+      slot,
+      deadline: Date.now() + LIMITS.thumbnails.readbackTimeoutMs,
+    });
     if (!reply.ok) {
       if (reply.reason === 'no-frame') return null;
       this.counts.timeouts++;
-      throw new ApiError('PREVIEW_TIMEOUT', reply.reason === 'expired' ? undefined : `frame readback failed: ${reply.message}`, undefined, { 'Retry-After': '1' });
+      throw new ApiError('PREVIEW_TIMEOUT', reply.reason === 'expired' ? undefined : `frame readback failed: ${reply.message}`, undefined, {
+        'Retry-After': '1',
+      });
     }
     const enc = await this.deps.encoder.run({ op: 'encode', pixels: slot, width: box.width, height: box.height, format });
     return { bytes: enc.bytes, frame: reply.frame };
   }
 
-  private async placeholderImage(box: { width: number; height: number }, title: string, subtitle: string, format: ImageFormat): Promise<Uint8Array> {
-    return (await this.deps.encoder.run({ op: 'placeholder', width: box.width, height: box.height, title: title.slice(0, 64), subtitle: subtitle.slice(0, 64), format })).bytes;
+  private async placeholderImage(
+    box: { width: number; height: number },
+    title: string,
+    subtitle: string,
+    format: ImageFormat,
+  ): Promise<Uint8Array> {
+    return (
+      await this.deps.encoder.run({
+        op: 'placeholder',
+        width: box.width,
+        height: box.height,
+        title: title.slice(0, 64),
+        subtitle: subtitle.slice(0, 64),
+        format,
+      })
+    ).bytes;
   }
 
   /** Memoised per input object and size: the 304 path of a disconnected input must not hash on every poll. */

@@ -39,7 +39,19 @@ export function thumbnailSubjects(s: SubjectSources): Subjects {
     },
     media: (id) => {
       const f = s.library.snapshot().byId.get(id);
-      return f ? { id: f.id, name: f.name, path: f.path, size: f.size, mtimeMs: f.mtimeMs, width: f.width, height: f.height, still: f.type === 'image', durationSec: f.durationSec } : undefined;
+      return f
+        ? {
+            id: f.id,
+            name: f.name,
+            path: f.path,
+            size: f.size,
+            mtimeMs: f.mtimeMs,
+            width: f.width,
+            height: f.height,
+            still: f.type === 'image',
+            durationSec: f.durationSec,
+          }
+        : undefined;
     },
     palette: (id) => {
       const p = s.palettes.get(id) ?? s.palettes.find(id);
@@ -66,8 +78,10 @@ function generatorTable(s: SubjectSources): () => Map<string, GeneratorEntry> {
     if (built?.version === cat.version) return built.table;
     const table = new Map<string, GeneratorEntry>();
     const { width, height } = s.renderSize;
-    const sig = (fragment: string, inputs: Record<string, unknown>) => shortHash(fragment, JSON.stringify(inputs), width, height, GENERATOR_THUMB_TIME);
-    for (const g of cat.generators) table.set(`source:${g.type}`, { type: g.type, inputs: {}, name: g.name, signature: sig(g.fragment, {}) });
+    const sig = (fragment: string, inputs: Record<string, unknown>) =>
+      shortHash(fragment, JSON.stringify(inputs), width, height, GENERATOR_THUMB_TIME);
+    for (const g of cat.generators)
+      table.set(`source:${g.type}`, { type: g.type, inputs: {}, name: g.name, signature: sig(g.fragment, {}) });
     for (const p of cat.presets) {
       const g = cat.generators.find((d) => d.type === p.source);
       if (g) table.set(p.id, { type: g.type, inputs: p.inputs, name: p.name, signature: sig(g.fragment, p.inputs) });

@@ -25,7 +25,11 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array, m
     if (await diskFullInjected()) {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       await fh.write(bytes.subarray(0, bytes.length >> 1));
-      throw Object.assign(new Error(`ENOSPC: no space left on device, write (injected by VJD_FAULT_DISK_FULL_WHILE)`), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+      throw Object.assign(new Error(`ENOSPC: no space left on device, write (injected by VJD_FAULT_DISK_FULL_WHILE)`), {
+        code: 'ENOSPC',
+        errno: -28,
+        syscall: 'write',
+      });
     }
     await fh.writeFile(data);
     await fh.sync();

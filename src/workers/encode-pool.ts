@@ -44,7 +44,12 @@ export class EncodePool {
     this.log = opts.log;
     // Fixed size with no idle timeout: a thumbnail page asks for dozens of images at once, and a thread that had
     // to start (and load libvips) first would add its start-up time to the first of them.
-    this.pool = new Piscina<EncodeTask, EncodeResult>({ filename: WORKER_FILE, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+    this.pool = new Piscina<EncodeTask, EncodeResult>({
+      filename: WORKER_FILE,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Infinity,
+    });
     this.pool.on('error', (err: unknown) => this.log?.error({ err }, 'encode worker failed'));
     this.log?.debug({ threads, worker: WORKER_FILE }, 'encode pool started');
   }

@@ -31,9 +31,7 @@ export class OutputClient {
   /** Bumped on every state or counter change (memoised status bodies). */
   version = 0;
 
-  constructor(
-    private readonly opts: { ffmpeg: string; width: number; height: number; log: Logger },
-  ) {}
+  constructor(private readonly opts: { ffmpeg: string; width: number; height: number; log: Logger }) {}
 
   /** The program ring, allocated on first use: a box without outputs keeps the memory (3 render-size frames). */
   get ring(): SharedArrayBuffer {
@@ -143,5 +141,17 @@ export class OutputClient {
 }
 
 function empty(): OutputRuntime {
-  return { state: 'stopped', lastError: null, startedAt: null, file: null, pid: null, size: null, gen: 0, framesSent: 0, framesDropped: 0, framesRepeated: 0, restarts: 0 };
+  return {
+    state: 'stopped',
+    lastError: null,
+    startedAt: null,
+    file: null,
+    pid: null,
+    size: null,
+    gen: 0,
+    framesSent: 0,
+    framesDropped: 0,
+    framesRepeated: 0,
+    restarts: 0,
+  };
 }

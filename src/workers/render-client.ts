@@ -4,7 +4,21 @@ import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
-import type { Bus, ChainCommand, ChainEntryWire, ChainReply, ChainItem, MixCommand, MainToRender, RenderInit, RenderStats, RenderToMain, SourceSpec, ThumbJob, ThumbReply } from '../shared/messages.js';
+import type {
+  Bus,
+  ChainCommand,
+  ChainEntryWire,
+  ChainReply,
+  ChainItem,
+  MixCommand,
+  MainToRender,
+  RenderInit,
+  RenderStats,
+  RenderToMain,
+  SourceSpec,
+  ThumbJob,
+  ThumbReply,
+} from '../shared/messages.js';
 import { answered, NO_DEADLINE, RpcCalls } from '../shared/rpc.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
@@ -149,7 +163,11 @@ export class RenderClient extends EventEmitter {
   async chainReply(cmd: ChainCommand, startedAt = Date.now()): Promise<Extract<ChainReply, { ok: true }>> {
     if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
     // The worker's deadline is the client's less a margin, so an answer that makes it in time is never discarded.
-    const r = await this.calls.call<ChainReply>(startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS, (env) => this.post({ t: 'chain', ...env, cmd }), { graceMs: WORKER_MARGIN_MS });
+    const r = await this.calls.call<ChainReply>(
+      startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS,
+      (env) => this.post({ t: 'chain', ...env, cmd }),
+      { graceMs: WORKER_MARGIN_MS },
+    );
     if (!answered(r)) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
     if (r.ok) return r;
     throw new ApiError(r.code, r.message, r.details);
@@ -173,14 +191,21 @@ export class RenderClient extends EventEmitter {
       (env) => this.post({ t: 'source', ...env, bus, key, spec }),
       { graceMs: WORKER_MARGIN_MS },
     );
-    if (!answered(r)) return { ok: false, reason: r.rpc === 'timeout' ? 'expired' : 'failed', message: r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message };
+    if (!answered(r))
+      return {
+        ok: false,
+        reason: r.rpc === 'timeout' ? 'expired' : 'failed',
+        message: r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message,
+      };
     return r.ok ? { ok: true } : { ok: false, reason: r.reason, message: r.message };
   }
 
   /** Runs a mix command; resolves null after the first frame that shows it, or with the reason it could not run. */
   async mix(cmd: MixCommand): Promise<string | null> {
     if (!this.ready) return 'the renderer is not running';
-    const r = await this.calls.call<Extract<RenderToMain, { t: 'mix-reply' }>>(Date.now() + LIMITS.activationTimeoutMs, (env) => this.post({ t: 'mix', ...env, cmd }));
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'mix-reply' }>>(Date.now() + LIMITS.activationTimeoutMs, (env) =>
+      this.post({ t: 'mix', ...env, cmd }),
+    );
     if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
     return r.ok ? null : r.message;
   }
@@ -191,7 +216,9 @@ export class RenderClient extends EventEmitter {
 
   /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within the chain budget. */
   async sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
-    const r = await this.calls.call<Extract<RenderToMain, { t: 'sample-reply' }>>(Date.now() + CHAIN_BUDGET_MS, (env) => this.post({ t: 'sample', ...env, points }));
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'sample-reply' }>>(Date.now() + CHAIN_BUDGET_MS, (env) =>
+      this.post({ t: 'sample', ...env, points }),
+    );
     return answered(r) ? r.pixels : null;
   }
 
@@ -207,7 +234,9 @@ export class RenderClient extends EventEmitter {
   async thumb(job: Omit<ThumbJob, 'id'>): Promise<ThumbReply> {
     if (!this.ready) return { t: 'thumb-reply', id: 0, ok: false, reason: 'failed', message: 'the renderer is not running' };
     // The job's own deadline is the envelope's: the worker drops it undone past it.
-    const r = await this.calls.call<ThumbReply>(job.deadline, (env) => this.post({ t: 'thumb', ...job, ...env }), { graceMs: THUMB_GRACE_MS });
+    const r = await this.calls.call<ThumbReply>(job.deadline, (env) => this.post({ t: 'thumb', ...job, ...env }), {
+      graceMs: THUMB_GRACE_MS,
+    });
     if (answered(r)) return r;
     return r.rpc === 'timeout'
       ? { t: 'thumb-reply', id: r.id, ok: false, reason: 'expired', message: 'the renderer did not read the frame back in time' }

@@ -2,7 +2,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../src/errors.js';
-import { buildBrowseTree, fileItem, folderId, liveItem, slugify, type BrowseInputs, type BrowseItem, type BrowseNode, type FolderNode } from '../../src/browse/tree.js';
+import {
+  buildBrowseTree,
+  fileItem,
+  folderId,
+  liveItem,
+  slugify,
+  type BrowseInputs,
+  type BrowseItem,
+  type BrowseNode,
+  type FolderNode,
+} from '../../src/browse/tree.js';
 import { listBrowse, listBrowseJson } from '../../src/browse/listing.js';
 import { freezeSnapshot, mediaId, type MediaFile, type MediaFolder, type MediaRoot } from '../../src/library/scan.js';
 
@@ -17,7 +27,20 @@ function root(path: string, index: number, spec: Spec): MediaRoot {
       const r = rel === '' ? name : `${rel}/${name}`;
       if (typeof v === 'string') {
         const base = name.replace(/\.[^.]*$/, '');
-        files.push({ id: mediaId(path, r), name: base, type: v, path: `${abs}/${name}`, relPath: r, rootIndex: index, width: 640, height: 360, durationSec: v === 'video' ? 5 : null, fps: v === 'video' ? 30 : null, size: 1, mtimeMs: 1 });
+        files.push({
+          id: mediaId(path, r),
+          name: base,
+          type: v,
+          path: `${abs}/${name}`,
+          relPath: r,
+          rootIndex: index,
+          width: 640,
+          height: 360,
+          durationSec: v === 'video' ? 5 : null,
+          fps: v === 'video' ? 30 : null,
+          size: 1,
+          mtimeMs: 1,
+        });
       } else folders.push({ ...folder(`${abs}/${name}`, r, v), name });
     }
     return { name: abs.split('/').pop() ?? '', path: abs, relPath: rel, folders, files };
@@ -25,17 +48,29 @@ function root(path: string, index: number, spec: Spec): MediaRoot {
   return { ...folder(path, '', spec), index, exists: true };
 }
 
-const source = (id: string, name: string): BrowseItem => ({ kind: 'sourceType', id, name, thumbnailUrl: `/api/v1/thumbnails/source/${id}`, activate: { method: 'POST', path: '/api/v1/sources/select', body: { name } } });
+const source = (id: string, name: string): BrowseItem => ({
+  kind: 'sourceType',
+  id,
+  name,
+  thumbnailUrl: `/api/v1/thumbnails/source/${id}`,
+  activate: { method: 'POST', path: '/api/v1/sources/select', body: { name } },
+});
 
 function inputs(over: Partial<BrowseInputs> = {}): BrowseInputs {
   return {
     sources: [source('source:zeta', 'Zeta'), source('source:alpha', 'Alpha')],
     presets: [],
     live: [
-      { provider: 'test', label: 'Test Patterns', items: [liveItem({ id: 'bars', name: 'Color Bars' }), liveItem({ id: 'aaa', name: 'AAA' })] },
+      {
+        provider: 'test',
+        label: 'Test Patterns',
+        items: [liveItem({ id: 'bars', name: 'Color Bars' }), liveItem({ id: 'aaa', name: 'AAA' })],
+      },
       { provider: 'v4l2', label: 'Video4Linux', items: [] },
     ],
-    files: freezeSnapshot(1, [root('/m', 0, { Loops: { 'b.mp4': 'video', 'A.mp4': 'video', Deep: { 'x.png': 'image' } }, Empty: { Inner: {} }, 'c.jpg': 'image' })]),
+    files: freezeSnapshot(1, [
+      root('/m', 0, { Loops: { 'b.mp4': 'video', 'A.mp4': 'video', Deep: { 'x.png': 'image' } }, Empty: { Inner: {} }, 'c.jpg': 'image' }),
+    ]),
     ...over,
   };
 }
@@ -61,20 +96,29 @@ test('roots in order; empty roots omitted from / but addressable', () => {
   const r = listBrowse(tree, undefined, undefined, null);
   assert.equal(r.path, '/');
   assert.is(r.parentPath, null);
-  assert.equal(r.items.map((n) => (n as FolderNode).browsePath), ['/sources', '/live', '/files']);
+  assert.equal(
+    r.items.map((n) => (n as FolderNode).browsePath),
+    ['/sources', '/live', '/files'],
+  );
   assert.is(r.count, 3);
   const presets = listBrowse(tree, '/presets', undefined, null);
   assert.equal(presets, { path: '/presets', parentPath: '/', count: 0, items: [] });
   const empty = buildBrowseTree({ sources: [], presets: [], live: [], files: freezeSnapshot(1, []) });
   assert.equal(listBrowse(empty, '/', '3', null).items, []);
   for (const p of ['/sources', '/presets', '/live', '/files']) assert.is(listBrowse(empty, p, '1', null).count, 0);
-  assert.is(errCode(() => listBrowse(empty, '/live/test', '1', null)), 'PATH_NOT_FOUND');
+  assert.is(
+    errCode(() => listBrowse(empty, '/live/test', '1', null)),
+    'PATH_NOT_FOUND',
+  );
 });
 
 test('live provider folders: empty provider hidden but addressable; enumeration order kept', () => {
   const tree = buildBrowseTree(inputs());
   const live = listBrowse(tree, '/live', '1', null);
-  assert.equal(live.items.map((n) => (n as FolderNode).browsePath), ['/live/test']);
+  assert.equal(
+    live.items.map((n) => (n as FolderNode).browsePath),
+    ['/live/test'],
+  );
   assert.is((live.items[0] as FolderNode).name, 'Test Patterns');
   assert.equal(listBrowse(tree, '/live/v4l2', '1', null).items, []);
   const test1 = listBrowse(tree, '/live/test', '1', null);
@@ -98,7 +142,14 @@ test('sources keep caller order; files sort folders first, then items, case-inse
   assert.equal(names(listBrowse(tree, '/files/loops', '1', null).items), ['Deep', 'A', 'b']);
   const c = files.items[1];
   const id = mediaId('/m', 'c.jpg');
-  assert.equal(c, { kind: 'fileInput', id, name: 'c', activeState: false, thumbnailUrl: `/media/thumbnails/${id}`, activate: { method: 'POST', path: '/api/v1/inputs/file/select', body: { id } } });
+  assert.equal(c, {
+    kind: 'fileInput',
+    id,
+    name: 'c',
+    activeState: false,
+    thumbnailUrl: `/media/thumbnails/${id}`,
+    activate: { method: 'POST', path: '/api/v1/inputs/file/select', body: { id } },
+  });
   assert.equal(fileItem({ id } as MediaFile).thumbnailUrl, `/media/thumbnails/${id}`);
 });
 
@@ -110,7 +161,10 @@ test('childCount counts visible children only; empty media folders addressable',
   assert.is(folder(listBrowse(tree, '/', '1', null).items, 'Live Inputs').childCount, 1);
   assert.equal(listBrowse(tree, '/files/empty', '1', null).items, []);
   assert.equal(listBrowse(tree, '/files/empty/inner', '1', null).parentPath, '/files/empty');
-  assert.is(errCode(() => listBrowse(tree, '/files/gone', '1', null)), 'PATH_NOT_FOUND');
+  assert.is(
+    errCode(() => listBrowse(tree, '/files/gone', '1', null)),
+    'PATH_NOT_FOUND',
+  );
 });
 
 test('folder ids are stable and derived from browsePath', () => {
@@ -128,7 +182,15 @@ test('slugs: lower-case, other runs to -, trimmed, empty → item; sibling colli
   assert.is(slugify('snake_case Name'), 'snake_case-name');
   assert.is(slugify('***'), 'item');
   assert.is(slugify('Déjà Vu'), 'd-j-vu');
-  const files = freezeSnapshot(1, [root('/m', 0, { 'A B': { '1.png': 'image' }, 'a-b': { '2.png': 'image' }, 'a b': { '3.png': 'image' }, 'a-b-2': { '4.png': 'image' }, '!!!': { '5.png': 'image' } })]);
+  const files = freezeSnapshot(1, [
+    root('/m', 0, {
+      'A B': { '1.png': 'image' },
+      'a-b': { '2.png': 'image' },
+      'a b': { '3.png': 'image' },
+      'a-b-2': { '4.png': 'image' },
+      '!!!': { '5.png': 'image' },
+    }),
+  ]);
   const tree = buildBrowseTree({ sources: [], presets: [], live: [], files });
   const listed = listBrowse(tree, '/files', '1', null).items.map((n) => [n.name, (n as FolderNode).browsePath]);
   // Name order is case-insensitive, ties broken by the exact name: 'A B' < 'a b' < 'a-b'.
@@ -143,10 +205,17 @@ test('slugs: lower-case, other runs to -, trimmed, empty → item; sibling colli
 });
 
 test('several media roots: one folder per root named after its base name', () => {
-  const files = freezeSnapshot(1, [root('/a/media', 0, { 'x.mp4': 'video' }), root('/b/media', 1, { 'y.mp4': 'video' }), root('/c/empty', 2, {})]);
+  const files = freezeSnapshot(1, [
+    root('/a/media', 0, { 'x.mp4': 'video' }),
+    root('/b/media', 1, { 'y.mp4': 'video' }),
+    root('/c/empty', 2, {}),
+  ]);
   const tree = buildBrowseTree({ sources: [], presets: [], live: [], files });
   const r = listBrowse(tree, '/files', '1', null);
-  assert.equal(r.items.map((n) => (n as FolderNode).browsePath), ['/files/media', '/files/media-2']);
+  assert.equal(
+    r.items.map((n) => (n as FolderNode).browsePath),
+    ['/files/media', '/files/media-2'],
+  );
   assert.equal(names(listBrowse(tree, '/files/media-2', '1', null).items), ['y']);
   assert.equal(listBrowse(tree, '/files/empty', '1', null).items, []);
 });
@@ -165,19 +234,24 @@ test('depth 1/2/3 shapes; children equal a direct request', () => {
   for (const n of d3.items) {
     const f = n as FolderNode;
     assert.equal(f.children, listBrowse(tree, f.browsePath, '2', null).items);
-    for (const c of f.children ?? []) if (c.kind === 'folder') assert.ok(Array.isArray(c.children) && c.children.every((g) => !('children' in g)));
+    for (const c of f.children ?? [])
+      if (c.kind === 'folder') assert.ok(Array.isArray(c.children) && c.children.every((g) => !('children' in g)));
   }
   assert.equal(JSON.parse(listBrowseJson(tree, '/', '3', null)), JSON.parse(JSON.stringify(d3)));
 });
 
 test('activeState on at most one item, by browse node id', () => {
   const tree = buildBrowseTree(inputs());
-  const count = (nodes: readonly BrowseNode[]): number => nodes.reduce((n, x) => n + (x.activeState ? 1 : 0) + (x.kind === 'folder' ? count(x.children ?? []) : 0), 0);
+  const count = (nodes: readonly BrowseNode[]): number =>
+    nodes.reduce((n, x) => n + (x.activeState ? 1 : 0) + (x.kind === 'folder' ? count(x.children ?? []) : 0), 0);
   const deep = mediaId('/m', 'Loops/Deep/x.png');
   assert.is(count(listBrowse(tree, '/', '3', deep).items), 0); // three levels down from / is /files/loops/deep: not listed
   assert.is(count(listBrowse(tree, '/files', '3', deep).items), 1);
   const bars = listBrowse(tree, '/live/test', '1', 'liveInput:bars').items;
-  assert.equal(bars.map((n) => n.activeState), [true, false]);
+  assert.equal(
+    bars.map((n) => n.activeState),
+    [true, false],
+  );
   assert.is(count(listBrowse(tree, '/live/test', '1', 'bars').items), 0); // a bare device id is not a node id
   assert.is(count(listBrowse(tree, '/', '3', 'liveInput:bars').items), 1);
   const dup = buildBrowseTree(inputs({ presets: [source('source:alpha', 'Alpha again')] }));
@@ -185,8 +259,14 @@ test('activeState on at most one item, by browse node id', () => {
   // Shared precomputed nodes are not mutated by marking.
   assert.is(count(listBrowse(tree, '/live/test', '1', null).items), 0);
   const json = JSON.parse(listBrowseJson(tree, '/live/test', '1', 'liveInput:aaa')) as { items: BrowseNode[] };
-  assert.equal(json.items.map((n) => n.activeState), [false, true]);
-  assert.equal((JSON.parse(listBrowseJson(tree, '/live/test', '1', null)) as { items: BrowseNode[] }).items.map((n) => n.activeState), [false, false]);
+  assert.equal(
+    json.items.map((n) => n.activeState),
+    [false, true],
+  );
+  assert.equal(
+    (JSON.parse(listBrowseJson(tree, '/live/test', '1', null)) as { items: BrowseNode[] }).items.map((n) => n.activeState),
+    [false, false],
+  );
 });
 
 test('parentPath, case-insensitive paths, trailing slash', () => {
@@ -196,25 +276,59 @@ test('parentPath, case-insensitive paths, trailing slash', () => {
   assert.is(listBrowse(tree, '/FILES/Loops/', '1', null).path, '/files/loops');
   assert.is(listBrowse(tree, '/live/', undefined, null).path, '/live');
   assert.is(listBrowse(tree, '//', undefined, null).path, '/');
-  assert.is(errCode(() => listBrowse(tree, '/live//', '1', null)), 'PATH_NOT_FOUND');
-  assert.is(errCode(() => listBrowse(tree, '///', '1', null)), 'PATH_NOT_FOUND');
-  assert.is(errCode(() => listBrowse(tree, 'sources', '1', null)), 'PATH_NOT_FOUND');
-  assert.is(errCode(() => listBrowse(tree, '/nope', '1', null)), 'PATH_NOT_FOUND');
+  assert.is(
+    errCode(() => listBrowse(tree, '/live//', '1', null)),
+    'PATH_NOT_FOUND',
+  );
+  assert.is(
+    errCode(() => listBrowse(tree, '///', '1', null)),
+    'PATH_NOT_FOUND',
+  );
+  assert.is(
+    errCode(() => listBrowse(tree, 'sources', '1', null)),
+    'PATH_NOT_FOUND',
+  );
+  assert.is(
+    errCode(() => listBrowse(tree, '/nope', '1', null)),
+    'PATH_NOT_FOUND',
+  );
 });
 
 test('INVALID_PATH: length and characters; checked before depth and lookup', () => {
   const tree = buildBrowseTree(inputs());
   const max = `/${'a'.repeat(511)}`;
-  assert.is(errCode(() => listBrowse(tree, max, '1', null)), 'PATH_NOT_FOUND');
-  assert.is(errCode(() => listBrowse(tree, `${max}a`, '1', null)), 'INVALID_PATH');
-  for (const bad of ['', '/files/a b', '/files/a.b', '/ü', '/a%2F', '/../etc', '/x?y']) assert.is(errCode(() => listBrowse(tree, bad, '1', null)), 'INVALID_PATH', bad);
-  assert.is(errCode(() => listBrowse(tree, '/a b', 'x', null)), 'INVALID_PATH');
-  assert.is(errCode(() => listBrowse(tree, '/nope', 'x', null)), 'INVALID_DEPTH');
+  assert.is(
+    errCode(() => listBrowse(tree, max, '1', null)),
+    'PATH_NOT_FOUND',
+  );
+  assert.is(
+    errCode(() => listBrowse(tree, `${max}a`, '1', null)),
+    'INVALID_PATH',
+  );
+  for (const bad of ['', '/files/a b', '/files/a.b', '/ü', '/a%2F', '/../etc', '/x?y'])
+    assert.is(
+      errCode(() => listBrowse(tree, bad, '1', null)),
+      'INVALID_PATH',
+      bad,
+    );
+  assert.is(
+    errCode(() => listBrowse(tree, '/a b', 'x', null)),
+    'INVALID_PATH',
+  );
+  assert.is(
+    errCode(() => listBrowse(tree, '/nope', 'x', null)),
+    'INVALID_DEPTH',
+  );
 });
 
 test('INVALID_DEPTH: only 1, 2, 3 as plain text', () => {
   const tree = buildBrowseTree(inputs());
-  for (const bad of ['1.5', 'abc', '0', '4', '', '01', '+2', ' 2', '2.0', '-1', '1e0']) assert.is(errCode(() => listBrowse(tree, '/', bad, null)), 'INVALID_DEPTH', bad);
+  for (const bad of ['1.5', 'abc', '0', '4', '', '01', '+2', ' 2', '2.0', '-1', '1e0'])
+    assert.is(
+      errCode(() => listBrowse(tree, '/', bad, null)),
+      'INVALID_DEPTH',
+      bad,
+    );
   for (const ok of ['1', '2', '3', undefined]) assert.is(listBrowse(tree, '/', ok, null).path, '/');
 });
 
@@ -225,7 +339,7 @@ test('the tree is immutable', () => {
     (items as BrowseNode[]).push(items[0] as BrowseNode);
   });
   assert.throws(() => {
-    ((items[0] as { activate: { body: Record<string, unknown> } }).activate.body)['id'] = 'x';
+    (items[0] as { activate: { body: Record<string, unknown> } }).activate.body['id'] = 'x';
   });
 });
 
@@ -253,7 +367,9 @@ test('5000-node listing is fast (timed, reported)', () => {
   const deep = time(() => JSON.stringify(listBrowse(tree2, '/', '3', null)));
   assert.is(listBrowse(flat, '/files', '1', null).count, 5000);
   assert.is(listBrowse(tree2, '/files', '2', null).items.length, 50);
-  console.log(`  5000 nodes: build ${build.toFixed(1)} ms (two trees); depth 1 list+stringify ${first.toFixed(2)} ms; memoised JSON cold ${cold.toFixed(2)} ms, warm ${warm.toFixed(3)} ms; 50×100 nested depth 3 from / ${deep.toFixed(2)} ms`);
+  console.log(
+    `  5000 nodes: build ${build.toFixed(1)} ms (two trees); depth 1 list+stringify ${first.toFixed(2)} ms; memoised JSON cold ${cold.toFixed(2)} ms, warm ${warm.toFixed(3)} ms; 50×100 nested depth 3 from / ${deep.toFixed(2)} ms`,
+  );
 });
 
 test.run();

@@ -24,7 +24,10 @@ test('type comes from the file name', () => {
   assert.is(isfTypeFromFileName('--RGB--Split!!.frag'), 'rgb_split');
   assert.is(isfTypeFromFileName('/some/dir/Kaleido-6.fs'), 'kaleido_6');
   assert.is(isfTypeFromFileName('noext'), 'noext');
-  assert.throws(() => isfTypeFromFileName('___.fs'), (e: unknown) => e instanceof IsfParseError);
+  assert.throws(
+    () => isfTypeFromFileName('___.fs'),
+    (e: unknown) => e instanceof IsfParseError,
+  );
 });
 
 test('name: header NAME, else the type in title case', () => {
@@ -109,38 +112,132 @@ test('fragment keeps the file line numbers (header replaced by newlines)', () =>
 });
 
 test('audio and audioFFT inputs are listed (textures, no default), as image inputs are', () => {
-  const d = parse({ INPUTS: [{ NAME: 'inputImage', TYPE: 'image' }, { NAME: 'wave', TYPE: 'audio' }, { NAME: 'spectrum', TYPE: 'audioFFT', LABEL: 'Spectrum' }] });
-  assert.equal(d.inputs.slice(1), [{ name: 'wave', type: 'audio' }, { name: 'spectrum', type: 'audioFFT', label: 'Spectrum' }]);
+  const d = parse({
+    INPUTS: [
+      { NAME: 'inputImage', TYPE: 'image' },
+      { NAME: 'wave', TYPE: 'audio' },
+      { NAME: 'spectrum', TYPE: 'audioFFT', LABEL: 'Spectrum' },
+    ],
+  });
+  assert.equal(d.inputs.slice(1), [
+    { name: 'wave', type: 'audio' },
+    { name: 'spectrum', type: 'audioFFT', label: 'Spectrum' },
+  ]);
   assert.is(d.kind, 'effect');
 });
 
 test('rejections carry a clear reason', () => {
-  assert.match(reason(() => parseIsf('void main() {}', { file: 'f', fileName: 'a.fs' })), /no ISF header/);
-  assert.match(reason(() => parseIsf('/* just a comment */ void main() {}', { file: 'f', fileName: 'a.fs' })), /no ISF header/);
-  assert.match(reason(() => parseIsf('/*{ "NAME": "x" ', { file: 'f', fileName: 'a.fs' })), /never closed/);
-  assert.match(reason(() => parse('{\n "NAME": "x",\n }')), /bad JSON in header at line 3 column \d+/);
-  assert.match(reason(() => parse('[1]')), /no ISF header|not an object/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'midi' }] })), /input "a": unknown TYPE "midi"/);
-  assert.match(reason(() => parse({ INPUTS: [{ TYPE: 'float' }] })), /INPUTS\[0\] has no NAME/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a' }] })), /input "a" has no TYPE/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a b', TYPE: 'float' }] })), /not a GLSL identifier/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'TIME', TYPE: 'float' }] })), /reserved/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'half', TYPE: 'float' }] })), /input "half": NAME is a reserved word/);
-  assert.match(reason(() => parse({ PASSES: [{ TARGET: 'gl_buf' }] })), /TARGET "gl_buf" is a reserved word/);
-  assert.match(reason(() => parse({ INPUTS: 'x' })), /INPUTS must be an array/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'float' }, { NAME: 'a', TYPE: 'bool' }] })), /duplicate input name "a"/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'float', DEFAULT: 'big' }] })), /DEFAULT must be a number/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'float', MIN: 2, MAX: 1 }] })), /MIN is greater than MAX/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'c', TYPE: 'color', DEFAULT: 'red' }] })), /array of 3 or 4 numbers/);
-  assert.match(reason(() => parse({ PASSES: {} })), /PASSES must be an array/);
-  assert.match(reason(() => parse({ PASSES: [3] })), /PASSES\[0\] is not an object/);
-  assert.match(reason(() => parse({ PASSES: [{ TARGET: 'my buf' }] })), /TARGET must be a GLSL identifier/);
-  assert.match(reason(() => parse({ PASSES: [{ TARGET: 'a', PERSISTENT: 'yes' }] })), /PERSISTENT must be a boolean/);
-  assert.match(reason(() => parse({ PASSES: [{ TARGET: 'a', WIDTH: '$WIDTH/' }] })), /PASSES\[0\] WIDTH: .*at end/);
-  assert.match(reason(() => parse({ PASSES: [{ TARGET: 'a', WIDTH: '$nope * 2' }] })), /unknown variable "nope"/);
-  assert.match(reason(() => parse({ INPUTS: [{ NAME: 'inputImage', TYPE: 'image' }], PASSES: [{ TARGET: 'inputImage' }] })), /name of an input/);
-  assert.match(reason(() => parse({}, 'x.fs', '\nfloat f() { return 1.0; }\n')), /no main\(\)/);
-  assert.match(reason(() => parse({ NAME: 'big' }, 'x.fs', MAIN + '//'.padEnd(300 * 1024, 'x'))), /larger than 256 KiB/);
+  assert.match(
+    reason(() => parseIsf('void main() {}', { file: 'f', fileName: 'a.fs' })),
+    /no ISF header/,
+  );
+  assert.match(
+    reason(() => parseIsf('/* just a comment */ void main() {}', { file: 'f', fileName: 'a.fs' })),
+    /no ISF header/,
+  );
+  assert.match(
+    reason(() => parseIsf('/*{ "NAME": "x" ', { file: 'f', fileName: 'a.fs' })),
+    /never closed/,
+  );
+  assert.match(
+    reason(() => parse('{\n "NAME": "x",\n }')),
+    /bad JSON in header at line 3 column \d+/,
+  );
+  assert.match(
+    reason(() => parse('[1]')),
+    /no ISF header|not an object/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'midi' }] })),
+    /input "a": unknown TYPE "midi"/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ TYPE: 'float' }] })),
+    /INPUTS\[0\] has no NAME/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'a' }] })),
+    /input "a" has no TYPE/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'a b', TYPE: 'float' }] })),
+    /not a GLSL identifier/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'TIME', TYPE: 'float' }] })),
+    /reserved/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'half', TYPE: 'float' }] })),
+    /input "half": NAME is a reserved word/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: [{ TARGET: 'gl_buf' }] })),
+    /TARGET "gl_buf" is a reserved word/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: 'x' })),
+    /INPUTS must be an array/,
+  );
+  assert.match(
+    reason(() =>
+      parse({
+        INPUTS: [
+          { NAME: 'a', TYPE: 'float' },
+          { NAME: 'a', TYPE: 'bool' },
+        ],
+      }),
+    ),
+    /duplicate input name "a"/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'float', DEFAULT: 'big' }] })),
+    /DEFAULT must be a number/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'a', TYPE: 'float', MIN: 2, MAX: 1 }] })),
+    /MIN is greater than MAX/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'c', TYPE: 'color', DEFAULT: 'red' }] })),
+    /array of 3 or 4 numbers/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: {} })),
+    /PASSES must be an array/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: [3] })),
+    /PASSES\[0\] is not an object/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: [{ TARGET: 'my buf' }] })),
+    /TARGET must be a GLSL identifier/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: [{ TARGET: 'a', PERSISTENT: 'yes' }] })),
+    /PERSISTENT must be a boolean/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: [{ TARGET: 'a', WIDTH: '$WIDTH/' }] })),
+    /PASSES\[0\] WIDTH: .*at end/,
+  );
+  assert.match(
+    reason(() => parse({ PASSES: [{ TARGET: 'a', WIDTH: '$nope * 2' }] })),
+    /unknown variable "nope"/,
+  );
+  assert.match(
+    reason(() => parse({ INPUTS: [{ NAME: 'inputImage', TYPE: 'image' }], PASSES: [{ TARGET: 'inputImage' }] })),
+    /name of an input/,
+  );
+  assert.match(
+    reason(() => parse({}, 'x.fs', '\nfloat f() { return 1.0; }\n')),
+    /no main\(\)/,
+  );
+  assert.match(
+    reason(() => parse({ NAME: 'big' }, 'x.fs', MAIN + '//'.padEnd(300 * 1024, 'x'))),
+    /larger than 256 KiB/,
+  );
 });
 
 test('size expressions: arithmetic, variables, functions', () => {
@@ -155,7 +252,11 @@ test('size expressions: arithmetic, variables, functions', () => {
   assert.is(evalSizeExpr('1.5e2', vars), 150);
   assert.is(evalSizeExpr('2 + 3 * 4 - 8 / 2', vars), 10);
   for (const bad of ['', '2 +', '(1', '1)', 'foo(1)', 'floor(1, 2)', '$WIDTH $HEIGHT', '1 ; 2', 'alert("x")', 'a.b']) {
-    assert.throws(() => evalSizeExpr(bad, vars), (e: unknown) => e instanceof IsfExprError, bad);
+    assert.throws(
+      () => evalSizeExpr(bad, vars),
+      (e: unknown) => e instanceof IsfExprError,
+      bad,
+    );
   }
   assert.throws(() => evalSizeExpr('$missing', vars), /unknown variable/);
   assert.is(clampSize(0.2, 5), 1);

@@ -315,7 +315,10 @@ test('server.host: an IP literal or a name that resolves; the error names the ke
     const err = await loadError({ config: file });
     assert.is(err.key, 'server.host', host);
     assert.is(err.file, file);
-    assert.ok(err.message.startsWith(`config error in ${file}: server.host must be an IP address or a host name (got ${JSON.stringify(host)}`), err.message);
+    assert.ok(
+      err.message.startsWith(`config error in ${file}: server.host must be an IP address or a host name (got ${JSON.stringify(host)}`),
+      err.message,
+    );
     assert.match(err.message, reason);
   }
   // The form is checked even when no lookup is wanted (vjd status, vjd license).
@@ -348,7 +351,14 @@ test('server.host: an IP literal or a name that resolves; the error names the ke
 });
 
 test('osc: embedded default off on 127.0.0.1:7000; a non-loopback host with an API key needs osc.allowRemote', async () => {
-  assert.equal(DEFAULT_CONFIG.osc, { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false });
+  assert.equal(DEFAULT_CONFIG.osc, {
+    enabled: false,
+    host: '127.0.0.1',
+    port: 7000,
+    feedback: [],
+    replyToSender: false,
+    allowRemote: false,
+  });
   assert.is(DEFAULT_CONFIG.server.maxEventClients, 256);
   const remote = { osc: { enabled: true, host: '0.0.0.0' } };
   const err = await loadError({ config: await configFile({ server: { apiKey: 'a-key-for-osc-tests' }, ...remote }) });
@@ -356,10 +366,17 @@ test('osc: embedded default off on 127.0.0.1:7000; a non-loopback host with an A
   assert.match(err.message, /no authentication/);
   // The key from the environment counts too; allowRemote, no key, or loopback are all accepted.
   assert.is((await loadError({ config: await configFile(remote) }, { VJD_API_KEY: 'a-key-for-osc-tests' })).key, 'osc.allowRemote');
-  const ok = await loadConfig({ config: await configFile({ server: { apiKey: 'a-key-for-osc-tests' }, osc: { enabled: true, host: '0.0.0.0', allowRemote: true } }) }, {});
+  const ok = await loadConfig(
+    { config: await configFile({ server: { apiKey: 'a-key-for-osc-tests' }, osc: { enabled: true, host: '0.0.0.0', allowRemote: true } }) },
+    {},
+  );
   assert.is(ok.config.osc.port, 7000);
   assert.is((await loadConfig({ config: await configFile(remote) }, {})).config.osc.host, '0.0.0.0');
-  assert.is((await loadConfig({ config: await configFile({ server: { apiKey: 'a-key-for-osc-tests' }, osc: { enabled: true } }) }, {})).config.osc.enabled, true);
+  assert.is(
+    (await loadConfig({ config: await configFile({ server: { apiKey: 'a-key-for-osc-tests' }, osc: { enabled: true } }) }, {})).config.osc
+      .enabled,
+    true,
+  );
   assert.is((await loadError({ config: await configFile({ osc: { port: 0 } }) })).key, 'osc.port');
 });
 

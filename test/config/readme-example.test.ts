@@ -27,7 +27,11 @@ test('the README configuration example loads and shows the embedded defaults', a
     const loaded = await loadConfig({ config: file }, {});
     for (const key of Object.keys(example)) {
       if (key === 'dataDir') continue;
-      assert.equal((loaded.config as unknown as Record<string, unknown>)[key], (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key], `README example key "${key}"`);
+      assert.equal(
+        (loaded.config as unknown as Record<string, unknown>)[key],
+        (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key],
+        `README example key "${key}"`,
+      );
     }
     // Every top-level key of the embedded defaults is shown.
     assert.equal(Object.keys(example).sort(), Object.keys(DEFAULT_CONFIG).sort());

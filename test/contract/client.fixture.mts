@@ -18,14 +18,24 @@ type HasLoose<T, Depth extends unknown[] = []> = Depth['length'] extends 12
           ? true
           : false
         : false;
-type Bodies<O> = O extends { responses: infer R } ? { [S in keyof R]: R[S] extends { content: infer C } ? C[keyof C] : never }[keyof R] : never;
+type Bodies<O> = O extends { responses: infer R }
+  ? { [S in keyof R]: R[S] extends { content: infer C } ? C[keyof C] : never }[keyof R]
+  : never;
 /** Operations with a response body (any status, errors included) that has an unknown or any part. */
 type LooseOps = { [K in keyof operations]: true extends HasLoose<Bodies<operations[K]>> ? K : never }[keyof operations];
 const noLooseBodies: [LooseOps] extends [never] ? true : { loose: LooseOps } = true;
 void noLooseBodies;
 
 const [base, key, idsJson] = process.argv.slice(2) as [string, string, string];
-const ids = JSON.parse(idsJson) as { generator: string; mediaId: string; paletteId: string; live: string; effectType: string; recording: string; recordingToDelete: string };
+const ids = JSON.parse(idsJson) as {
+  generator: string;
+  mediaId: string;
+  paletteId: string;
+  live: string;
+  effectType: string;
+  recording: string;
+  recordingToDelete: string;
+};
 const api = createClient<paths>({ baseUrl: base, headers: { 'x-api-key': key } });
 const results: Array<{ op: string; status: number }> = [];
 const note = (op: string, r: { response: Response }) => results.push({ op, status: r.response.status });
@@ -48,7 +58,8 @@ const sel = await api.POST('/api/v1/sources/select', { body: { id: ids.generator
 note('selectSource', sel);
 const selectedKind: string | undefined = sel.data?.current.sourceKind;
 // An activation timeout's details are typed: reason is one of three words.
-const reason: 'expired' | 'superseded' | 'failed' | undefined = sel.error?.code === 'ACTIVATION_TIMEOUT' ? sel.error.details?.reason : undefined;
+const reason: 'expired' | 'superseded' | 'failed' | undefined =
+  sel.error?.code === 'ACTIVATION_TIMEOUT' ? sel.error.details?.reason : undefined;
 note('getSourceParams', await api.GET('/api/v1/sources/current/params'));
 const sourceParams = await api.POST('/api/v1/sources/params', { body: { values: {} } });
 note('setSourceParams', sourceParams);
@@ -121,7 +132,11 @@ note('deleteRecording', deleted);
 const deletedBytes: number | undefined = deleted.data?.removed.bytes;
 // The preview never ends: the typed call is aborted once the answer's headers are in.
 const previewAbort = new AbortController();
-const preview = await api.GET('/api/v1/output/preview.mjpeg', { params: { query: { size: '64', fps: '5' } }, parseAs: 'stream', signal: previewAbort.signal });
+const preview = await api.GET('/api/v1/output/preview.mjpeg', {
+  params: { query: { size: '64', fps: '5' } },
+  parseAs: 'stream',
+  signal: previewAbort.signal,
+});
 note('getOutputPreview', preview);
 const previewType = preview.response.headers.get('content-type');
 previewAbort.abort();
@@ -135,4 +150,30 @@ note('getEvents', await api.GET('/api/v1/events'));
 note('getStatusHead', await api.HEAD('/api/v1/status'));
 note('preflightStatus', await api.OPTIONS('/api/v1/status'));
 
-console.log(JSON.stringify({ results, seen: { sourceInputType, paramValue, paramProblem, movedCount, presetId, version, firstKind, selectedKind, reason, addedIndex, missMax, missStatus, colors, dimmer, outputState, recordingComplete, deletedBytes, previewType, previewKind, takeType } }));
+console.log(
+  JSON.stringify({
+    results,
+    seen: {
+      sourceInputType,
+      paramValue,
+      paramProblem,
+      movedCount,
+      presetId,
+      version,
+      firstKind,
+      selectedKind,
+      reason,
+      addedIndex,
+      missMax,
+      missStatus,
+      colors,
+      dimmer,
+      outputState,
+      recordingComplete,
+      deletedBytes,
+      previewType,
+      previewKind,
+      takeType,
+    },
+  }),
+);

@@ -38,7 +38,11 @@ test.after(async () => {
 
 test('types generated from the served description compile with a client of every operation, and it runs', async () => {
   await writeFile(join(dir, 'openapi.yaml'), fx.openapiYaml);
-  const gen = await run(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.yaml', '-o', 'schema.d.ts'], dir);
+  const gen = await run(
+    process.execPath,
+    [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.yaml', '-o', 'schema.d.ts'],
+    dir,
+  );
   assert.is(gen.code, 0, gen.out);
   const types = await readFile(join(dir, 'schema.d.ts'), 'utf8');
   // The control page is typed from the same output, committed: a route change must come with a regenerated copy.
@@ -49,7 +53,8 @@ test('types generated from the served description compile with a client of every
   const doc = YAML.parse(fx.openapiYaml);
   const client = await readFile(join(ROOT, 'test/contract/client.fixture.mts'), 'utf8');
   for (const item of Object.values(doc.paths as Record<string, any>)) {
-    for (const op of Object.values(item) as any[]) assert.ok(types.includes(`    ${op.operationId}: {`), `operation ${op.operationId} missing from the types`);
+    for (const op of Object.values(item) as any[])
+      assert.ok(types.includes(`    ${op.operationId}: {`), `operation ${op.operationId} missing from the types`);
   }
   for (const op of Object.keys(CORPUS)) assert.ok(client.includes(`note('${op}'`), `the typed client does not call ${op}`);
 
@@ -57,7 +62,17 @@ test('types generated from the served description compile with a client of every
   await writeFile(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out', types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')], skipLibCheck: false, noEmitOnError: true },
+      compilerOptions: {
+        strict: true,
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        outDir: 'out',
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+        skipLibCheck: false,
+        noEmitOnError: true,
+      },
       files: ['client.mts', 'schema.d.ts'],
     }),
   );
@@ -66,11 +81,18 @@ test('types generated from the served description compile with a client of every
 
   const ran = await run(process.execPath, [join(dir, 'out', 'client.mjs'), fx.s.base, KEY, JSON.stringify(fx.ids)], dir);
   assert.is(ran.code, 0, ran.out);
-  const report = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '{}') as { results: Array<{ op: string; status: number }>; seen: Record<string, unknown> };
+  const report = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '{}') as {
+    results: Array<{ op: string; status: number }>;
+    seen: Record<string, unknown>;
+  };
   for (const { op, status } of report.results) {
     // Answers a loaded machine may give (documented; deadlines passed) are allowed, everything else must succeed.
     // The event WebSocket answers a plain (non-upgrade) GET with its documented 426.
-    const ok = (status >= 200 && status < 300) || status === 503 || (status === 504 && (op.startsWith('select') || op === 'cueSource')) || (op === 'getEvents' && status === 426);
+    const ok =
+      (status >= 200 && status < 300) ||
+      status === 503 ||
+      (status === 504 && (op.startsWith('select') || op === 'cueSource')) ||
+      (op === 'getEvents' && status === 426);
     assert.ok(ok, `${op} answered ${status}`);
   }
   assert.is(typeof report.seen['version'], 'string');

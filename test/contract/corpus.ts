@@ -37,7 +37,13 @@ export interface Operation {
 
 const A = (p: string) => `/api/v1${p}`;
 const ok = (name: string, path: string, extra: Partial<Case> = {}): Case => ({ name, path, valid: true, expect: [200], ...extra });
-const bad = (name: string, path: string, status: number, extra: Partial<Case> = {}): Case => ({ name, path, valid: false, expect: [status], ...extra });
+const bad = (name: string, path: string, status: number, extra: Partial<Case> = {}): Case => ({
+  name,
+  path,
+  valid: false,
+  expect: [status],
+  ...extra,
+});
 const post = (path: string) => ({
   ok: (name: string, body: unknown, expect = [200]): Case => ({ name, path: A(path), body, valid: true, expect }),
   miss: (name: string, body: unknown): Case => ({ name, path: A(path), body, valid: true, expect: [404] }),
@@ -46,7 +52,19 @@ const post = (path: string) => ({
 const long = (n: number) => 'x'.repeat(n);
 
 /** Query variants every thumbnail route accepts: the server is lenient (clamps or takes defaults), so all are valid. */
-const thumbQueries = ['', '?size=64', '?size=512&format=jpg', '?size=abc', '?size=99999', '?size=-5', '?size=1e3', '?size=', '?format=gif', '?format=JPG', '?size=40.0'];
+const thumbQueries = [
+  '',
+  '?size=64',
+  '?size=512&format=jpg',
+  '?size=abc',
+  '?size=99999',
+  '?size=-5',
+  '?size=1e3',
+  '?size=',
+  '?format=gif',
+  '?format=JPG',
+  '?size=40.0',
+];
 
 function thumbCases(path: string, live: boolean): Case[] {
   return [
@@ -60,8 +78,14 @@ function thumbCases(path: string, live: boolean): Case[] {
 export const CORPUS: Record<string, Operation> = {
   getStatus: { method: 'GET', cases: () => [ok('status', A('/status')), ok('status, unknown query ignored', A('/status?x=1'))] },
   getCapabilities: { method: 'GET', cases: () => [ok('capabilities', A('/capabilities'))] },
-  getDocs: { method: 'GET', cases: () => [ok('docs page', A('/docs')), ok('docs page revalidated', A('/docs'), { conditional: true, expect: [304] })] },
-  getOpenApi: { method: 'GET', cases: () => [ok('openapi', A('/openapi.yaml')), ok('openapi revalidated', A('/openapi.yaml'), { conditional: true, expect: [304] })] },
+  getDocs: {
+    method: 'GET',
+    cases: () => [ok('docs page', A('/docs')), ok('docs page revalidated', A('/docs'), { conditional: true, expect: [304] })],
+  },
+  getOpenApi: {
+    method: 'GET',
+    cases: () => [ok('openapi', A('/openapi.yaml')), ok('openapi revalidated', A('/openapi.yaml'), { conditional: true, expect: [304] })],
+  },
   browse: {
     method: 'GET',
     cases: () => [
@@ -158,7 +182,7 @@ export const CORPUS: Record<string, Operation> = {
       return [
         p.ok('cut', { transition: 'cut' }, [200, 409]),
         p.ok('fade', { transition: 'fade', durationMs: 50 }, [200, 409]),
-        p.ok('the mixer\'s transition', {}, [200, 409]),
+        p.ok("the mixer's transition", {}, [200, 409]),
         p.miss('unknown transition', { transition: 'nope' }),
         p.bad('durationMs negative', { durationMs: -1 }),
         p.bad('durationMs over 10000', { durationMs: 10001 }),
@@ -187,7 +211,13 @@ export const CORPUS: Record<string, Operation> = {
     jsonBody: true,
     cases: (ids) => {
       const p = post('/inputs/live/select');
-      return [p.ok('device id', { id: ids.live }), p.ok('browse node id', { id: `liveInput:${ids.live}` }), p.miss('unknown', { id: 'nope' }), p.bad('no id', {}), p.bad('null id', { id: null })];
+      return [
+        p.ok('device id', { id: ids.live }),
+        p.ok('browse node id', { id: `liveInput:${ids.live}` }),
+        p.miss('unknown', { id: 'nope' }),
+        p.bad('no id', {}),
+        p.bad('null id', { id: null }),
+      ];
     },
   },
   selectFileInput: {
@@ -195,7 +225,12 @@ export const CORPUS: Record<string, Operation> = {
     jsonBody: true,
     cases: (ids) => {
       const p = post('/inputs/file/select');
-      return [p.ok('media id', { id: ids.mediaId }), p.miss('unknown name', { name: 'nope' }), p.bad('no field', {}), p.bad('array id', { id: [ids.mediaId] })];
+      return [
+        p.ok('media id', { id: ids.mediaId }),
+        p.miss('unknown name', { name: 'nope' }),
+        p.bad('no field', {}),
+        p.bad('array id', { id: [ids.mediaId] }),
+      ];
     },
   },
   listAvailableEffects: { method: 'GET', cases: () => [ok('catalog', A('/effects/available'))] },
@@ -378,7 +413,10 @@ export const CORPUS: Record<string, Operation> = {
         ok('any JSON is ignored', path, { body: { x: 1 } }),
         ok('JSON array is ignored', path, { body: [1, 2] }),
         bad('text body', path, 415, { raw: { text: 'next please', type: 'text/plain' } }),
-        bad('body without content type', path, 415, { raw: { text: '{"x":1}', type: '' }, directOnly: 'Prism reads it as a JSON string, which this body schema accepts' }),
+        bad('body without content type', path, 415, {
+          raw: { text: '{"x":1}', type: '' },
+          directOnly: 'Prism reads it as a JSON string, which this body schema accepts',
+        }),
       ];
     },
   },
@@ -388,7 +426,13 @@ export const CORPUS: Record<string, Operation> = {
     jsonBody: true,
     cases: () => {
       const p = post('/global/blackout');
-      return [p.ok('on', { enabled: true }), p.ok('off', { enabled: false }), p.bad('string', { enabled: 'yes' }), p.bad('number', { enabled: 1 }), p.bad('missing', {})];
+      return [
+        p.ok('on', { enabled: true }),
+        p.ok('off', { enabled: false }),
+        p.bad('string', { enabled: 'yes' }),
+        p.bad('number', { enabled: 1 }),
+        p.bad('missing', {}),
+      ];
     },
   },
   setDimmer: {
@@ -491,7 +535,10 @@ export const CORPUS: Record<string, Operation> = {
   getOutputPreview: {
     method: 'GET',
     cases: () => {
-      const endless = { endless: true, directOnly: 'an endless multipart stream: Prism would wait for its end, so status and headers are checked here' };
+      const endless = {
+        endless: true,
+        directOnly: 'an endless multipart stream: Prism would wait for its end, so status and headers are checked here',
+      };
       return [
         ok('defaults', A('/output/preview.mjpeg'), endless),
         ok('size and fps', A('/output/preview.mjpeg?size=320&fps=5'), endless),

@@ -47,7 +47,20 @@ export async function startFixture(): Promise<Fixture> {
   await mkdir(recordings, { recursive: true });
   const recording = 'contract-20260101T000000000Z.mkv';
   const recordingToDelete = 'contract-20260101T000001000Z.mkv';
-  for (const f of [recording, recordingToDelete]) await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:size=64x36:rate=5', '-t', '1', '-c:v', 'libx264', '-f', 'matroska', join(recordings, f)]);
+  for (const f of [recording, recordingToDelete])
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:size=64x36:rate=5',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-f',
+      'matroska',
+      join(recordings, f),
+    ]);
   await writeFile(join(paletteDir, 'contract-duo.json'), JSON.stringify({ name: 'Contract Duo', colors: ['#FF0000', '#0000FF'] }));
   const s = await startServer({
     dataDir,
@@ -59,7 +72,12 @@ export async function startFixture(): Promise<Fixture> {
     },
   });
   const api = (p: string) => `${s.base}/api/v1${p}`;
-  await waitUntil(async () => (await req('GET', api('/sources'), { headers: AUTH })).json().items.some((i: { sourceKind: string }) => i.sourceKind === 'file'), 30000, 200);
+  await waitUntil(
+    async () =>
+      (await req('GET', api('/sources'), { headers: AUTH })).json().items.some((i: { sourceKind: string }) => i.sourceKind === 'file'),
+    30000,
+    200,
+  );
   const sources = (await req('GET', api('/sources'), { headers: AUTH })).json().items as Array<{ id: string; sourceKind: string }>;
   const palettes = (await req('GET', api('/palettes'), { headers: AUTH })).json().items as Array<{ id: string; name: string }>;
   const actions = (await req('GET', api('/actions'), { headers: AUTH })).json().items as Array<{ id: string }>;
@@ -68,14 +86,25 @@ export async function startFixture(): Promise<Fixture> {
     if (x === undefined) throw new Error(`fixture has no ${what}`);
     return x;
   };
-  const palette = find(palettes.find((p) => p.id === 'contract-duo'), 'palette');
+  const palette = find(
+    palettes.find((p) => p.id === 'contract-duo'),
+    'palette',
+  );
   const ids: Ids = {
-    generator: find(sources.find((x) => x.sourceKind === 'generator'), 'generator').id,
-    mediaId: find(sources.find((x) => x.sourceKind === 'file'), 'media file').id,
+    generator: find(
+      sources.find((x) => x.sourceKind === 'generator'),
+      'generator',
+    ).id,
+    mediaId: find(
+      sources.find((x) => x.sourceKind === 'file'),
+      'media file',
+    ).id,
     paletteId: palette.id,
     paletteName: palette.name,
     live: 'red',
-    actions: ['global.blackout-off', 'global.dimmer-full', 'palette.next', `palette.${palette.id}`].filter((a) => actions.some((x) => x.id === a)),
+    actions: ['global.blackout-off', 'global.dimmer-full', 'palette.next', `palette.${palette.id}`].filter((a) =>
+      actions.some((x) => x.id === a),
+    ),
     effectType: find(catalog.find((c) => c.type === 'invert') ?? catalog[0], 'effect type').type,
     recording,
     recordingToDelete,

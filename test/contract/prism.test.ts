@@ -27,22 +27,33 @@ type Method = 'GET' | 'POST' | 'DELETE' | 'HEAD' | 'OPTIONS';
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One request; the body and its Content-Type are sent exactly as given. */
-function send(base: string, method: Method, path: string, headers: Record<string, string>, body?: { text: string; type: string }, endless = false): Promise<Sent> {
+function send(
+  base: string,
+  method: Method,
+  path: string,
+  headers: Record<string, string>,
+  body?: { text: string; type: string },
+  endless = false,
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = { ...headers };
     if (body && body.type !== '') h['content-type'] = body.type;
-    const r = httpRequest(`${base}${path}`, { method, headers: h, agent: base === proxy ? keepAlive : false, timeout: Number(process.env.VJD_CONTRACT_TIMEOUT_MS ?? 60_000) }, (res) => {
-      // An endless answer (a live stream) is judged by its status and headers; the connection is closed after them.
-      if (endless && method !== 'HEAD' && res.statusCode === 200) {
-        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.alloc(0) });
-        r.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const r = httpRequest(
+      `${base}${path}`,
+      { method, headers: h, agent: base === proxy ? keepAlive : false, timeout: Number(process.env.VJD_CONTRACT_TIMEOUT_MS ?? 60_000) },
+      (res) => {
+        // An endless answer (a live stream) is judged by its status and headers; the connection is closed after them.
+        if (endless && method !== 'HEAD' && res.statusCode === 200) {
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.alloc(0) });
+          r.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     r.on('timeout', () => r.destroy(new Error(`timeout ${method} ${path}`)));
     r.on('error', reject);
     r.end(body?.text);
@@ -76,9 +87,13 @@ test.before(async () => {
   const port = await freePort();
   proxy = `http://127.0.0.1:${port}`;
   // --cors=false: preflights go to vjd (Prism would answer them itself); --errors: violations become error answers.
-  prism = spawn(join(ROOT, 'node_modules', '.bin', 'prism'), ['proxy', spec, fx.s.base, '--errors', '--cors=false', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  prism = spawn(
+    join(ROOT, 'node_modules', '.bin', 'prism'),
+    ['proxy', spec, fx.s.base, '--errors', '--cors=false', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   prism.stdout!.on('data', (c: Buffer) => (prismLog += c.toString()));
   prism.stderr!.on('data', (c: Buffer) => (prismLog += c.toString()));
   await waitUntil(
@@ -125,13 +140,26 @@ function expand(doc: any): Run[] {
       // Prism parses a JSON answer's body even for HEAD (none) and fails, so HEADs answered with JSON (errors too) are checked here directly.
       const json = operationOf(doc, op).responses['200']?.content?.['application/json'] !== undefined;
       for (const c of cases.filter((x) => !x.conditional)) {
-        runs.push({ op: `${op}Head`, method: 'HEAD', c: { ...c, name: `HEAD ${c.name}`, ...(json || c.expect.some((st) => st >= 400) ? { directOnly: 'Prism cannot read a bodiless JSON answer' } : {}) } });
+        runs.push({
+          op: `${op}Head`,
+          method: 'HEAD',
+          c: {
+            ...c,
+            name: `HEAD ${c.name}`,
+            ...(json || c.expect.some((st) => st >= 400) ? { directOnly: 'Prism cannot read a bodiless JSON answer' } : {}),
+          },
+        });
       }
     }
-    if (operationOf(doc, op).security === undefined) runs.push({ op, method: o.method, c: { ...first, name: `${first.name} without a key`, expect: [401] }, noKey: true });
+    if (operationOf(doc, op).security === undefined)
+      runs.push({ op, method: o.method, c: { ...first, name: `${first.name} without a key`, expect: [401] }, noKey: true });
     if (o.jsonBody) {
       const text = JSON.stringify(first.body);
-      const variant = (name: string, raw: Case['raw'], status: number, directOnly?: string): Run => ({ op, method: 'POST', c: { name, path: first.path, raw, valid: false, expect: [status], directOnly } });
+      const variant = (name: string, raw: Case['raw'], status: number, directOnly?: string): Run => ({
+        op,
+        method: 'POST',
+        c: { name, path: first.path, raw, valid: false, expect: [status], directOnly },
+      });
       runs.push(
         variant('valid JSON sent as text/plain', { text, type: 'text/plain' }, 415),
         variant('valid JSON without Content-Type', { text, type: '' }, 415),
@@ -144,8 +172,17 @@ function expand(doc: any): Run[] {
   }
   for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
     const concrete = path.replace(/\{[^}]+\}/g, 'x');
-    const headers = { origin: 'http://panel.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' };
-    runs.push({ op: item.options?.operationId ?? `OPTIONS ${path} (undocumented)`, method: 'OPTIONS', c: { name: `preflight ${path}`, path: concrete, headers, valid: true, expect: [204] }, noKey: true });
+    const headers = {
+      origin: 'http://panel.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, x-api-key',
+    };
+    runs.push({
+      op: item.options?.operationId ?? `OPTIONS ${path} (undocumented)`,
+      method: 'OPTIONS',
+      c: { name: `preflight ${path}`, path: concrete, headers, valid: true, expect: [204] },
+      noKey: true,
+    });
   }
   return runs;
 }
@@ -200,7 +237,8 @@ function headerProblems(doc: any, operationId: string, r: Sent): string[] {
     }
     const value = String(v);
     if (h.schema?.enum && !h.schema.enum.includes(value)) out.push(`header ${name}: ${value} not in ${h.schema.enum.join(', ')}`);
-    if (h.schema?.pattern && !new RegExp(h.schema.pattern).test(value)) out.push(`header ${name}: ${value} does not match ${h.schema.pattern}`);
+    if (h.schema?.pattern && !new RegExp(h.schema.pattern).test(value))
+      out.push(`header ${name}: ${value} does not match ${h.schema.pattern}`);
   }
   return out;
 }
@@ -240,7 +278,8 @@ test('Prism: no response violation, and its verdict on each request agrees with 
       covered.add(run.op);
       direct_++;
       if (loadAnswer(direct) !== null && c.valid) continue;
-      if (!c.expect.includes(direct.status)) failures.push(`${label}: server answered ${direct.status}, corpus expects ${c.expect.join('/')}`);
+      if (!c.expect.includes(direct.status))
+        failures.push(`${label}: server answered ${direct.status}, corpus expects ${c.expect.join('/')}`);
       if (run.method === 'HEAD') failures.push(...headerProblems(doc, run.op, direct).map((m) => `${label}: ${m}`));
       continue;
     }
@@ -257,10 +296,14 @@ test('Prism: no response violation, and its verdict on each request agrees with 
     const prismRefused = p !== null;
     if (prismRefused) {
       refused++;
-      if (c.valid) failures.push(`${label}: Prism refused a request the corpus deems valid: ${viaProxy.status} ${p.type ?? ''} ${p.detail ?? ''} ${JSON.stringify(p.validation ?? '')}`);
+      if (c.valid)
+        failures.push(
+          `${label}: Prism refused a request the corpus deems valid: ${viaProxy.status} ${p.type ?? ''} ${p.detail ?? ''} ${JSON.stringify(p.validation ?? '')}`,
+        );
       const direct = await send(fx.s.base, run.method, c.path, headers, body);
       if (direct.status < 400 || direct.status >= 500) failures.push(`${label}: Prism refused it but the server answered ${direct.status}`);
-      else if (!c.expect.includes(direct.status)) failures.push(`${label}: server answered ${direct.status}, corpus expects ${c.expect.join('/')}`);
+      else if (!c.expect.includes(direct.status))
+        failures.push(`${label}: server answered ${direct.status}, corpus expects ${c.expect.join('/')}`);
       continue;
     }
     const load = loadAnswer(viaProxy);
@@ -269,20 +312,29 @@ test('Prism: no response violation, and its verdict on each request agrees with 
       continue;
     }
     if (!c.valid) failures.push(`${label}: Prism forwarded a request the corpus deems invalid; server answered ${viaProxy.status}`);
-    else if (!c.expect.includes(viaProxy.status)) failures.push(`${label}: server answered ${viaProxy.status} ${viaProxy.body.toString('utf8').slice(0, 200)}, corpus expects ${c.expect.join('/')}`);
-    else if (viaProxy.status >= 400 && viaProxy.status < 500 && !c.expect.every((s) => s >= 400)) failures.push(`${label}: valid request refused with ${viaProxy.status}`);
+    else if (!c.expect.includes(viaProxy.status))
+      failures.push(
+        `${label}: server answered ${viaProxy.status} ${viaProxy.body.toString('utf8').slice(0, 200)}, corpus expects ${c.expect.join('/')}`,
+      );
+    else if (viaProxy.status >= 400 && viaProxy.status < 500 && !c.expect.every((s) => s >= 400))
+      failures.push(`${label}: valid request refused with ${viaProxy.status}`);
   }
-  console.log(`contract: ${runs.length} requests (${direct_} checked against the server only), ${refused} refused by Prism, ${covered.size} operations; documented load answers: ${JSON.stringify(loadAnswers)}`);
+  console.log(
+    `contract: ${runs.length} requests (${direct_} checked against the server only), ${refused} refused by Prism, ${covered.size} operations; documented load answers: ${JSON.stringify(loadAnswers)}`,
+  );
   if (failures.length > 0) console.error(failures.join('\n'));
   assert.is(failures.length, 0, `${failures.length} disagreements (listed above)`);
   // Every documented operation, HEAD and OPTIONS included, was exercised.
   for (const item of Object.values(doc.paths as Record<string, any>)) {
-    for (const op of Object.values(item)) assert.ok(covered.has((op as any).operationId), `operation ${(op as any).operationId} was not exercised`);
+    for (const op of Object.values(item))
+      assert.ok(covered.has((op as any).operationId), `operation ${(op as any).operationId} was not exercised`);
   }
 });
 
 test('images: the bytes the server sends are the format and type the description names', async () => {
-  const cases = Object.entries(CORPUS).flatMap(([, o]) => (o.method === 'GET' ? o.cases(fx.ids) : [])).filter((c) => c.valid && c.expect.includes(200) && /thumbnails\//.test(c.path) && !c.conditional && !c.headers);
+  const cases = Object.entries(CORPUS)
+    .flatMap(([, o]) => (o.method === 'GET' ? o.cases(fx.ids) : []))
+    .filter((c) => c.valid && c.expect.includes(200) && /thumbnails\//.test(c.path) && !c.conditional && !c.headers);
   assert.ok(cases.length > 40);
   for (const c of cases) {
     const r = await send(fx.s.base, 'GET', c.path, AUTH);

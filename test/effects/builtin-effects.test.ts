@@ -27,13 +27,22 @@ async function effect(type: string): Promise<IsfDescriptor> {
   return loadBuiltin('effects', `${type}.fs`);
 }
 
-function run(desc: IsfDescriptor, input: Pixels, opts: { values?: Record<string, unknown>; time?: number; frames?: number; palette?: string[] } = {}) {
+function run(
+  desc: IsfDescriptor,
+  input: Pixels,
+  opts: { values?: Record<string, unknown>; time?: number; frames?: number; palette?: string[] } = {},
+) {
   return renderIsf(gl, desc, { width: S, height: S, input, ...opts });
 }
 
-const solid = (r: number, g: number, b: number): Pixels => () => [r, g, b, 255];
+const solid =
+  (r: number, g: number, b: number): Pixels =>
+  () => [r, g, b, 255];
 /** Left half (x < 32) one color, right half another. */
-const split = (l: [number, number, number], r: [number, number, number]): Pixels => (x) => (x < S / 2 ? [...l, 255] : [...r, 255]);
+const split =
+  (l: [number, number, number], r: [number, number, number]): Pixels =>
+  (x) =>
+    x < S / 2 ? [...l, 255] : [...r, 255];
 const xRamp: Pixels = (x) => [x * 4, x * 4, x * 4, 255];
 const xyRamp: Pixels = (x, y) => [x * 4, y * 4, 0, 255];
 
@@ -69,7 +78,17 @@ function renderSequence(desc: IsfDescriptor, frames: Pixels[], values: Record<st
       // GL orientation (bottom row first), as the chain hands textures to effects.
       for (let y = 0; y < S; y++) for (let x = 0; x < S; x++) px.set(fn(x, y), ((S - 1 - y) * S + x) * 4);
       uploadRgba(gl, tex, S, S, px);
-      program.render({ input: tex, inputSize: [S, S], target: out.framebuffer, time: i / 30, timeDelta: i === 0 ? 0 : 1 / 30, frameIndex: i, date: isfDate(), palette, values });
+      program.render({
+        input: tex,
+        inputSize: [S, S],
+        target: out.framebuffer,
+        time: i / 30,
+        timeDelta: i === 0 ? 0 : 1 / 30,
+        frameIndex: i,
+        date: isfDate(),
+        palette,
+        values,
+      });
     });
     const raw = new Uint8Array(S * S * 4);
     gl.bindFramebuffer(gl.FRAMEBUFFER, out.framebuffer);
@@ -174,9 +193,19 @@ test('color_tint: colorize by default; white goes halfway to the tint', async ()
   const d = await effect('color_tint');
   const t = def(d, 'tint') as number[];
   const a = def(d, 'amount') as number;
-  near(run(d, solid(255, 255, 255)).at(8, 8), t.slice(0, 3).map((c) => to255(1 + (c - 1) * a)), 2, 'white');
+  near(
+    run(d, solid(255, 255, 255)).at(8, 8),
+    t.slice(0, 3).map((c) => to255(1 + (c - 1) * a)),
+    2,
+    'white',
+  );
   const l = luma(128, 128, 128) / 255;
-  near(run(d, solid(128, 128, 128)).at(8, 8), t.slice(0, 3).map((c) => to255(l + (l * c - l) * a)), 2, 'grey');
+  near(
+    run(d, solid(128, 128, 128)).at(8, 8),
+    t.slice(0, 3).map((c) => to255(l + (l * c - l) * a)),
+    2,
+    'grey',
+  );
   near(run(d, solid(0, 0, 0)).at(8, 8), [0, 0, 0], 1, 'black');
 });
 
@@ -227,7 +256,11 @@ test('pixelate: every 8x8 cell is uniform and takes the color of its center', as
   const d = await effect('pixelate');
   assert.is(def(d, 'size'), 8);
   const r = run(d, xyRamp);
-  for (const [cx, cy] of [[0, 0], [8, 8], [40, 16]] as const) {
+  for (const [cx, cy] of [
+    [0, 0],
+    [8, 8],
+    [40, 16],
+  ] as const) {
     const first = r.at(cx, cy);
     for (let y = cy; y < cy + 8; y++) for (let x = cx; x < cx + 8; x++) near(r.at(x, y), first, 0, `cell ${cx},${cy} at ${x},${y}`);
   }
@@ -247,7 +280,11 @@ test('mirror: the left half is reflected onto the right', async () => {
 test('mirror_quad: the top-left quarter appears in all four corners', async () => {
   const d = await effect('mirror_quad');
   const r = run(d, xyRamp);
-  for (const [x, y] of [[3, 5], [20, 11], [31, 31]] as const) {
+  for (const [x, y] of [
+    [3, 5],
+    [20, 11],
+    [31, 31],
+  ] as const) {
     near(r.at(x, y), xyRamp(x, y), 1, `kept ${x},${y}`);
     near(r.at(S - 1 - x, y), r.at(x, y), 1, `right ${x},${y}`);
     near(r.at(x, S - 1 - y), r.at(x, y), 1, `bottom ${x},${y}`);
@@ -260,7 +297,13 @@ test('kaleidoscope: six mirrored wedges give point symmetry around the center', 
   const input: Pixels = (x, y) => [x * 4, y * 4, (x + y) * 2, 255];
   const r = run(d, input);
   let changed = 0;
-  for (const [x, y] of [[10, 20], [40, 8], [50, 50], [5, 33], [28, 60]] as const) {
+  for (const [x, y] of [
+    [10, 20],
+    [40, 8],
+    [50, 50],
+    [5, 33],
+    [28, 60],
+  ] as const) {
     near(r.at(S - 1 - x, S - 1 - y), r.at(x, y), 4, `180° at ${x},${y}`);
     near(r.at(x, S - 1 - y), r.at(x, y), 4, `mirror at ${x},${y}`);
     if (Math.abs(r.at(x, y)[0] - input(x, y)[0]) > 10 || Math.abs(r.at(x, y)[1] - input(x, y)[1]) > 10) changed++;
@@ -273,7 +316,12 @@ test('tile: two tiles across, each a half-size copy', async () => {
   // 2x2 blocks, so the half-size copy samples are exact.
   const blocks: Pixels = (x, y) => [Math.floor(x / 2) * 8, Math.floor(y / 2) * 8, 0, 255];
   const r = run(d, blocks);
-  for (const [x, y] of [[3, 5], [20, 11], [31, 30], [40, 45]] as const) {
+  for (const [x, y] of [
+    [3, 5],
+    [20, 11],
+    [31, 30],
+    [40, 45],
+  ] as const) {
     near(r.at(x, y), [(x % 32) * 8, (y % 32) * 8, 0], 1, `${x},${y}`);
   }
   near(r.at(5, 5), r.at(37, 37), 0, 'periodic');
@@ -282,7 +330,12 @@ test('tile: two tiles across, each a half-size copy', async () => {
 test('rotate_zoom: 180° turns the picture upside down; default zoom magnifies around the center', async () => {
   const d = await effect('rotate_zoom');
   const r = run(d, xyRamp, { values: { angle: 180, zoom: 1 } });
-  for (const [x, y] of [[3, 5], [20, 40], [50, 60]] as const) near(r.at(x, y), xyRamp(S - 1 - x, S - 1 - y), 2, `${x},${y}`);
+  for (const [x, y] of [
+    [3, 5],
+    [20, 40],
+    [50, 60],
+  ] as const)
+    near(r.at(x, y), xyRamp(S - 1 - x, S - 1 - y), 2, `${x},${y}`);
   const z = def(d, 'zoom') as number;
   const zr = run(d, xRamp);
   for (const x of [5, 20, 44, 60]) {
@@ -299,7 +352,10 @@ test('wave_distort: rows shift sideways by at most the amplitude', async () => {
   assert.ok(span > 10, `rows should be displaced (span ${span})`);
   for (const v of col) assert.ok(Math.abs(v - 128) <= 0.05 * S * 4 + 4, `displacement ${v - 128} beyond amplitude`);
   const byDefault = run(d, xRamp);
-  assert.ok(Array.from({ length: S }, (_, y) => Math.abs(byDefault.at(32, y)[0] - 128)).some((v) => v >= 2), 'default is visible');
+  assert.ok(
+    Array.from({ length: S }, (_, y) => Math.abs(byDefault.at(32, y)[0] - 128)).some((v) => v >= 2),
+    'default is visible',
+  );
 });
 
 test('swirl: twists a straight ramp inside the radius, leaves corners and radial patterns alone', async () => {
@@ -313,7 +369,12 @@ test('swirl: twists a straight ramp inside the radius, leaves corners and radial
     return [v, v, v, 255];
   };
   const rr = run(d, radial);
-  for (const [x, y] of [[32, 20], [40, 40], [20, 35]] as const) near(rr.at(x, y), radial(x, y), 4, `radial ${x},${y}`);
+  for (const [x, y] of [
+    [32, 20],
+    [40, 40],
+    [20, 35],
+  ] as const)
+    near(rr.at(x, y), radial(x, y), 4, `radial ${x},${y}`);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -329,7 +390,10 @@ test('blur: a hard edge becomes a ramp; far from it nothing changes', async () =
       const v = r.at(x, 30)[0];
       assert.ok(v > 25 && v < 230, `${what}: x=${x} should be in between, got ${v}`);
     }
-    assert.ok(r.at(29, 30)[0] <= r.at(31, 30)[0] && r.at(31, 30)[0] < r.at(32, 30)[0] && r.at(32, 30)[0] <= r.at(34, 30)[0], `${what}: monotonic`);
+    assert.ok(
+      r.at(29, 30)[0] <= r.at(31, 30)[0] && r.at(31, 30)[0] < r.at(32, 30)[0] && r.at(32, 30)[0] <= r.at(34, 30)[0],
+      `${what}: monotonic`,
+    );
     near(r.at(1, 30), [0, 0, 0, 255], 1, `${what}: far left`);
     near(r.at(62, 30), [255, 255, 255, 255], 1, `${what}: far right`);
     near(r.at(31, 2), r.at(31, 60), 1, `${what}: vertical edge stays vertical`);
@@ -382,7 +446,14 @@ test('vignette: center untouched, corners darkened by the default amount', async
     const keep = 1 - t * t * (3 - 2 * t);
     return to255(1 - amt + amt * keep);
   };
-  for (const [x, y] of [[32, 32], [0, 0], [32, 0], [63, 40], [10, 50]] as const) near(r.at(x, y), [expected(x, y)], 3, `${x},${y}`);
+  for (const [x, y] of [
+    [32, 32],
+    [0, 0],
+    [32, 0],
+    [63, 40],
+    [10, 50],
+  ] as const)
+    near(r.at(x, y), [expected(x, y)], 3, `${x},${y}`);
   assert.ok(r.at(0, 0)[0] < 60, 'corners clearly dark');
 });
 
@@ -419,7 +490,10 @@ test('film_grain: grey gets small random noise that changes over time', async ()
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
   assert.ok(Math.abs(mean - 128) < 6, `mean ${mean}`);
   assert.ok(Math.max(...values) - Math.min(...values) > 10, 'visible grain');
-  assert.ok(values.every((v) => Math.abs(v - 128) <= 0.15 * 255 * 0.5 + 2), 'grain stays within the amount');
+  assert.ok(
+    values.every((v) => Math.abs(v - 128) <= 0.15 * 255 * 0.5 + 2),
+    'grain stays within the amount',
+  );
   assert.ok(differs > values.length / 2, 'grain moves');
 });
 
@@ -445,7 +519,13 @@ test('glitch: uniform pictures stay intact, a ramp gets displaced bands', async 
   const d = await effect('glitch');
   for (const time of [0, 0.3, 1.1]) {
     const u = run(d, solid(40, 90, 200), { time });
-    for (const [x, y] of [[1, 1], [30, 30], [60, 10], [12, 50]] as const) near(u.at(x, y), [40, 90, 200, 255], 1, `uniform at t=${time}`);
+    for (const [x, y] of [
+      [1, 1],
+      [30, 30],
+      [60, 10],
+      [12, 50],
+    ] as const)
+      near(u.at(x, y), [40, 90, 200, 255], 1, `uniform at t=${time}`);
   }
   const off = run(d, xRamp, { values: { amount: 0 } });
   for (let y = 0; y < S; y += 7) near(off.at(20, y), xRamp(20, y), 1, 'amount 0 is a pass-through');

@@ -59,7 +59,13 @@ function checkFrame(r: Result, what: string): number {
 function differingPixels(a: Result, b: Result): number {
   let n = 0;
   for (let i = 0; i < a.pixels.length; i += 4) {
-    if (Math.abs(a.pixels[i]! - b.pixels[i]!) + Math.abs(a.pixels[i + 1]! - b.pixels[i + 1]!) + Math.abs(a.pixels[i + 2]! - b.pixels[i + 2]!) > 6) n++;
+    if (
+      Math.abs(a.pixels[i]! - b.pixels[i]!) +
+        Math.abs(a.pixels[i + 1]! - b.pixels[i + 1]!) +
+        Math.abs(a.pixels[i + 2]! - b.pixels[i + 2]!) >
+      6
+    )
+      n++;
   }
   return n;
 }
@@ -149,8 +155,14 @@ test('color_bars: eight bars at 75% over a grey ramp', async () => {
   const level = to255(def(d, 'level') as number);
   const r = run(d);
   const bars = [
-    [1, 1, 1], [1, 1, 0], [0, 1, 1], [0, 1, 0],
-    [1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 0, 0],
+    [1, 1, 1],
+    [1, 1, 0],
+    [0, 1, 1],
+    [0, 1, 0],
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 0, 1],
+    [0, 0, 0],
   ];
   bars.forEach((b, i) => {
     for (const y of [2, 30, 50]) near(r.at(i * 8 + 4, y), [...b.map((v) => v * level), 255], 1, `bar ${i} at y=${y}`);
@@ -168,7 +180,12 @@ test('gradient: from the start color on the left to the end color on the right',
   const r = run(d);
   near(r.at(0, 32), a, 4, 'left');
   near(r.at(63, 32), b, 4, 'right');
-  near(r.at(31, 32), a.map((v, i) => (v + b[i]!) / 2), 4, 'middle');
+  near(
+    r.at(31, 32),
+    a.map((v, i) => (v + b[i]!) / 2),
+    4,
+    'middle',
+  );
   near(r.at(20, 0), r.at(20, 63), 0, 'columns are uniform');
   const up = run(d, { values: { angle: 90 } });
   near(up.at(32, 63), a, 4, 'angle 90: start at the bottom');
@@ -181,7 +198,11 @@ test('palette_sweep: shows one palette color at a time and follows palette chang
   // speed 0.5 colors/s: t=0 is color 0, t=2.1 is color 1 (before its crossfade window).
   const r0 = run(d, { time: 0 });
   const r1 = run(d, { time: 2.1 });
-  for (const [x, y] of [[0, 0], [30, 30], [63, 63]] as const) {
+  for (const [x, y] of [
+    [0, 0],
+    [30, 30],
+    [63, 63],
+  ] as const) {
     near(r0.at(x, y), [...pal[0]!, 255], 1, `t=0 at ${x},${y}`);
     near(r1.at(x, y), [...pal[1]!, 255], 1, `t=2.1 at ${x},${y}`);
   }
@@ -209,7 +230,12 @@ test('checkerboard: alternating square cells of the two colors', async () => {
 test('rings: concentric (mirror-symmetric) palette rings that move', async () => {
   const [a] = await animated('rings', 3);
   const pal = [...DEFAULT_PALETTE.map(hex), [0, 0, 0]];
-  for (const [x, y] of [[10, 20], [5, 40], [25, 3], [30, 50]] as const) {
+  for (const [x, y] of [
+    [10, 20],
+    [5, 40],
+    [25, 3],
+    [30, 50],
+  ] as const) {
     near(a.at(S - 1 - x, y), a.at(x, y), 2, `mirror x at ${x},${y}`);
     near(a.at(x, S - 1 - y), a.at(x, y), 2, `mirror y at ${x},${y}`);
   }
@@ -221,7 +247,12 @@ test('rings: concentric (mirror-symmetric) palette rings that move', async () =>
 test('plasma: smooth, colorful, moving', async () => {
   const [a] = await animated('plasma', 200);
   // Smooth: neighbouring pixels are close.
-  for (const [x, y] of [[10, 10], [30, 40], [50, 20]] as const) near(a.at(x + 1, y), a.at(x, y), 40, `smooth at ${x},${y}`);
+  for (const [x, y] of [
+    [10, 10],
+    [30, 40],
+    [50, 20],
+  ] as const)
+    near(a.at(x + 1, y), a.at(x, y), 40, `smooth at ${x},${y}`);
   // Interference: along a row the color rises and falls again (not a plain ramp).
   const row = Array.from({ length: S }, (_, x) => a.at(x, 32)[0] + a.at(x, 32)[1] + a.at(x, 32)[2]);
   const turns = row.slice(1, -1).filter((v, i) => (v - row[i]!) * (row[i + 2]! - v) < 0).length;
@@ -239,17 +270,28 @@ test('plasma: smooth, colorful, moving', async () => {
 
 test('noise: grey by default, varied, drifting', async () => {
   const [a] = await animated('noise', 40);
-  for (let i = 0; i < a.pixels.length; i += 4 * 37) assert.ok(a.pixels[i] === a.pixels[i + 1] && a.pixels[i + 1] === a.pixels[i + 2], 'grey');
+  for (let i = 0; i < a.pixels.length; i += 4 * 37)
+    assert.ok(a.pixels[i] === a.pixels[i + 1] && a.pixels[i + 1] === a.pixels[i + 2], 'grey');
   const d = await generator('noise');
   const color = run(d, { values: { colorMode: 1 } });
-  assert.ok(Array.from({ length: 40 }, (_, k) => color.at(k, k)).some((p) => p[0] !== p[1] || p[1] !== p[2]), 'color mode is colored');
+  assert.ok(
+    Array.from({ length: 40 }, (_, k) => color.at(k, k)).some((p) => p[0] !== p[1] || p[1] !== p[2]),
+    'color mode is colored',
+  );
 });
 
 test('tunnel: dark in the middle, bright walls, flying forward', async () => {
   const [a] = await animated('tunnel', 3);
   const lum = (p: Rgba): number => p[0] + p[1] + p[2];
   assert.ok(lum(a.at(32, 32)) < 60, `center fades out: ${a.at(32, 32).join(',')}`);
-  const walls = [[2, 2], [60, 5], [5, 58], [58, 58], [32, 2], [2, 32]].map(([x, y]) => lum(a.at(x!, y!)));
+  const walls = [
+    [2, 2],
+    [60, 5],
+    [5, 58],
+    [58, 58],
+    [32, 2],
+    [2, 32],
+  ].map(([x, y]) => lum(a.at(x!, y!)));
   assert.ok(Math.max(...walls) > 200, 'walls are lit');
 });
 

@@ -55,7 +55,9 @@ void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) + gain * IMG_NORM_PIXEL(
   );
   // Counters of fired frames: every frame an event is set adds 10 to red in a persistent buffer, so the output tells
   // how many frames an event lasted.
-  const counter = (image: boolean) => `/*{ "INPUTS": [ ${image ? '{ "NAME": "inputImage", "TYPE": "image" }, ' : ''}{ "NAME": "fire", "TYPE": "event" } ],
+  const counter = (
+    image: boolean,
+  ) => `/*{ "INPUTS": [ ${image ? '{ "NAME": "inputImage", "TYPE": "image" }, ' : ''}{ "NAME": "fire", "TYPE": "event" } ],
   "PASSES": [ { "TARGET": "acc", "PERSISTENT": true } ] }*/
 void main() { gl_FragColor = vec4(IMG_THIS_PIXEL(acc).r + (fire ? 0.04 : 0.0), 0.0, 0.0, 1.0); }`;
   await writeFile(join(effectsDir, 'fire_counter.fs'), counter(true));
@@ -105,7 +107,10 @@ test('generator params: 409 without a generator on program; set a color and the 
   // Bad values: nothing applied, details name the input.
   const bad = assertError(await post('/sources/params', { values: { color: '#00FF00', pulse: 'lots' } }), 400, 'INVALID_REQUEST');
   assert.equal(bad.details, { input: 'pulse', expected: 'a finite number (clamped to 0..1) or {"delta": n}' });
-  assert.equal(bad.details && assertError(await post('/sources/params', { values: { nope: 1 } }), 400, 'INVALID_REQUEST').details.available, ['color', 'pulse', 'pulseRate']);
+  assert.equal(
+    bad.details && assertError(await post('/sources/params', { values: { nope: 1 } }), 400, 'INVALID_REQUEST').details.available,
+    ['color', 'pulse', 'pulseRate'],
+  );
   assertError(await post('/sources/params', {}), 400, 'INVALID_REQUEST');
   assertError(await post('/sources/params', { values: 'red' }), 400, 'INVALID_REQUEST');
   assertError(await req('POST', api('/sources/params'), { body: '{"values": {"pulse": NaN}}' }), 400, 'INVALID_REQUEST');
@@ -131,7 +136,10 @@ test('brightness at its minimum darkens; a value past MAX reads back clamped; de
   assert.is((await post('/effects/params', { name: 'Brightness Contrast', values: { brightness: 0 } })).status, 200);
   let last: any;
   for (let i = 0; i < 3; i++) last = (await post('/effects/params', { index: 1, values: { brightness: { delta: 0.1 } } })).json();
-  assert.ok(near(inputValue(last.current, 'brightness') as number, 0.3, 1e-9), `three deltas of 0.1 from 0: ${inputValue(last.current, 'brightness')}`);
+  assert.ok(
+    near(inputValue(last.current, 'brightness') as number, 0.3, 1e-9),
+    `three deltas of 0.1 from 0: ${inputValue(last.current, 'brightness')}`,
+  );
   await outputBecomes('brighter (0.5 + 0.3)', isRgb(205, 205, 205));
   const up = (await post('/effects/params', { index: 1, values: { brightness: { delta: 5 } } })).json();
   assert.is(inputValue(up.current, 'brightness'), 1, 'a delta clamps too');
@@ -157,7 +165,7 @@ test('a color input tints the output', async () => {
   await outputBecomes('tinted blue', (p) => p[2]! > 100 && p[0]! < 15 && p[1]! < 15);
 });
 
-test('move: invert then threshold differs from threshold then invert, and a move gives the other order\'s output', async () => {
+test("move: invert then threshold differs from threshold then invert, and a move gives the other order's output", async () => {
   await clearChain();
   // A dark source (luma 0.3) and a red dark color make the two orders differ: threshold→invert is cyan, invert→threshold white.
   await post('/sources/params', { values: { color: '#4D4D4D' } });
@@ -168,7 +176,10 @@ test('move: invert then threshold differs from threshold then invert, and a move
 
   const moved = await post('/effects/move', { name: 'invert', to: 1 });
   assert.is(moved.status, 200);
-  assert.equal(moved.json().items.map((i: any) => `${i.index}:${i.type}`), ['1:invert', '2:threshold']);
+  assert.equal(
+    moved.json().items.map((i: any) => `${i.index}:${i.type}`),
+    ['1:invert', '2:threshold'],
+  );
   const invertFirst = await outputBecomes('white', isRgb(255, 255, 255));
   assert.not.equal(invertFirst.slice(0, 3), thresholdFirst.slice(0, 3));
   // Values travel with the effect: the threshold (now at 2) kept its dark color.
@@ -280,8 +291,16 @@ test('bad input on every new effects route; nothing applied', async () => {
   ] as Array<[unknown, number]>) {
     assert.is((await post('/effects/move', body)).status, status, `move ${JSON.stringify(body)}`);
   }
-  assert.equal(assertError(await post('/effects/move', { index: 1, to: 2 }), 404, 'ITEM_NOT_FOUND').details, { requested: 2, min: 1, max: 1 });
-  assert.equal(assertError(await post('/effects/move', { index: 1, to: 0 }), 404, 'ITEM_NOT_FOUND').details, { requested: 0, min: 1, max: 1 });
+  assert.equal(assertError(await post('/effects/move', { index: 1, to: 2 }), 404, 'ITEM_NOT_FOUND').details, {
+    requested: 2,
+    min: 1,
+    max: 1,
+  });
+  assert.equal(assertError(await post('/effects/move', { index: 1, to: 0 }), 404, 'ITEM_NOT_FOUND').details, {
+    requested: 0,
+    min: 1,
+    max: 1,
+  });
   assertError(await req('POST', api('/effects/move'), { body: 'move it' }), 400, 'INVALID_REQUEST');
   // POST /presets/save
   for (const [body, status] of [
@@ -319,12 +338,18 @@ test('CHAIN_BUSY: a stalled renderer answers 503 on params and move, and neither
   await post('/effects/add', { type: 'brightness_contrast' });
   await post('/effects/add', { type: 'invert' });
   assert.is((await post('/_test/stall', { ms: 3000 })).status, 200);
-  const [p, m] = await Promise.all([post('/effects/params', { index: 1, values: { brightness: -1 } }), post('/effects/move', { index: 1, to: 2 })]);
+  const [p, m] = await Promise.all([
+    post('/effects/params', { index: 1, values: { brightness: -1 } }),
+    post('/effects/move', { index: 1, to: 2 }),
+  ]);
   assertError(p, 503, 'CHAIN_BUSY');
   assertError(m, 503, 'CHAIN_BUSY');
   await waitUntil(async () => (await get('/effects')).status === 200, 30000);
   assert.is((await post('/_test/sample', { points: [[0.5, 0.5]] })).status, 200);
-  assert.equal((await get('/effects')).json().items.map((i: any) => i.type), ['brightness_contrast', 'invert']);
+  assert.equal(
+    (await get('/effects')).json().items.map((i: any) => i.type),
+    ['brightness_contrast', 'invert'],
+  );
   assert.is(inputValue((await get('/effects/1')).json(), 'brightness'), 0);
 });
 
@@ -334,7 +359,12 @@ test('presets/save: the look is an action at once, runs as an add with its value
   await post('/effects/params', { index: 1, values: { brightness: -1, contrast: 2 } });
   const saved = await post('/presets/save', { index: 1, name: 'Night Look' });
   assert.is(saved.status, 200, saved.text);
-  assert.equal(saved.json().preset, { id: 'night_look', name: 'Night Look', effect: 'brightness_contrast', inputs: { brightness: -1, contrast: 2 } });
+  assert.equal(saved.json().preset, {
+    id: 'night_look',
+    name: 'Night Look',
+    effect: 'brightness_contrast',
+    inputs: { brightness: -1, contrast: 2 },
+  });
   const actions = (await get('/actions')).json().items;
   assert.ok(actions.some((a: any) => a.id === 'preset.night_look' && a.category === 'Effect Presets' && a.name === 'Night Look'));
   assertError(await post('/presets/save', { effect: 'brightness contrast', name: 'night-look' }), 409, 'PRESET_EXISTS');
@@ -379,7 +409,10 @@ test('presets/save: two saves of one name at once are one 200 and one 409, never
   await clearChain();
   await post('/effects/add', { type: 'brightness_contrast' });
   for (let round = 0; round < 3; round++) {
-    const [a, b] = await Promise.all([post('/presets/save', { index: 1, name: `Race Look ${round}` }), post('/presets/save', { index: 1, name: `race-look-${round}` })]);
+    const [a, b] = await Promise.all([
+      post('/presets/save', { index: 1, name: `Race Look ${round}` }),
+      post('/presets/save', { index: 1, name: `race-look-${round}` }),
+    ]);
     assert.equal([a.status, b.status].sort(), [200, 409], `round ${round}: ${a.text} / ${b.text}`);
   }
 });
@@ -400,7 +433,10 @@ test('values and saved presets survive a restart', async () => {
   // contrast 0 and brightness -1 give black whatever the source, then a quarter invert: 0.25 gray.
   await outputBecomes('a quarter gray', isRgb(64, 64, 64));
   const actions = (await get('/actions')).json().items;
-  assert.ok(actions.some((a: any) => a.id === 'preset.night_look'), 'the saved preset is an action after the restart');
+  assert.ok(
+    actions.some((a: any) => a.id === 'preset.night_look'),
+    'the saved preset is an action after the restart',
+  );
 });
 
 test.run();

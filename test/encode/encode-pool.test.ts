@@ -69,7 +69,10 @@ async function rejects(p: Promise<unknown>, re: RegExp = /./): Promise<void> {
 
 const bright = (rgb: number[]): boolean => rgb.every((v) => v > 170);
 
-for (const [w, h] of [[192, 108], [512, 288]] as const) {
+for (const [w, h] of [
+  [192, 108],
+  [512, 288],
+] as const) {
   for (const format of ['png', 'jpg'] as const) {
     test(`encode ${format} ${w}x${h}: size, colors, opaque`, async () => {
       const { bytes, ms } = await pool.run({ op: 'encode', pixels: halves(w, h), width: w, height: h, format });
@@ -104,7 +107,10 @@ function noisy(width: number, height: number): SharedArrayBuffer {
   return sab;
 }
 
-for (const [w, h] of [[192, 108], [512, 288]] as const) {
+for (const [w, h] of [
+  [192, 108],
+  [512, 288],
+] as const) {
   test(`png ${w}x${h} is lossless on a noisy frame and run-length small on a flat one`, async () => {
     const sab = noisy(w, h);
     const src = new Uint8Array(sab);
@@ -123,12 +129,19 @@ for (const [w, h] of [[192, 108], [512, 288]] as const) {
 }
 
 test('encode rejects a slot smaller than width×height×4', async () => {
-  await rejects(pool.run({ op: 'encode', pixels: new SharedArrayBuffer(100), width: 192, height: 108, format: 'png' }), /at least 82944 bytes/);
+  await rejects(
+    pool.run({ op: 'encode', pixels: new SharedArrayBuffer(100), width: 192, height: 108, format: 'png' }),
+    /at least 82944 bytes/,
+  );
 });
 
 for (const format of ['png', 'jpg'] as const) {
   test(`placeholder ${format}: dark card with bright text in the middle band`, async () => {
-    const img = decode((await pool.run({ op: 'placeholder', width: 192, height: 108, title: 'Camera 1', subtitle: 'test pattern · no signal', format })).bytes, format);
+    const img = decode(
+      (await pool.run({ op: 'placeholder', width: 192, height: 108, title: 'Camera 1', subtitle: 'test pattern · no signal', format }))
+        .bytes,
+      format,
+    );
     assert.is(img.width, 192);
     assert.is(img.height, 108);
     const bg = countPixels(img, [0, 108], (rgb) => rgb.every((v, i) => Math.abs(v - CARD_BG[i]!) <= (format === 'png' ? 0 : 6)));
@@ -140,7 +153,10 @@ for (const format of ['png', 'jpg'] as const) {
 }
 
 test('placeholder without text has no bright pixels', async () => {
-  const img = decode((await pool.run({ op: 'placeholder', width: 192, height: 108, title: '', subtitle: ' ', format: 'png' })).bytes, 'png');
+  const img = decode(
+    (await pool.run({ op: 'placeholder', width: 192, height: 108, title: '', subtitle: ' ', format: 'png' })).bytes,
+    'png',
+  );
   assert.is(img.width, 192);
   assert.is(countPixels(img, [0, 108], bright), 0);
   near(rgbAt(img, 96, 54), CARD_BG, 0, 'center');
@@ -148,7 +164,10 @@ test('placeholder without text has no bright pixels', async () => {
 
 test('placeholder text scales with the card', async () => {
   const count = async (w: number, h: number): Promise<number> => {
-    const img = decode((await pool.run({ op: 'placeholder', width: w, height: h, title: 'Camera 1', subtitle: '', format: 'png' })).bytes, 'png');
+    const img = decode(
+      (await pool.run({ op: 'placeholder', width: w, height: h, title: 'Camera 1', subtitle: '', format: 'png' })).bytes,
+      'png',
+    );
     return countPixels(img, [0, h], bright);
   };
   const small = await count(192, 108);
@@ -157,16 +176,35 @@ test('placeholder text scales with the card', async () => {
 });
 
 test('placeholder: markup characters, long and odd titles do not throw', async () => {
-  for (const title of ['<b>&', '</span><span foreground="red">x', 'a & b < c > d "e" \'f\'', 'x'.repeat(500), 'tab\tnew\nline\u0000nul', '😀 emoji ✓']) {
-    const img = decode((await pool.run({ op: 'placeholder', width: 192, height: 108, title, subtitle: '<i>&amp;', format: 'png' })).bytes, 'png');
+  for (const title of [
+    '<b>&',
+    '</span><span foreground="red">x',
+    'a & b < c > d "e" \'f\'',
+    'x'.repeat(500),
+    'tab\tnew\nline\u0000nul',
+    '😀 emoji ✓',
+  ]) {
+    const img = decode(
+      (await pool.run({ op: 'placeholder', width: 192, height: 108, title, subtitle: '<i>&amp;', format: 'png' })).bytes,
+      'png',
+    );
     assert.is(img.width, 192, title);
     assert.ok(countPixels(img, [0, 108], bright) > 0, `text drawn for ${JSON.stringify(title.slice(0, 20))}`);
   }
 });
 
 test('placeholder: tiny and tall cards keep exact size', async () => {
-  for (const [w, h] of [[32, 18], [1, 1], [8, 64], [300, 300]] as const) {
-    const img = decode((await pool.run({ op: 'placeholder', width: w, height: h, title: 'Camera 1', subtitle: 'test pattern · no signal', format: 'jpg' })).bytes, 'jpg');
+  for (const [w, h] of [
+    [32, 18],
+    [1, 1],
+    [8, 64],
+    [300, 300],
+  ] as const) {
+    const img = decode(
+      (await pool.run({ op: 'placeholder', width: w, height: h, title: 'Camera 1', subtitle: 'test pattern · no signal', format: 'jpg' }))
+        .bytes,
+      'jpg',
+    );
     assert.equal([img.width, img.height], [w, h]);
   }
 });
@@ -174,7 +212,10 @@ test('placeholder: tiny and tall cards keep exact size', async () => {
 test('palette: bars in order, exact colors, integer edges', async () => {
   const colors = ['#FF0055', '#FF8800', '#FFDD00', '#00DD88', '#00AAFF', '#7744FF', '#ffffff'];
   const rgb = colors.map((c) => [1, 3, 5].map((k) => Number.parseInt(c.slice(k, k + 2), 16)));
-  for (const [w, h] of [[192, 108], [100, 7]] as const) {
+  for (const [w, h] of [
+    [192, 108],
+    [100, 7],
+  ] as const) {
     const img = decode((await pool.run({ op: 'palette', colors, width: w, height: h, format: 'png' })).bytes, 'png');
     assert.equal([img.width, img.height], [w, h]);
     const n = colors.length;
@@ -186,7 +227,10 @@ test('palette: bars in order, exact colors, integer edges', async () => {
       near(rgbAt(img, x1, h - 1), rgb[i]!, 0, `bar ${i} last column`);
     }
   }
-  const jpg = decode((await pool.run({ op: 'palette', colors: ['#000000', '#FFFFFF'], width: 64, height: 16, format: 'jpg' })).bytes, 'jpg');
+  const jpg = decode(
+    (await pool.run({ op: 'palette', colors: ['#000000', '#FFFFFF'], width: 64, height: 16, format: 'jpg' })).bytes,
+    'jpg',
+  );
   near(rgbAt(jpg, 12, 8), [0, 0, 0], 8, 'jpeg black bar');
   near(rgbAt(jpg, 52, 8), [255, 255, 255], 8, 'jpeg white bar');
 });
@@ -224,7 +268,12 @@ test('file: a PNG on disk is resized to exactly the box', async () => {
 });
 
 test('bad sizes are rejected in the worker', async () => {
-  for (const [w, h] of [[0, 10], [10, -1], [1.5, 10], [100_000, 10]] as const) {
+  for (const [w, h] of [
+    [0, 10],
+    [10, -1],
+    [1.5, 10],
+    [100_000, 10],
+  ] as const) {
     await rejects(pool.run({ op: 'palette', colors: ['#000000'], width: w, height: h, format: 'png' }), /out of range/);
   }
 });

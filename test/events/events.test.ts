@@ -66,26 +66,41 @@ test('a POST over HTTP produces the event with the new full state; seq rises by 
   const ev = await c.next((m) => m.type === 'event' && m.topic === 'global' && m.data.dimmer === 0.25);
   assert.equal(ev.data, await get('/api/v1/global'));
   const seqs = c.messages.map((m) => m.seq);
-  assert.equal(seqs, seqs.map((_, i) => hello.seq + i), 'seq without gaps');
+  assert.equal(
+    seqs,
+    seqs.map((_, i) => hello.seq + i),
+    'seq without gaps',
+  );
   await done(c);
 });
 
 test('an effect input set over HTTP arrives as a `params` event (GET /effects carries no input values)', async () => {
-  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
-  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+  const available = (await get('/api/v1/effects/available')).items as Array<{
+    type: string;
+    inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }>;
+  }>;
+  const effect = available.find((e) =>
+    e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min),
+  )!;
   const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
   const added = await req('POST', `${s.base}/api/v1/effects/add`, { headers: AUTH, body: { type: effect.type } });
   assert.is(added.status, 200);
   const index = added.json().index as number;
   const c = await client();
   const hello = await c.next((m) => m.type === 'hello');
-  assert.ok(hello.state.params.items.some((it: any) => it.index === index), 'the new item in the hello');
+  assert.ok(
+    hello.state.params.items.some((it: any) => it.index === index),
+    'the new item in the hello',
+  );
   const value = (input.min as number) + 0.375 * ((input.max as number) - (input.min as number));
   const chainBefore = await get('/api/v1/effects');
   const r = await req('POST', `${s.base}/api/v1/effects/params`, { headers: AUTH, body: { index, values: { [input.name]: value } } });
   assert.is(r.status, 200);
   const ev = await c.next(
-    (m) => m.type === 'event' && m.topic === 'params' && m.data.items[index - 1]?.inputs.some((i: any) => i.name === input.name && Math.abs(i.value - value) < 1e-4),
+    (m) =>
+      m.type === 'event' &&
+      m.topic === 'params' &&
+      m.data.items[index - 1]?.inputs.some((i: any) => i.name === input.name && Math.abs(i.value - value) < 1e-4),
   );
   assert.equal(ev.data, await get('/api/v1/effects/params'));
   assert.equal(ev.data.items[index - 1], await get(`/api/v1/effects/${index}`));
@@ -158,7 +173,7 @@ test('subscribe filters: a client on `status` only gets status events, not the g
   await done(c);
 });
 
-test('thumbnail: the current output\'s ETag as {url, etag}, matching what GET answers', async () => {
+test("thumbnail: the current output's ETag as {url, etag}, matching what GET answers", async () => {
   const c = await client();
   await c.next((m) => m.type === 'hello');
   c.send({ type: 'subscribe', topics: ['thumbnail'] });
@@ -234,7 +249,15 @@ test('server.maxEventClients: the next connection is closed with 4429', async ()
   // A freed place is usable again (the server counts closes).
   await waitUntil(async () => {
     const c = await client();
-    const r = await Promise.race([c.next((m) => m.type === 'hello', 5000).then(() => true, () => false), c.closed.then(() => false)]);
+    const r = await Promise.race([
+      c
+        .next((m) => m.type === 'hello', 5000)
+        .then(
+          () => true,
+          () => false,
+        ),
+      c.closed.then(() => false),
+    ]);
     if (!r) open.splice(open.indexOf(c), 1);
     else clients.push(c);
     return r;
@@ -263,9 +286,25 @@ test('sockets waiting to authenticate cannot take the places of clients with the
 test('10 000 malformed messages leave the connection and the server serving; an oversized message closes only its connection (1009)', async () => {
   const c = await client();
   await c.next((m) => m.type === 'hello');
-  const junk = ['', '{', 'null', '[]', '42', '"x"', '{"type":1}', '{"type":"nope"}', '{"type":"request"}', '{"type":"request","id":{},"method":"GET","path":"/"}',
-    '{"type":"request","id":1,"method":"PUT","path":"/api/v1/global"}', '{"type":"request","id":1,"method":"GET","path":"relative"}', '{"type":"subscribe","topics":"global"}',
-    '{"type":"subscribe","topics":[1,2]}', '\u0000\u0001', '{"type":"auth","key":"x"}', '{"__proto__":{"type":"request"}}'];
+  const junk = [
+    '',
+    '{',
+    'null',
+    '[]',
+    '42',
+    '"x"',
+    '{"type":1}',
+    '{"type":"nope"}',
+    '{"type":"request"}',
+    '{"type":"request","id":{},"method":"GET","path":"/"}',
+    '{"type":"request","id":1,"method":"PUT","path":"/api/v1/global"}',
+    '{"type":"request","id":1,"method":"GET","path":"relative"}',
+    '{"type":"subscribe","topics":"global"}',
+    '{"type":"subscribe","topics":[1,2]}',
+    '\u0000\u0001',
+    '{"type":"auth","key":"x"}',
+    '{"__proto__":{"type":"request"}}',
+  ];
   for (let i = 0; i < 10_000; i++) {
     if (i % 10 === 0) c.ws.send(Buffer.from([i & 255, 0, 255, 1]), { binary: true });
     else c.send(junk[i % junk.length]! + (i % 3 === 0 ? String(i) : ''));
@@ -275,14 +314,22 @@ test('10 000 malformed messages leave the connection and the server serving; an 
   assert.is(res.status, 200);
   assert.ok(c.messages.filter((m) => m.type === 'error').length >= 9000, 'errors answered');
   // Past the message limit: closed with 1009 and a reason, whether authenticated or still waiting to be.
-  for (const [headers, size] of [[AUTH, 65 * 1024 + 1], [AUTH, 200 * 1024], [{}, 100 * 1024], [AUTH, 1024 * 1024 - 256]] as const) {
+  for (const [headers, size] of [
+    [AUTH, 65 * 1024 + 1],
+    [AUTH, 200 * 1024],
+    [{}, 100 * 1024],
+    [AUTH, 1024 * 1024 - 256],
+  ] as const) {
     const big = await client(headers);
     if (headers === AUTH) await big.next((m) => m.type === 'hello');
     big.ws.send(JSON.stringify({ type: 'request', id: 1, method: 'GET', path: '/api/v1/global', pad: 'x'.repeat(size) }));
     const closed = await big.closed;
     assert.is(closed.code, 1009, `a ${size}-byte message closed with ${closed.code}`);
     assert.match(closed.reason, /at most \d+ bytes/);
-    assert.not.ok(big.messages.some((m) => m.type === 'response'), 'the oversized request was not run');
+    assert.not.ok(
+      big.messages.some((m) => m.type === 'response'),
+      'the oversized request was not run',
+    );
     open.splice(open.indexOf(big), 1);
   }
   // A frame past what the engine reads at all is cut off at its header (no close frame); only its connection ends.
@@ -317,22 +364,33 @@ test('a paused reader: the server does not buffer for it without bound, and it g
   let peak = before;
   let resyncs = 0;
   // Until the server has read every request (its own counter says so), sampling its memory on the way.
-  await waitUntil(async () => {
-    peak = Math.max(peak, await rssKb(s.proc.pid!));
-    const events = (await req('GET', `${s.base}/api/v1/status`)).json().events;
-    resyncs = events.resyncs;
-    return events.messagesIn >= seen + n;
-  }, 120000, 50);
+  await waitUntil(
+    async () => {
+      peak = Math.max(peak, await rssKb(s.proc.pid!));
+      const events = (await req('GET', `${s.base}/api/v1/status`)).json().events;
+      resyncs = events.resyncs;
+      return events.messagesIn >= seen + n;
+    },
+    120000,
+    50,
+  );
   peak = Math.max(peak, await rssKb(s.proc.pid!));
   assert.ok(resyncs >= 1, 'the queue was dropped');
-  assert.ok(peak - before < 32 * 1024, `server RSS grew ${Math.round((peak - before) / 1024)} MiB for a paused reader asking for ${Math.round((n * size) / 1048576)} MiB`);
+  assert.ok(
+    peak - before < 32 * 1024,
+    `server RSS grew ${Math.round((peak - before) / 1024)} MiB for a paused reader asking for ${Math.round((n * size) / 1048576)} MiB`,
+  );
   c.ws.resume();
   const resync = await c.next((m) => m.type === 'hello' && m.resync === true, 60000);
   assert.equal(resync.state.global, await get('/api/v1/global'));
   const answered = c.messages.filter((m) => m.type === 'response').length;
   assert.ok(answered < n, `some answers were dropped (${answered} of ${n})`);
   const seqs = c.messages.map((m) => m.seq);
-  assert.equal(seqs, seqs.map((_, i) => seqs[0] + i), 'seq without gaps');
+  assert.equal(
+    seqs,
+    seqs.map((_, i) => seqs[0] + i),
+    'seq without gaps',
+  );
   await done(c);
 });
 
@@ -344,7 +402,10 @@ test('generator inputs: a program switch to a generator and a value set over HTT
   const switched = await c.next((m) => m.type === 'event' && m.topic === 'generator' && m.data?.id === 'source:solid_color');
   assert.equal(switched.data, await get('/api/v1/sources/current/params'));
   assert.is((await post('/sources/params', { values: { color: '#FF0000' } })).status, 200);
-  const red = (m: any): boolean => m.type === 'event' && m.topic === 'generator' && JSON.stringify(m.data?.inputs.find((i: any) => i.name === 'color')?.value) === '[1,0,0,1]';
+  const red = (m: any): boolean =>
+    m.type === 'event' &&
+    m.topic === 'generator' &&
+    JSON.stringify(m.data?.inputs.find((i: any) => i.name === 'color')?.value) === '[1,0,0,1]';
   const ev = await c.next(red);
   assert.equal(ev.data, await get('/api/v1/sources/current/params'));
   await done(c);

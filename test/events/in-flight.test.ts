@@ -28,16 +28,30 @@ test(`a socket with ${EVENT_LIMITS.requestsInFlight} requests waiting gets the n
   const held = answers.filter((m) => m.type === 'response');
   const summary = JSON.stringify(answers.map((m) => (m.type === 'error' ? `e${m.id}` : `${m.status}:${m.id}`)));
   assert.is(refused.length, 36, summary);
-  assert.ok(refused.every((m) => m.code === 'INVALID_REQUEST' && /in flight/.test(m.message)), JSON.stringify(refused[0]));
+  assert.ok(
+    refused.every((m) => m.code === 'INVALID_REQUEST' && /in flight/.test(m.message)),
+    JSON.stringify(refused[0]),
+  );
   // The first requests were held, the later ones refused, and every refusal came before any held answer.
-  assert.equal(held.map((m) => m.id as number).sort((a, b) => a - b), [...Array(EVENT_LIMITS.requestsInFlight).keys()], summary);
-  assert.ok(held.every((m) => m.status === 503 && m.body.code === 'CHAIN_BUSY'), summary);
+  assert.equal(
+    held.map((m) => m.id as number).sort((a, b) => a - b),
+    [...Array(EVENT_LIMITS.requestsInFlight).keys()],
+    summary,
+  );
+  assert.ok(
+    held.every((m) => m.status === 503 && m.body.code === 'CHAIN_BUSY'),
+    summary,
+  );
   assert.ok(answers.indexOf(refused.at(-1)) < answers.indexOf(held[0]), `refusals answered before the held requests: ${summary}`);
   // Nothing stays counted: once the worker is back, a full window of requests is answered again.
   await waitUntil(async () => (await req('GET', `${s.base}/api/v1/effects`)).status === 200, 30000);
-  for (let i = 0; i < EVENT_LIMITS.requestsInFlight; i++) c.send({ type: 'request', id: `again-${i}`, method: 'GET', path: '/api/v1/effects' });
+  for (let i = 0; i < EVENT_LIMITS.requestsInFlight; i++)
+    c.send({ type: 'request', id: `again-${i}`, method: 'GET', path: '/api/v1/effects' });
   const again = await Promise.all([...Array(EVENT_LIMITS.requestsInFlight).keys()].map((i) => c.next((m) => m.id === `again-${i}`)));
-  assert.ok(again.every((m) => m.type === 'response' && m.status === 200), JSON.stringify(again.find((m) => m.status !== 200)));
+  assert.ok(
+    again.every((m) => m.type === 'response' && m.status === 200),
+    JSON.stringify(again.find((m) => m.status !== 200)),
+  );
   assert.is((await req('GET', `${s.base}/api/v1/effects`)).json().count, 0, 'no refused or timed-out add was applied');
   c.close();
   await c.closed;

@@ -31,7 +31,9 @@ const dimmer = (value: number, headers: Record<string, string> = {}) =>
 /** The close, or a failure once a generous deadline passes (a socket the key change left open). */
 function closedWithin(c: WsClient, ms = 30000): Promise<{ code: number; reason: string }> {
   let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still open ${ms} ms after the key change`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`still open ${ms} ms after the key change`)), ms)),
+  );
   return Promise.race([c.closed, late]).finally(() => clearTimeout(timer));
 }
 

@@ -35,10 +35,19 @@ async function attempt(headers: Record<string, string>, auth?: string): Promise<
   return { status: 101, hello };
 }
 
-const blackout = (headers: Record<string, string> = {}) => req('GET', `${s.base}/api/v1/global`, { headers }).then((r) => r.json().blackout);
+const blackout = (headers: Record<string, string> = {}) =>
+  req('GET', `${s.base}/api/v1/global`, { headers }).then((r) => r.json().blackout);
 
 test('without a key: a foreign origin is refused at the upgrade (403) and cannot drive vjd', async () => {
-  for (const origin of ['http://evil.example', 'https://evil.example:8080', `http://evil.example:${s.port}`, 'null', 'http://127.0.0.1.evil.example', `http://${'a'.repeat(400)}.example`, 'http://localhost:80/path']) {
+  for (const origin of [
+    'http://evil.example',
+    'https://evil.example:8080',
+    `http://evil.example:${s.port}`,
+    'null',
+    'http://127.0.0.1.evil.example',
+    `http://${'a'.repeat(400)}.example`,
+    'http://localhost:80/path',
+  ]) {
     const r = await attempt({ origin });
     assert.is(r.status, 403, origin);
     assert.is(r.code, 'ORIGIN_NOT_ALLOWED', origin);
@@ -50,7 +59,13 @@ test('without a key: no Origin, loopback pages (any port) and the page vjd serve
   const none = await attempt({});
   assert.is(none.status, 101);
   assert.ok(none.hello.state.global);
-  for (const origin of [`http://127.0.0.1:${s.port}`, 'http://localhost:3000', 'https://panel.localhost', 'http://127.4.5.6:9', 'http://[::1]:1234']) {
+  for (const origin of [
+    `http://127.0.0.1:${s.port}`,
+    'http://localhost:3000',
+    'https://panel.localhost',
+    'http://127.4.5.6:9',
+    'http://[::1]:1234',
+  ]) {
     assert.is((await attempt({ origin })).status, 101, origin);
   }
   // The page served under a name the host policy allows: its origin names the Host the upgrade went to.

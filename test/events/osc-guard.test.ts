@@ -49,7 +49,8 @@ const dimmer = (v: number): Buffer => Buffer.concat([str('/vjd/global/dimmer'), 
 const bundle = (...elements: Buffer[]): Buffer => Buffer.concat([str('#bundle'), Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]), ...elements]);
 const element = (m: Buffer, size = m.length): Buffer => Buffer.concat([i32(size), m]);
 
-const send = (from: Socket, packet: Buffer): Promise<void> => new Promise((resolve) => from.send(packet, oscPort, '127.0.0.1', () => resolve()));
+const send = (from: Socket, packet: Buffer): Promise<void> =>
+  new Promise((resolve) => from.send(packet, oscPort, '127.0.0.1', () => resolve()));
 const get = async (path: string) => (await req('GET', `${s.base}${path}`)).json();
 const status = async () => (await get('/api/v1/status')).osc as Record<string, number>;
 const until = (cond: () => Promise<boolean> | boolean) => waitUntil(cond, 30000, 25);
@@ -98,7 +99,11 @@ test('a flood of array type tags (8 KiB of `[]`) is refused before any decoding;
   const before = await status();
   const logFrom = s.logs().length;
   const count = 400;
-  await sendAll(from, Array.from({ length: count }, () => flood), 8);
+  await sendAll(
+    from,
+    Array.from({ length: count }, () => flood),
+    8,
+  );
   const after = await status();
   // Every one was dropped over the sender's budget or refused by the type-tag check: none reached a route.
   assert.is(after.malformed! - before.malformed! + (after.dropped! - before.dropped!), count);

@@ -55,7 +55,10 @@ test('a refused reload shows in /status.reloadError (key, file, message, time) a
 
 test('a key added live while OSC listens on every address applies, and OSC moves to loopback with a reason', async () => {
   const before = await status();
-  assert.equal({ host: before.osc.host, listening: before.osc.listening, restricted: before.osc.restricted }, { host: '0.0.0.0', listening: true, restricted: null });
+  assert.equal(
+    { host: before.osc.host, listening: before.osc.listening, restricted: before.osc.restricted },
+    { host: '0.0.0.0', listening: true, restricted: null },
+  );
   assert.is((await req('GET', `${s.base}/api/v1/effects`)).status, 200);
   await editConfig(s, (c) => {
     c.server.apiKey = KEY;

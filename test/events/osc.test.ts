@@ -9,7 +9,10 @@ import { startServer, req, waitUntil, editConfig, type TestServer } from '../hel
 import { connectWs, wsUrl, type WsClient } from '../helpers/ws.js';
 
 const require = createRequire(import.meta.url);
-const osc = require('osc') as { writePacket(p: unknown, o?: { metadata: boolean }): Uint8Array; readPacket(d: Uint8Array, o: { metadata: boolean }): any };
+const osc = require('osc') as {
+  writePacket(p: unknown, o?: { metadata: boolean }): Uint8Array;
+  readPacket(d: Uint8Array, o: { metadata: boolean }): any;
+};
 
 let s: TestServer;
 let oscPort: number;
@@ -49,7 +52,14 @@ test.after(async () => {
 });
 
 const send = (packet: unknown): Promise<void> =>
-  new Promise((resolve) => sender.send(packet instanceof Uint8Array || Buffer.isBuffer(packet) ? packet : osc.writePacket(packet, { metadata: true }), oscPort, '127.0.0.1', () => resolve()));
+  new Promise((resolve) =>
+    sender.send(
+      packet instanceof Uint8Array || Buffer.isBuffer(packet) ? packet : osc.writePacket(packet, { metadata: true }),
+      oscPort,
+      '127.0.0.1',
+      () => resolve(),
+    ),
+  );
 const msg = (address: string, ...args: Array<{ type: string; value?: unknown }>) => ({ address, args });
 const get = async (path: string) => (await req('GET', `${s.base}${path}`)).json();
 const until = (cond: () => Promise<boolean>) => waitUntil(cond, 20000, 50);
@@ -67,7 +77,15 @@ test('global: dimmer and blackout, a bundle applied in order', async () => {
   await until(async () => (await get('/api/v1/global')).blackout === true);
   await send(msg('/vjd/global/blackout', { type: 'i', value: 0 }));
   await until(async () => (await get('/api/v1/global')).blackout === false);
-  await send({ timeTag: { raw: [0, 1] }, packets: [msg('/vjd/global/dimmer', { type: 'f', value: 0.5 }), msg('/vjd/global/blackout', { type: 'T' }), msg('/vjd/global/dimmer', { type: 'f', value: 0.75 }), msg('/vjd/global/blackout', { type: 'F' })] });
+  await send({
+    timeTag: { raw: [0, 1] },
+    packets: [
+      msg('/vjd/global/dimmer', { type: 'f', value: 0.5 }),
+      msg('/vjd/global/blackout', { type: 'T' }),
+      msg('/vjd/global/dimmer', { type: 'f', value: 0.75 }),
+      msg('/vjd/global/blackout', { type: 'F' }),
+    ],
+  });
   await until(async () => {
     const g = await get('/api/v1/global');
     return g.dimmer === 0.75 && g.blackout === false && (await get('/api/v1/status')).osc.applied >= 7;
@@ -115,22 +133,34 @@ test('source, effects, palettes and actions', async () => {
   await until(async () => (await get('/api/v1/global')).dimmer === 1);
 });
 
-test('effect inputs: a fader float spans the input\'s MIN..MAX; the answer comes back as feedback', async () => {
-  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs?: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
-  const withFloat = available.find((e) => e.inputs?.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min));
+test("effect inputs: a fader float spans the input's MIN..MAX; the answer comes back as feedback", async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{
+    type: string;
+    inputs?: Array<{ name: string; type: string; min?: unknown; max?: unknown }>;
+  }>;
+  const withFloat = available.find((e) =>
+    e.inputs?.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min),
+  );
   assert.ok(withFloat, 'an effect with a float input');
-  const input = withFloat!.inputs!.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
+  const input = withFloat!.inputs!.find(
+    (i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min,
+  )!;
   const count = (await get('/api/v1/effects')).count as number;
   await send(msg('/vjd/effects/add', { type: 's', value: withFloat!.type }));
   await until(async () => (await get('/api/v1/effects')).count === count + 1);
   const at = count + 1;
   const min = input.min as number;
   const max = input.max as number;
-  const valueNow = async () => ((await get(`/api/v1/effects/${at}`)).inputs as Array<{ name: string; value: number }>).find((i) => i.name === input.name)!.value;
+  const valueNow = async () =>
+    ((await get(`/api/v1/effects/${at}`)).inputs as Array<{ name: string; value: number }>).find((i) => i.name === input.name)!.value;
   heard.length = 0;
   await send(msg(`/vjd/effects/${at}/${input.name}`, { type: 'f', value: 0.25 }));
   await until(async () => Math.abs((await valueNow()) - (min + 0.25 * (max - min))) < 1e-4);
-  await until(async () => heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === `/vjd/effects/${at}/${input.name}` && Math.abs(m.args[0].value - 0.25) < 1e-4)));
+  await until(async () =>
+    heard.some((p) =>
+      (p.packets ?? [p]).some((m: any) => m.address === `/vjd/effects/${at}/${input.name}` && Math.abs(m.args[0].value - 0.25) < 1e-4),
+    ),
+  );
   await send(msg(`/vjd/effects/${at}/${input.name}`, { type: 'f', value: 1 }));
   await until(async () => Math.abs((await valueNow()) - max) < 1e-4);
   // An unknown input is refused by the route and changes nothing.
@@ -202,7 +232,10 @@ test('bad values, types, addresses and malformed packets change nothing; the ser
     return (await get('/api/v1/global')).dimmer === 0.625;
   });
   // Logged once per source and address, not once per packet.
-  const lines = s.logs().split('\n').filter((l) => l.includes('OSC message ignored'));
+  const lines = s
+    .logs()
+    .split('\n')
+    .filter((l) => l.includes('OSC message ignored'));
   assert.ok(lines.length <= bad.length + 2, `${lines.length} log lines`);
   await send(msg('/vjd/global/blackout', { type: 'F' }));
   await until(async () => (await get('/api/v1/global')).blackout === false);
@@ -213,7 +246,9 @@ test('feedback: a change over HTTP reaches the listening socket as the same addr
   const r = await req('POST', `${s.base}/api/v1/global/dimmer`, { body: { value: 0.375 } });
   assert.is(r.status, 200);
   await until(async () =>
-    heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/global/dimmer' && m.args[0].type === 'f' && m.args[0].value === 0.375)),
+    heard.some((p) =>
+      (p.packets ?? [p]).some((m: any) => m.address === '/vjd/global/dimmer' && m.args[0].type === 'f' && m.args[0].value === 0.375),
+    ),
   );
   const packet = heard.find((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/global/dimmer'));
   assert.ok((packet.packets ?? [packet]).some((m: any) => m.address === '/vjd/global/blackout' && m.args[0].type === 'i'));
@@ -222,8 +257,13 @@ test('feedback: a change over HTTP reaches the listening socket as the same addr
 });
 
 test('feedback: an effect input set over HTTP reaches the listening socket as /vjd/effects/{index}/{input}, 0..1 over MIN..MAX', async () => {
-  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
-  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+  const available = (await get('/api/v1/effects/available')).items as Array<{
+    type: string;
+    inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }>;
+  }>;
+  const effect = available.find((e) =>
+    e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min),
+  )!;
   const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
   const added = await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: effect.type } });
   assert.is(added.status, 200);
@@ -234,23 +274,42 @@ test('feedback: an effect input set over HTTP reaches the listening socket as /v
   const r = await req('POST', `${s.base}/api/v1/effects/params`, { body: { index, values: { [input.name]: min + 0.625 * (max - min) } } });
   assert.is(r.status, 200);
   await until(async () =>
-    heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === `/vjd/effects/${index}/${input.name}` && m.args[0].type === 'f' && Math.abs(m.args[0].value - 0.625) < 1e-4)),
+    heard.some((p) =>
+      (p.packets ?? [p]).some(
+        (m: any) =>
+          m.address === `/vjd/effects/${index}/${input.name}` && m.args[0].type === 'f' && Math.abs(m.args[0].value - 0.625) < 1e-4,
+      ),
+    ),
   );
 });
 
-test('OSCQuery: GET /api/v1/osc describes the address space, the chain\'s inputs with their values; ?HOST_INFO says where OSC listens', async () => {
-  const available = (await get('/api/v1/effects/available')).items as Array<{ type: string; inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }> }>;
-  const effect = available.find((e) => e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min))!;
+test("OSCQuery: GET /api/v1/osc describes the address space, the chain's inputs with their values; ?HOST_INFO says where OSC listens", async () => {
+  const available = (await get('/api/v1/effects/available')).items as Array<{
+    type: string;
+    inputs: Array<{ name: string; type: string; min?: unknown; max?: unknown }>;
+  }>;
+  const effect = available.find((e) =>
+    e.inputs.some((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min),
+  )!;
   const input = effect.inputs.find((i) => i.type === 'float' && typeof i.min === 'number' && typeof i.max === 'number' && i.max !== i.min)!;
   const index = (await req('POST', `${s.base}/api/v1/effects/add`, { body: { type: effect.type } })).json().index as number;
   const min = input.min as number;
   const max = input.max as number;
-  assert.is((await req('POST', `${s.base}/api/v1/effects/params`, { body: { index, values: { [input.name]: min + 0.75 * (max - min) } } })).status, 200);
+  assert.is(
+    (await req('POST', `${s.base}/api/v1/effects/params`, { body: { index, values: { [input.name]: min + 0.75 * (max - min) } } })).status,
+    200,
+  );
   const tree = await get('/api/v1/osc');
   assert.is(tree.FULL_PATH, '/');
   const vjd = tree.CONTENTS.vjd;
   assert.is(vjd.FULL_PATH, '/vjd');
-  assert.equal(vjd.CONTENTS.global.CONTENTS.dimmer, { FULL_PATH: '/vjd/global/dimmer', TYPE: 'f', ACCESS: 3, DESCRIPTION: vjd.CONTENTS.global.CONTENTS.dimmer.DESCRIPTION, RANGE: [{ MIN: 0, MAX: 1 }] });
+  assert.equal(vjd.CONTENTS.global.CONTENTS.dimmer, {
+    FULL_PATH: '/vjd/global/dimmer',
+    TYPE: 'f',
+    ACCESS: 3,
+    DESCRIPTION: vjd.CONTENTS.global.CONTENTS.dimmer.DESCRIPTION,
+    RANGE: [{ MIN: 0, MAX: 1 }],
+  });
   assert.is(vjd.CONTENTS.status.CONTENTS.fps.ACCESS, 1);
   const node = vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS[input.name];
   assert.is(node.FULL_PATH, `/vjd/effects/${index}/${input.name}`);
@@ -258,9 +317,15 @@ test('OSCQuery: GET /api/v1/osc describes the address space, the chain\'s inputs
   assert.ok(Math.abs(node.VALUE[0] - 0.75) < 1e-4, JSON.stringify(node));
   // What it describes is what the server takes: the node's address sets the input.
   await send(msg(node.FULL_PATH, { type: 'f', value: 0.5 }));
-  await until(async () => Math.abs((await get('/api/v1/osc')).CONTENTS.vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS[input.name].VALUE[0] - 0.5) < 1e-4);
+  await until(
+    async () =>
+      Math.abs((await get('/api/v1/osc')).CONTENTS.vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS[input.name].VALUE[0] - 0.5) < 1e-4,
+  );
   const host = await get('/api/v1/osc?HOST_INFO');
-  assert.equal({ port: host.OSC_PORT, ip: host.OSC_IP, transport: host.OSC_TRANSPORT, name: host.NAME }, { port: oscPort, ip: '127.0.0.1', transport: 'UDP', name: 'vjd' });
+  assert.equal(
+    { port: host.OSC_PORT, ip: host.OSC_IP, transport: host.OSC_TRANSPORT, name: host.NAME },
+    { port: oscPort, ip: '127.0.0.1', transport: 'UDP', name: 'vjd' },
+  );
   assert.ok((await get('/api/v1/capabilities')).features.includes('osc-query'));
 });
 

@@ -94,7 +94,11 @@ test('a flood of waiting sockets from other addresses: a client authenticating b
       // The flood kept going during the try.
       await waitUntil(() => f.evicted > before, 60000, 20);
     }
-    assert.equal(results.filter((r) => r !== 'hello'), [], `outcomes: ${results.join('; ')}`);
+    assert.equal(
+      results.filter((r) => r !== 'hello'),
+      [],
+      `outcomes: ${results.join('; ')}`,
+    );
   } finally {
     await f.stop();
   }

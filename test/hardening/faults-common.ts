@@ -47,7 +47,9 @@ export class FaultReport {
     try {
       this.results.set(name, { name, survived: true, notes: await body(), ...seen() });
     } catch (err) {
-      const reason = String((err as Error).message ?? err).split('\n')[0]!.slice(0, 400);
+      const reason = String((err as Error).message ?? err)
+        .split('\n')[0]!
+        .slice(0, 400);
       this.results.set(name, { name, survived: false, notes: `test failed: ${reason}`, ...seen() });
       throw err;
     }
@@ -83,8 +85,13 @@ export class Client {
   constructor(private readonly base: () => string) {}
 
   async call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Res> {
-    const r = await req(method, `${this.base()}/api/v1${path}`, { ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}), timeoutMs: 15000 });
-    if (r.status >= 500 && !this.documented.note(path, r)) this.serverErrors.push(`${method} ${path} -> ${r.status} ${r.text.slice(0, 300)}`);
+    const r = await req(method, `${this.base()}/api/v1${path}`, {
+      ...(body !== undefined ? { body } : {}),
+      ...(headers ? { headers } : {}),
+      timeoutMs: 15000,
+    });
+    if (r.status >= 500 && !this.documented.note(path, r))
+      this.serverErrors.push(`${method} ${path} -> ${r.status} ${r.text.slice(0, 300)}`);
     return r;
   }
 
@@ -153,7 +160,8 @@ export async function poll<T>(what: string, fn: () => Promise<T | undefined> | T
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }

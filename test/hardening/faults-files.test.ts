@@ -95,19 +95,26 @@ test('broken palette and effect files: the server starts, names each broken file
     assert.is(failed.status, 500, failed.text);
     const body = failed.json();
     assert.is(body.code, 'EFFECT_LOAD_FAILED');
-    assert.match(body.message, /ERROR: 0:4: 'missingThing'/, `the message carries the compile error at line 4 of the file: ${body.message}`);
+    assert.match(
+      body.message,
+      /ERROR: 0:4: 'missingThing'/,
+      `the message carries the compile error at line 4 of the file: ${body.message}`,
+    );
     assert.is(s.proc.exitCode, null, 'no crash');
     assert.is((await c.get('/status')).status, 200);
     const chain = await c.json('/effects');
-    assert.equal(chain.items.map((i: any) => i.type), ['fault_tint'], 'nothing added by the failure');
+    assert.equal(
+      chain.items.map((i: any) => i.type),
+      ['fault_tint'],
+      'nothing added by the failure',
+    );
     assert.is((await c.post('/effects/add', { type: 'invert' })).status, 200, 'adding still works after the failure');
     await c.sample();
     const failures = c.serverErrors.filter((e) => !e.startsWith('POST /effects/add -> 500'));
     assert.equal(failures, [], 'the only 5xx is the documented EFFECT_LOAD_FAILED');
     c.serverErrors.length = 0;
     return 'invalid JSON palette, invalid GPL, ISF with a broken header and ISF that fails to compile: server started, each file named in a log line, the rest served; adding the broken effect answered 500 EFFECT_LOAD_FAILED with the compile line';
-  }),
-);
+  }));
 
 test('config file replaced with invalid JSON: the last good config keeps serving, the reason is logged; a later valid edit applies', () =>
   report.run('invalid-config-edit', async () => {
@@ -116,7 +123,11 @@ test('config file replaced with invalid JSON: the last good config keeps serving
     const before = count('keeping the last good config');
     await replaceConfig('{ "server": { "apiKey": "half-written" ');
     await poll('the rejection to be logged', () => (count('keeping the last good config') > before ? true : undefined), 15000);
-    const line = s.logs().split('\n').filter((l) => l.includes('keeping the last good config')).pop()!;
+    const line = s
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('keeping the last good config'))
+      .pop()!;
     assert.ok(line.includes(file), `the log line names the config file: ${line}`);
     assert.match(line, /JSON|parse|Unexpected|Expected/i, 'and says why');
     for (let i = 0; i < 5; i++) {
@@ -138,7 +149,6 @@ test('config file replaced with invalid JSON: the last good config keeps serving
     await poll('the key to be removed', async () => ((await c.get('/effects')).status === 200 ? true : undefined), 15000);
     assert.equal(c.serverErrors, []);
     return 'config replaced with invalid JSON, then emptied: served on with the last good config, the file and the parse error logged each time; a later valid edit (apiKey) applied without a restart';
-  }),
-);
+  }));
 
 test.run();

@@ -19,7 +19,8 @@ interface Entry {
 }
 
 const chainOfEffects = (b: any): Entry[] => b.items.map((i: any) => ({ type: i.type, enabled: i.enabled }));
-const chainOfState = (text: string): Entry[] => (JSON.parse(text) as { chain: Entry[] }).chain.map((e) => ({ type: e.type, enabled: e.enabled }));
+const chainOfState = (text: string): Entry[] =>
+  (JSON.parse(text) as { chain: Entry[] }).chain.map((e) => ({ type: e.type, enabled: e.enabled }));
 const same = (a: Entry[], b: Entry[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 async function stateText(dataDir: string): Promise<string> {
@@ -75,7 +76,11 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
       s = await startServer({ dataDir, env, config: NO_LIVE });
       const c = new Client(() => s!.base);
       assert.is((await c.post('/effects/add', { type: 'invert' })).status, 200);
-      await poll('invert in state.json', async () => (same(chainOfState(await stateText(dataDir)), [{ type: 'invert', enabled: true }]) ? true : undefined), 15000);
+      await poll(
+        'invert in state.json',
+        async () => (same(chainOfState(await stateText(dataDir)), [{ type: 'invert', enabled: true }]) ? true : undefined),
+        15000,
+      );
       if (mounted) await fillDisk(join(dataDir, 'filler'));
       else await writeFile(flag, '');
       const failedBefore = s.logs().split('state write failed').length - 1;
@@ -96,12 +101,19 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
         { type: 'pixelate', enabled: true },
       ];
       assert.equal(chainOfEffects(await c.json('/effects')), expected, 'the chain lives on in memory');
-      await poll('the write failure to be logged', () => (s!.logs().split('state write failed').length - 1 > failedBefore ? true : undefined), 15000);
+      await poll(
+        'the write failure to be logged',
+        () => (s!.logs().split('state write failed').length - 1 > failedBefore ? true : undefined),
+        15000,
+      );
       // The last good write is what is on disk once writes fail: read here, no start-up write (palette, source) can
       // land after it, however slow the machine. None of the mutations above made it to disk.
       const good = await stateText(dataDir);
       assert.equal(chainOfState(good), [{ type: 'invert', enabled: true }], 'no mutation made with the disk full was saved');
-      const line = s.logs().split('\n').find((l) => l.includes('state write failed'))!;
+      const line = s
+        .logs()
+        .split('\n')
+        .find((l) => l.includes('state write failed'))!;
       assert.match(line, /ENOSPC/, `the cause is logged: ${line}`);
       assert.match(line, /state\.json/, 'with the file');
       const dimmer = await c.post('/global/dimmer', { value: 0.5 });
@@ -118,19 +130,30 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
         await new Promise((r) => setTimeout(r, 25));
       }
       const names = await readdir(dataDir);
-      assert.equal(names.filter((n) => n.startsWith('.state.json.')), [], 'failed writes leave no temp files behind');
+      assert.equal(
+        names.filter((n) => n.startsWith('.state.json.')),
+        [],
+        'failed writes leave no temp files behind',
+      );
 
       // Space comes back 2.5 s after the last request: the pending state is saved without any further request.
       if (mounted) await rm(join(dataDir, 'filler'));
       else await rm(flag);
       const freedAt = Date.now();
-      await poll('state.json to catch up', async () => {
-        const saved = JSON.parse(await stateText(dataDir));
-        return same(chainOfState(JSON.stringify(saved)), expected) && saved.dimmer === 0.5 ? true : undefined;
-      }, 15000);
+      await poll(
+        'state.json to catch up',
+        async () => {
+          const saved = JSON.parse(await stateText(dataDir));
+          return same(chainOfState(JSON.stringify(saved)), expected) && saved.dimmer === 0.5 ? true : undefined;
+        },
+        15000,
+      );
       const catchUpMs = Date.now() - freedAt;
       await s.waitForLog('state written again', 15000);
-      assert.equal(c.serverErrors.filter((e) => !e.includes('STATE_NOT_SAVED')), []);
+      assert.equal(
+        c.serverErrors.filter((e) => !e.includes('STATE_NOT_SAVED')),
+        [],
+      );
       assert.is((await c.post('/global/dimmer', { value: 0.5 })).status, 200, 'mutations answer 200 again once writes succeed');
       await s.stop();
       s = await startServer({ dataDir, env, config: NO_LIVE });
@@ -142,12 +165,13 @@ test('disk full on state writes: mutations apply but answer 503 STATE_NOT_SAVED,
       if (mounted) await run('umount', [dataDir]).catch(() => run('umount', ['-l', dataDir]));
       await rm(work, { recursive: true, force: true });
     }
-  }),
-);
+  }));
 
 // --- SIGKILL during a burst of chain mutations ---
 
-type Mutation = { route: '/effects/add'; body: { type: string } } | { route: '/effects/remove' | '/effects/toggle'; body: { index: number } };
+type Mutation =
+  | { route: '/effects/add'; body: { type: string } }
+  | { route: '/effects/remove' | '/effects/toggle'; body: { index: number } };
 
 const CEILING = 8;
 
@@ -167,7 +191,8 @@ function rng(seed: number): () => number {
 // after mutation k" pins k down instead of matching a state that merely recurs.
 function nextMutation(chain: Entry[], types: string[], r: () => number): Mutation {
   const x = r();
-  if (chain.length === 0 || (chain.length < CEILING && x < 0.45)) return { route: '/effects/add', body: { type: types[Math.floor(r() * types.length)]! } };
+  if (chain.length === 0 || (chain.length < CEILING && x < 0.45))
+    return { route: '/effects/add', body: { type: types[Math.floor(r() * types.length)]! } };
   const index = 1 + Math.floor(r() * chain.length);
   return x < 0.75 ? { route: '/effects/toggle', body: { index } } : { route: '/effects/remove', body: { index } };
 }
@@ -188,7 +213,6 @@ function apply(chain: Entry[], m: Mutation): Entry[] {
  */
 const ROUNDS = 20;
 
-
 test('SIGKILL at 20 random moments during chain and dimmer mutations: every acknowledged change is in state.json; a restart restores it', () =>
   report.run('sigkill-during-mutations', async () => {
     const seed = Number(process.env.VJD_FAULTS_SEED ?? Date.now() % 1e9);
@@ -205,7 +229,11 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
       for (let round = 0; round < ROUNDS; round++) {
         s = await startServer({ dataDir, config: NO_LIVE });
         const c = new Client(() => s!.base);
-        assert.equal(chainOfEffects(await c.json('/effects')), saved, `round ${round}: the restarted server restores the saved chain (seed ${seed})`);
+        assert.equal(
+          chainOfEffects(await c.json('/effects')),
+          saved,
+          `round ${round}: the restarted server restores the saved chain (seed ${seed})`,
+        );
         const ownTemp = `.state.json.${s.proc.pid}.`;
         const stale = (await readdir(dataDir)).filter((f) => f.startsWith('.state.json.') && !f.startsWith(ownTemp));
         assert.equal(stale, [], 'temp files of a killed write are removed at the next start');
@@ -267,7 +295,9 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
         try {
           chain = chainOfState(text);
         } catch (err) {
-          throw new Error(`round ${round}: state.json does not parse after SIGKILL at ${delay} ms (seed ${seed}): ${(err as Error).message}\n${text}`);
+          throw new Error(
+            `round ${round}: state.json does not parse after SIGKILL at ${delay} ms (seed ${seed}): ${(err as Error).message}\n${text}`,
+          );
         }
         const n = ackTimes.length;
         const kMin = n;
@@ -292,7 +322,11 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
       s = await startServer({ dataDir, config: NO_LIVE });
       assert.equal(chainOfEffects(await new Client(() => s!.base).json('/effects')), saved, 'the final restart restores the saved chain');
       const ownTemp = `.state.json.${s.proc.pid}.`;
-      assert.equal((await readdir(dataDir)).filter((f) => f.startsWith('.state.json.') && !f.startsWith(ownTemp)), [], 'no stale temp files');
+      assert.equal(
+        (await readdir(dataDir)).filter((f) => f.startsWith('.state.json.') && !f.startsWith(ownTemp)),
+        [],
+        'no stale temp files',
+      );
       // Each round acknowledged at least one mutation before its kill (the kill is timed from the first); how many
       // more depends on the machine's speed, so the total is reported, not bounded.
       return `${ROUNDS} SIGKILLs during add/remove/toggle bursts with a concurrent dimmer stream (seed ${seed}, ${totalAcked} chain mutations acknowledged); state.json parsed every time and held every acknowledged change; each restart restored it. ${rounds.join('; ')}; temp files left by the kills: ${leftoverTemps}, all removed at the next start`;
@@ -300,8 +334,7 @@ test('SIGKILL at 20 random moments during chain and dimmer mutations: every ackn
       await s?.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
-  }),
-);
+  }));
 
 test.after(async () => {
   await report.save();

@@ -76,7 +76,10 @@ function describe(c: Case): string {
     return `raw[${c.note}] ${JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…(${text.length} bytes)` : text)}`;
   }
   const hdr = Object.entries(c.headers)
-    .map(([k, v]) => `${k}: ${(Array.isArray(v) ? v : [String(v)]).map((x) => (x.length > 60 ? `${x.slice(0, 60)}…(${x.length})` : x)).join(' | ')}`)
+    .map(
+      ([k, v]) =>
+        `${k}: ${(Array.isArray(v) ? v : [String(v)]).map((x) => (x.length > 60 ? `${x.slice(0, 60)}…(${x.length})` : x)).join(' | ')}`,
+    )
     .join('; ');
   const target = c.target.length > 200 ? `${c.target.slice(0, 200)}…(${c.target.length} chars)` : c.target;
   let body = '';
@@ -119,9 +122,31 @@ const DOCS_ASSETS = ['index.html', 'swagger-ui.css', 'index.css', 'swagger-init.
 // Generators
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
-const SAFE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&\'()*+,;=:@'.split('');
+const SAFE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@".split('');
 const safeChar = fc.constantFrom(...SAFE);
-const PCT = ['%00', '%ZZ', '%', '%2', '%2F', '%2f', '%5C', '%25', '%C0%AE', '%E0%A4', '%FF', '%0D%0A', '%20', '..', '.', '%2e%2e', '%u0000', '%F0%9F%92%A9', '%7B%7D', '%3F', '%23'];
+const PCT = [
+  '%00',
+  '%ZZ',
+  '%',
+  '%2',
+  '%2F',
+  '%2f',
+  '%5C',
+  '%25',
+  '%C0%AE',
+  '%E0%A4',
+  '%FF',
+  '%0D%0A',
+  '%20',
+  '..',
+  '.',
+  '%2e%2e',
+  '%u0000',
+  '%F0%9F%92%A9',
+  '%7B%7D',
+  '%3F',
+  '%23',
+];
 const LONG = [257, 513, 600, 4096, 10_000];
 
 const longArb = fc.tuple(fc.constantFrom(...LONG), fc.constantFrom('a', '%41', '/', 'é', '-')).map(([n, unit]) => {
@@ -135,7 +160,12 @@ function segmentArb(): fc.Arbitrary<string> {
     { weight: 4, arbitrary: fc.string({ unit: safeChar, maxLength: 12 }) },
     { weight: 3, arbitrary: fc.constantFrom(...PCT) },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }).map(encodeURIComponent) },
-    { weight: 2, arbitrary: fc.tuple(fc.string({ unit: safeChar, maxLength: 5 }), fc.constantFrom(...PCT), fc.string({ unit: safeChar, maxLength: 5 })).map((p) => p.join('')) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.string({ unit: safeChar, maxLength: 5 }), fc.constantFrom(...PCT), fc.string({ unit: safeChar, maxLength: 5 }))
+        .map((p) => p.join('')),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...knownIds()) },
   );
 }
@@ -175,9 +205,54 @@ function decodeSafe(s: string): string {
 }
 
 const QUERY_VALUES = [
-  '32', '512', '192', '31', '513', '0', '-0', '-1', '1e308', '-1e308', '1e309', 'NaN', 'Infinity', '1.5', '0x20', ' 64', '64 ', '6 4', '+64',
-  'png', 'jpg', 'jpeg', 'PNG', 'gif', '', '/', '/live', '/live/test', '/sources', '/presets', '/files', '//', '/live//', '../..', '/live/../live',
-  '%00', '%ZZ', '1', '2', '3', '4', '01', '+1', '1.0', '\u0000', 'é', '/Live/Test', '/live/test/red',
+  '32',
+  '512',
+  '192',
+  '31',
+  '513',
+  '0',
+  '-0',
+  '-1',
+  '1e308',
+  '-1e308',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '1.5',
+  '0x20',
+  ' 64',
+  '64 ',
+  '6 4',
+  '+64',
+  'png',
+  'jpg',
+  'jpeg',
+  'PNG',
+  'gif',
+  '',
+  '/',
+  '/live',
+  '/live/test',
+  '/sources',
+  '/presets',
+  '/files',
+  '//',
+  '/live//',
+  '../..',
+  '/live/../live',
+  '%00',
+  '%ZZ',
+  '1',
+  '2',
+  '3',
+  '4',
+  '01',
+  '+1',
+  '1.0',
+  '\u0000',
+  'é',
+  '/Live/Test',
+  '/live/test/red',
 ];
 
 const queryValueArb = fc.oneof(
@@ -194,7 +269,21 @@ const queryKeyArb = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: safeChar, maxLength: 6 }) },
 );
 
-const RAW_QUERIES = ['?', '?&', '?=', '?size', '?size=&size=64', '?depth=2&depth=9', '?path=/live&path=%ZZ', '?&&&=&=', '??path=/', '?path=%2Flive', '?path=/live%00', '?depth=%32', '?size=6%34'];
+const RAW_QUERIES = [
+  '?',
+  '?&',
+  '?=',
+  '?size',
+  '?size=&size=64',
+  '?depth=2&depth=9',
+  '?path=/live&path=%ZZ',
+  '?&&&=&=',
+  '??path=/',
+  '?path=%2Flive',
+  '?path=/live%00',
+  '?depth=%32',
+  '?size=6%34',
+];
 
 /** Query string: `?k=v&…`, repeated keys, raw and encoded values, odd separators; '' for none. */
 const queryArb: fc.Arbitrary<string> = fc.oneof(
@@ -215,7 +304,12 @@ const HUGE = [1024, 4096, 8192, 16_000, 16_384];
 const headerValueArb = fc.oneof(
   { weight: 5, arbitrary: printable },
   { weight: 1, arbitrary: latin1 },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...HUGE), fc.constantFrom('x', '"', ',', 'W/"a",')).map(([n, u]) => u.repeat(Math.ceil(n / u.length)).slice(0, n)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...HUGE), fc.constantFrom('x', '"', ',', 'W/"a",'))
+      .map(([n, u]) => u.repeat(Math.ceil(n / u.length)).slice(0, n)),
+  },
 );
 
 function ifNoneMatchArb(): fc.Arbitrary<string> {
@@ -228,7 +322,23 @@ function ifNoneMatchArb(): fc.Arbitrary<string> {
   );
 }
 
-const HEADER_NAMES = ['if-none-match', 'x-junk', 'accept', 'origin', 'content-type', 'user-agent', 'cookie', 'x-forwarded-for', 'range', 'expect', 'accept-encoding', 'host', 'referer', 'x-api-key', 'authorization'];
+const HEADER_NAMES = [
+  'if-none-match',
+  'x-junk',
+  'accept',
+  'origin',
+  'content-type',
+  'user-agent',
+  'cookie',
+  'x-forwarded-for',
+  'range',
+  'expect',
+  'accept-encoding',
+  'host',
+  'referer',
+  'x-api-key',
+  'authorization',
+];
 
 /** Extra headers, some duplicated (sent as several header lines). */
 function extraHeadersArb(heavy: boolean): fc.Arbitrary<Array<[string, string[]]>> {
@@ -237,11 +347,25 @@ function extraHeadersArb(heavy: boolean): fc.Arbitrary<Array<[string, string[]]>
     fc.oneof(
       { weight: 3, arbitrary: headerValueArb },
       { weight: 2, arbitrary: ifNoneMatchArb() },
-      { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '100-continue', 'bytes=0-10', 'Bearer ', 'Basic Zm9vOmJhcg==') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=latin1',
+          '100-continue',
+          'bytes=0-10',
+          'Bearer ',
+          'Basic Zm9vOmJhcg==',
+        ),
+      },
     ),
     fc.integer({ min: 1, max: heavy ? 3 : 1 }),
   );
-  return fc.array(one, { maxLength: heavy ? 6 : 2 }).map((list) => list.map(([k, v, n]) => [k, Array.from({ length: n }, (_, i) => (i === 0 ? v : `${v}${i}`))]));
+  return fc
+    .array(one, { maxLength: heavy ? 6 : 2 })
+    .map((list) => list.map(([k, v, n]) => [k, Array.from({ length: n }, (_, i) => (i === 0 ? v : `${v}${i}`))]));
 }
 
 interface AuthChoice {
@@ -281,10 +405,37 @@ const authArb: fc.Arbitrary<AuthChoice> = fc.oneof(
 );
 
 const JUNK_VALUES: unknown[] = [
-  null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 2, '', ' ', '\u0000', 'x'.repeat(10_000), 'x'.repeat(513), 'x'.repeat(257), '\ud800',
-  [], {}, [1, 2], { a: { b: {} } }, 'RED', ' invert ', 'INVERT', 'hue-shift', '1', 'true',
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 2,
+  '',
+  ' ',
+  '\u0000',
+  'x'.repeat(10_000),
+  'x'.repeat(513),
+  'x'.repeat(257),
+  '\ud800',
+  [],
+  {},
+  [1, 2],
+  { a: { b: {} } },
+  'RED',
+  ' invert ',
+  'INVERT',
+  'hue-shift',
+  '1',
+  'true',
 ];
-const junkValueArb: fc.Arbitrary<unknown> = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...JUNK_VALUES) }, { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
+const junkValueArb: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...JUNK_VALUES) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+);
 
 /** A plausible body for a POST route (the minority of cases that can change state), before mutation. */
 function templateArb(path: string): fc.Arbitrary<Record<string, unknown>> {
@@ -305,13 +456,22 @@ function templateArb(path: string): fc.Arbitrary<Record<string, unknown>> {
     case '/effects/enabled':
       return fc.oneof(fc.record({ enabled: fc.boolean(), name: effectArb }), fc.record({ enabled: fc.boolean(), index: indexArb }));
     case '/sources/select':
-      return fc.oneof(fc.record({ id: fc.constantFrom(...world.sourceIds) }), fc.record({ name: fc.constantFrom('Plasma', 'red test', 'BARS_TEST', 'nope') }));
+      return fc.oneof(
+        fc.record({ id: fc.constantFrom(...world.sourceIds) }),
+        fc.record({ name: fc.constantFrom('Plasma', 'red test', 'BARS_TEST', 'nope') }),
+      );
     case '/inputs/live/select':
-      return fc.oneof(fc.record({ id: fc.constantFrom(...world.liveIds, 'liveInput:red', 'nope') }), fc.record({ name: fc.constantFrom('Red Test', 'bars-test', 'x') }));
+      return fc.oneof(
+        fc.record({ id: fc.constantFrom(...world.liveIds, 'liveInput:red', 'nope') }),
+        fc.record({ name: fc.constantFrom('Red Test', 'bars-test', 'x') }),
+      );
     case '/inputs/file/select':
       return fc.record({ id: fc.constantFrom('media-0123456789abcdef', 'nope') });
     case '/palettes/select':
-      return fc.oneof(fc.record({ id: fc.constantFrom(...world.paletteIds, 'nope') }), fc.record({ name: fc.constantFrom('Aurora', 'deep ocean', 'x') }));
+      return fc.oneof(
+        fc.record({ id: fc.constantFrom(...world.paletteIds, 'nope') }),
+        fc.record({ name: fc.constantFrom('Aurora', 'deep ocean', 'x') }),
+      );
     default:
       return fc.constant({});
   }
@@ -323,8 +483,16 @@ function mutatedBodyArb(path: string): fc.Arbitrary<unknown> {
     const keys = Object.keys(obj);
     return fc.oneof(
       { weight: 3, arbitrary: fc.constant<unknown>(obj) },
-      { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...(keys.length ? keys : ['x'])), junkValueArb).map(([k, v]) => ({ ...obj, [k]: v })) },
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', 'index', 'name', 'id', 'type', 'enabled', 'value', '__proto__'), junkValueArb).map(([k, v]) => ({ ...obj, [k]: v })) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(fc.constantFrom(...(keys.length ? keys : ['x'])), junkValueArb).map(([k, v]) => ({ ...obj, [k]: v })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.constantFrom('x', 'index', 'name', 'id', 'type', 'enabled', 'value', '__proto__'), junkValueArb)
+          .map(([k, v]) => ({ ...obj, [k]: v })),
+      },
       { weight: 1, arbitrary: fc.constant<unknown>(Object.fromEntries(Object.entries(obj).slice(1))) },
       { weight: 1, arbitrary: junkValueArb },
     );
@@ -335,14 +503,59 @@ const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n);
 const deepObject = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 
 const SPECIAL_BODIES: string[] = [
-  '', ' ', '\r\n', 'null', 'true', '0', '""', '[]', '{}', '-0', 'NaN', 'Infinity', 'undefined',
-  '{"value": NaN}', '{"value": -0}', '{"value": 1e308}', '{"value": 1e309}', '{"value": -1e308}', '{"value": 5e-324}', '{"value": 0.9999999999999999999}',
-  '{"index": 1e308}', '{"index": -0}', '{"index": 0}', '{"index": 9007199254740993}', '{"index": 1.0}', '{"index": "1"}',
-  '{"enabled": "true"}', '{"enabled": 1}', '{"type": null}', '{"type": ""}', '{"type": "   "}', '{"id": ""}', '{"name": "   "}',
-  '{"__proto__": {"enabled": true}}', '{"constructor": {"prototype": {"enabled": true}}}', '{"enabled": true, "enabled": "x"}',
-  '\u0000', '{"a":"\u0000"}', '{"id":"red\\u0000"}', '\ufeff{"x":1}', '{"id":"\\ud800"}', '{', '}', '{"a":1,}', "{'a':1}", '{"a":1}{"b":2}',
-  deep(10_000), deepObject(10_000), `{"type":"invert","idempotent":true,"x":${deep(10_000)}}`, `{"enabled":${deep(5000)}}`,
-  `{"type":"${'a'.repeat(10_000)}"}`, `{"id":"${'a'.repeat(10_000)}"}`, `{"name":"${'é'.repeat(5000)}"}`,
+  '',
+  ' ',
+  '\r\n',
+  'null',
+  'true',
+  '0',
+  '""',
+  '[]',
+  '{}',
+  '-0',
+  'NaN',
+  'Infinity',
+  'undefined',
+  '{"value": NaN}',
+  '{"value": -0}',
+  '{"value": 1e308}',
+  '{"value": 1e309}',
+  '{"value": -1e308}',
+  '{"value": 5e-324}',
+  '{"value": 0.9999999999999999999}',
+  '{"index": 1e308}',
+  '{"index": -0}',
+  '{"index": 0}',
+  '{"index": 9007199254740993}',
+  '{"index": 1.0}',
+  '{"index": "1"}',
+  '{"enabled": "true"}',
+  '{"enabled": 1}',
+  '{"type": null}',
+  '{"type": ""}',
+  '{"type": "   "}',
+  '{"id": ""}',
+  '{"name": "   "}',
+  '{"__proto__": {"enabled": true}}',
+  '{"constructor": {"prototype": {"enabled": true}}}',
+  '{"enabled": true, "enabled": "x"}',
+  '\u0000',
+  '{"a":"\u0000"}',
+  '{"id":"red\\u0000"}',
+  '\ufeff{"x":1}',
+  '{"id":"\\ud800"}',
+  '{',
+  '}',
+  '{"a":1,}',
+  "{'a':1}",
+  '{"a":1}{"b":2}',
+  deep(10_000),
+  deepObject(10_000),
+  `{"type":"invert","idempotent":true,"x":${deep(10_000)}}`,
+  `{"enabled":${deep(5000)}}`,
+  `{"type":"${'a'.repeat(10_000)}"}`,
+  `{"id":"${'a'.repeat(10_000)}"}`,
+  `{"name":"${'é'.repeat(5000)}"}`,
 ];
 
 /** Over or at the 64 KiB body limit: padding inside otherwise valid JSON. */
@@ -359,7 +572,12 @@ function bodyArb(path: string): fc.Arbitrary<Buffer> {
     { weight: 3, arbitrary: fc.constantFrom(...SPECIAL_BODIES).map((t) => Buffer.from(t)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((t) => Buffer.from(t)) },
     { weight: 2, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((u) => Buffer.from(u)) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('{"id":"', '{"type":"', '{"enabled":'), fc.uint8Array({ minLength: 1, maxLength: 8, min: 0x80 })).map(([h, u]) => Buffer.concat([Buffer.from(h), Buffer.from(u), Buffer.from('"}')])) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('{"id":"', '{"type":"', '{"enabled":'), fc.uint8Array({ minLength: 1, maxLength: 8, min: 0x80 }))
+        .map(([h, u]) => Buffer.concat([Buffer.from(h), Buffer.from(u), Buffer.from('"}')])),
+    },
     { weight: 1, arbitrary: sizedBodyArb },
   );
 }
@@ -395,7 +613,10 @@ function httpCase(method: string, target: string, auth: AuthChoice, extra: Array
   if (body && !Object.keys(headers).includes('content-type')) headers['content-type'] = 'application/json';
   if (body) headers['content-length'] = String(body.length);
   // A second or odd Host header may be refused by closing the connection.
-  const mayClose = headerBytes(headers) + target.length + REQUEST_HEAD_OVERHEAD > HEADER_CLOSE_LIMIT || (body !== undefined && body.length > BODY_LIMIT) || 'host' in headers;
+  const mayClose =
+    headerBytes(headers) + target.length + REQUEST_HEAD_OVERHEAD > HEADER_CLOSE_LIMIT ||
+    (body !== undefined && body.length > BODY_LIMIT) ||
+    'host' in headers;
   return withLabel({ kind: 'http', method, target, headers, body, auth: authState, mayClose });
 }
 
@@ -425,22 +646,42 @@ function routesArb(): fc.Arbitrary<Case> {
     });
 }
 
-const PREFIXES = ['/', '/api/v1/', '/api/v1', '/api/', '/api/v2/', '/media/thumbnails/', '/api/v1/thumbnails/live/', '/api/v1/docs/', '/api/v1/actions/', '/api/v1/effects/', '//api/v1/', '/API/V1/', '/api/v1/_test/../'];
+const PREFIXES = [
+  '/',
+  '/api/v1/',
+  '/api/v1',
+  '/api/',
+  '/api/v2/',
+  '/media/thumbnails/',
+  '/api/v1/thumbnails/live/',
+  '/api/v1/docs/',
+  '/api/v1/actions/',
+  '/api/v1/effects/',
+  '//api/v1/',
+  '/API/V1/',
+  '/api/v1/_test/../',
+];
 
 /** Random paths: random segments after known prefixes, percent junk, known routes with suffixes, 600 and 10 000 characters. */
 function pathsArb(): fc.Arbitrary<Case> {
   const randomPath = fc
     .tuple(fc.constantFrom(...PREFIXES), fc.array(segmentArb(), { maxLength: 5 }), fc.constantFrom('', '/', '//', '?', '%23'))
     .map(([p, segs, end]) => p + segs.join('/') + end);
-  const knownWithSuffix = fc.tuple(fc.constantFrom(...world.routes), fc.constantFrom('/', '//', '/x', '%00', '%ZZ', '/..', '/.', ';x', '%2F', '.json', '?')).map(([r, suf]) => fillTemplate(r.path, ['red']) + suf);
-  const long = fc.tuple(fc.constantFrom('/api/v1/', '/api/v1/thumbnails/live/', '/api/v1/browse/', '/media/thumbnails/', '/'), longArb).map(([p, l]) => p + l);
+  const knownWithSuffix = fc
+    .tuple(fc.constantFrom(...world.routes), fc.constantFrom('/', '//', '/x', '%00', '%ZZ', '/..', '/.', ';x', '%2F', '.json', '?'))
+    .map(([r, suf]) => fillTemplate(r.path, ['red']) + suf);
+  const long = fc
+    .tuple(fc.constantFrom('/api/v1/', '/api/v1/thumbnails/live/', '/api/v1/browse/', '/media/thumbnails/', '/'), longArb)
+    .map(([p, l]) => p + l);
   return fc
     .record({
       method: methodArb,
       path: fc.oneof({ weight: 4, arbitrary: randomPath }, { weight: 2, arbitrary: knownWithSuffix }, { weight: 2, arbitrary: long }),
       auth: authArb,
     })
-    .map(({ method, path, auth }) => httpCase(method, path.replace(/_test/g, '_tst'), auth, [], method === 'POST' ? Buffer.from('{}') : undefined));
+    .map(({ method, path, auth }) =>
+      httpCase(method, path.replace(/_test/g, '_tst'), auth, [], method === 'POST' ? Buffer.from('{}') : undefined),
+    );
 }
 
 /** GET routes with heavy query strings. */
@@ -451,7 +692,13 @@ function queriesArb(): fc.Arbitrary<Case> {
     .record({
       route: fc.constantFrom(...weighted),
       params: fc.array(paramArb(), { minLength: 1, maxLength: 1 }),
-      query: fc.oneof({ weight: 5, arbitrary: queryArb }, { weight: 1, arbitrary: fc.array(fc.tuple(queryKeyArb, queryValueArb, fc.boolean()), { minLength: 8, maxLength: 30 }).map(encodeQuery) }),
+      query: fc.oneof(
+        { weight: 5, arbitrary: queryArb },
+        {
+          weight: 1,
+          arbitrary: fc.array(fc.tuple(queryKeyArb, queryValueArb, fc.boolean()), { minLength: 8, maxLength: 30 }).map(encodeQuery),
+        },
+      ),
       known: fc.boolean(),
       auth: authArb,
       method: maybe(methodArb, 0.15),
@@ -483,7 +730,10 @@ function bodiesArb(): fc.Arbitrary<Case> {
       param: paramArb(),
       method: maybe(methodArb, 0.1),
       auth: authArb,
-      ctype: maybe(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data'), 0.2),
+      ctype: maybe(
+        fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data'),
+        0.2,
+      ),
     })
     .chain(({ route, param, method, auth, ctype }) =>
       bodyArb(route.path).map((body) => {
@@ -495,11 +745,43 @@ function bodiesArb(): fc.Arbitrary<Case> {
 
 // Raw protocol cases: request line, header block and framing assembled byte by byte.
 
-const RAW_TARGETS_OK = ['/api/v1/status', '/api/v1/global', '/api/v1/effects', '/api/v1/nope', '/api/v1/browse?path=/live&depth=2', '/api/v1/global/dimmer'];
-const RAW_TARGETS_BAD = ['*', 'http://x/api/v1/global', '/api/v1/glo bal', '/api/v1/\u0000', '/api/v1/\u00ff\u00fe', '', '/api/v1/global#frag', '//api//v1', '/api/v1/global?x=\u0001', 'api/v1/global', '/api/v1/global\r'];
+const RAW_TARGETS_OK = [
+  '/api/v1/status',
+  '/api/v1/global',
+  '/api/v1/effects',
+  '/api/v1/nope',
+  '/api/v1/browse?path=/live&depth=2',
+  '/api/v1/global/dimmer',
+];
+const RAW_TARGETS_BAD = [
+  '*',
+  'http://x/api/v1/global',
+  '/api/v1/glo bal',
+  '/api/v1/\u0000',
+  '/api/v1/\u00ff\u00fe',
+  '',
+  '/api/v1/global#frag',
+  '//api//v1',
+  '/api/v1/global?x=\u0001',
+  'api/v1/global',
+  '/api/v1/global\r',
+];
 const RAW_METHODS_BAD = ['get', 'G ET', 'GET\u0000', 'PRI', 'CONNECT', '', 'X'.repeat(300), '\u00ff', 'TRACE', 'DELETE', 'HEAD'];
 const RAW_VERSIONS_BAD = ['HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 ', 'HTTP/1.10', 'http/1.1', 'HTTP/1', '', 'HTTP/1.1\u0000', 'HTTP/0.9'];
-const RAW_HEADERS_BAD = ['Foo', 'Foo : bar', ' Foo: bar', 'Foo:\u0000bar', 'Foo: a\u0001b', 'F\u00ffo: bar', ': bar', 'Foo: bar\r\n  folded', 'X-API-Key: wrong', 'Expect: 100-continue', 'Connection: close, upgrade', 'Upgrade: websocket'];
+const RAW_HEADERS_BAD = [
+  'Foo',
+  'Foo : bar',
+  ' Foo: bar',
+  'Foo:\u0000bar',
+  'Foo: a\u0001b',
+  'F\u00ffo: bar',
+  ': bar',
+  'Foo: bar\r\n  folded',
+  'X-API-Key: wrong',
+  'Expect: 100-continue',
+  'Connection: close, upgrade',
+  'Upgrade: websocket',
+];
 
 interface Framing {
   headers: string[];
@@ -513,41 +795,112 @@ const JSON_BAD_BODY = '{"value": 2}';
 
 const framingArb: fc.Arbitrary<Framing> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Framing>({ headers: [], body: '', wellFormed: true, unfinished: false, note: 'none' }) },
-  { weight: 3, arbitrary: fc.constantFrom('{"value": 2}', '{"value":', '{"value": "0.5"}', '[]', 'null', '\u0000\u0001', '\u00ff\u00fe').map((b) => ({ headers: [`Content-Length: ${Buffer.byteLength(b, 'latin1')}`], body: b, wellFormed: true, unfinished: false, note: 'cl' })) },
-  { weight: 1, arbitrary: fc.constant<Framing>({ headers: ['Content-Length: 1000'], body: JSON_BAD_BODY, wellFormed: false, unfinished: true, note: 'cl-short' }) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('{"value": 2}', '{"value":', '{"value": "0.5"}', '[]', 'null', '\u0000\u0001', '\u00ff\u00fe').map((b) => ({
+      headers: [`Content-Length: ${Buffer.byteLength(b, 'latin1')}`],
+      body: b,
+      wellFormed: true,
+      unfinished: false,
+      note: 'cl',
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant<Framing>({
+      headers: ['Content-Length: 1000'],
+      body: JSON_BAD_BODY,
+      wellFormed: false,
+      unfinished: true,
+      note: 'cl-short',
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc
       .constantFrom('-1', 'abc', '+12', '1e3', '99999999999999999999999', '12, 12', '0x0c', ' 12', '12 ', '')
       .map((v) => ({ headers: [`Content-Length: ${v}`], body: JSON_BAD_BODY, wellFormed: false, unfinished: false, note: `cl=${v}` })),
   },
-  { weight: 1, arbitrary: fc.constant<Framing>({ headers: ['Content-Length: 0', 'Content-Length: 12'], body: JSON_BAD_BODY, wellFormed: false, unfinished: false, note: 'two-cl' }) },
-  { weight: 1, arbitrary: fc.constant<Framing>({ headers: ['Content-Length: 12', 'Transfer-Encoding: chunked'], body: `c\r\n${JSON_BAD_BODY}\r\n0\r\n\r\n`, wellFormed: false, unfinished: false, note: 'cl+te' }) },
-  { weight: 2, arbitrary: fc.constant<Framing>({ headers: ['Transfer-Encoding: chunked'], body: `c\r\n${JSON_BAD_BODY}\r\n0\r\n\r\n`, wellFormed: true, unfinished: false, note: 'chunked' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constant<Framing>({
+      headers: ['Content-Length: 0', 'Content-Length: 12'],
+      body: JSON_BAD_BODY,
+      wellFormed: false,
+      unfinished: false,
+      note: 'two-cl',
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant<Framing>({
+      headers: ['Content-Length: 12', 'Transfer-Encoding: chunked'],
+      body: `c\r\n${JSON_BAD_BODY}\r\n0\r\n\r\n`,
+      wellFormed: false,
+      unfinished: false,
+      note: 'cl+te',
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constant<Framing>({
+      headers: ['Transfer-Encoding: chunked'],
+      body: `c\r\n${JSON_BAD_BODY}\r\n0\r\n\r\n`,
+      wellFormed: true,
+      unfinished: false,
+      note: 'chunked',
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc
-      .constantFrom('zz\r\n{}\r\n0\r\n\r\n', 'c\n{"value": 2}\n0\n\n', 'ffffffffffffffffff1\r\nx\r\n0\r\n\r\n', '-1\r\n\r\n', 'c;ext="x\r\n{"value": 2}\r\n0\r\n\r\n', '2\r\n{}\r\n0\r\nTrailer: x\r\n\r\n', '0\r\n')
+      .constantFrom(
+        'zz\r\n{}\r\n0\r\n\r\n',
+        'c\n{"value": 2}\n0\n\n',
+        'ffffffffffffffffff1\r\nx\r\n0\r\n\r\n',
+        '-1\r\n\r\n',
+        'c;ext="x\r\n{"value": 2}\r\n0\r\n\r\n',
+        '2\r\n{}\r\n0\r\nTrailer: x\r\n\r\n',
+        '0\r\n',
+      )
       .map((b) => ({ headers: ['Transfer-Encoding: chunked'], body: b, wellFormed: false, unfinished: false, note: 'chunked-bad' })),
   },
   {
     weight: 1,
     arbitrary: fc
       .constantFrom('xchunked', ' chunked', 'chunked, identity', 'identity', 'CHUNKED', 'gzip, chunked', 'chunked\u0000')
-      .map((v) => ({ headers: [`Transfer-Encoding: ${v}`], body: `c\r\n${JSON_BAD_BODY}\r\n0\r\n\r\n`, wellFormed: false, unfinished: false, note: `te=${v}` })),
+      .map((v) => ({
+        headers: [`Transfer-Encoding: ${v}`],
+        body: `c\r\n${JSON_BAD_BODY}\r\n0\r\n\r\n`,
+        wellFormed: false,
+        unfinished: false,
+        note: `te=${v}`,
+      })),
   },
 );
 
 function rawArb(): fc.Arbitrary<Case> {
   return fc
     .record({
-      method: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 1, arbitrary: fc.constantFrom(...RAW_METHODS_BAD) }),
-      target: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...RAW_TARGETS_OK) }, { weight: 1, arbitrary: fc.constantFrom(...RAW_TARGETS_BAD) }),
+      method: fc.oneof(
+        { weight: 8, arbitrary: fc.constantFrom('GET', 'POST') },
+        { weight: 1, arbitrary: fc.constantFrom(...RAW_METHODS_BAD) },
+      ),
+      target: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...RAW_TARGETS_OK) },
+        { weight: 1, arbitrary: fc.constantFrom(...RAW_TARGETS_BAD) },
+      ),
       version: fc.oneof({ weight: 8, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom(...RAW_VERSIONS_BAD) }),
       eol: fc.oneof({ weight: 10, arbitrary: fc.constant('\r\n') }, { weight: 1, arbitrary: fc.constantFrom('\n', '\r', '\n\r') }),
-      host: fc.oneof({ weight: 10, arbitrary: fc.constant('Host: localhost') }, { weight: 1, arbitrary: fc.constantFrom('', 'Host:', 'Host: a b', 'Host: x\r\nHost: y') }),
+      host: fc.oneof(
+        { weight: 10, arbitrary: fc.constant('Host: localhost') },
+        { weight: 1, arbitrary: fc.constantFrom('', 'Host:', 'Host: a b', 'Host: x\r\nHost: y') },
+      ),
       key: fc.oneof({ weight: 8, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-      junk: fc.oneof({ weight: 6, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: fc.array(fc.constantFrom(...RAW_HEADERS_BAD), { minLength: 1, maxLength: 3 }) }),
+      junk: fc.oneof(
+        { weight: 6, arbitrary: fc.constant<string[]>([]) },
+        { weight: 1, arbitrary: fc.array(fc.constantFrom(...RAW_HEADERS_BAD), { minLength: 1, maxLength: 3 }) },
+      ),
       filler: fc.oneof({ weight: 10, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(20, 45, 60, 200) }),
       framing: framingArb,
       split: fc.boolean(),
@@ -598,18 +951,21 @@ function send(c: HttpCase, timeoutMs = 20_000): Promise<Outcome> {
     };
     let r: ReturnType<typeof httpRequest>;
     try {
-      r = httpRequest({ host: '127.0.0.1', port: s.port, method: c.method, path: c.target, headers: c.headers, agent: false, timeout: timeoutMs }, (res) => {
-        // The MJPEG preview never ends: its status and headers are the answer; the connection is closed after them.
-        if (c.method !== 'HEAD' && /^multipart\/x-mixed-replace/.test(String(res.headers['content-type']))) {
-          done({ answer: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) } });
-          r.destroy();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => done({ answer: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } }));
-        res.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
-      });
+      r = httpRequest(
+        { host: '127.0.0.1', port: s.port, method: c.method, path: c.target, headers: c.headers, agent: false, timeout: timeoutMs },
+        (res) => {
+          // The MJPEG preview never ends: its status and headers are the answer; the connection is closed after them.
+          if (c.method !== 'HEAD' && /^multipart\/x-mixed-replace/.test(String(res.headers['content-type']))) {
+            done({ answer: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) } });
+            r.destroy();
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => done({ answer: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } }));
+          res.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
+        },
+      );
     } catch (err) {
       throw new Error(`the fuzz client refused its own case (generator bug): ${(err as Error).message}\n${describe(c)}`);
     }
@@ -635,7 +991,8 @@ function problemWith(method: string, target: string, auth: Auth, a: Answer): str
   if (header(a.headers, 'access-control-allow-origin') !== '*') return `no CORS header on ${status}`;
   const isJson = /^application\/json/.test(header(a.headers, 'content-type'));
   const head = method === 'HEAD';
-  if ((status === 204 || status === 304 || head) && a.body.length > 0) return `${status} answer to ${method} carries ${a.body.length} body bytes`;
+  if ((status === 204 || status === 304 || head) && a.body.length > 0)
+    return `${status} answer to ${method} carries ${a.body.length} body bytes`;
   let parsed: unknown;
   if (isJson && !head) {
     try {
@@ -645,21 +1002,26 @@ function problemWith(method: string, target: string, auth: Auth, a: Answer): str
     }
   }
   if (status >= 400 && !head) {
-    if (!isJson) return `${status} error answer is not JSON (${header(a.headers, 'content-type') || 'no content type'}): ${a.body.toString('latin1').slice(0, 120)}`;
+    if (!isJson)
+      return `${status} error answer is not JSON (${header(a.headers, 'content-type') || 'no content type'}): ${a.body.toString('latin1').slice(0, 120)}`;
     const b = parsed as Record<string, unknown>;
-    if (b === null || typeof b !== 'object' || Array.isArray(b)) return `error body is not an object: ${a.body.toString('utf8').slice(0, 120)}`;
+    if (b === null || typeof b !== 'object' || Array.isArray(b))
+      return `error body is not an object: ${a.body.toString('utf8').slice(0, 120)}`;
     const extra = Object.keys(b).filter((k) => !['error', 'code', 'message', 'details'].includes(k));
     if (extra.length > 0) return `error body has extra fields ${extra.join(', ')}`;
     if (b.error !== true) return 'error body: error is not true';
     if (typeof b.code !== 'string' || !isErrorCode(b.code)) return `error body: code ${JSON.stringify(b.code)} is not in the registry`;
-    if (ERRORS[b.code].status !== status) return `error body: ${b.code} is registered with ${ERRORS[b.code].status}, answered with ${status}`;
+    if (ERRORS[b.code].status !== status)
+      return `error body: ${b.code} is registered with ${ERRORS[b.code].status}, answered with ${status}`;
     if (typeof b.message !== 'string' || b.message.length === 0) return 'error body: message is not a non-empty string';
-    if ('details' in b && (b.details === null || typeof b.details !== 'object' || Array.isArray(b.details))) return 'error body: details is not an object';
+    if ('details' in b && (b.details === null || typeof b.details !== 'object' || Array.isArray(b.details)))
+      return 'error body: details is not an object';
     if (status >= 500 && !ALLOWED_5XX.has(b.code)) return `undocumented ${status} ${b.code}: ${String(b.message).slice(0, 200)}`;
   }
   if (status >= 500 && head) return `${status} to HEAD`;
   const path = target.split('?')[0] ?? '';
-  if (auth === 'invalid' && method !== 'OPTIONS' && status < 400 && !OPEN_PATH.test(path)) return `${status} on a protected route without a valid API key`;
+  if (auth === 'invalid' && method !== 'OPTIONS' && status < 400 && !OPEN_PATH.test(path))
+    return `${status} on a protected route without a valid API key`;
   return null;
 }
 
@@ -820,7 +1182,8 @@ async function snapshot(): Promise<string> {
   const parts: string[] = [];
   for (const p of SNAPSHOT_ROUTES) {
     const r = await req('GET', `${s.base}${API}${p}`, { headers: { 'x-api-key': KEY } });
-    if (!(r.status === 200 || (p === '/palettes/current' && r.status === 404))) throw new Error(`state read ${p} answered ${r.status}: ${r.text.slice(0, 200)}`);
+    if (!(r.status === 200 || (p === '/palettes/current' && r.status === 404)))
+      throw new Error(`state read ${p} answered ${r.status}: ${r.text.slice(0, 200)}`);
     parts.push(`${p} ${r.status} ${r.text}`);
   }
   return parts.join('\n');
@@ -843,7 +1206,8 @@ async function runCase(c: Case): Promise<boolean> {
         if (st.status !== 200) fail(c, `GET /status answered ${st.status} after the server closed an oversized request`);
         return false;
       }
-      if (out.error === 'HPE_INVALID_CONSTANT' || out.error === 'HPE_UNEXPECTED_CONTENT_LENGTH') fail(c, `the answer is not valid HTTP (${out.error})`);
+      if (out.error === 'HPE_INVALID_CONSTANT' || out.error === 'HPE_UNEXPECTED_CONTENT_LENGTH')
+        fail(c, `the answer is not valid HTTP (${out.error})`);
       fail(c, `no answer: ${out.error}`);
     }
     count(out.answer.status);
@@ -896,7 +1260,9 @@ async function runBatch(category: string, cases: Case[]): Promise<void> {
   const after = await snapshot();
   stats.stateChecks++;
   if (after !== before) {
-    throw new Error(`state changed during a batch of rejected ${category} requests:\n--- before\n${before}\n--- after\n${after}\n--- cases\n${cases.map(describe).join('\n')}`);
+    throw new Error(
+      `state changed during a batch of rejected ${category} requests:\n--- before\n${before}\n--- after\n${after}\n--- cases\n${cases.map(describe).join('\n')}`,
+    );
   }
   stats.batches++;
 }
@@ -980,16 +1346,32 @@ test('route table from GET /api/v1/openapi.yaml, test hooks excluded; id pools f
   const doc = parseYaml(y.text) as { paths: Record<string, Record<string, unknown>> };
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const m of Object.keys(ops)) {
-      if ((m === 'get' || m === 'post') && !path.includes('/_test/')) world.routes.push({ method: m.toUpperCase() as 'GET' | 'POST', path });
+      if ((m === 'get' || m === 'post') && !path.includes('/_test/'))
+        world.routes.push({ method: m.toUpperCase() as 'GET' | 'POST', path });
     }
   }
   // Served but hidden from the description.
-  world.routes.push({ method: 'GET', path: `${API}/docs/{asset}` }, { method: 'GET', path: `${API}/thumbnails/live/` }, { method: 'GET', path: `${API}/thumbnails/live` });
+  world.routes.push(
+    { method: 'GET', path: `${API}/docs/{asset}` },
+    { method: 'GET', path: `${API}/thumbnails/live/` },
+    { method: 'GET', path: `${API}/thumbnails/live` },
+  );
   const keys = world.routes.map((r) => `${r.method} ${r.path}`);
-  for (const k of ['GET /api/v1/status', 'GET /api/v1/browse', 'POST /api/v1/effects/add', 'GET /api/v1/thumbnails/live/{id}', 'POST /api/v1/actions/{id}', 'POST /api/v1/global/dimmer', 'GET /media/thumbnails/{id}']) {
+  for (const k of [
+    'GET /api/v1/status',
+    'GET /api/v1/browse',
+    'POST /api/v1/effects/add',
+    'GET /api/v1/thumbnails/live/{id}',
+    'POST /api/v1/actions/{id}',
+    'POST /api/v1/global/dimmer',
+    'GET /media/thumbnails/{id}',
+  ]) {
     assert.ok(keys.includes(k), `route ${k} discovered`);
   }
-  assert.not.ok(keys.some((k) => k.includes('_test')), 'test hooks are not fuzzed');
+  assert.not.ok(
+    keys.some((k) => k.includes('_test')),
+    'test hooks are not fuzzed',
+  );
   assert.ok(world.routes.length >= 30, `${world.routes.length} routes`);
 
   const get = async (p: string): Promise<any> => {
@@ -1007,7 +1389,9 @@ test('route table from GET /api/v1/openapi.yaml, test hooks excluded; id pools f
   const etag = (await req('GET', `${s.base}${API}/openapi.yaml`)).headers['etag'];
   world.etags = [String(etag), '"x"'];
   assert.ok(world.sourceIds.length > 0 && world.effectTypes.length > 0 && world.actionIds.length > 0);
-  console.log(`fuzz: ${world.routes.length} routes, ${world.actionIds.length} actions, ${world.effectTypes.length} effects, ${world.paletteIds.length} palettes, ${world.sourceIds.length} sources`);
+  console.log(
+    `fuzz: ${world.routes.length} routes, ${world.actionIds.length} actions, ${world.effectTypes.length} effects, ${world.paletteIds.length} palettes, ${world.sourceIds.length} sources`,
+  );
 });
 
 test('the response checker rejects what it must (the invariants can fail)', () => {
@@ -1026,10 +1410,16 @@ test('the response checker rejects what it must (the invariants can fail)', () =
   assert.match(String(problemWith('GET', '/x', 'valid', json(400, { ...ok, details: [1] }))), /details/);
   assert.match(String(problemWith('GET', '/api/v1/global', 'invalid', json(200, {}))), /protected route/);
   assert.is(problemWith('GET', '/api/v1/status', 'invalid', json(200, {})), null);
-  assert.match(String(problemWith('GET', '/x', 'valid', { status: 404, headers: { 'access-control-allow-origin': '*' }, body: Buffer.from('nope') })), /not JSON/);
+  assert.match(
+    String(problemWith('GET', '/x', 'valid', { status: 404, headers: { 'access-control-allow-origin': '*' }, body: Buffer.from('nope') })),
+    /not JSON/,
+  );
   assert.match(String(problemWith('HEAD', '/x', 'valid', json(405, ok))), /body bytes/);
   const two = parseResponses(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n'));
-  assert.equal(two.answers.map((a) => a.status), [200, 304]);
+  assert.equal(
+    two.answers.map((a) => a.status),
+    [200, 304],
+  );
   assert.match(String(parseResponses(Buffer.from('HTTP/1.1 200 OK\r\n\r\n')).malformed), /Content-Length/);
 });
 
@@ -1042,7 +1432,9 @@ for (let i = 0; i < CATEGORIES.length; i++) {
 test('connections left open on malformed bytes are closed by the server; their late answers are valid', async () => {
   const t0 = Date.now();
   await waitUntil(() => stalledPool.every((w) => w.closed || w.sock.destroyed), 25_000, 200).catch(() => {
-    throw new Error(`${stalledPool.filter((w) => !w.closed).length} of ${stalledPool.length} stalled connections still open after ${Date.now() - t0} ms`);
+    throw new Error(
+      `${stalledPool.filter((w) => !w.closed).length} of ${stalledPool.length} stalled connections still open after ${Date.now() - t0} ms`,
+    );
   });
   for (const w of stalledPool) {
     const parsed = parseResponses(Buffer.concat(w.data), w.c.bytes.toString('latin1').startsWith('HEAD ') ? 1 : 0);
@@ -1052,7 +1444,9 @@ test('connections left open on malformed bytes are closed by the server; their l
       if (p) fail(w.c, `late answer: ${p}`);
     }
   }
-  console.log(`fuzz: ${stalledPool.length} connections held open on malformed bytes, all closed by the server within ${Date.now() - t0} ms of the check`);
+  console.log(
+    `fuzz: ${stalledPool.length} connections held open on malformed bytes, all closed by the server within ${Date.now() - t0} ms of the check`,
+  );
 });
 
 test('process up; state restored; counts written to the results dir (fuzz.json)', async () => {
@@ -1072,8 +1466,14 @@ test('process up; state restored; counts written to the results dir (fuzz.json)'
   assert.ok(stats.cases > 0);
 
   const durationMs = Date.now() - started;
-  console.log(`fuzz: ${stats.cases} cases (${Object.entries(stats.byCategory).map(([k, v]) => `${k} ${v}`).join(', ')}) in ${(durationMs / 1000).toFixed(1)} s, seed ${SEED}`);
-  console.log(`fuzz: ${stats.batches} batches with state checks, ${stats.mutations} accepted mutations, ${stats.resets} resets on oversized input, raw: ${stats.rawClosed} closed / ${stats.rawStalled} held open without an answer`);
+  console.log(
+    `fuzz: ${stats.cases} cases (${Object.entries(stats.byCategory)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}) in ${(durationMs / 1000).toFixed(1)} s, seed ${SEED}`,
+  );
+  console.log(
+    `fuzz: ${stats.batches} batches with state checks, ${stats.mutations} accepted mutations, ${stats.resets} resets on oversized input, raw: ${stats.rawClosed} closed / ${stats.rawStalled} held open without an answer`,
+  );
   console.log(`fuzz: answers by status ${JSON.stringify(stats.statuses)}; documented 5xx ${JSON.stringify(stats.documented)}`);
   const dir = RESULTS_DIR;
   await mkdir(dir, { recursive: true });

@@ -46,11 +46,17 @@ test('the render loop keeps its clock under load: frames + skipped slots = elaps
   const { frames, dropped, slots, spanS } = result.clock;
   assert.ok(spanS >= SECONDS / 2, `sampled ${spanS} s of the load`);
   assert.ok(frames > 0, 'frames were rendered during the load');
-  assert.ok(Math.abs(frames + dropped - slots) <= slots * 0.1 + 2, `${frames} frames + ${dropped} skipped over ${spanS} s = ${slots} slots at ${result.fps.target} fps`);
+  assert.ok(
+    Math.abs(frames + dropped - slots) <= slots * 0.1 + 2,
+    `${frames} frames + ${dropped} skipped over ${spanS} s = ${slots} slots at ${result.fps.target} fps`,
+  );
 });
 
 test('render fps comes back to 80 % of its idle rate within 30 s of the load ending', () => {
-  assert.ok(result.fps.recoveredAfterMs !== null, `idle ${result.fps.idleMedian} fps, under load median ${result.fps.median}; not back to 80 % within 30 s`);
+  assert.ok(
+    result.fps.recoveredAfterMs !== null,
+    `idle ${result.fps.idleMedian} fps, under load median ${result.fps.median}; not back to 80 % within 30 s`,
+  );
 });
 
 test('server RSS grows at most 25 % over the second half', () => {

@@ -126,13 +126,15 @@ interface Parsed {
 }
 
 /** For `exchange`: true once `n` complete answers arrived. */
-const answersAtLeast = (n: number, heads: boolean[] = []) => (data: Buffer): boolean => {
-  try {
-    return parseAnswers(data, heads).answers.length >= n;
-  } catch {
-    return true; // not HTTP: nothing more to wait for; the test's own parse reports it
-  }
-};
+const answersAtLeast =
+  (n: number, heads: boolean[] = []) =>
+  (data: Buffer): boolean => {
+    try {
+      return parseAnswers(data, heads).answers.length >= n;
+    } catch {
+      return true; // not HTTP: nothing more to wait for; the test's own parse reports it
+    }
+  };
 
 /** Splits an HTTP/1.1 byte stream into answers (Content-Length or chunked framing; HEAD answers have no body). */
 function parseAnswers(buf: Buffer, heads: boolean[] = []): { answers: Parsed[]; rest: number } {
@@ -227,7 +229,9 @@ test.after(async () => {
 
 test('baseline: the good client before any abuse', async () => {
   const base = await goodClient(() => true, 100);
-  console.log(`protocol baseline: GET /status p50 ${base.p50Ms} ms, p99 ${base.p99Ms} ms, max ${base.maxMs} ms (${base.requests} requests)`);
+  console.log(
+    `protocol baseline: GET /status p50 ${base.p50Ms} ms, p99 ${base.p99Ms} ms, max ${base.maxMs} ms (${base.requests} requests)`,
+  );
   results.baseline = base;
   assert.is(base.failures, 0);
   assert.ok(base.p99Ms < P99_LIMIT_MS, `baseline p99 ${base.p99Ms} ms`);
@@ -296,12 +300,23 @@ test('slowloris: connections trickling header bytes do not starve the good clien
       `server closed ${closedByServer} (first generation ${firstGenerationClosed}/${firstGeneration}); ` +
       `good client p50 ${during.p50Ms} ms, p99 ${during.p99Ms} ms, max ${during.maxMs} ms over ${during.requests} requests, ${during.failures} failed`,
   );
-  results.slowloris = { connections: SLOW_CONNECTIONS, byteIntervalMs: SLOW_INTERVAL_MS, durationMs: elapsed, closedByServer, reconnects, answeredToAttacker: answered, goodClient: during };
+  results.slowloris = {
+    connections: SLOW_CONNECTIONS,
+    byteIntervalMs: SLOW_INTERVAL_MS,
+    durationMs: elapsed,
+    closedByServer,
+    reconnects,
+    answeredToAttacker: answered,
+    goodClient: during,
+  };
   assert.is(during.failures, 0, 'every good request answered 200');
   assert.ok(during.requests >= 50, `the good client kept going (${during.requests} requests)`);
   assert.ok(during.p99Ms < P99_LIMIT_MS, `good client p99 ${during.p99Ms} ms under attack`);
   assert.is(answered, 0, 'an unfinished header block is never answered as a request');
-  assert.ok(firstGenerationClosed >= firstGeneration * 0.95, `server closed ${firstGenerationClosed} of ${firstGeneration} trickling connections within ${elapsed} ms`);
+  assert.ok(
+    firstGenerationClosed >= firstGeneration * 0.95,
+    `server closed ${firstGenerationClosed} of ${firstGeneration} trickling connections within ${elapsed} ms`,
+  );
   assert.is((await req('GET', api('/status'))).status, 200);
 });
 
@@ -313,28 +328,73 @@ const afterZeroChunk = `0\r\n\r\n${SMUGGLED}`;
 
 /** Each attempt: one reading of the framing ends the first body early and leaves SMUGGLED as a second request. */
 const SMUGGLING: Array<[string, string]> = [
-  ['CL.TE: Content-Length spans all, chunked ends at 0', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: chunked\r\n\r\n${afterZeroChunk}`],
-  ['TE.CL: chunked spans all, Content-Length 4 ends early', `${OUTER}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n${chunkOf(SMUGGLED)}`],
+  [
+    'CL.TE: Content-Length spans all, chunked ends at 0',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: chunked\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'TE.CL: chunked spans all, Content-Length 4 ends early',
+    `${OUTER}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n${chunkOf(SMUGGLED)}`,
+  ],
   ['TE.CL, Transfer-Encoding first', `${OUTER}Transfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n${chunkOf(SMUGGLED)}`],
   ['two Content-Length: 0 then full', `${OUTER}Content-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
   ['two Content-Length: full then 0', `${OUTER}Content-Length: ${SMUGGLED.length}\r\nContent-Length: 0\r\n\r\n${SMUGGLED}`],
   ['two Content-Length, different case', `${OUTER}content-length: 0\r\nCONTENT-LENGTH: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
   ['Content-Length list "0, N"', `${OUTER}Content-Length: 0, ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
-  ['Transfer-Encoding: xchunked with Content-Length', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: xchunked\r\n\r\n${afterZeroChunk}`],
+  [
+    'Transfer-Encoding: xchunked with Content-Length',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: xchunked\r\n\r\n${afterZeroChunk}`,
+  ],
   ['Transfer-Encoding: xchunked alone', `${OUTER}Transfer-Encoding: xchunked\r\n\r\n${afterZeroChunk}`],
-  ['Transfer-Encoding: " chunked" with Content-Length', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding:  chunked\r\n\r\n${afterZeroChunk}`],
-  ['Transfer-Encoding: tab chunked with Content-Length', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding:\tchunked\r\n\r\n${afterZeroChunk}`],
-  ['"Transfer-Encoding : chunked" (space before colon)', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding : chunked\r\n\r\n${afterZeroChunk}`],
-  ['Transfer-Encoding: CHUNKED with Content-Length', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: CHUNKED\r\n\r\n${afterZeroChunk}`],
-  ['Transfer-Encoding: chunked, identity with Content-Length', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: chunked, identity\r\n\r\n${afterZeroChunk}`],
-  ['two Transfer-Encoding (chunked, x) with Content-Length', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n${afterZeroChunk}`],
-  ['two Transfer-Encoding (chunked, identity), no Content-Length', `${OUTER}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n${afterZeroChunk}`],
-  ['two Transfer-Encoding (identity, chunked), no Content-Length', `${OUTER}Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n\r\n${chunkOf(SMUGGLED)}`],
-  ['Transfer-Encoding folded onto the next line', `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding:\r\n chunked\r\n\r\n${afterZeroChunk}`],
+  [
+    'Transfer-Encoding: " chunked" with Content-Length',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding:  chunked\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'Transfer-Encoding: tab chunked with Content-Length',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding:\tchunked\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    '"Transfer-Encoding : chunked" (space before colon)',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding : chunked\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'Transfer-Encoding: CHUNKED with Content-Length',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: CHUNKED\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'Transfer-Encoding: chunked, identity with Content-Length',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: chunked, identity\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'two Transfer-Encoding (chunked, x) with Content-Length',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'two Transfer-Encoding (chunked, identity), no Content-Length',
+    `${OUTER}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n${afterZeroChunk}`,
+  ],
+  [
+    'two Transfer-Encoding (identity, chunked), no Content-Length',
+    `${OUTER}Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n\r\n${chunkOf(SMUGGLED)}`,
+  ],
+  [
+    'Transfer-Encoding folded onto the next line',
+    `${OUTER}Content-Length: ${afterZeroChunk.length}\r\nTransfer-Encoding:\r\n chunked\r\n\r\n${afterZeroChunk}`,
+  ],
   ['Content-Length: +N', `${OUTER}Content-Length: +${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
-  ['GET with a Content-Length body', `GET ${API}/global HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
-  ['unknown route with two Content-Length', `POST ${API}/nope HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
-  ['OPTIONS with two Content-Length', `OPTIONS ${API}/global HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
+  [
+    'GET with a Content-Length body',
+    `GET ${API}/global HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`,
+  ],
+  [
+    'unknown route with two Content-Length',
+    `POST ${API}/nope HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`,
+  ],
+  [
+    'OPTIONS with two Content-Length',
+    `OPTIONS ${API}/global HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`,
+  ],
 ];
 
 test('request smuggling: conflicting or obfuscated framing is refused; the smuggled request never takes effect', async () => {
@@ -358,11 +418,17 @@ test('request smuggling: conflicting or obfuscated framing is refused; the smugg
     assert.is(state.blackout, false, `${name}: the smuggled POST /global/blackout took effect (answers ${answers.join(', ') || 'none'})`);
     assert.is(state.dimmer, 1, `${name}: the outer request changed the dimmer`);
     assert.ok(answers.length <= 1, `${name}: ${answers.length} answers, so the smuggled bytes were read as a request`);
-    assert.ok(answers.every((st) => (st >= 400 && st < 500) || st === 200), `${name}: answers ${answers.join(', ')}`);
+    assert.ok(
+      answers.every((st) => (st >= 400 && st < 500) || st === 200),
+      `${name}: answers ${answers.join(', ')}`,
+    );
     if (answers[0] === 200) assert.ok(name.startsWith('GET'), `${name}: only the GET may succeed (its body is ignored)`);
     if (answers.length === 0) assert.ok(ex.closed || ex.data.length === 0, `${name}: refused`);
   }
-  for (const o of outcomes) console.log(`protocol smuggling: ${o.name}: ${o.answers.length ? `answered ${o.answers.join(', ')}` : 'no answer'}${o.closed ? ', connection closed' : ', connection left open'}`);
+  for (const o of outcomes)
+    console.log(
+      `protocol smuggling: ${o.name}: ${o.answers.length ? `answered ${o.answers.join(', ')}` : 'no answer'}${o.closed ? ', connection closed' : ', connection left open'}`,
+    );
   results.smuggling = outcomes;
   assert.is((await req('GET', api('/status'))).status, 200);
 });
@@ -401,7 +467,9 @@ test('pipelining: 10 GETs in one write get 10 answers in order; a request pipeli
   assert.ok(after === 1 || after === 0.1, `only the first pipelined POST may apply (dimmer ${after})`);
   await resetGlobal();
   results.pipelining = { requests: 10, answers: answers.length, ordered: true, pipelinedPostsClosed: true };
-  console.log('protocol pipelining: 10 GETs in one write -> 10 ordered answers; pipelined POSTs close the connection, at most the first applies');
+  console.log(
+    'protocol pipelining: 10 GETs in one write -> 10 ordered answers; pipelined POSTs close the connection, at most the first applies',
+  );
 });
 
 test('HEAD answers carry no body, so a request pipelined after one is read correctly', async () => {
@@ -409,14 +477,22 @@ test('HEAD answers carry no body, so a request pipelined after one is read corre
   const bytes = `HEAD ${API}/global HTTP/1.1\r\nHost: localhost\r\n\r\nHEAD ${API}/nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET ${API}/global HTTP/1.1\r\nHost: localhost\r\n\r\n`;
   const ex = await exchange(bytes, 300, 15_000, answersAtLeast(3, [true, true, false]));
   const { answers, rest } = parseAnswers(ex.data, [true, true, false]);
-  assert.equal(answers.map((a) => a.status), [200, 404, 200]);
+  assert.equal(
+    answers.map((a) => a.status),
+    [200, 404, 200],
+  );
   assert.equal(answers.map((a) => a.body.length).slice(0, 2), [0, 0]);
   assert.equal(JSON.parse(answers[2]!.body), { blackout: false, dimmer: 1 });
   assert.is(rest, 0);
 });
 
 test('declared body over 64 KiB: 413 before the body arrives, one Connection: close, connection closed', async () => {
-  const ex = await exchange(`POST ${API}/global/dimmer HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"value":`, 1000, 15_000, answersAtLeast(1));
+  const ex = await exchange(
+    `POST ${API}/global/dimmer HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"value":`,
+    1000,
+    15_000,
+    answersAtLeast(1),
+  );
   const { answers } = parseAnswers(ex.data);
   assert.is(answers.length, 1);
   assert.is(answers[0]!.status, 413);
@@ -475,7 +551,9 @@ test('10 000 idle connections: the server holds them, the good client still gets
   const limit = Math.min(mine, theirs, Number.isFinite(shellLimit) ? shellLimit : Number.POSITIVE_INFINITY);
   // Both ends hold one descriptor per connection; keep room for the server's own files, workers and the good client.
   const target = Math.max(100, Math.min(IDLE_TARGET, limit - 512));
-  console.log(`protocol idle: fd limit ${limit} (ulimit -n ${shellLimit}, this process ${mine}, server ${theirs}); opening ${target} idle connections${target < IDLE_TARGET ? ` (fewer than ${IDLE_TARGET}: limited by the fd limit)` : ''}`);
+  console.log(
+    `protocol idle: fd limit ${limit} (ulimit -n ${shellLimit}, this process ${mine}, server ${theirs}); opening ${target} idle connections${target < IDLE_TARGET ? ` (fewer than ${IDLE_TARGET}: limited by the fd limit)` : ''}`,
+  );
   const fdsBefore = await serverFds();
 
   const idle: Socket[] = [];
@@ -501,7 +579,9 @@ test('10 000 idle connections: the server holds them, the good client still gets
   const openMs = Date.now() - t0;
   // The server accepted them: its descriptor count rose by about one per connection.
   let fdsHeld = 0;
-  await waitUntil(async () => (fdsHeld = (await serverFds()) - fdsBefore) >= idle.length * 0.95 - closedByServer, 30_000, 50).catch(() => {});
+  await waitUntil(async () => (fdsHeld = (await serverFds()) - fdsBefore) >= idle.length * 0.95 - closedByServer, 30_000, 50).catch(
+    () => {},
+  );
   const openAtStart = idle.length - closedByServer;
   const during = await goodClient(() => true, 100);
   const openAtEnd = idle.length - closedByServer;
@@ -520,7 +600,10 @@ test('10 000 idle connections: the server holds them, the good client still gets
   await waitUntil(() => closedByServer >= idle.length * 0.99, 60_000, 100).catch(() => {});
   const closeMs = Date.now() - t0;
   console.log(`protocol idle: server closed ${closedByServer} of ${idle.length} idle connections within ${closeMs} ms of opening them`);
-  assert.ok(closedByServer >= idle.length * 0.99, `server closed ${closedByServer} of ${idle.length} idle connections (waited ${Date.now() - tClose} ms)`);
+  assert.ok(
+    closedByServer >= idle.length * 0.99,
+    `server closed ${closedByServer} of ${idle.length} idle connections (waited ${Date.now() - tClose} ms)`,
+  );
   stopping = true;
   for (const sock of idle) {
     sock.destroy();

@@ -48,7 +48,12 @@ export class DocumentedAnswers {
  * between tries, for at most `timeoutMs`; every documented answer on the way is counted in `counter`. Returns the
  * last answer, so the caller's own checks still run on a real one.
  */
-export async function retryDocumented(path: string, send: () => Promise<Res>, counter: DocumentedAnswers, timeoutMs = 30_000): Promise<Res> {
+export async function retryDocumented(
+  path: string,
+  send: () => Promise<Res>,
+  counter: DocumentedAnswers,
+  timeoutMs = 30_000,
+): Promise<Res> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const r = await send();

@@ -23,7 +23,8 @@ const palette = paletteUniform(DEFAULT_PALETTE);
 export const started = performance.now();
 
 export const effects: IsfDescriptor[] = [];
-for (const f of (await readdir(join(ROOT, 'assets', 'effects'))).filter((n) => n.endsWith('.fs')).sort()) effects.push(await loadBuiltin('effects', f));
+for (const f of (await readdir(join(ROOT, 'assets', 'effects'))).filter((n) => n.endsWith('.fs')).sort())
+  effects.push(await loadBuiltin('effects', f));
 export const byType = (t: string): IsfDescriptor => effects.find((d) => d.type === t)!;
 export const fusable = effects.filter((d) => analyze(d).fusable);
 const programs = new Map<IsfDescriptor, IsfProgram>();
@@ -57,7 +58,17 @@ const ping: [RenderTarget, RenderTarget] = [createTarget(gl, W, H), createTarget
 function draw(steps: readonly FuseStep[], time: number, filters = false): Uint8Array {
   let [a, b] = ping;
   let src: WebGLTexture = input;
-  const frame: IsfFrame = { input: null, inputSize: [W, H], target: null, time, timeDelta: 1 / 30, frameIndex: 7, date: isfDate(), palette, values: {} };
+  const frame: IsfFrame = {
+    input: null,
+    inputSize: [W, H],
+    target: null,
+    time,
+    timeDelta: 1 / 30,
+    frameIndex: 7,
+    date: isfDate(),
+    palette,
+    values: {},
+  };
   for (const s of steps) {
     setFilter(gl, src, filters && s.ownPixel);
     frame.input = src;
@@ -101,7 +112,8 @@ export function compare(chain: ReadonlyArray<{ desc: IsfDescriptor; inputs: Reco
   return fused.stats().fusedRuns;
 }
 
-export const countCopies = (chain: ReadonlyArray<{ desc: IsfDescriptor }>): number => chain.filter((c) => c.desc.passes[c.desc.passes.length - 1]?.target !== undefined).length;
+export const countCopies = (chain: ReadonlyArray<{ desc: IsfDescriptor }>): number =>
+  chain.filter((c) => c.desc.passes[c.desc.passes.length - 1]?.target !== undefined).length;
 
 // Deterministic random numbers: the same chains and values on every run.
 let seed = 0x2f6b1d;
@@ -129,14 +141,16 @@ export function randomValue(i: IsfInput): unknown {
     case 'color':
       return [rand(), rand(), rand(), 1];
     case 'point2D':
-      return Array.isArray(lo) && Array.isArray(hi) ? [lo[0]! + rand() * (hi[0]! - lo[0]!), lo[1]! + rand() * (hi[1]! - lo[1]!)] : [rand(), rand()];
+      return Array.isArray(lo) && Array.isArray(hi)
+        ? [lo[0]! + rand() * (hi[0]! - lo[0]!), lo[1]! + rand() * (hi[1]! - lo[1]!)]
+        : [rand(), rand()];
     default:
       return undefined;
   }
 }
 
-export const randomInputs = (d: IsfDescriptor): Record<string, unknown> => Object.fromEntries(d.inputs.filter((i) => i.type !== 'image').map((i) => [i.name, randomValue(i)]));
-
+export const randomInputs = (d: IsfDescriptor): Record<string, unknown> =>
+  Object.fromEntries(d.inputs.filter((i) => i.type !== 'image').map((i) => [i.name, randomValue(i)]));
 
 /** Frees what the comparisons made (the process's GL context stays). */
 export function releaseAll(): void {

@@ -95,10 +95,7 @@ export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): Ren
   try {
     let inputSize: [number, number] = [width, height];
     if (opts.input) {
-      const img =
-        typeof opts.input === 'function'
-          ? { width, height, pixels: rasterize(opts.input, width, height) }
-          : opts.input;
+      const img = typeof opts.input === 'function' ? { width, height, pixels: rasterize(opts.input, width, height) } : opts.input;
       inputSize = [img.width, img.height];
       inputTex = gl.createTexture();
       // The chain hands effects GL-oriented textures, so the top-down test image goes in flipped.
@@ -148,7 +145,11 @@ export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): Ren
 function rasterize(fn: (x: number, y: number) => Rgba, width: number, height: number): Uint8Array {
   const px = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) px.set(fn(x, y).map((v) => Math.max(0, Math.min(255, Math.round(v)))), (y * width + x) * 4);
+    for (let x = 0; x < width; x++)
+      px.set(
+        fn(x, y).map((v) => Math.max(0, Math.min(255, Math.round(v)))),
+        (y * width + x) * 4,
+      );
   }
   return px;
 }

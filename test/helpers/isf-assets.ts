@@ -14,7 +14,11 @@ export async function checkIsfFolder(dir: string, kind: 'effect' | 'generator', 
     const text = await readFile(join(dir, f), 'utf8');
     const desc = parseIsf(text, { file: `builtin:${f}`, fileName: f });
     assert.is(desc.kind, kind, `${f} must parse as an ${kind}`);
-    if (kind === 'generator') assert.not.ok(desc.inputs.some((i) => i.type === 'image'), `${f}: generators take no images`);
+    if (kind === 'generator')
+      assert.not.ok(
+        desc.inputs.some((i) => i.type === 'image'),
+        `${f}: generators take no images`,
+      );
     const header = JSON.parse(text.slice(text.indexOf('/*') + 2, text.indexOf('*/'))) as Record<string, unknown>;
     assert.type(header.NAME, 'string', `${f}: NAME`);
     assert.ok(String(header.DESCRIPTION ?? '').length > 10, `${f}: DESCRIPTION`);

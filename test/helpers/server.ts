@@ -163,7 +163,13 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
 
   const waitFor = opts.waitFor ?? 'running';
   try {
-    if (waitFor === 'running') await waitForHttp(server, 30000, () => exited, () => out);
+    if (waitFor === 'running')
+      await waitForHttp(
+        server,
+        30000,
+        () => exited,
+        () => out,
+      );
     else await waitForLog(waitFor.slice(4));
   } catch (err) {
     await server.stop('SIGKILL');

@@ -21,7 +21,9 @@ export function connectWs(url: string, headers: Record<string, string> = {}): Pr
     const ws = new WebSocket(url, { headers, maxPayload: 256 * 1024 * 1024 });
     const messages: any[] = [];
     const waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
-    const closed = new Promise<{ code: number; reason: string }>((res) => ws.on('close', (code, reason) => res({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((res) =>
+      ws.on('close', (code, reason) => res({ code, reason: reason.toString() })),
+    );
     ws.on('message', (data) => {
       let m: any;
       try {
@@ -54,11 +56,17 @@ export function connectWs(url: string, headers: Record<string, string> = {}): Pr
           const hit = messages.find(match);
           if (hit) return Promise.resolve(hit);
           return new Promise((res, rej) => {
-            const t = setTimeout(() => rej(new Error(`no matching message within ${timeoutMs} ms; last: ${JSON.stringify(messages.slice(-3)).slice(0, 400)}`)), timeoutMs);
-            waiters.push({ match, resolve: (m) => {
-              clearTimeout(t);
-              res(m);
-            } });
+            const t = setTimeout(
+              () => rej(new Error(`no matching message within ${timeoutMs} ms; last: ${JSON.stringify(messages.slice(-3)).slice(0, 400)}`)),
+              timeoutMs,
+            );
+            waiters.push({
+              match,
+              resolve: (m) => {
+                clearTimeout(t);
+                res(m);
+              },
+            });
           });
         },
       }),

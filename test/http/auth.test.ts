@@ -9,7 +9,8 @@ const KEY = 'k3y-for-tests-7f1d2c9a';
 let s: TestServer;
 const ops: Array<{ method: string; path: string; open: boolean }> = [];
 
-const sampleBody = (path: string): unknown => (path.endsWith('/dimmer') ? { value: 0.5 } : path.endsWith('/blackout') ? { enabled: false } : {});
+const sampleBody = (path: string): unknown =>
+  path.endsWith('/dimmer') ? { value: 0.5 } : path.endsWith('/blackout') ? { enabled: false } : {};
 
 test.before(async () => {
   s = await startServer({ config: { server: { apiKey: KEY } } });
@@ -30,12 +31,24 @@ test.after(async () => {
 
 test('the served description has protected and open operations', () => {
   assert.ok(ops.filter((o) => !o.open).length >= 4);
-  assert.equal(ops.filter((o) => o.open).map((o) => o.path).sort(), ['/api/v1/docs', '/api/v1/openapi.yaml', '/api/v1/status']);
+  assert.equal(
+    ops
+      .filter((o) => o.open)
+      .map((o) => o.path)
+      .sort(),
+    ['/api/v1/docs', '/api/v1/openapi.yaml', '/api/v1/status'],
+  );
 });
 
 test('every protected operation: 401 UNAUTHORIZED without a key and with a wrong key', async () => {
   for (const op of ops.filter((o) => !o.open)) {
-    for (const headers of <Record<string, string>[]>[{}, { 'x-api-key': 'wrong' }, { authorization: `Bearer ${KEY}x` }, { authorization: KEY }, { 'x-api-key': 'z'.repeat(5000) }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { 'x-api-key': 'wrong' },
+      { authorization: `Bearer ${KEY}x` },
+      { authorization: KEY },
+      { 'x-api-key': 'z'.repeat(5000) },
+    ]) {
       const r = await req(op.method, `${s.base}${op.path}`, { headers, body: op.method === 'POST' ? sampleBody(op.path) : undefined });
       assert.is(r.status, 401, `${op.method} ${op.path} ${JSON.stringify(headers).slice(0, 60)}`);
       assert.is(r.headers['www-authenticate'], 'Bearer realm="vjd"');
@@ -50,7 +63,11 @@ test('every protected operation: 401 UNAUTHORIZED without a key and with a wrong
 
 test('both header forms are accepted', async () => {
   for (const op of ops.filter((o) => !o.open)) {
-    for (const headers of <Record<string, string>[]>[{ 'x-api-key': KEY }, { authorization: `Bearer ${KEY}` }, { authorization: `bearer ${KEY}` }]) {
+    for (const headers of <Record<string, string>[]>[
+      { 'x-api-key': KEY },
+      { authorization: `Bearer ${KEY}` },
+      { authorization: `bearer ${KEY}` },
+    ]) {
       // The MJPEG preview never ends: HEAD goes through the same key check and answers with its headers only.
       const method = op.path.endsWith('.mjpeg') ? 'HEAD' : op.method;
       const r = await req(method, `${s.base}${op.path}`, { headers, body: op.method === 'POST' ? sampleBody(op.path) : undefined });
@@ -61,7 +78,13 @@ test('both header forms are accepted', async () => {
 });
 
 test('exempt routes are reachable without a key: status, docs and its assets, openapi.yaml', async () => {
-  for (const p of ['/api/v1/status', '/api/v1/docs', '/api/v1/docs/swagger-ui.css', '/api/v1/docs/swagger-init.js', '/api/v1/openapi.yaml']) {
+  for (const p of [
+    '/api/v1/status',
+    '/api/v1/docs',
+    '/api/v1/docs/swagger-ui.css',
+    '/api/v1/docs/swagger-init.js',
+    '/api/v1/openapi.yaml',
+  ]) {
     const r = await req('GET', `${s.base}${p}`);
     assert.is(r.status, 200, p);
   }

@@ -19,7 +19,19 @@ const ok = async (q: string): Promise<any> => {
 };
 
 async function still(path: string, color: string): Promise<void> {
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${color}:size=64x36`, '-frames:v', '1', path]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${color}:size=64x36`,
+    '-frames:v',
+    '1',
+    path,
+  ]);
 }
 
 test.before(async () => {
@@ -35,7 +47,11 @@ test.before(async () => {
     dataDir,
     config: {
       media: { roots: [media] },
-      live: { test: [{ id: 'bars', name: 'Color Bars', pattern: 'color=c=white:size=64x36:rate=10' }], streams: [], v4l2: { enabled: false } },
+      live: {
+        test: [{ id: 'bars', name: 'Color Bars', pattern: 'color=c=white:size=64x36:rate=10' }],
+        streams: [],
+        v4l2: { enabled: false },
+      },
     },
   });
   await waitUntil(async () => (await ok('?path=/files')).count > 0, 20000);
@@ -83,7 +99,10 @@ test('slugs: lower case from a-z0-9/_-, sibling collisions resolved deterministi
   assert.equal(paths.sort(), ['/files/stage-looks', '/files/stage-looks-2']);
   for (const p of paths) assert.match(p, /^[a-z0-9/_-]+$/);
   const again = await ok('?path=/files');
-  assert.equal(again.items.map((n: any) => n.id), b.items.map((n: any) => n.id));
+  assert.equal(
+    again.items.map((n: any) => n.id),
+    b.items.map((n: any) => n.id),
+  );
 });
 
 test('items: thumbnailUrl and activate that works when sent unchanged; activeState on the current item only', async () => {
@@ -117,7 +136,10 @@ test('paths: one trailing slash ignored, case-insensitive, empty roots addressab
   assert.equal(await ok('?path=/LIVE/Test'), await ok('?path=/live/test'));
   const stream = await ok('?path=/live/stream');
   assert.equal([stream.count, stream.items], [0, []], 'a provider without inputs is an empty, addressable folder');
-  assert.not.ok((await ok('?path=/live')).items.some((n: any) => n.browsePath === '/live/stream'), 'and left out of its parent');
+  assert.not.ok(
+    (await ok('?path=/live')).items.some((n: any) => n.browsePath === '/live/stream'),
+    'and left out of its parent',
+  );
   assert.is((await browse('?path=/live/v4l2')).status, 404, 'a provider switched off in config is no folder');
   const empty = await ok('?path=/files/empty-folder');
   assert.equal(empty.items, []);

@@ -29,11 +29,20 @@ test.before(async () => {
   await mkdir(presetsDir);
   await writeFile(join(sourcesDir, 'house_flat.fs'), FLAT);
   await writeFile(join(sourcesDir, 'solid_color.fs'), SOLID);
-  await writeFile(join(sourcesDir, 'effect_in_wrong_place.fs'), `/*{ "INPUTS": [ { "NAME": "inputImage", "TYPE": "image" } ] }*/ void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage); }`);
-  await writeFile(join(presetsDir, 'house_green.json'), JSON.stringify({ name: 'House Green', source: 'house_flat', inputs: { tint: [0, 1, 0, 1] } }));
+  await writeFile(
+    join(sourcesDir, 'effect_in_wrong_place.fs'),
+    `/*{ "INPUTS": [ { "NAME": "inputImage", "TYPE": "image" } ] }*/ void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage); }`,
+  );
+  await writeFile(
+    join(presetsDir, 'house_green.json'),
+    JSON.stringify({ name: 'House Green', source: 'house_flat', inputs: { tint: [0, 1, 0, 1] } }),
+  );
   await writeFile(join(presetsDir, 'orphan.json'), JSON.stringify({ name: 'Orphan', source: 'no_such_generator', inputs: {} }));
   await writeFile(join(presetsDir, 'broken.json'), '{ "name": ');
-  s = await startServer({ dataDir, config: { sources: { dirs: [sourcesDir] }, presets: { dirs: [presetsDir] }, live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  s = await startServer({
+    dataDir,
+    config: { sources: { dirs: [sourcesDir] }, presets: { dirs: [presetsDir] }, live: { test: [], streams: [], v4l2: { enabled: false } } },
+  });
 });
 test.after(async () => {
   await s.cleanup();
@@ -64,7 +73,10 @@ test('a preset drives its generator with the saved inputs; an operator file repl
 });
 
 test('a preset file added while running appears without a restart', async () => {
-  await writeFile(join(presetsDir, 'house_blue.json'), JSON.stringify({ name: 'House Blue', source: 'house_flat', inputs: { tint: [0, 0, 1, 1] } }));
+  await writeFile(
+    join(presetsDir, 'house_blue.json'),
+    JSON.stringify({ name: 'House Blue', source: 'house_flat', inputs: { tint: [0, 0, 1, 1] } }),
+  );
   await waitUntil(async () => (await get('/sources')).items.some((i: any) => i.id === 'preset:house_blue'), 10000);
   const r = await req('POST', api('/sources/select'), { body: { id: 'preset:house_blue' } });
   assert.is(r.status, 200);

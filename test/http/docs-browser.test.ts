@@ -20,7 +20,7 @@ test.after(async () => {
 
 const SECURITY = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
 
-test('/docs has the control page\'s security headers: a CSP that forbids framing, inline scripts and eval', async () => {
+test("/docs has the control page's security headers: a CSP that forbids framing, inline scripts and eval", async () => {
   const docs = await req('GET', `${s.base}/api/v1/docs`);
   const ui = await req('GET', `${s.base}/ui/`);
   assert.is(docs.status, 200);
@@ -29,7 +29,12 @@ test('/docs has the control page\'s security headers: a CSP that forbids framing
     assert.ok(typeof ui.headers[h] === 'string' && ui.headers[h] !== '', `ui ${h}`);
   }
   const csp = String(docs.headers['content-security-policy']);
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v] as const));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k!, v] as const),
+  );
   assert.equal(directives.get('frame-ancestors'), ["'none'"]);
   assert.equal(directives.get('base-uri'), ["'none'"]);
   assert.equal(directives.get('object-src'), ["'none'"]);
@@ -59,7 +64,14 @@ test('/docs renders the operations without a key and loads nothing from elsewher
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await ctx.newPage();
@@ -85,7 +97,7 @@ test('/docs renders the operations without a key and loads nothing from elsewher
     assert.ok(ops >= 6, `rendered ${ops} operations`);
     const title = await page.locator('.title').first().innerText();
     assert.match(title, /vjd/);
-    assert.ok(await page.locator('.btn.authorize').count() > 0, 'an Authorize button for the API key');
+    assert.ok((await page.locator('.btn.authorize').count()) > 0, 'an Authorize button for the API key');
     assert.equal(foreign, []);
     assert.equal(failed, []);
     assert.equal(violations, [], 'Swagger UI ran under the policy without a violation');

@@ -50,13 +50,17 @@ async function settledGl(read: () => Promise<Record<string, number>>): Promise<R
   let last = '';
   let same = 0;
   let value: Record<string, number> = {};
-  await waitUntil(async () => {
-    value = await read();
-    const text = JSON.stringify(value);
-    same = text === last ? same + 1 : 0;
-    last = text;
-    return same >= 2;
-  }, 30000, 300);
+  await waitUntil(
+    async () => {
+      value = await read();
+      const text = JSON.stringify(value);
+      same = text === last ? same + 1 : 0;
+      last = text;
+      return same >= 2;
+    },
+    30000,
+    300,
+  );
   return value;
 }
 
@@ -83,8 +87,14 @@ test('empty chain and the catalog', async () => {
   // The spec's fields, plus the inputs each type has (issue 16: inputs are described).
   for (const it of cat.items) assert.equal(Object.keys(it).sort(), ['inChain', 'inputs', 'name', 'type']);
   assert.ok(cat.items.some((i: any) => i.type === 'invert'));
-  assert.ok(cat.items.some((i: any) => i.type === 'broken'), 'a file that parses but does not compile stays in the catalog');
-  assert.not.ok(cat.items.some((i: any) => i.type === 'not_isf'), 'a file that does not parse is skipped');
+  assert.ok(
+    cat.items.some((i: any) => i.type === 'broken'),
+    'a file that parses but does not compile stays in the catalog',
+  );
+  assert.not.ok(
+    cat.items.some((i: any) => i.type === 'not_isf'),
+    'a file that does not parse is skipped',
+  );
   assert.match(s.logs(), /not_isf\.fs/);
 });
 
@@ -261,7 +271,8 @@ test('frames that keep failing rebuild the GL context with the same chain, sourc
   await clearChain();
   await post('/sources/select', { id: 'source:solid_color' });
   await post('/effects/add', { type: 'invert' });
-  const sample = async (): Promise<number[]> => (await req('POST', api('/_test/sample'), { body: { points: [[0.5, 0.5]] } })).json().pixels[0];
+  const sample = async (): Promise<number[]> =>
+    (await req('POST', api('/_test/sample'), { body: { points: [[0.5, 0.5]] } })).json().pixels[0];
   const inverted = (px: number[]): boolean => Math.abs(px[0]! - 255) < 8 && Math.abs(px[1]! - 102) < 8 && px[2]! < 8;
   await waitUntil(async () => inverted(await sample()), 15000);
   const before = (await get('/status')).render.contextRestarts;

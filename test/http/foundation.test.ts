@@ -26,7 +26,10 @@ function assertErrorBody(body: any, code: string): void {
   assert.type(body.message, 'string');
   assert.ok(body.message.length > 0);
   assert.ok(ERROR_CODES.includes(body.code));
-  assert.equal(Object.keys(body).filter((k) => !['error', 'code', 'message', 'details'].includes(k)), []);
+  assert.equal(
+    Object.keys(body).filter((k) => !['error', 'code', 'message', 'details'].includes(k)),
+    [],
+  );
 }
 
 test('GET /status reports name, version, state and the native uWS engine', async () => {
@@ -48,10 +51,23 @@ test('GET /status reports name, version, state and the native uWS engine', async
   assert.is(b.server.apiKeyRequired, false);
   assert.is(b.license.tier, 'community');
   assert.is(b.license.effectCeiling, 8);
-  assert.equal(
-    Object.keys(b.render).sort(),
-    ['contextRestarts', 'display', 'droppedFrames', 'fps', 'frameMsP50', 'frameMsP99', 'frames', 'fusedRuns', 'gl', 'height', 'passes', 'renderer', 'running', 'targetFps', 'width'],
-  );
+  assert.equal(Object.keys(b.render).sort(), [
+    'contextRestarts',
+    'display',
+    'droppedFrames',
+    'fps',
+    'frameMsP50',
+    'frameMsP99',
+    'frames',
+    'fusedRuns',
+    'gl',
+    'height',
+    'passes',
+    'renderer',
+    'running',
+    'targetFps',
+    'width',
+  ]);
   assert.equal([b.render.width, b.render.height, b.render.targetFps], [320, 180, 30], 'the configured render size and rate');
   assert.is(b.render.running, true);
 });
@@ -193,7 +209,9 @@ test('bodies over 64 KiB: 413 PAYLOAD_TOO_LARGE; exactly 64 KiB is read', async 
 test('chunked body over the limit without Content-Length: 413', async () => {
   const chunk = Buffer.alloc(16 * 1024, 0x20);
   const text = await rawExchange(s.port, (sock) => {
-    sock.write(`POST /api/v1/global/blackout HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    sock.write(
+      `POST /api/v1/global/blackout HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     // Stream chunks like a real client; once the server has answered (and closed) there is nothing more to send.
     let sent = 0;
     let answered = false;

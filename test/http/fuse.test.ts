@@ -18,7 +18,8 @@ async function withServer(fuse: boolean | undefined, fn: (s: TestServer) => Prom
   }
 }
 
-const status = async (s: TestServer): Promise<{ passes: number; fusedRuns: string[][]; frames: number }> => (await req('GET', `${s.base}/api/v1/status`)).json().render;
+const status = async (s: TestServer): Promise<{ passes: number; fusedRuns: string[][]; frames: number }> =>
+  (await req('GET', `${s.base}/api/v1/status`)).json().render;
 
 async function addChain(s: TestServer): Promise<void> {
   for (const type of CHAIN) assert.is((await req('POST', `${s.base}/api/v1/effects/add`, { body: { type } })).status, 200);
@@ -31,7 +32,11 @@ test('by default runs of fusable effects become one pass each; a disabled effect
     await waitUntil(async () => (await status(s)).frames > 0, 30000);
     const before = (await status(s)).frames;
     await addChain(s);
-    await waitUntil(async () => JSON.stringify((await status(s)).fusedRuns) === '[["hue_shift","saturation"],["invert","posterize"]]', 60000, 100);
+    await waitUntil(
+      async () => JSON.stringify((await status(s)).fusedRuns) === '[["hue_shift","saturation"],["invert","posterize"]]',
+      60000,
+      100,
+    );
     framesToFuse = (await status(s)).frames - before;
     const r = await status(s);
     const blurPasses = r.passes - 2;

@@ -40,7 +40,9 @@ const answers = (text: string): number => text.split('HTTP/1.1 ').length - 1;
 test('a GET with a body is answered once the body is in, and the connection serves the next request', async () => {
   const c = await open();
   const body = 'x'.repeat(20_000);
-  c.sock.write(`GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+  c.sock.write(
+    `GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
   c.sock.write(body.slice(0, 100));
   await new Promise((r) => setTimeout(r, 300));
   c.sock.write(body.slice(100));
@@ -61,7 +63,9 @@ test('GETs with a 64 KiB body and Connection: close all get their answer, never 
     const c = await open();
     let reset = false;
     c.sock.on('error', () => (reset = true));
-    c.sock.write(`GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 65535\r\nConnection: close\r\n\r\n${body}`);
+    c.sock.write(
+      `GET /api/v1/openapi.yaml HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 65535\r\nConnection: close\r\n\r\n${body}`,
+    );
     await c.closed;
     if (reset || !c.received().startsWith('HTTP/1.1 200')) resets++;
   }

@@ -57,10 +57,16 @@ test('activating while running starts the server; deactivating stops it', async 
 });
 
 test('pro and studio licenses: signed by a trusted key, ceilings 32 and 128', async () => {
-  for (const [tier, ceiling] of [['pro', 32], ['studio', 128]] as const) {
+  for (const [tier, ceiling] of [
+    ['pro', 32],
+    ['studio', 128],
+  ] as const) {
     const s = await startServer({ license: 'none', config: { license: { trustedKeys: [trusted] } }, waitFor: 'log:no valid license' });
     try {
-      const lic = signLicense({ tier, licensee: 'Test Venue', issuedAt: new Date().toISOString(), expiresAt: '2099-01-01T00:00:00Z' }, privateKey);
+      const lic = signLicense(
+        { tier, licensee: 'Test Venue', issuedAt: new Date().toISOString(), expiresAt: '2099-01-01T00:00:00Z' },
+        privateKey,
+      );
       const f = join(s.dataDir, 'incoming.json');
       await writeFile(f, JSON.stringify(lic));
       const a = await runCli(['license', 'activate', '--file', f, '--data-dir', s.dataDir, '--config', s.configFile!]);
@@ -91,8 +97,15 @@ test('a license signed by an untrusted key, tampered, or expired is refused', as
     const now = new Date().toISOString();
     const untrusted = signLicense({ tier: 'pro', licensee: 'X', issuedAt: now }, other.privateKey);
     const tampered = { ...signLicense({ tier: 'pro', licensee: 'X', issuedAt: now }, privateKey), tier: 'studio' };
-    const expired = signLicense({ tier: 'pro', licensee: 'X', issuedAt: '2020-01-01T00:00:00Z', expiresAt: '2021-01-01T00:00:00Z' }, privateKey);
-    for (const [name, lic, why] of [['untrusted', untrusted, /does not match/], ['tampered', tampered, /does not match/], ['expired', expired, /expired/]] as const) {
+    const expired = signLicense(
+      { tier: 'pro', licensee: 'X', issuedAt: '2020-01-01T00:00:00Z', expiresAt: '2021-01-01T00:00:00Z' },
+      privateKey,
+    );
+    for (const [name, lic, why] of [
+      ['untrusted', untrusted, /does not match/],
+      ['tampered', tampered, /does not match/],
+      ['expired', expired, /expired/],
+    ] as const) {
       const f = join(s.dataDir, `${name}.json`);
       await writeFile(f, JSON.stringify(lic));
       const a = await runCli(['license', 'activate', '--file', f, '--data-dir', s.dataDir, '--config', s.configFile!]);

@@ -52,7 +52,12 @@ test('flags beat env beat file', async () => {
   const portFile = await freePort();
   const portEnv = await freePort();
   const portFlag = await freePort();
-  const s = await startServer({ config: { server: { port: portFile } }, env: { VJD_PORT: String(portEnv) }, args: ['--port', String(portFlag)], port: portFlag });
+  const s = await startServer({
+    config: { server: { port: portFile } },
+    env: { VJD_PORT: String(portEnv) },
+    args: ['--port', String(portFlag)],
+    port: portFlag,
+  });
   try {
     assert.ok(await statusOn(portFlag));
     assert.ok(await refused(portFile));
@@ -146,7 +151,13 @@ test('SIGTERM exits 0 quickly, persists state, and a restart restores it', async
   const saved = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8'));
   assert.is(saved.dimmer, 0.3);
   assert.is(saved.blackout, true);
-  await assert.not.ok(await readFile(join(dataDir, 'run', 'status.json')).then(() => true, () => false), 'status file removed');
+  await assert.not.ok(
+    await readFile(join(dataDir, 'run', 'status.json')).then(
+      () => true,
+      () => false,
+    ),
+    'status file removed',
+  );
   s = await startServer({ dataDir, license: 'none' });
   try {
     assert.equal((await req('GET', `${s.base}/api/v1/global`)).json(), { blackout: true, dimmer: 0.3 });
@@ -163,7 +174,9 @@ test('SIGINT also shuts down cleanly', async () => {
 });
 
 test('bound to 0.0.0.0: /status and the log list the addresses other devices can use', async () => {
-  const external = Object.values(networkInterfaces()).flat().filter((a) => a && !a.internal && a.family === 'IPv4');
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal && a.family === 'IPv4');
   const s = await startServer({ config: { server: { host: '0.0.0.0' } } });
   try {
     const b = await statusOn(s.port);

@@ -42,7 +42,11 @@ test.before(async () => {
   config = {
     presets: { dirs: [presets] },
     transitions: { dirs: [join(dataDir, 'transitions')] },
-    live: { test: [{ id: 'yellow', name: 'Yellow Test', pattern: 'color=c=yellow:size=320x240:rate=30' }], streams: [{ id: 'silent', name: 'Silent Cam', url: `tcp://127.0.0.1:${await freePort()}?listen` }], v4l2: { enabled: false } },
+    live: {
+      test: [{ id: 'yellow', name: 'Yellow Test', pattern: 'color=c=yellow:size=320x240:rate=30' }],
+      streams: [{ id: 'silent', name: 'Silent Cam', url: `tcp://127.0.0.1:${await freePort()}?listen` }],
+      v4l2: { enabled: false },
+    },
   };
   s = await startServer({ dataDir, config });
 });
@@ -223,7 +227,15 @@ test('bad input on every mixer route', async () => {
   errorOf(await post('/mix/cue', { name: '   ' }), 400, 'INVALID_REQUEST');
   const nf = errorOf(await post('/mix/cue', { id: 'no-such-source' }), 404, 'ITEM_NOT_FOUND');
   assert.ok(nf.details.available.includes('preset:red'));
-  for (const body of [{ durationMs: -1 }, { durationMs: 10001 }, { durationMs: 'x' }, { durationMs: 1.5 }, { transition: 5 }, { transition: '' }, { extra: 1 }]) {
+  for (const body of [
+    { durationMs: -1 },
+    { durationMs: 10001 },
+    { durationMs: 'x' },
+    { durationMs: 1.5 },
+    { transition: 5 },
+    { transition: '' },
+    { extra: 1 },
+  ]) {
     errorOf(await post('/mix/take', body), 400, 'INVALID_REQUEST');
   }
   const tnf = errorOf(await post('/mix/take', { transition: 'no-such-transition' }), 404, 'ITEM_NOT_FOUND');

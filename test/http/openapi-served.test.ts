@@ -100,7 +100,10 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/transitions',
     '/media/thumbnails/{id}',
   ]);
-  assert.not.ok(paths.some((p) => p.includes('_test')), 'test hooks stay out of the description');
+  assert.not.ok(
+    paths.some((p) => p.includes('_test')),
+    'test hooks stay out of the description',
+  );
   assert.equal(doc.paths['/api/v1/status'].get.security, []);
   assert.is(doc.paths['/api/v1/capabilities'].get.security, undefined, 'protected routes inherit the global security');
   assert.ok(doc.security.length >= 2);
@@ -111,7 +114,9 @@ test('registry, OpenAPI and README list the same error codes and statuses', asyn
   const registry = ERROR_CODES.map((c) => `${ERRORS[c].status} ${c}`).sort();
   const enumCodes = [...doc.components.schemas.ErrorBody.properties.code.enum].sort();
   assert.equal(enumCodes, [...ERROR_CODES].sort(), 'ErrorBody.code enum');
-  const responses = Object.entries<any>(doc.components.responses).map(([code, r]) => `${String(r.description).split(' ')[0]} ${code}`).sort();
+  const responses = Object.entries<any>(doc.components.responses)
+    .map(([code, r]) => `${String(r.description).split(' ')[0]} ${code}`)
+    .sort();
   assert.equal(responses, registry, 'components.responses');
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   const table = readme.split('<!-- errors:start -->')[1]?.split('<!-- errors:end -->')[0] ?? '';

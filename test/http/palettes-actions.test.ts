@@ -13,7 +13,8 @@ let paletteDir: string;
 let presetDir: string;
 const api = (p: string): string => `${s.base}/api/v1${p}`;
 const get = async (p: string): Promise<any> => (await req('GET', api(p))).json();
-const post = (p: string, body?: unknown): Promise<Res> => req('POST', api(p), { ...(body !== undefined ? { body } : {}), timeoutMs: 15000 });
+const post = (p: string, body?: unknown): Promise<Res> =>
+  req('POST', api(p), { ...(body !== undefined ? { body } : {}), timeoutMs: 15000 });
 
 function errorOf(r: Res, status: number, code: string): any {
   assert.is(r.status, status, r.text);
@@ -45,7 +46,10 @@ test.before(async () => {
   await mkdir(presetDir, { recursive: true });
   await writeFile(join(paletteDir, 'all-red.json'), JSON.stringify({ name: 'All Red', colors: ['#ff0000'] }));
   await writeFile(join(paletteDir, 'all-blue.json'), JSON.stringify({ name: 'All Blue', colors: ['#0000FF'] }));
-  await writeFile(join(paletteDir, 'stage-wash.gpl'), 'GIMP Palette\nName: Stage Wash\nColumns: 2\n# comment\n255 128   0\tamber\n 0 0 255 blue\n');
+  await writeFile(
+    join(paletteDir, 'stage-wash.gpl'),
+    'GIMP Palette\nName: Stage Wash\nColumns: 2\n# comment\n255 128   0\tamber\n 0 0 255 blue\n',
+  );
   await writeFile(join(paletteDir, 'broken.gpl'), 'GIMP Palette\nName: Broken\n300 0 0 too bright\n');
   await writeFile(join(presetDir, 'half-hue.json'), JSON.stringify({ name: 'Half Hue', effect: 'hue_shift', inputs: { shift: 0.5 } }));
   await writeFile(join(presetDir, 'bad-preset.json'), JSON.stringify({ name: 'Bad', effect: 'hue_shift', inputs: { nope: 1 } }));
@@ -124,7 +128,17 @@ test('actions: the four categories, ids and names', async () => {
   const cats = new Set(b.items.map((a: any) => a.category));
   for (const c of ['Effect Presets', 'Sources', 'Palettes', 'Global']) assert.ok(cats.has(c), c);
   const ids = b.items.map((a: any) => a.id);
-  for (const id of ['preset.half_hue', 'preset.neon_glow', 'source.source:plasma', 'source.red', 'palette.next', 'palette.all-red', 'global.blackout-toggle', 'global.dimmer-up']) assert.ok(ids.includes(id), id);
+  for (const id of [
+    'preset.half_hue',
+    'preset.neon_glow',
+    'source.source:plasma',
+    'source.red',
+    'palette.next',
+    'palette.all-red',
+    'global.blackout-toggle',
+    'global.dimmer-up',
+  ])
+    assert.ok(ids.includes(id), id);
   assert.not.ok(ids.includes('preset.bad_preset'));
   assert.match(s.logs(), /bad-preset\.json/);
   for (const a of b.items) assert.equal(Object.keys(a).sort(), ['category', 'id', 'name']);
@@ -141,7 +155,10 @@ test('effect preset action adds its effect with its input values and presetId; p
   assert.is(b.result.type, 'hue_shift');
   assert.is(b.result.presetId, 'half_hue');
   const chain = (await get('/effects')).items;
-  assert.equal(chain.map((i: any) => i.presetId), ['', 'half_hue']);
+  assert.equal(
+    chain.map((i: any) => i.presetId),
+    ['', 'half_hue'],
+  );
   // shift 0.5 turns red into cyan (the default 0.25 would not).
   await waitUntil(async () => near(await center(), [0, 255, 255], 50), 15000);
   await waitUntil(async () => {

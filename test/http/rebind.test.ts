@@ -87,7 +87,10 @@ test('start-up with an invalid host exits 2 and names the key and where the valu
   let r = await runServe(['--config', file, '--data-dir', dir]);
   assert.is(r.code, 2, r.out);
   let fatal = fatalLine(r.out);
-  assert.is(fatal.msg, `config error in ${file}: server.host must be an IP address or a host name (got "not a host!": not a valid host name)`);
+  assert.is(
+    fatal.msg,
+    `config error in ${file}: server.host must be an IP address or a host name (got "not a host!": not a valid host name)`,
+  );
   assert.is(fatal.file, file);
 
   await writeFile(file, JSON.stringify({ server: { host: 'nohost.invalid' } }));
@@ -117,7 +120,10 @@ test('an invalid or unbindable host edit: the old address keeps serving and says
     await s.waitForLog('keeping the last good config');
     const [rejected] = logLines(s, 'keeping the last good config');
     // (the log redacts every field called `key`, so the key is read from the message)
-    assert.is(rejected.msg, `config error in ${s.configFile}: server.host must be an IP address or a host name (got "not a host!": not a valid host name); keeping the last good config`);
+    assert.is(
+      rejected.msg,
+      `config error in ${s.configFile}: server.host must be an IP address or a host name (got "not a host!": not a valid host name); keeping the last good config`,
+    );
     assert.is(rejected.file, s.configFile);
     let now = await statusAt('127.0.0.1', s.port);
     assert.ok(now, 'still answering on the old address');

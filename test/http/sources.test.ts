@@ -47,8 +47,28 @@ test.before(async () => {
   media = join(dataDir, 'library');
   await mkdir(join(media, 'Clips', 'Nested'), { recursive: true });
   const ff = ['-hide_banner', '-loglevel', 'error', '-y'];
-  await run('ffmpeg', [...ff, '-f', 'lavfi', '-i', 'color=c=yellow:size=320x240:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', join(media, 'Clips', 'Yellow Loop.mp4')]);
-  await run('ffmpeg', [...ff, '-f', 'lavfi', '-i', 'color=c=magenta:size=160x90', '-frames:v', '1', join(media, 'Clips', 'Nested', 'magenta still.png')]);
+  await run('ffmpeg', [
+    ...ff,
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=yellow:size=320x240:rate=25',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    join(media, 'Clips', 'Yellow Loop.mp4'),
+  ]);
+  await run('ffmpeg', [
+    ...ff,
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=magenta:size=160x90',
+    '-frames:v',
+    '1',
+    join(media, 'Clips', 'Nested', 'magenta still.png'),
+  ]);
   await writeFile(join(media, 'Clips', 'broken.mp4'), Buffer.alloc(4096, 7));
   await writeFile(join(media, 'notes.txt'), 'not media');
   streamPort = await freePort();
@@ -163,9 +183,25 @@ test('a stream input: connected by a local ffmpeg sender, then cut: no-signal ca
   // The sender retries until the listener (started by the selection) accepts it, as a camera encoder would.
   let sender: ChildProcess | null = null;
   const startSender = (): ChildProcess =>
-    spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=green:size=320x180:rate=25', '-f', 'mpegts', `tcp://127.0.0.1:${streamPort}`], {
-      stdio: 'ignore',
-    });
+    spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=green:size=320x180:rate=25',
+        '-f',
+        'mpegts',
+        `tcp://127.0.0.1:${streamPort}`,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
   const keepTrying = (async () => {
     while (!settled) {
       if (!sender || sender.exitCode !== null) sender = startSender();
@@ -201,7 +237,10 @@ test('file select: a video loops on the output, a still stays; browse activate i
   walk(browse.items);
   const video = flat.find((n) => n.kind === 'fileInput' && n.name === 'Yellow Loop');
   assert.ok(video, 'the video is in the browse tree');
-  assert.not.ok(flat.some((n) => n.name === 'broken' || n.name === 'notes'), 'unsupported and corrupt files are omitted');
+  assert.not.ok(
+    flat.some((n) => n.name === 'broken' || n.name === 'notes'),
+    'unsupported and corrupt files are omitted',
+  );
   const r = await req(video.activate.method, `${s.base}${video.activate.path}`, { body: video.activate.body, timeoutMs: 15000 });
   assert.is(r.status, 200, r.text);
   assert.equal(r.json().current, { id: video.id, name: 'Yellow Loop', sourceKind: 'file', type: 'video' });
@@ -217,7 +256,11 @@ test('file select: a video loops on the output, a still stays; browse activate i
     }
   };
   walk2(after.items);
-  assert.equal(active.map((n) => n.id), [video.id], 'activeState marks exactly the current item');
+  assert.equal(
+    active.map((n) => n.id),
+    [video.id],
+    'activeState marks exactly the current item',
+  );
   const still = await post('/inputs/file/select', { name: 'Magenta Still' });
   assert.is(still.status, 200, still.text);
   assert.is(still.json().current.type, 'image');
@@ -254,10 +297,25 @@ test('blackout and dimmer act on the output stage', async () => {
 
 test('a media folder added while running shows up in browse (hotplug)', async () => {
   await mkdir(join(media, 'Late Folder'));
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=white:size=64x64', '-frames:v', '1', join(media, 'Late Folder', 'white.png')]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=white:size=64x64',
+    '-frames:v',
+    '1',
+    join(media, 'Late Folder', 'white.png'),
+  ]);
   await waitUntil(async () => (await get('/browse?path=/files')).items.some((n: any) => n.browsePath === '/files/late-folder'), 15000);
   const folder = await get('/browse?path=/files/late-folder');
-  assert.equal(folder.items.map((n: any) => n.name), ['white']);
+  assert.equal(
+    folder.items.map((n: any) => n.name),
+    ['white'],
+  );
 });
 
 test('the current source survives a restart', async () => {
@@ -267,7 +325,11 @@ test('the current source survives a restart', async () => {
   await sleep(200);
   const dataDir = s.dataDir;
   await s.stop();
-  s = await startServer({ dataDir, port: s.port, config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  s = await startServer({
+    dataDir,
+    port: s.port,
+    config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } },
+  });
   await waitUntil(async () => (await get('/sources/current')).id === current.id, 20000);
   assert.equal(await get('/sources/current'), current);
   await waitUntil(async () => near(await sample(), YELLOW), 10000);
@@ -277,12 +339,23 @@ test('a restored live input that delivers no frames shows the no-signal card, no
   const live = { streams: [], v4l2: { enabled: false } };
   const dataDir = s.dataDir;
   await s.stop();
-  s = await startServer({ dataDir, port: s.port, config: { media: { roots: [media] }, live: { ...live, test: [{ id: 'red', name: 'Red Test', pattern: 'color=c=red:size=320x240:rate=30' }] } } });
+  s = await startServer({
+    dataDir,
+    port: s.port,
+    config: {
+      media: { roots: [media] },
+      live: { ...live, test: [{ id: 'red', name: 'Red Test', pattern: 'color=c=red:size=320x240:rate=30' }] },
+    },
+  });
   assert.is((await post('/inputs/live/select', { id: 'red' })).status, 200);
   await sleep(200);
   await s.stop();
   // Same id, but ffmpeg can no longer open it: the input stays current and the card is on the output.
-  s = await startServer({ dataDir, port: s.port, config: { media: { roots: [media] }, live: { ...live, test: [{ id: 'red', name: 'Red Test', pattern: 'nosuchsource' }] } } });
+  s = await startServer({
+    dataDir,
+    port: s.port,
+    config: { media: { roots: [media] }, live: { ...live, test: [{ id: 'red', name: 'Red Test', pattern: 'nosuchsource' }] } },
+  });
   assert.is((await get('/sources/current')).id, 'red');
   await waitUntil(async () => {
     const px = await sample();

@@ -21,7 +21,13 @@ async function rssKb(pid: number): Promise<number> {
 
 test.before(async () => {
   s = await startServer({
-    config: { live: { test: [{ id: 'bars', name: 'Color Bars', pattern: 'smptehdbars=size=640x360:rate=30' }], streams: [], v4l2: { enabled: false } } },
+    config: {
+      live: {
+        test: [{ id: 'bars', name: 'Color Bars', pattern: 'smptehdbars=size=640x360:rate=30' }],
+        streams: [],
+        v4l2: { enabled: false },
+      },
+    },
   });
   assert.is((await req('POST', api('/sources/select'), { body: { id: 'source:plasma' } })).status, 200);
 });
@@ -107,10 +113,21 @@ test('200 concurrent clients: 503 THUMBNAIL_QUEUE_FULL with Retry-After, recover
 
   const summary = { ...Object.fromEntries(counts), queue: (await status()).thumbnails.queue };
   const documented = ['503 THUMBNAIL_QUEUE_FULL', '503 PREVIEW_TIMEOUT'].map((k) => `${k} ×${counts.get(k) ?? 0}`).join(', ');
-  console.log('thumbnail burst:', JSON.stringify(summary), `documented answers: ${documented};`, 'max depth', Math.max(...depths), 'fps before', baseFps.toFixed(1), 'during', fpsDuring.join(','));
+  console.log(
+    'thumbnail burst:',
+    JSON.stringify(summary),
+    `documented answers: ${documented};`,
+    'max depth',
+    Math.max(...depths),
+    'fps before',
+    baseFps.toFixed(1),
+    'during',
+    fpsDuring.join(','),
+  );
   assert.ok((counts.get('503 THUMBNAIL_QUEUE_FULL') ?? 0) > 0, 'the queue refused work');
   assert.ok((counts.get('200') ?? 0) > 0, 'work was done');
-  for (const key of counts.keys()) assert.ok(['200', '503 THUMBNAIL_QUEUE_FULL', '503 PREVIEW_TIMEOUT'].includes(key), `unexpected answer ${key}`);
+  for (const key of counts.keys())
+    assert.ok(['200', '503 THUMBNAIL_QUEUE_FULL', '503 PREVIEW_TIMEOUT'].includes(key), `unexpected answer ${key}`);
   assert.is(badBodies, 0);
   assert.is(retryAfterMissing, 0);
   assert.ok(Math.max(...depths) <= 32, 'depth never above 32');
@@ -135,12 +152,19 @@ test('200 concurrent clients: 503 THUMBNAIL_QUEUE_FULL with Retry-After, recover
   const frames = clockEnd.frames - clockStart.frames;
   const skipped = clockEnd.droppedFrames - clockStart.droppedFrames;
   const slots = clockSpanS * clockEnd.targetFps;
-  console.log(`render clock over the burst: ${frames} frames + ${skipped} skipped of ${Math.round(slots)} slots in ${clockSpanS.toFixed(1)} s`);
+  console.log(
+    `render clock over the burst: ${frames} frames + ${skipped} skipped of ${Math.round(slots)} slots in ${clockSpanS.toFixed(1)} s`,
+  );
   assert.ok(frames > 0, 'frames were rendered during the burst');
-  assert.ok(Math.abs(frames + skipped - slots) <= slots * 0.1 + 2 * clockEnd.targetFps * 0.25 + 2, `${frames} frames + ${skipped} skipped of ${slots.toFixed(0)} slots`);
+  assert.ok(
+    Math.abs(frames + skipped - slots) <= slots * 0.1 + 2 * clockEnd.targetFps * 0.25 + 2,
+    `${frames} frames + ${skipped} skipped of ${slots.toFixed(0)} slots`,
+  );
   // And the frame rate comes back once the burst is over (waited for, however loaded the machine).
   await waitUntil(async () => (await status()).render.fps >= baseFps * 0.8, 30000, 250).catch(() => {
-    throw new Error(`render fps did not come back to 80 % of ${baseFps.toFixed(1)} within 30 s of the burst (during: ${fpsDuring.join(',')})`);
+    throw new Error(
+      `render fps did not come back to 80 % of ${baseFps.toFixed(1)} within 30 s of the burst (during: ${fpsDuring.join(',')})`,
+    );
   });
 });
 

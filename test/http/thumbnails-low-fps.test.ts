@@ -16,7 +16,10 @@ test.after(async () => {
 
 test('source thumbnails at render.fps 1: every new job answers 200, none 503 PREVIEW_TIMEOUT', async () => {
   const sources = (await req('GET', api('/sources'))).json().items as Array<{ id: string; kind: string }>;
-  const ids = sources.filter((i) => i.id.startsWith('source:')).map((i) => i.id).slice(0, 4);
+  const ids = sources
+    .filter((i) => i.id.startsWith('source:'))
+    .map((i) => i.id)
+    .slice(0, 4);
   assert.ok(ids.length >= 2, `generators listed: ${ids.join(', ')}`);
   const answers: string[] = [];
   // Each source and size is a new render job; requests are spread over several frame periods.
@@ -27,7 +30,10 @@ test('source thumbnails at render.fps 1: every new job answers 200, none 503 PRE
       await new Promise((resolve) => setTimeout(resolve, 170));
     }
   }
-  assert.ok(answers.every((a) => / 200$/.test(a)), answers.join('\n'));
+  assert.ok(
+    answers.every((a) => / 200$/.test(a)),
+    answers.join('\n'),
+  );
 });
 
 test.run();

@@ -16,7 +16,9 @@ const SLOW_MS = 200;
 
 test.before(async () => {
   s = await startServer({
-    config: { live: { test: [{ id: 'red', name: 'Red Test', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } } },
+    config: {
+      live: { test: [{ id: 'red', name: 'Red Test', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } },
+    },
   });
   const sel = await req('POST', api('/inputs/live/select'), { body: { id: 'red' }, timeoutMs: 15000 });
   assert.is(sel.status, 200, sel.text);
@@ -48,10 +50,14 @@ test('every frame slowed to 200 ms: concurrent live and current previews (32 px 
   assert.is((await req('POST', api('/_test/slow-frames'), { body: { ms: SLOW_MS, frames: 10_000 } })).status, 200);
   // Wait until the slow frames show: each one skips the frame slots it overran, so drops grow with frames.
   const start = (await status()).render;
-  await waitUntil(async () => {
-    const r = (await status()).render;
-    return r.frames - start.frames >= 10 && r.droppedFrames - start.droppedFrames >= r.frames - start.frames;
-  }, 30000, 200);
+  await waitUntil(
+    async () => {
+      const r = (await status()).render;
+      return r.frames - start.frames >= 10 && r.droppedFrames - start.droppedFrames >= r.frames - start.frames;
+    },
+    30000,
+    200,
+  );
   const mark = (await status()).render;
   const markAt = Date.now();
 
@@ -86,9 +92,14 @@ test('every frame slowed to 200 ms: concurrent live and current previews (32 px 
   // And the loop kept its clock while serving the previews: every slot is a frame or a counted skip, none queued
   // (stats are sent every 250 ms, later while a frame sleeps: up to ~0.5 s old at either end).
   const slots = spanS * after.render.targetFps;
-  assert.ok(Math.abs(frames + skipped - slots) <= slots * 0.1 + after.render.targetFps, `${frames} frames + ${skipped} skipped of ${slots.toFixed(0)} slots in ${spanS.toFixed(1)} s`);
+  assert.ok(
+    Math.abs(frames + skipped - slots) <= slots * 0.1 + after.render.targetFps,
+    `${frames} frames + ${skipped} skipped of ${slots.toFixed(0)} slots in ${spanS.toFixed(1)} s`,
+  );
   assert.is(after.thumbnails.timeouts - before, 0, 'no readback timed out');
-  console.log(`slow frames (${SLOW_MS} ms, ${after.render.fps} fps; ${frames} frames + ${skipped} skipped of ${slots.toFixed(0)} slots): 24 previews answered 200; latency ms ${times.sort((a, b) => a - b).join(',')}`);
+  console.log(
+    `slow frames (${SLOW_MS} ms, ${after.render.fps} fps; ${frames} frames + ${skipped} skipped of ${slots.toFixed(0)} slots): 24 previews answered 200; latency ms ${times.sort((a, b) => a - b).join(',')}`,
+  );
   assert.is((await req('POST', api('/_test/slow-frames'), { body: { ms: 1, frames: 1 } })).status, 200);
 });
 

@@ -14,7 +14,8 @@ const run = promisify(execFile);
 let s: TestServer;
 let paletteDir: string;
 const api = (p: string): string => `${s.base}/api/v1${p}`;
-const getOnce = (p: string, headers: Record<string, string> = {}): Promise<Res> => req('GET', p.startsWith('/media/') ? `${s.base}${p}` : api(p), { headers, timeoutMs: 15000 });
+const getOnce = (p: string, headers: Record<string, string> = {}): Promise<Res> =>
+  req('GET', p.startsWith('/media/') ? `${s.base}${p}` : api(p), { headers, timeoutMs: 15000 });
 /** Load answers the spec documents for thumbnails (a loaded machine may give them): counted, reported at the end. */
 const documented = new DocumentedAnswers();
 /** A thumbnail, asked again after a documented load answer, so every check below runs on a real answer. */
@@ -37,10 +38,14 @@ function image(r: Res) {
 /** Requests until the image is a live frame (the preview feed needs a moment to open). */
 async function liveFrame(path: string): Promise<Res> {
   let last: Res | null = null;
-  await waitUntil(async () => {
-    last = await get(path);
-    return last.status === 200 && !etagDigest(last).startsWith('p');
-  }, 30000, 200);
+  await waitUntil(
+    async () => {
+      last = await get(path);
+      return last.status === 200 && !etagDigest(last).startsWith('p');
+    },
+    30000,
+    200,
+  );
   return last!;
 }
 
@@ -61,7 +66,18 @@ test.before(async () => {
   await mkdir(paletteDir, { recursive: true });
   const ff = ['-hide_banner', '-loglevel', 'error', '-y'];
   await run('ffmpeg', [...ff, '-f', 'lavfi', '-i', 'color=c=blue:size=800x400', '-frames:v', '1', join(media, 'wide blue.png')]);
-  await run('ffmpeg', [...ff, '-f', 'lavfi', '-i', 'color=c=green:size=320x240:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', join(media, 'green clip.mp4')]);
+  await run('ffmpeg', [
+    ...ff,
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=green:size=320x240:rate=25',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    join(media, 'green clip.mp4'),
+  ]);
   await writeFile(join(media, 'broken.mp4'), Buffer.alloc(4096, 7));
   await writeFile(join(paletteDir, 'test-trio.json'), JSON.stringify({ name: 'Test Trio', colors: ['#FF0000', '#00FF00', '#0000FF'] }));
   const deadPort = await freePort();
@@ -97,7 +113,12 @@ test('live input: placeholder first, then its frame at 192x144 (4:3 input), red,
   const img = image(r);
   assert.is(img.width, 192);
   assert.is(img.height, 144);
-  for (const [x, y] of [[2, 2], [96, 72], [189, 141]] as const) assert.ok(near(img.at(x, y), [255, 0, 0], 30), `pixel ${x},${y} ${img.at(x, y)}`);
+  for (const [x, y] of [
+    [2, 2],
+    [96, 72],
+    [189, 141],
+  ] as const)
+    assert.ok(near(img.at(x, y), [255, 0, 0], 30), `pixel ${x},${y} ${img.at(x, y)}`);
 });
 
 test('size is clamped or defaulted; format jpg gives JPEG, anything else PNG', async () => {
@@ -116,17 +137,22 @@ test('size is clamped or defaulted; format jpg gives JPEG, anything else PNG', a
     const img = image(r);
     assert.is(img.width, w, q);
     assert.is(img.height, h, q);
-    if (!etagDigest(r).startsWith('p')) assert.ok(near(img.at(img.width >> 1, img.height >> 1), [255, 0, 0], 40), `${q}: ${img.at(w >> 1, h >> 1)}`);
+    if (!etagDigest(r).startsWith('p'))
+      assert.ok(near(img.at(img.width >> 1, img.height >> 1), [255, 0, 0], 40), `${q}: ${img.at(w >> 1, h >> 1)}`);
   }
 });
 
 test('a live frame gets a new ETag per frame', async () => {
   const a = await liveFrame('/thumbnails/live/red');
   let b = a;
-  await waitUntil(async () => {
-    b = await get('/thumbnails/live/red');
-    return etagDigest(b) !== etagDigest(a);
-  }, 15000, 150);
+  await waitUntil(
+    async () => {
+      b = await get('/thumbnails/live/red');
+      return etagDigest(b) !== etagDigest(a);
+    },
+    15000,
+    150,
+  );
   assert.not.ok(etagDigest(b).startsWith('p'));
 });
 
@@ -137,7 +163,10 @@ test('flexible name matching; a tie goes to the first input in enumeration order
   }
   const r = await liveFrame('/thumbnails/live/twin');
   const img = image(r);
-  assert.ok(near(img.at(img.width >> 1, img.height >> 1), [255, 255, 0], 40), `tie picks twin-a (yellow): ${img.at(img.width >> 1, img.height >> 1)}`);
+  assert.ok(
+    near(img.at(img.width >> 1, img.height >> 1), [255, 255, 0], 40),
+    `tie picks twin-a (yellow): ${img.at(img.width >> 1, img.height >> 1)}`,
+  );
 });
 
 test('DEVICE_NOT_FOUND: unknown, empty and over-256 ids', async () => {

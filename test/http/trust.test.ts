@@ -51,16 +51,28 @@ test('a body without the JSON content type is refused with 415 and changes nothi
   const before = await global();
   const body = JSON.stringify({ enabled: !before.blackout });
   // What a cross-site page can send without a preflight: text/plain fetch and sendBeacon, forms, and no type at all.
-  for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', null]) {
+  for (const type of [
+    'text/plain',
+    'text/plain;charset=UTF-8',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/jsonx',
+    null,
+  ]) {
     const typeLine = type === null ? '' : `Content-Type: ${type}\r\n`;
-    const r = await raw(`POST /api/v1/global/blackout HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${KEY}\r\n${typeLine}Content-Length: ${body.length}\r\n\r\n${body}`);
+    const r = await raw(
+      `POST /api/v1/global/blackout HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${KEY}\r\n${typeLine}Content-Length: ${body.length}\r\n\r\n${body}`,
+    );
     assert.is(r.status, 415, `Content-Type ${type}: ${r.head}`);
     const b = JSON.parse(r.body);
     assert.is(b.code, 'UNSUPPORTED_MEDIA_TYPE');
     assert.match(r.head, /access-control-allow-origin: \*/i);
   }
   for (const path of ['/effects/add', '/sources/select', '/actions/global.blackout-toggle', '/palettes/next', '/effects/toggle']) {
-    const r = await req('POST', api(path), { headers: { ...auth, 'content-type': 'text/plain' }, body: '{"type":"invert","name":"x","index":1}' });
+    const r = await req('POST', api(path), {
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: '{"type":"invert","name":"x","index":1}',
+    });
     assert.is(r.status, 415, `${path}: ${r.text}`);
   }
   assert.equal(await global(), before, 'no refused request changed the show');
@@ -86,7 +98,9 @@ test('a Host this server does not answer for gets 421 on every method and change
       ['OPTIONS', '/global/blackout', ''],
       ['DELETE', '/global/blackout', ''],
     ] as const) {
-      const r = await raw(`${method} /api/v1${path} HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      const r = await raw(
+        `${method} /api/v1${path} HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
       assert.is(r.status, 421, `${method} ${path} Host ${host.slice(0, 40)}: ${r.head}`);
       if (method !== 'OPTIONS') assert.is(JSON.parse(r.body).code, 'MISDIRECTED_REQUEST');
     }
@@ -96,7 +110,19 @@ test('a Host this server does not answer for gets 421 on every method and change
 
 test('loopback names and addresses, the machine name and its .local name are answered', async () => {
   const name = hostname().toLowerCase();
-  for (const host of ['localhost', `localhost:${s.port}`, '127.0.0.1', `127.0.0.1:${s.port}`, '127.1.2.3', '[::1]', `[::1]:${s.port}`, 'vjd.localhost', name, `${name}.local:${s.port}`, 'LOCALHOST.']) {
+  for (const host of [
+    'localhost',
+    `localhost:${s.port}`,
+    '127.0.0.1',
+    `127.0.0.1:${s.port}`,
+    '127.1.2.3',
+    '[::1]',
+    `[::1]:${s.port}`,
+    'vjd.localhost',
+    name,
+    `${name}.local:${s.port}`,
+    'LOCALHOST.',
+  ]) {
     const r = await raw(`GET /api/v1/effects HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${KEY}\r\n\r\n`);
     assert.is(r.status, 200, `Host ${host}: ${r.head}`);
   }
@@ -115,15 +141,25 @@ test('server.allowedHosts and server.allowPrivateNetwork apply on a config reloa
 
   await writeFile(
     s.configFile!,
-    JSON.stringify({ render: { width: 320, height: 180, fps: 30 }, server: { host: '127.0.0.1', port: s.port, apiKey: KEY, allowedHosts: ['VJ-Box.example'], allowPrivateNetwork: true } }),
+    JSON.stringify({
+      render: { width: 320, height: 180, fps: 30 },
+      server: { host: '127.0.0.1', port: s.port, apiKey: KEY, allowedHosts: ['VJ-Box.example'], allowPrivateNetwork: true },
+    }),
   );
-  await waitUntil(async () => (await raw(`GET /api/v1/effects HTTP/1.1\r\nHost: vj-box.example:${s.port}\r\nX-API-Key: ${KEY}\r\n\r\n`)).status === 200, 20000, 200);
+  await waitUntil(
+    async () => (await raw(`GET /api/v1/effects HTTP/1.1\r\nHost: vj-box.example:${s.port}\r\nX-API-Key: ${KEY}\r\n\r\n`)).status === 200,
+    20000,
+    200,
+  );
   const granted = await preflight();
   assert.is(granted.status, 204);
   assert.match(granted.head, /access-control-allow-private-network: true/i);
 
   // A bad value is a config error naming the key; the running settings stay.
-  await writeFile(s.configFile!, JSON.stringify({ server: { host: '127.0.0.1', port: s.port, apiKey: KEY, allowedHosts: 'vj-box.example' } }));
+  await writeFile(
+    s.configFile!,
+    JSON.stringify({ server: { host: '127.0.0.1', port: s.port, apiKey: KEY, allowedHosts: 'vj-box.example' } }),
+  );
   await s.waitForLog('server.allowedHosts', 20000);
   assert.is((await raw(`GET /api/v1/effects HTTP/1.1\r\nHost: vj-box.example\r\nX-API-Key: ${KEY}\r\n\r\n`)).status, 200);
 });
@@ -158,7 +194,13 @@ test('HEAD is answered on every GET route with the GET headers and no body', asy
   const doc = YAML.parse((await req('GET', api('/openapi.yaml'))).text);
   const paths = Object.entries<any>(doc.paths)
     .filter(([, item]) => item.get)
-    .map(([p]) => p.replace('/api/v1', '').replace('{id}', 'bars').replace('{mediaId}', 'nothing').replace(/\{[^}]+\}/g, 'x'));
+    .map(([p]) =>
+      p
+        .replace('/api/v1', '')
+        .replace('{id}', 'bars')
+        .replace('{mediaId}', 'nothing')
+        .replace(/\{[^}]+\}/g, 'x'),
+    );
   assert.ok(paths.length >= 15, `GET routes found: ${paths.length}`);
   for (const path of paths) {
     const h = await head(path, auth);
@@ -167,13 +209,15 @@ test('HEAD is answered on every GET route with the GET headers and no body', asy
       const g = await headersOf(path, auth);
       assert.is(h.status, g.status, `HEAD ${path}`);
       assert.is(h.bytes, 0, `HEAD ${path} has no body`);
-      for (const name of ['content-type', 'cache-control', 'access-control-allow-origin']) assert.is(h.headers[name], g.headers[name], `HEAD ${path} ${name}`);
+      for (const name of ['content-type', 'cache-control', 'access-control-allow-origin'])
+        assert.is(h.headers[name], g.headers[name], `HEAD ${path} ${name}`);
       continue;
     }
     const g = await req('GET', api(path), { headers: auth });
     assert.is(h.status, g.status, `HEAD ${path}`);
     assert.is(h.bytes, 0, `HEAD ${path} has no body`);
-    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin']) assert.is(h.headers[name], g.headers[name], `HEAD ${path} ${name}`);
+    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin'])
+      assert.is(h.headers[name], g.headers[name], `HEAD ${path} ${name}`);
     // JSON routes are byte-stable between two reads; images change per frame, so only their presence is compared.
     if (String(g.headers['content-type']).startsWith('application/json') && !path.startsWith('/status')) {
       assert.is(h.headers['content-length'], String(g.body.length), `HEAD ${path} content-length`);
@@ -191,7 +235,8 @@ test('thumbnail size is decimal: hex, octal, binary and exponent forms take the 
     assert.is(r.status, 200, `size=${size}`);
     return decodeImage(r.body, r.headers['content-type'] as string).width;
   };
-  for (const size of ['0x100', '0X40', '0o100', '0b1000000', '1e2', '2.5e2', 'Infinity', '256.5', '']) assert.is(await width(size), 192, `size=${size}`);
+  for (const size of ['0x100', '0X40', '0o100', '0b1000000', '1e2', '2.5e2', 'Infinity', '256.5', ''])
+    assert.is(await width(size), 192, `size=${size}`);
   assert.is(await width('256'), 256);
   assert.is(await width(' 100 '), 100);
   assert.is(await width('9999'), 512, 'clamped');

@@ -1,13 +1,7 @@
 // Tests for the pure ffmpeg command-line building and stderr parsing of the ingest worker.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  buildFfmpegArgs,
-  isMeaningfulError,
-  parseOutputSize,
-  parseStderrLine,
-  videoFilter,
-} from '../../workers/ingest/ffmpeg-args.js';
+import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine, videoFilter } from '../../workers/ingest/ffmpeg-args.js';
 import type { IngestInput } from '../../src/shared/messages.js';
 
 const base = { maxWidth: 1280, maxHeight: 720, fps: 30 };
@@ -94,7 +88,11 @@ test('stderr lines: level, context, text', () => {
     context: '',
     text: 'nosuchsource: Invalid argument',
   });
-  assert.equal(parseStderrLine('[video4linux2,v4l2 @ 0x55f092bc2900] [error] Cannot open video device /dev/video9: No such file or directory')?.context, 'video4linux2,v4l2');
+  assert.equal(
+    parseStderrLine('[video4linux2,v4l2 @ 0x55f092bc2900] [error] Cannot open video device /dev/video9: No such file or directory')
+      ?.context,
+    'video4linux2,v4l2',
+  );
   assert.is(parseStderrLine('no level tag here'), null);
 });
 

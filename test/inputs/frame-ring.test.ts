@@ -90,7 +90,10 @@ test('the writer never waits: it writes around a held frame, which stays intact'
   writeFrame(w, 16, 16, 1);
   const held = r.acquire()!;
   for (let i = 2; i <= 100; i++) writeFrame(w, 16, 16, i & 255);
-  assert.ok(held.pixels.every((b) => b === 1), 'held pixels untouched');
+  assert.ok(
+    held.pixels.every((b) => b === 1),
+    'held pixels untouched',
+  );
   assert.ok(r.release(), 'release reports an intact frame');
   const f = r.acquire()!;
   assert.is(f.frameNo, 100);

@@ -79,9 +79,18 @@ function statesOf(key: string): IngestState[] {
   return events.filter((e) => e.key === key).map((e) => e.state);
 }
 
-async function waitState(key: string, state: IngestState, timeoutMs = 10_000, since = 0): Promise<{ message: string | undefined; at: number }> {
+async function waitState(
+  key: string,
+  state: IngestState,
+  timeoutMs = 10_000,
+  since = 0,
+): Promise<{ message: string | undefined; at: number }> {
   let found: (typeof events)[number] | undefined;
-  await waitFor(() => (found = events.find((e) => e.key === key && e.state === state && e.at >= since)) !== undefined, timeoutMs, `${key} → ${state}`);
+  await waitFor(
+    () => (found = events.find((e) => e.key === key && e.state === state && e.at >= since)) !== undefined,
+    timeoutMs,
+    `${key} → ${state}`,
+  );
   return found!;
 }
 
@@ -154,15 +163,19 @@ test('tcp listener: frames from a sender, then retrying and connecting again whe
   // The listener needs a moment to bind; a sender that came too early is simply started again.
   let send: ChildProcess | null = null;
   let sentAt = 0;
-  await waitFor(async () => {
-    if (client.state('tcp') === 'live') return true;
-    if (!send || send.exitCode !== null) {
-      await sleep(200);
-      sentAt = Date.now();
-      send = sender('blue', `tcp://127.0.0.1:${port}`);
-    }
-    return false;
-  }, 15_000, 'tcp live');
+  await waitFor(
+    async () => {
+      if (client.state('tcp') === 'live') return true;
+      if (!send || send.exitCode !== null) {
+        await sleep(200);
+        sentAt = Date.now();
+        send = sender('blue', `tcp://127.0.0.1:${port}`);
+      }
+      return false;
+    },
+    15_000,
+    'tcp live',
+  );
   const live = await waitState('tcp', 'live');
   if (verbose) console.log(`tcp sender start → first frame: ${live.at - sentAt} ms`);
   const p = pixel(ring);

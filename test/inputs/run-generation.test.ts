@@ -24,9 +24,25 @@ class Sender {
     void (async () => {
       while (this.looping) {
         if (!this.proc || this.proc.exitCode !== null || this.proc.signalCode !== null) {
-          this.proc = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `color=c=${color}:s=320x240:r=25`, '-f', 'mpegts', `tcp://127.0.0.1:${port}`], {
-            stdio: 'ignore',
-          });
+          this.proc = spawn(
+            'ffmpeg',
+            [
+              '-hide_banner',
+              '-loglevel',
+              'error',
+              '-re',
+              '-f',
+              'lavfi',
+              '-i',
+              `color=c=${color}:s=320x240:r=25`,
+              '-f',
+              'mpegts',
+              `tcp://127.0.0.1:${port}`,
+            ],
+            {
+              stdio: 'ignore',
+            },
+          );
         }
         await sleep(300);
       }
@@ -40,7 +56,11 @@ class Sender {
 }
 
 /** Ingest log lines saying the input's ffmpeg exited. */
-const exits = (): number => s.logs().split('\n').filter((l) => l.includes('ffmpeg exited') && l.includes('live:cam')).length;
+const exits = (): number =>
+  s
+    .logs()
+    .split('\n')
+    .filter((l) => l.includes('ffmpeg exited') && l.includes('live:cam')).length;
 
 test.before(async () => {
   port = await freePort();
@@ -76,12 +96,16 @@ test('a select after the sender left answers 504, and 200 only on a frame of the
   const green = new Sender('green');
   try {
     let ok: Res | null = null;
-    await waitUntil(async () => {
-      const r = await post('/inputs/live/select', { id: 'cam' });
-      if (r.status === 200) ok = r;
-      else assert.is(r.status, 504, r.text);
-      return ok !== null;
-    }, 60000, 200);
+    await waitUntil(
+      async () => {
+        const r = await post('/inputs/live/select', { id: 'cam' });
+        if (r.status === 200) ok = r;
+        else assert.is(r.status, 504, r.text);
+        return ok !== null;
+      },
+      60000,
+      200,
+    );
     assert.is(ok!.json().current.id, 'cam');
     const shown = (await sampleOutput(s.base))[0]!;
     assert.ok(near(shown, GREEN), `the select answered on the new sender's frame (output ${shown})`);

@@ -44,9 +44,25 @@ class Sender {
       while (this.looping) {
         if (!this.proc || this.proc.exitCode !== null || this.proc.signalCode !== null) {
           this.spawns++;
-          this.proc = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=red:s=320x240:r=25', '-f', 'mpegts', `tcp://127.0.0.1:${port}`], {
-            stdio: 'ignore',
-          });
+          this.proc = spawn(
+            'ffmpeg',
+            [
+              '-hide_banner',
+              '-loglevel',
+              'error',
+              '-re',
+              '-f',
+              'lavfi',
+              '-i',
+              'color=c=red:s=320x240:r=25',
+              '-f',
+              'mpegts',
+              `tcp://127.0.0.1:${port}`,
+            ],
+            {
+              stdio: 'ignore',
+            },
+          );
         }
         await sleep(300);
       }

@@ -24,12 +24,16 @@ const readers = (): Promise<number[]> => childPids(s.proc.pid!, FILE);
 /** Waits until the output has shown both colours of the file since the call: its frames are flowing. */
 async function flowing(what: string): Promise<void> {
   const seen = { red: false, blue: false };
-  await waitUntil(async () => {
-    const px = (await sampleOutput(s.base))[0]!;
-    if (near(px, RED)) seen.red = true;
-    if (near(px, BLUE)) seen.blue = true;
-    return seen.red && seen.blue;
-  }, 40000, 50).catch(() => {
+  await waitUntil(
+    async () => {
+      const px = (await sampleOutput(s.base))[0]!;
+      if (near(px, RED)) seen.red = true;
+      if (near(px, BLUE)) seen.blue = true;
+      return seen.red && seen.blue;
+    },
+    40000,
+    50,
+  ).catch(() => {
     throw new Error(`${what}: the file's frames do not flow on the output (seen ${JSON.stringify(seen)})`);
   });
 }
@@ -40,12 +44,30 @@ test.before(async () => {
   await mkdir(media);
   // Half a second of red, half a second of blue, looped by the reader.
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'color=c=red:s=160x120:r=25:d=0.5',
-    '-f', 'lavfi', '-i', 'color=c=blue:s=160x120:r=25:d=0.5',
-    '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', '-pix_fmt', 'yuv420p', join(media, FILE),
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=160x120:r=25:d=0.5',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=blue:s=160x120:r=25:d=0.5',
+    '-filter_complex',
+    '[0:v][1:v]concat=n=2:v=1[v]',
+    '-map',
+    '[v]',
+    '-pix_fmt',
+    'yuv420p',
+    join(media, FILE),
   ]);
-  s = await startServer({ dataDir: join(work, 'data'), config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  s = await startServer({
+    dataDir: join(work, 'data'),
+    config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } },
+  });
   await waitUntil(async () => (await req('GET', api('/sources'))).json().items.some((i: any) => i.sourceKind === 'file'), 30000);
   const sel = await req('POST', api('/inputs/file/select'), { body: { name: 'Flip Flop' }, timeoutMs: 20000 });
   assert.is(sel.status, 200, sel.text);

@@ -100,7 +100,10 @@ test('hotplug: watch reports an added and a removed device', async () => {
   assert.is(changes, 0, 'no change, no call');
   await addDevice(1, 'Cam B');
   await waitFor(() => changes === 1, 3000, 'the added device');
-  assert.equal((await provider.enumerate()).map((i) => i.name), ['Cam A', 'Cam B']);
+  assert.equal(
+    (await provider.enumerate()).map((i) => i.name),
+    ['Cam A', 'Cam B'],
+  );
   await rm(join(sys, 'video0'), { recursive: true });
   await rm(join(dev, 'video0'));
   await waitFor(() => changes === 2, 3000, 'the removed device');
@@ -123,19 +126,30 @@ test('providers from config, in order test, stream, v4l2; duplicate ids keep the
     },
   };
   const providers = createLiveProviders(config);
-  assert.equal(providers.map((p) => p.type), ['test', 'stream', 'v4l2']);
+  assert.equal(
+    providers.map((p) => p.type),
+    ['test', 'stream', 'v4l2'],
+  );
   const all = await enumerateAll(providers);
-  assert.equal(all.map((i) => [i.provider, i.id]), [
-    ['test', 'bars'],
-    ['test', 'red'],
-    ['stream', 'stage'],
-    ['v4l2', 'video0'],
-  ]);
+  assert.equal(
+    all.map((i) => [i.provider, i.id]),
+    [
+      ['test', 'bars'],
+      ['test', 'red'],
+      ['stream', 'stage'],
+      ['v4l2', 'video0'],
+    ],
+  );
   assert.equal(all[0]!.input, { kind: 'lavfi', pattern: 'smptehdbars' });
   assert.equal(all[2]!.input, { kind: 'url', url: 'tcp://127.0.0.1:5000?listen' });
   const off = createLiveProviders({ live: { ...config.live, v4l2: { ...config.live.v4l2, enabled: false } } });
-  assert.equal(off.map((p) => p.type), ['test', 'stream']);
-  const defaults = await enumerateAll(createLiveProviders({ live: { ...DEFAULT_CONFIG.live, v4l2: { enabled: false, devDir: dev, sysfsDir: sys } } }));
+  assert.equal(
+    off.map((p) => p.type),
+    ['test', 'stream'],
+  );
+  const defaults = await enumerateAll(
+    createLiveProviders({ live: { ...DEFAULT_CONFIG.live, v4l2: { enabled: false, devDir: dev, sysfsDir: sys } } }),
+  );
   assert.ok(defaults.length > 0 && defaults.every((i) => i.provider === 'test' && i.available), 'defaults have test inputs');
 });
 

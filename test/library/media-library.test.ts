@@ -78,14 +78,26 @@ test.after(async () => {
 test('classifyProbe: text as tty, cover art, image formats, animated gif', () => {
   const v = (extra: object) => ({ codec_type: 'video', width: 640, height: 400, ...extra });
   assert.is(classifyProbe({ streams: [v({ codec_name: 'ansi' })], format: { format_name: 'tty', duration: '1.04' } }), null);
-  assert.is(classifyProbe({ streams: [v({ codec_name: 'mjpeg', disposition: { attached_pic: 1 } })], format: { format_name: 'mp3' } }), null);
+  assert.is(
+    classifyProbe({ streams: [v({ codec_name: 'mjpeg', disposition: { attached_pic: 1 } })], format: { format_name: 'mp3' } }),
+    null,
+  );
   assert.is(classifyProbe({ streams: [{ codec_type: 'audio' }], format: { format_name: 'wav' } }), null);
   assert.is(classifyProbe({}), null);
   assert.is(classifyProbe({ streams: [v({ codec_name: 'png' })], format: { format_name: 'png_pipe' } })?.type, 'image');
-  assert.is(classifyProbe({ streams: [v({ codec_name: 'mjpeg', duration: '0.04' })], format: { format_name: 'image2', duration: '0.04' } })?.type, 'image');
-  assert.is(classifyProbe({ streams: [v({ codec_name: 'gif', nb_frames: '25' })], format: { format_name: 'gif', duration: '1' } })?.type, 'video');
+  assert.is(
+    classifyProbe({ streams: [v({ codec_name: 'mjpeg', duration: '0.04' })], format: { format_name: 'image2', duration: '0.04' } })?.type,
+    'image',
+  );
+  assert.is(
+    classifyProbe({ streams: [v({ codec_name: 'gif', nb_frames: '25' })], format: { format_name: 'gif', duration: '1' } })?.type,
+    'video',
+  );
   assert.is(classifyProbe({ streams: [v({ codec_name: 'gif', nb_frames: '1' })], format: { format_name: 'gif' } })?.type, 'image');
-  const mjpegClip = classifyProbe({ streams: [v({ codec_name: 'mjpeg', nb_frames: '25', avg_frame_rate: '25/1' })], format: { format_name: 'avi', duration: '1.0' } });
+  const mjpegClip = classifyProbe({
+    streams: [v({ codec_name: 'mjpeg', nb_frames: '25', avg_frame_rate: '25/1' })],
+    format: { format_name: 'avi', duration: '1.0' },
+  });
   assert.equal([mjpegClip?.type, mjpegClip?.fps, mjpegClip?.durationSec], ['video', 25, 1]);
 });
 
@@ -106,8 +118,14 @@ test('scan: types, names, ids, folders; hidden, unsupported and corrupt files om
   assert.equal([byRel.get('still.png')?.type, byRel.get('still.png')?.durationSec], ['image', null]);
   assert.is(byRel.get('Photos/photo.jpg')?.type, 'image');
   const r = s.roots[0];
-  assert.equal(r?.folders.map((f) => f.name), ['Clips', 'Empty', 'Photos']);
-  assert.equal(r?.files.map((f) => f.name), ['still']);
+  assert.equal(
+    r?.folders.map((f) => f.name),
+    ['Clips', 'Empty', 'Photos'],
+  );
+  assert.equal(
+    r?.files.map((f) => f.name),
+    ['still'],
+  );
   assert.is(s.byId.get(clip?.id ?? '')?.relPath, 'Clips/clip one.mp4');
   assert.ok(Object.isFrozen(s) && Object.isFrozen(s.files) && Object.isFrozen(clip));
   // Every visible regular file is probed once; hidden ones never.
@@ -126,7 +144,16 @@ test('probe cache: a restart re-probes nothing; ids stay the same; a changed fil
   const b = library(second.probe);
   await b.start();
   assert.is(second.calls.length, 0);
-  assert.equal(b.snapshot().files.map((f) => f.id).sort(), a.snapshot().files.map((f) => f.id).sort());
+  assert.equal(
+    b
+      .snapshot()
+      .files.map((f) => f.id)
+      .sort(),
+    a
+      .snapshot()
+      .files.map((f) => f.id)
+      .sort(),
+  );
   await b.stop();
   await writeFile(join(root, 'notes.txt'), 'changed\n'.repeat(300));
   const third = counting();
@@ -167,7 +194,10 @@ test('5000-file library: restart probes nothing; progress logged every 500 files
   await b.stop();
   const warmMs = performance.now() - t0;
   assert.is(calls, 0);
-  assert.equal(b.snapshot().files.map((f) => f.id), a.snapshot().files.map((f) => f.id));
+  assert.equal(
+    b.snapshot().files.map((f) => f.id),
+    a.snapshot().files.map((f) => f.id),
+  );
   console.log(`  5000 files: first scan ${coldMs.toFixed(0)} ms (fake probe), restart ${warmMs.toFixed(0)} ms with 0 probes`);
   await rm(big, { recursive: true });
 });
@@ -258,14 +288,19 @@ test('ensureDemoMedia: creates playable loops and stills once, never again', asy
   const types = await Promise.all(made.files.map((f) => probeFile(f)));
   assert.is(types.filter((t) => t?.type === 'video').length, 3);
   assert.is(types.filter((t) => t?.type === 'image').length, 2);
-  for (const t of types) if (t?.type === 'video') assert.equal([t.width, t.height, t.durationSec !== null && t.durationSec >= 4 && t.durationSec <= 6], [640, 360, true]);
+  for (const t of types)
+    if (t?.type === 'video')
+      assert.equal([t.width, t.height, t.durationSec !== null && t.durationSec >= 4 && t.durationSec <= 6], [640, 360, true]);
   assert.equal(await readdir(join(tmp, 'data2')), ['media']); // no staging folder left behind
   const again = await ensureDemoMedia(dir, log);
   assert.equal([again.created, again.files], [false, []]);
   const lib = new MediaLibrary({ roots: [dir], cacheFile: join(tmp, 'data2-cache.json'), log });
   await lib.start();
   await lib.stop();
-  assert.equal(lib.snapshot().roots[0]?.folders.map((f) => f.name), ['Loops', 'Stills']);
+  assert.equal(
+    lib.snapshot().roots[0]?.folders.map((f) => f.name),
+    ['Loops', 'Stills'],
+  );
   assert.is(lib.snapshot().files.length, made.files.length);
 });
 

@@ -49,7 +49,10 @@ test('a signature on a community license is ignored', () => {
 
 test('pro and studio licenses verify with a good signature and report their ceilings', () => {
   assert.equal(EFFECT_CEILING, { community: 8, pro: 32, studio: 128 });
-  for (const [tier, ceiling] of [['pro', 32], ['studio', 128]] as const) {
+  for (const [tier, ceiling] of [
+    ['pro', 32],
+    ['studio', 128],
+  ] as const) {
     const check = verifyLicense(signed(tier, { expiresAt: '2027-01-01T00:00:00Z' }), [vendor.publicB64], NOW);
     assert.ok(check.valid, tier);
     if (!check.valid) return;
@@ -61,7 +64,9 @@ test('pro and studio licenses verify with a good signature and report their ceil
 
 test('signature survives a JSON round trip with reordered keys and whitespace', () => {
   const lic = signed('pro');
-  const reordered = JSON.parse(JSON.stringify({ signature: lic.signature, issuedAt: lic.issuedAt, licensee: lic.licensee, tier: lic.tier }, null, 4));
+  const reordered = JSON.parse(
+    JSON.stringify({ signature: lic.signature, issuedAt: lic.issuedAt, licensee: lic.licensee, tier: lic.tier }, null, 4),
+  );
   assert.ok(verifyLicense(reordered, [vendor.publicB64], NOW).valid);
 });
 
@@ -157,12 +162,44 @@ test('wrong types and values are rejected with a reason', () => {
 test('garbage input never throws', () => {
   const huge = 'x'.repeat(100_000);
   const inputs: unknown[] = [
-    null, undefined, 0, -1, NaN, Infinity, true, '', huge, [], [1, 2], [{ tier: 'pro' }], {}, () => 1, Symbol('s'), 10n,
-    { tier: huge }, { tier: 'pro', licensee: huge, issuedAt: huge }, { tier: 'pro', licensee: 'x', issuedAt: '2026-01-01', signature: huge },
+    null,
+    undefined,
+    0,
+    -1,
+    NaN,
+    Infinity,
+    true,
+    '',
+    huge,
+    [],
+    [1, 2],
+    [{ tier: 'pro' }],
+    {},
+    () => 1,
+    Symbol('s'),
+    10n,
+    { tier: huge },
+    { tier: 'pro', licensee: huge, issuedAt: huge },
+    { tier: 'pro', licensee: 'x', issuedAt: '2026-01-01', signature: huge },
     { tier: 'community', licensee: 'x', issuedAt: `2026-01-01T00:00:00.${'1'.repeat(100_000)}Z` },
-    Object.create(null), new Date(), new Map(),
-    new Proxy({}, { ownKeys: () => { throw new Error('boom'); } }),
-    { get tier() { throw new Error('boom'); }, licensee: 'x', issuedAt: '2026-01-01' },
+    Object.create(null),
+    new Date(),
+    new Map(),
+    new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('boom');
+        },
+      },
+    ),
+    {
+      get tier() {
+        throw new Error('boom');
+      },
+      licensee: 'x',
+      issuedAt: '2026-01-01',
+    },
   ];
   const keyLists: unknown[] = [[], [vendor.publicB64], [huge], null, 'key', [null, {}, huge]];
   for (const input of inputs) {

@@ -57,7 +57,10 @@ test('activateCommunity writes a readable valid file, creating the directory', a
   assert.is(check.effectCeiling, 8);
   assert.equal(check.license, lic);
   assert.is(describeLicense(check), 'community license for community user, effect ceiling 8, no expiry');
-  const refused = await activateCommunity(join(fresh(), 'license.json'), '').then(() => null, (err: Error) => err);
+  const refused = await activateCommunity(join(fresh(), 'license.json'), '').then(
+    () => null,
+    (err: Error) => err,
+  );
   assert.match(refused?.message ?? 'no error thrown', /licensee/);
 });
 
@@ -66,7 +69,10 @@ test('activateFromFile refuses an invalid license and keeps the existing one', a
   const path = join(dir, 'license.json');
   await activateCommunity(path, 'Old Owner');
   const before = await readFile(path, 'utf8');
-  const forged = { ...signLicense({ tier: 'studio', licensee: 'ACME', issuedAt: '2026-01-01T00:00:00Z' }, privateKey), licensee: 'Mallory' };
+  const forged = {
+    ...signLicense({ tier: 'studio', licensee: 'ACME', issuedAt: '2026-01-01T00:00:00Z' }, privateKey),
+    licensee: 'Mallory',
+  };
   const src = join(dir, 'forged.json');
   await writeFile(src, JSON.stringify(forged));
   const check = await activateFromFile(src, path, trusted);
@@ -81,7 +87,10 @@ test('activateFromFile refuses an invalid license and keeps the existing one', a
 test('activateFromFile installs a valid pro license', async () => {
   const dir = fresh();
   await mkdir(dir);
-  const lic = signLicense({ tier: 'pro', licensee: 'ACME Visuals', issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z' }, privateKey);
+  const lic = signLicense(
+    { tier: 'pro', licensee: 'ACME Visuals', issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z' },
+    privateKey,
+  );
   const src = join(dir, 'from-vendor.json');
   await writeFile(src, JSON.stringify(lic, null, 2));
   const path = join(dir, 'data', 'license.json');

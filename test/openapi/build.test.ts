@@ -57,7 +57,10 @@ const routes: RouteDef[] = [
       200: {
         description: 'The encoded image.',
         contentType: 'image/png',
-        headers: { ETag: { description: 'version of the image' }, 'Cache-Control': { description: 'always no-cache', schema: Type.Literal('no-cache') } },
+        headers: {
+          ETag: { description: 'version of the image' },
+          'Cache-Control': { description: 'always no-cache', schema: Type.Literal('no-cache') },
+        },
       },
       304: { description: 'Not modified.', headers: { ETag: { description: 'version of the image' } } },
     },
@@ -73,7 +76,9 @@ const routes: RouteDef[] = [
     tags: ['effects'],
     operationId: 'addEffect',
     schema: { body: Type.Object({ type: Type.String({ minLength: 1 }), idempotent: Type.Optional(Type.Boolean()) }) },
-    responses: { 200: { description: 'The slot of the effect.', schema: Type.Object({ success: Type.Literal(true), index: Type.Integer() }) } },
+    responses: {
+      200: { description: 'The slot of the effect.', schema: Type.Object({ success: Type.Literal(true), index: Type.Integer() }) },
+    },
     errors: ['EFFECT_LIMIT_REACHED', 'ITEM_NOT_FOUND', 'EFFECT_LOAD_FAILED', 'CHAIN_BUSY'],
     errorDetails: { ITEM_NOT_FOUND: Type.Object({ requested: Type.String(), available: Type.Array(Type.String()) }) },
     handler: ok,
@@ -137,10 +142,23 @@ test('document header, servers, security and tags', () => {
   assert.is(doc.openapi, '3.0.3');
   assert.is(doc.info.title, 'vjd control-surface API');
   assert.is(doc.info.version, '1.2.3');
-  for (const word of ['/api/v1', '64 KiB', 'PAYLOAD_TOO_LARGE', 'X-API-Key', 'Bearer', 'UNAUTHORIZED', 'CORS', 'OPTIONS', 'case-insensitive']) {
+  for (const word of [
+    '/api/v1',
+    '64 KiB',
+    'PAYLOAD_TOO_LARGE',
+    'X-API-Key',
+    'Bearer',
+    'UNAUTHORIZED',
+    'CORS',
+    'OPTIONS',
+    'case-insensitive',
+  ]) {
     assert.ok(doc.info.description.includes(word), word);
   }
-  assert.equal(doc.servers.map((s: any) => s.url), ['/']);
+  assert.equal(
+    doc.servers.map((s: any) => s.url),
+    ['/'],
+  );
   assert.equal(doc.security, [{ apiKeyHeader: [] }, { bearer: [] }, {}]);
   assert.equal(doc.components.securitySchemes.apiKeyHeader, {
     type: 'apiKey',
@@ -149,7 +167,10 @@ test('document header, servers, security and tags', () => {
     description: doc.components.securitySchemes.apiKeyHeader.description,
   });
   assert.is(doc.components.securitySchemes.bearer.scheme, 'bearer');
-  assert.equal(doc.tags.map((t: any) => t.name), ['browse', 'thumbnails', 'effects', 'actions', 'palettes', 'status']);
+  assert.equal(
+    doc.tags.map((t: any) => t.name),
+    ['browse', 'thumbnails', 'effects', 'actions', 'palettes', 'status'],
+  );
   for (const t of doc.tags) assert.ok(t.description.length > 0);
 });
 
@@ -177,12 +198,24 @@ test('query and path parameters', () => {
     description: 'folder to list',
     schema: { type: 'string', minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9/_-]+$' },
   });
-  assert.equal(depth, { name: 'depth', in: 'query', required: false, description: 'levels to expand', schema: { type: 'integer', minimum: 1, maximum: 3, default: 1 } });
+  assert.equal(depth, {
+    name: 'depth',
+    in: 'query',
+    required: false,
+    description: 'levels to expand',
+    schema: { type: 'integer', minimum: 1, maximum: 3, default: 1 },
+  });
   assert.equal(mode, { name: 'mode', in: 'query', required: true, schema: { type: 'string', enum: ['a', 'b'] } });
   assert.equal(browse.responses['200'].content['application/json'].schema.properties.parentPath, { type: 'string', nullable: true });
 
   const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get;
-  assert.equal(thumb.parameters[0], { name: 'id', in: 'path', required: true, description: 'device id or name', schema: { type: 'string', minLength: 1, maxLength: 256 } });
+  assert.equal(thumb.parameters[0], {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'device id or name',
+    schema: { type: 'string', minLength: 1, maxLength: 256 },
+  });
   assert.equal(thumb.parameters[1].schema, { type: 'string', enum: ['png', 'jpg'] });
 });
 
@@ -217,12 +250,19 @@ test('error responses per operation', () => {
   assert.equal(add['413'], { $ref: '#/components/responses/PAYLOAD_TOO_LARGE' });
   assert.equal(add['403'], { $ref: '#/components/responses/EFFECT_LIMIT_REACHED' });
   // Each code its own body schema, so a generated client knows exactly which codes (and details) a route gives.
-  assert.equal(add['500'].content['application/json'].schema.oneOf.map((s: any) => s.properties.code.enum), [['EFFECT_LOAD_FAILED'], ['INTERNAL']]);
+  assert.equal(
+    add['500'].content['application/json'].schema.oneOf.map((s: any) => s.properties.code.enum),
+    [['EFFECT_LOAD_FAILED'], ['INTERNAL']],
+  );
   assert.equal(Object.keys(add['500'].content['application/json'].examples), ['EFFECT_LOAD_FAILED', 'INTERNAL']);
 
   const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get.responses;
   assert.ok(thumb['404'].description.includes('DEVICE_NOT_FOUND') && thumb['404'].description.includes('NOT_FOUND: no such route'));
-  assert.equal(thumb['404'].content['application/json'].examples.NOT_FOUND.value, { error: true, code: 'NOT_FOUND', message: 'no such route' });
+  assert.equal(thumb['404'].content['application/json'].examples.NOT_FOUND.value, {
+    error: true,
+    code: 'NOT_FOUND',
+    message: 'no such route',
+  });
   assert.equal(Object.keys(thumb['503'].content['application/json'].examples), ['PREVIEW_TIMEOUT', 'THUMBNAIL_QUEUE_FULL']);
   assert.equal(thumb['400'], { $ref: '#/components/responses/INVALID_REQUEST' });
 });
@@ -271,9 +311,18 @@ test('headers: If-None-Match where a 304 exists; CORS on every answer; no-store 
   const thumb = doc.paths['/api/v1/thumbnails/live/{id}'].get;
   assert.ok(thumb.parameters.some((p: any) => p.in === 'header' && p.name === 'If-None-Match'));
   assert.not.ok(doc.paths['/api/v1/browse'].get.parameters.some((p: any) => p.in === 'header'));
-  const cors = { 'Access-Control-Allow-Origin': ['*'], 'Access-Control-Expose-Headers': ['ETag, Content-Range, Accept-Ranges, Content-Length'] };
-  for (const r of [thumb.responses['200'], thumb.responses['304'], doc.components.responses.INTERNAL, doc.paths['/api/v1/effects/add'].post.responses['404']]) {
-    for (const [name, values] of Object.entries(cors)) assert.equal(r.headers[name], { description: r.headers[name].description, required: true, schema: { type: 'string', enum: values } });
+  const cors = {
+    'Access-Control-Allow-Origin': ['*'],
+    'Access-Control-Expose-Headers': ['ETag, Content-Range, Accept-Ranges, Content-Length'],
+  };
+  for (const r of [
+    thumb.responses['200'],
+    thumb.responses['304'],
+    doc.components.responses.INTERNAL,
+    doc.paths['/api/v1/effects/add'].post.responses['404'],
+  ]) {
+    for (const [name, values] of Object.entries(cors))
+      assert.equal(r.headers[name], { description: r.headers[name].description, required: true, schema: { type: 'string', enum: values } });
   }
   assert.equal(doc.paths['/api/v1/browse'].get.responses['200'].headers['Cache-Control'].schema.enum, ['no-store']);
   assert.equal(doc.components.responses.INTERNAL.headers['Cache-Control'].schema.enum, ['no-store']);

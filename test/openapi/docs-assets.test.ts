@@ -35,7 +35,13 @@ test('loads the page, stylesheet, bundle, preset and init script', () => {
   assert.match(assets.files.get('swagger-ui.css')!.contentType, /^text\/css/);
   assert.match(assets.files.get('swagger-init.js')!.contentType, /^text\/javascript/);
   const init = text(assets.files.get('swagger-init.js')!.body);
-  for (const s of ["url: '/api/v1/openapi.yaml'", "dom_id: '#swagger-ui'", 'validatorUrl: null', 'persistAuthorization: true', "layout: 'StandaloneLayout'"]) {
+  for (const s of [
+    "url: '/api/v1/openapi.yaml'",
+    "dom_id: '#swagger-ui'",
+    'validatorUrl: null',
+    'persistAuthorization: true',
+    "layout: 'StandaloneLayout'",
+  ]) {
     assert.ok(init.includes(s), s);
   }
 });

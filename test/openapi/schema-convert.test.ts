@@ -69,7 +69,10 @@ test('nested properties, items and additionalProperties are converted', () => {
 });
 
 test('allOf, not and boolean schemas', () => {
-  assert.equal(toOpenApi30({ allOf: [{ const: 'a' }], not: { const: null } }), { allOf: [{ enum: ['a'] }], not: { enum: [null], nullable: true } });
+  assert.equal(toOpenApi30({ allOf: [{ const: 'a' }], not: { const: null } }), {
+    allOf: [{ enum: ['a'] }],
+    not: { enum: [null], nullable: true },
+  });
   assert.equal(toOpenApi30(true), {});
   assert.equal(toOpenApi30(false), { not: {} });
   assert.equal(toOpenApi30({ type: 'object', required: [] }), { type: 'object' });

@@ -10,7 +10,11 @@ import { startServer, req, tempDir } from '../helpers/server.js';
 // A display output on a display nothing serves and no sysfs, so neither `display` nor `v4l2` shows here; their
 // detection has its own tests (display.test.ts, v4l2.test.ts).
 const config = {
-  live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=160x90:rate=10' }], streams: [], v4l2: { enabled: false, sysfsDir: '/nonexistent/video4linux' } },
+  live: {
+    test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=160x90:rate=10' }],
+    streams: [],
+    v4l2: { enabled: false, sysfsDir: '/nonexistent/video4linux' },
+  },
   outputs: [{ id: 'proj', kind: 'display', enabled: false, display: ':9999' }],
 };
 
@@ -31,7 +35,10 @@ test('an ffmpeg without libx264: no output kinds', async () => {
   const real = execFileSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).trim();
   const bin = await tempDir('vjd-fake-ffmpeg-');
   // Everything but the encoder list goes to the real ffmpeg, so live inputs still run.
-  await writeFile(join(bin, 'ffmpeg'), `#!/bin/sh\nfor a in "$@"; do [ "$a" = "-encoders" ] && { echo " V....D mpeg4 MPEG-4 part 2"; exit 0; }; done\nexec ${real} "$@"\n`);
+  await writeFile(
+    join(bin, 'ffmpeg'),
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = "-encoders" ] && { echo " V....D mpeg4 MPEG-4 part 2"; exit 0; }; done\nexec ${real} "$@"\n`,
+  );
   await chmod(join(bin, 'ffmpeg'), 0o755);
   const server = await startServer({ config, env: { PATH: `${bin}:${process.env.PATH}` } });
   try {

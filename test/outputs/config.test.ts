@@ -53,7 +53,10 @@ test('unknown keys, bad values, refused URLs and duplicate ids are named', async
   assert.is(e.key, 'outputs[0].url');
   e = await error([{ id: 'a', kind: 'record', enabled: true, width: 8 }]);
   assert.is(e.key, 'outputs[0].width');
-  e = await error([{ id: 'a', kind: 'record', enabled: true }, { id: 'A', kind: 'record', enabled: true }]);
+  e = await error([
+    { id: 'a', kind: 'record', enabled: true },
+    { id: 'A', kind: 'record', enabled: true },
+  ]);
   assert.is(e.key, 'outputs[1].id');
   e = await error([{ id: 'a', kind: 'record' }]);
   assert.is(e.key, 'outputs[0].enabled');

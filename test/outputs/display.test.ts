@@ -12,7 +12,8 @@ let xvfb: ChildProcess;
 let display = '';
 let server: TestServer;
 const api = (p: string): string => `${server.base}/api/v1${p}`;
-const output = async (id: string) => ((await req('GET', api('/outputs'))).json().items as Array<Record<string, any>>).find((o) => o.id === id)!;
+const output = async (id: string) =>
+  ((await req('GET', api('/outputs'))).json().items as Array<Record<string, any>>).find((o) => o.id === id)!;
 
 /** A display number nothing listens on (no socket file), far from the ones Xvfb -displayfd hands out. */
 function deadDisplay(): string {
@@ -38,12 +39,18 @@ function startXvfb(size: string, at?: string): Promise<{ proc: ChildProcess; nam
 
 /** Mean colour of the whole screen, grabbed the way an operator would check it. */
 async function screenRgb(on = display): Promise<[number, number, number]> {
-  const r = await run('sh', ['-c', `ffmpeg -hide_banner -loglevel error -f x11grab -i ${on} -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0`]);
+  const r = await run('sh', [
+    '-c',
+    `ffmpeg -hide_banner -loglevel error -f x11grab -i ${on} -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0`,
+  ]);
   if (r.code !== 0 || r.stdout.length === 0) throw new Error(`x11grab failed: ${r.stderr}`);
   return meanRgb(Buffer.from(r.stdout, 'base64'));
 }
 
-const base = { render: { width: 320, height: 180, fps: 30 }, live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } } };
+const base = {
+  render: { width: 320, height: 180, fps: 30 },
+  live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } },
+};
 const gone = deadDisplay();
 
 test.before(async () => {
@@ -73,13 +80,19 @@ test('the program fills the display: red source red, blackout black', async () =
   assert.equal([o.width, o.height, o.fps], [320, 180, 15]);
   assert.is(o.lastError, null);
   let rgb: number[] = [];
-  await waitUntil(async () => {
-    rgb = await screenRgb();
-    return rgb[0]! > 200 && rgb[1]! < 50 && rgb[2]! < 50;
-  }, 20000, 250).catch(() => assert.unreachable(`screen not red: ${rgb.map(Math.round)}`));
+  await waitUntil(
+    async () => {
+      rgb = await screenRgb();
+      return rgb[0]! > 200 && rgb[1]! < 50 && rgb[2]! < 50;
+    },
+    20000,
+    250,
+  ).catch(() => assert.unreachable(`screen not red: ${rgb.map(Math.round)}`));
 
   assert.is((await req('POST', api('/global/blackout'), { body: { enabled: true } })).status, 200);
-  await waitUntil(async () => Math.max(...(rgb = await screenRgb())) < 10, 20000, 250).catch(() => assert.unreachable(`screen not black: ${rgb.map(Math.round)}`));
+  await waitUntil(async () => Math.max(...(rgb = await screenRgb())) < 10, 20000, 250).catch(() =>
+    assert.unreachable(`screen not black: ${rgb.map(Math.round)}`),
+  );
   assert.is((await req('POST', api('/global/blackout'), { body: { enabled: false } })).status, 200);
   await waitUntil(async () => (rgb = await screenRgb())[0]! > 200, 20000, 250);
 });

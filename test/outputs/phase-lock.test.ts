@@ -96,7 +96,11 @@ test('same fps, jittered commits, slots starting on the commit instants: repeats
   // The scenario is the judder case: the free-running clock repeats and skips all along.
   assert.ok(count(after(free.advance, 5, 30), (a) => a === 0) > 100, `free repeats ${count(free.advance, (a) => a === 0)}`);
   const settled = after(locked.advance, 5, 30);
-  assert.is(count(settled, (a) => a !== 1), 0, 'every slot after 5 s takes the next frame');
+  assert.is(
+    count(settled, (a) => a !== 1),
+    0,
+    'every slot after 5 s takes the next frame',
+  );
   // Mid-way: the slot is far from both commits around it (period 33.3 ms, jitter 8 ms).
   assert.ok(Math.min(...after(locked.gap, 5, 30)) > 8, `closest ${Math.min(...after(locked.gap, 5, 30))} ms`);
 });
@@ -104,21 +108,32 @@ test('same fps, jittered commits, slots starting on the commit instants: repeats
 test('the lock is reached from any starting phase', () => {
   for (let phase = 0; phase < 33; phase += 3) {
     const r = simulate({ outFps: 30, renderFps: 30, seconds: 20, jitterMs: 6, slotPhase: phase, lateMs: 2, lock: true, seed: phase + 7 });
-    assert.is(count(after(r.advance, 5, 30), (a) => a !== 1), 0, `phase ${phase}`);
+    assert.is(
+      count(after(r.advance, 5, 30), (a) => a !== 1),
+      0,
+      `phase ${phase}`,
+    );
   }
 });
 
 test('render at half the output fps: each frame is sent exactly twice, never once then three times', () => {
   const r = simulate({ outFps: 30, renderFps: 15, seconds: 60, jitterMs: 8, slotPhase: 1, lateMs: 2, lock: true });
   const settled = after(r.advance, 5, 30);
-  assert.is(count(settled, (a) => a > 1), 0, 'no frame skipped');
+  assert.is(
+    count(settled, (a) => a > 1),
+    0,
+    'no frame skipped',
+  );
   for (let i = 1; i < settled.length; i++) assert.is(settled[i - 1]! + settled[i]!, 1, `slot ${i}: one new frame per two slots`);
   assert.ok(Math.min(...after(r.gap, 5, 30)) > 8, `closest ${Math.min(...after(r.gap, 5, 30))} ms`);
 });
 
 test('render at 60 fps, output at 30: every slot advances by exactly two frames', () => {
   const r = simulate({ outFps: 30, renderFps: 60, seconds: 60, jitterMs: 4, slotPhase: 2, lateMs: 1, lock: true });
-  assert.is(count(after(r.advance, 5, 30), (a) => a !== 2), 0);
+  assert.is(
+    count(after(r.advance, 5, 30), (a) => a !== 2),
+    0,
+  );
   assert.ok(Math.min(...after(r.gap, 5, 30)) > 2, `closest ${Math.min(...after(r.gap, 5, 30))} ms`);
 });
 
@@ -129,7 +144,11 @@ test('a render that stalls for 3 s does not steer the clock, and the lock holds 
   // the last commit as recent).
   assert.ok(Math.abs(at(12.5) - at(10)) < 1, `moved ${at(12.5) - at(10)} ms during the stall`);
   const resumed = r.advance.slice(14 * 30);
-  assert.is(count(resumed, (a) => a !== 1), 0, 'one new frame per slot after the stall');
+  assert.is(
+    count(resumed, (a) => a !== 1),
+    0,
+    'one new frame per slot after the stall',
+  );
 });
 
 test('output fps is kept whatever the render does: the total shift stays within half a slot', () => {
@@ -143,7 +162,10 @@ test('output fps is kept whatever the render does: the total shift stays within 
     const seconds = 600;
     const r = simulate({ ...c, seconds, jitterMs: 6, slotPhase: 3, lateMs: 2, lock: true });
     const P = 1000 / c.outFps;
-    assert.ok(Math.max(...r.offsets.map(Math.abs)) <= P / 2 + 1e-9, `${c.renderFps}→${c.outFps}: offset ${Math.max(...r.offsets.map(Math.abs))}`);
+    assert.ok(
+      Math.max(...r.offsets.map(Math.abs)) <= P / 2 + 1e-9,
+      `${c.renderFps}→${c.outFps}: offset ${Math.max(...r.offsets.map(Math.abs))}`,
+    );
     // Slots served over the simulated wall time: the output's fps, within one slot.
     assert.ok(Math.abs(r.slots - seconds * c.outFps) <= 1, `${c.renderFps}→${c.outFps}: ${r.slots} slots in ${seconds} s`);
   }

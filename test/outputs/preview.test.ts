@@ -140,7 +140,10 @@ test('parts per second follow the asked fps: at least half of what the render co
     // what the render made in the same window, and loose (half), so it holds under load yet catches a preview that
     // ticks at a fraction of its fps.
     const floor = 0.5 * Math.min(FPS, renderRate);
-    assert.ok(rate >= floor, `${rate.toFixed(2)} parts/s at fps=${FPS} with the render at ${renderRate.toFixed(1)} fps (floor ${floor.toFixed(2)})`);
+    assert.ok(
+      rate >= floor,
+      `${rate.toFixed(2)} parts/s at fps=${FPS} with the render at ${renderRate.toFixed(1)} fps (floor ${floor.toFixed(2)})`,
+    );
     assert.ok(rate <= FPS * 1.5, `${rate.toFixed(2)} parts/s at fps=${FPS}`);
   } finally {
     c.close();

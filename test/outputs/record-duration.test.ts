@@ -32,7 +32,17 @@ test('a 10 s recording: duration within 3 % of the wall time between enable and 
     const o = await output();
 
     const file = join(server.dataDir, 'recordings', o.target);
-    const r = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=r_frame_rate,avg_frame_rate:format=duration', '-of', 'json', file]);
+    const r = await run('ffprobe', [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=r_frame_rate,avg_frame_rate:format=duration',
+      '-of',
+      'json',
+      file,
+    ]);
     assert.is(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout) as { streams: Array<{ r_frame_rate: string; avg_frame_rate: string }>; format: { duration: string } };
     const duration = Number(j.format.duration);
@@ -47,7 +57,10 @@ test('a 10 s recording: duration within 3 % of the wall time between enable and 
     const lo = ((sentAt - startedAt) / 1000) * 0.97;
     const hi = ((answeredAt - startedAt) / 1000) * 1.03;
     const counts = `sent ${o.framesSent}, dropped ${o.framesDropped}, repeated ${o.framesRepeated}`;
-    assert.ok(duration >= lo && duration <= hi, `duration ${duration} s vs wall ${(sentAt - startedAt) / 1000}-${(answeredAt - startedAt) / 1000} s (${counts})`);
+    assert.ok(
+      duration >= lo && duration <= hi,
+      `duration ${duration} s vs wall ${(sentAt - startedAt) / 1000}-${(answeredAt - startedAt) / 1000} s (${counts})`,
+    );
   } finally {
     await server.cleanup();
   }

@@ -7,10 +7,14 @@ import { join } from 'node:path';
 import { startServer, req, waitUntil } from '../helpers/server.js';
 import { probe } from './media.js';
 
-const config = { live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } } };
+const config = {
+  live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } },
+};
 
 test('a recording enabled for a while is a Matroska file as long as the frames sent; every enable a new file', async () => {
-  const server = await startServer({ config: { ...config, outputs: [{ id: 'rec', kind: 'record', enabled: false, width: 160, height: 90, fps: 10 }] } });
+  const server = await startServer({
+    config: { ...config, outputs: [{ id: 'rec', kind: 'record', enabled: false, width: 160, height: 90, fps: 10 }] },
+  });
   try {
     const api = (p: string): string => `${server.base}/api/v1${p}`;
     const output = async () => (await req('GET', api('/outputs'))).json().items[0];
@@ -38,7 +42,9 @@ test('a recording enabled for a while is a Matroska file as long as the frames s
 });
 
 test('a recording cut by SIGKILL of vjd is still readable', async () => {
-  const server = await startServer({ config: { ...config, outputs: [{ id: 'rec', kind: 'record', enabled: true, width: 160, height: 90, fps: 10 }] } });
+  const server = await startServer({
+    config: { ...config, outputs: [{ id: 'rec', kind: 'record', enabled: true, width: 160, height: 90, fps: 10 }] },
+  });
   try {
     const api = (p: string): string => `${server.base}/api/v1${p}`;
     let target = '';

@@ -27,11 +27,18 @@ test('a recording lands in recordings.dir, is listed and served with CORS range 
     assert.equal(await readdir(dir), [file]);
     assert.not.ok(existsSync(join(server.dataDir, 'recordings')), 'nothing in the default folder');
     const list = (await req('GET', api('/recordings'))).json();
-    assert.equal(list.items.map((r: any) => r.file), [file]);
+    assert.equal(
+      list.items.map((r: any) => r.file),
+      [file],
+    );
     await waitUntil(async () => (await req('GET', api('/recordings'))).json().items[0].complete === true, 10000);
 
     const pre = await req('OPTIONS', api(`/recordings/${file}`), {
-      headers: { origin: 'http://panel.local', 'access-control-request-method': 'GET', 'access-control-request-headers': 'range,x-api-key' },
+      headers: {
+        origin: 'http://panel.local',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'range,x-api-key',
+      },
     });
     assert.is(pre.status, 204);
     assert.match(String(pre.headers['access-control-allow-headers']), /(^|, )Range(,|$)/);

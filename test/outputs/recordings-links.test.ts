@@ -24,11 +24,18 @@ test('a symlink named like a recording is neither listed, served nor deleted', a
   try {
     const api = (p: string): string => `${server.base}/api/v1${p}`;
     const list = (await req('GET', api('/recordings'))).json();
-    assert.equal(list.items.map((i: { file: string }) => i.file), [REAL]);
+    assert.equal(
+      list.items.map((i: { file: string }) => i.file),
+      [REAL],
+    );
     assert.is(list.count, 1);
     assert.is((await req('GET', api(`/recordings/${REAL}`))).text, 'real recording', 'the regular file is served');
     for (const name of [OUT_LINK, IN_LINK]) {
-      for (const [method, headers] of [['GET', {}], ['GET', { range: 'bytes=0-3' }], ['DELETE', {}]] as const) {
+      for (const [method, headers] of [
+        ['GET', {}],
+        ['GET', { range: 'bytes=0-3' }],
+        ['DELETE', {}],
+      ] as const) {
         const r = await req(method, api(`/recordings/${name}`), { headers });
         assert.is(r.status, 404, `${method} ${name}: ${r.status} ${r.text.slice(0, 200)}`);
         assert.is(r.json().code, 'ITEM_NOT_FOUND');

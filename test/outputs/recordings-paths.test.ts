@@ -21,7 +21,10 @@ test('recording names with ../ in any encoding: 404 or 400, never a file outside
   const server = await startServer({ dataDir, config: { live: { test: [], streams: [], v4l2: { enabled: false } } } });
   try {
     const api = (p: string): string => `${server.base}/api/v1${p}`;
-    assert.equal((await req('GET', api('/recordings'))).json().items.map((i: { file: string }) => i.file), [REAL]);
+    assert.equal(
+      (await req('GET', api('/recordings'))).json().items.map((i: { file: string }) => i.file),
+      [REAL],
+    );
     assert.is((await req('GET', api(`/recordings/${REAL}`))).text, 'real recording', 'the listed file is served');
     const names = [
       `../${DECOY}`,

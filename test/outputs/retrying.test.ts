@@ -7,7 +7,9 @@ import { startServer, req, waitUntil, freePort, refused } from '../helpers/serve
 
 test('an unreachable RTMP target: retrying with lastError, restarts counted, render and API unaffected', async () => {
   const server = await startServer({
-    config: { live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } } },
+    config: {
+      live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } },
+    },
   });
   try {
     const api = (p: string): string => `${server.base}/api/v1${p}`;

@@ -9,7 +9,10 @@ let dataDir = '';
 const api = (p: string): string => `${server.base}/api/v1${p}`;
 const post = (p: string, body: unknown) => req('POST', api(p), { body });
 // Outputs are disabled after adding: what these tests check needs no running ffmpeg (except the failing RTMP one).
-const config = { live: { test: [], streams: [], v4l2: { enabled: false } }, outputs: [{ id: 'main-rec', name: 'Main recording', kind: 'record', enabled: false }] };
+const config = {
+  live: { test: [], streams: [], v4l2: { enabled: false } },
+  outputs: [{ id: 'main-rec', name: 'Main recording', kind: 'record', enabled: false }],
+};
 
 test.before(async () => {
   dataDir = await tempDir();
@@ -21,7 +24,17 @@ test.after(async () => {
 });
 
 test('URLs other than srt/udp/rtp/tcp/rtmp(s)/rtsp are refused with 400 naming url', async () => {
-  for (const url of ['file:///etc/passwd', 'pipe:1', 'concat:a|b', '-i x', 'http://x', 'https://example.com/x', 'udp://127.0.0.1:5000 -f null', 'srt:127.0.0.1:9000', 'udp://']) {
+  for (const url of [
+    'file:///etc/passwd',
+    'pipe:1',
+    'concat:a|b',
+    '-i x',
+    'http://x',
+    'https://example.com/x',
+    'udp://127.0.0.1:5000 -f null',
+    'srt:127.0.0.1:9000',
+    'udp://',
+  ]) {
     const r = await post('/outputs/add', { kind: 'stream', url });
     assert.is(r.status, 400, `${url}: ${r.text}`);
     const body = r.json();
@@ -83,10 +96,14 @@ test('credentials never show in target; the 9th output is refused with 403; adde
   assert.is(ninth.status, 403);
   assert.is(ninth.json().code, 'OUTPUT_LIMIT_REACHED');
 
-  const before = (await req('GET', api('/outputs'))).json().items.map((o: { id: string; name: string; enabled: boolean }) => [o.id, o.name, o.enabled]);
+  const before = (await req('GET', api('/outputs')))
+    .json()
+    .items.map((o: { id: string; name: string; enabled: boolean }) => [o.id, o.name, o.enabled]);
   await server.stop();
   server = await startServer({ config, dataDir });
-  const after = (await req('GET', api('/outputs'))).json().items.map((o: { id: string; name: string; enabled: boolean }) => [o.id, o.name, o.enabled]);
+  const after = (await req('GET', api('/outputs')))
+    .json()
+    .items.map((o: { id: string; name: string; enabled: boolean }) => [o.id, o.name, o.enabled]);
   assert.equal(after, before);
 
   const removed = await post('/outputs/remove', { name: 'cdn' });

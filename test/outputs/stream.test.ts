@@ -9,11 +9,14 @@ import { childPids } from '../hardening/faults-common.js';
 let server: TestServer;
 const api = (p: string): string => `${server.base}/api/v1${p}`;
 const post = (p: string, body: unknown) => req('POST', api(p), { body });
-const output = async (id: string) => ((await req('GET', api('/outputs'))).json().items as Array<Record<string, any>>).find((o) => o.id === id)!;
+const output = async (id: string) =>
+  ((await req('GET', api('/outputs'))).json().items as Array<Record<string, any>>).find((o) => o.id === id)!;
 
 test.before(async () => {
   server = await startServer({
-    config: { live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } } },
+    config: {
+      live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } },
+    },
   });
   assert.is((await post('/sources/select', { id: 'red' })).status, 200);
 });
@@ -25,7 +28,14 @@ test.after(async () => {
 test('a udp stream carries the program: right size, red source red, blackout black', async () => {
   const port = await freeUdpPort();
   const receiving = receiveUdp(port, 160, 90, 3, { skip: 5 });
-  const added = await post('/outputs/add', { kind: 'stream', name: 'lan', url: `udp://127.0.0.1:${port}?pkt_size=1316`, width: 160, height: 90, fps: 15 });
+  const added = await post('/outputs/add', {
+    kind: 'stream',
+    name: 'lan',
+    url: `udp://127.0.0.1:${port}?pkt_size=1316`,
+    width: 160,
+    height: 90,
+    fps: 15,
+  });
   assert.is(added.status, 200, added.text);
   const out = added.json().current;
   assert.is(out.kind, 'stream');

@@ -5,10 +5,29 @@ import { checkStreamUrl, redactText, redactUrl, urlSecrets } from '../../src/sha
 import { buildOutputArgs } from '../../workers/output/ffmpeg-args.js';
 
 test('allowed schemes pass, everything else is refused', () => {
-  for (const u of ['srt://127.0.0.1:9000?mode=listener', 'udp://239.0.0.1:1234', 'rtp://h:5004', 'tcp://h:9000?listen=1', 'rtmp://h/live/key', 'rtmps://h/live/key', 'rtsp://h:8554/x']) {
+  for (const u of [
+    'srt://127.0.0.1:9000?mode=listener',
+    'udp://239.0.0.1:1234',
+    'rtp://h:5004',
+    'tcp://h:9000?listen=1',
+    'rtmp://h/live/key',
+    'rtmps://h/live/key',
+    'rtsp://h:8554/x',
+  ]) {
     assert.ok(checkStreamUrl(u).ok, u);
   }
-  for (const u of ['file:///etc/passwd', 'pipe:1', 'concat:a|b', '-i x', 'http://x', 'subfile:,,start,0,end,0,,:/etc/passwd', 'udp://h:1 -y', 'UDP:h', '', 'udp://']) {
+  for (const u of [
+    'file:///etc/passwd',
+    'pipe:1',
+    'concat:a|b',
+    '-i x',
+    'http://x',
+    'subfile:,,start,0,end,0,,:/etc/passwd',
+    'udp://h:1 -y',
+    'UDP:h',
+    '',
+    'udp://',
+  ]) {
     assert.not.ok(checkStreamUrl(u).ok, u);
   }
 });
@@ -33,7 +52,11 @@ test('masking: SRT passphrase in any spelling, SRT stream ids, the RTMP key as t
     ['srt://h:9000?pass%2570hrase=TwiceEnc222', 'srt://h:9000?pass%2570hrase=***', ['TwiceEnc222']],
     ['srt://h:9000?passphrase=%53ecr%65tV4lue', 'srt://h:9000?passphrase=***', ['%53ecr%65tV4lue', 'Secr' + 'etV4lue']],
     ['srt://h:9000?streamid=#!::r=live/x,u=user,s=secret', 'srt://h:9000?streamid=***', ['#!::r=live/x,u=user,s=secret', 's=secret']],
-    ['srt://h:9000?mode=caller&streamid=%23!::u=bob,s=hunter22&latency=200', 'srt://h:9000?mode=caller&streamid=***&latency=200', ['hunter22', '%23!::u=bob']],
+    [
+      'srt://h:9000?mode=caller&streamid=%23!::u=bob,s=hunter22&latency=200',
+      'srt://h:9000?mode=caller&streamid=***&latency=200',
+      ['hunter22', '%23!::u=bob'],
+    ],
     ['rtmp://host/app/STREAMKEY', 'rtmp://host/app/***', ['STREAMKEY']],
     ['rtmp://host/app/inst/LastSegKey', 'rtmp://host/app/inst/***', ['LastSegKey']],
     ['rtmps://host:443/live/Key0123/', 'rtmps://host:443/live/***/', ['Key0123']],
@@ -47,11 +70,20 @@ test('masking: SRT passphrase in any spelling, SRT stream ids, the RTMP key as t
     for (const secret of secrets) assert.not.ok(masked.includes(secret), `${url} shows ${secret}`);
     // The same secrets, however ffmpeg prints them back in an error line, are hidden there too.
     const found = urlSecrets(url);
-    const line = redactText(`[srt @ 0x5] Connection to ${url} failed: ${secrets.join(' ')} ${secrets.map(decodeURIComponent).join(' ')}`, found);
+    const line = redactText(
+      `[srt @ 0x5] Connection to ${url} failed: ${secrets.join(' ')} ${secrets.map(decodeURIComponent).join(' ')}`,
+      found,
+    );
     for (const secret of secrets) assert.not.ok(line.includes(secret), `error line for ${url} shows ${secret}: ${line}`);
   }
   // Nothing secret: the URL is shown as written.
-  for (const url of ['udp://239.0.0.1:1234?pkt_size=1316', 'srt://h:9000?mode=listener&latency=120', 'rtmp://host/app', 'rtsp://h:8554/a/b']) assert.is(redactUrl(url), url);
+  for (const url of [
+    'udp://239.0.0.1:1234?pkt_size=1316',
+    'srt://h:9000?mode=listener&latency=120',
+    'rtmp://host/app',
+    'rtsp://h:8554/a/b',
+  ])
+    assert.is(redactUrl(url), url);
 });
 
 test('stream muxer follows the scheme; keyframe every second; x264 zerolatency', () => {

@@ -69,7 +69,11 @@ test('built-ins: at least 12, 4-8 valid colors each, unique ids, sorted by file,
   const { lib, lines } = await started([]);
   const list = lib.list();
   assert.ok(list.length >= 12, `${list.length} built-ins`);
-  assert.equal(lines.filter((l) => l.level === 'warn'), [], 'no built-in is skipped');
+  assert.equal(
+    lines.filter((l) => l.level === 'warn'),
+    [],
+    'no built-in is skipped',
+  );
   const files = (await readdir(PALETTE_ASSETS_DIR)).filter((n) => n.endsWith('.json')).sort();
   assert.is(list.length, files.length);
   assert.is(new Set(list.map((p) => p.id)).size, list.length);
@@ -89,7 +93,10 @@ test('built-ins: at least 12, 4-8 valid colors each, unique ids, sorted by file,
 });
 
 test('find: exact id, then flexible name, then flexible id', async () => {
-  const dir = await freshDir({ 'stage-wash.gpl': 'GIMP Palette\nName: Warm Stage\n255 128 0\n', 'Mixed_Case.json': pal('Odd One', ['#123']) });
+  const dir = await freshDir({
+    'stage-wash.gpl': 'GIMP Palette\nName: Warm Stage\n255 128 0\n',
+    'Mixed_Case.json': pal('Odd One', ['#123']),
+  });
   const { lib } = await started([dir]);
   assert.is(lib.find('stage-wash')?.name, 'Warm Stage');
   assert.is(lib.find('  warm_STAGE ')?.id, 'stage-wash');
@@ -127,7 +134,8 @@ test('duplicate ids across operator files: the first wins, the other is skipped 
   const warns = lines.filter((l) => l.level === 'warn');
   assert.is(warns.length, 2);
   const text = JSON.stringify(warns);
-  for (const f of [join(a, 'Warm Wash.json'), join(a, 'warm-wash.gpl'), join(b, 'warm_wash.json')]) assert.ok(text.includes(JSON.stringify(f)), f);
+  for (const f of [join(a, 'Warm Wash.json'), join(a, 'warm-wash.gpl'), join(b, 'warm_wash.json')])
+    assert.ok(text.includes(JSON.stringify(f)), f);
 });
 
 test('an invalid file is skipped with a warn line naming the file, line and reason; the rest load', async () => {

@@ -87,7 +87,11 @@ const GPL = 'GIMP Palette\nName: Stage Wash\nColumns: 2\n# a comment\n255 128   
 
 test('GPL: header, name, comments, columns and color lines', () => {
   assert.equal(parseGpl(GPL, 'stage.gpl'), { name: 'Stage Wash', colors: ['#FF8000', '#0000FF', '#0A141E'] });
-  assert.equal(parseGpl('\n\nGIMP Palette\r\n0 0 0\r\n', 'x/dark_room.gpl'), { name: 'Dark Room', colors: ['#000000'] }, 'no Name: falls back to the file name');
+  assert.equal(
+    parseGpl('\n\nGIMP Palette\r\n0 0 0\r\n', 'x/dark_room.gpl'),
+    { name: 'Dark Room', colors: ['#000000'] },
+    'no Name: falls back to the file name',
+  );
   assert.is(parseGpl('GIMP Palette\nName:\n1 2 3\n', 'empty-name.gpl').name, 'Empty Name');
   assert.is(parseGpl('GIMP Palette\nname: lower\n1 2 3\n', 'f.gpl').name, 'lower');
 });

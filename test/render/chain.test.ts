@@ -5,10 +5,26 @@ import { Chain, type EffectInstance } from '../../workers/render/chain.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 
 function desc(type: string, name: string): IsfDescriptor {
-  return { type, name, kind: 'effect', file: `builtin:${type}.fs`, description: '', categories: [], inputs: [], passes: [{ persistent: false, float: false }], fragment: '' };
+  return {
+    type,
+    name,
+    kind: 'effect',
+    file: `builtin:${type}.fs`,
+    description: '',
+    categories: [],
+    inputs: [],
+    passes: [{ persistent: false, float: false }],
+    fragment: '',
+  };
 }
 
-const catalog = [desc('invert', 'Invert'), desc('hue_shift', 'Hue Shift'), desc('blur', 'Soft Focus'), desc('soft_focus', 'Other'), desc('broken', 'Broken')];
+const catalog = [
+  desc('invert', 'Invert'),
+  desc('hue_shift', 'Hue Shift'),
+  desc('blur', 'Soft Focus'),
+  desc('soft_focus', 'Other'),
+  desc('broken', 'Broken'),
+];
 
 function make(): { chain: Chain<EffectInstance>; live: () => number } {
   let alive = 0;
@@ -60,7 +76,10 @@ test('unknown type: ITEM_NOT_FOUND with the installed types', () => {
   assert.is(r.ok, false);
   if (!r.ok) {
     assert.is(r.code, 'ITEM_NOT_FOUND');
-    assert.equal(r.details?.available, catalog.map((d) => d.type));
+    assert.equal(
+      r.details?.available,
+      catalog.map((d) => d.type),
+    );
   }
 });
 
@@ -108,7 +127,10 @@ test('remove by index and misses with details', () => {
   const { chain } = make();
   chain.apply(add('invert'));
   chain.apply(add('hue_shift'));
-  assert.equal(chain.apply({ op: 'remove', index: 2 }), { ok: true, item: { index: 2, name: 'Hue Shift', type: 'hue_shift', enabled: true, presetId: '' } });
+  assert.equal(chain.apply({ op: 'remove', index: 2 }), {
+    ok: true,
+    item: { index: 2, name: 'Hue Shift', type: 'hue_shift', enabled: true, presetId: '' },
+  });
   const miss = chain.apply({ op: 'remove', index: 5 });
   assert.ok(!miss.ok && miss.code === 'ITEM_NOT_FOUND' && miss.details?.min === 1 && miss.details?.max === 1);
   const typeMiss = chain.apply({ op: 'remove', type: 'blur' });
@@ -227,7 +249,10 @@ test('move reorders; indexes follow the new order; a target outside 1..count is 
     const miss = chain.apply({ op: 'move', index: 1, to });
     assert.equal(!miss.ok && miss.details, { requested: to, min: 1, max: 3 });
   }
-  assert.equal(chain.enabled().map((s) => s.desc.type), ['threshold', 'invert', 'blur']);
+  assert.equal(
+    chain.enabled().map((s) => s.desc.type),
+    ['threshold', 'invert', 'blur'],
+  );
 });
 
 test.run();

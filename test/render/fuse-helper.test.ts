@@ -85,7 +85,11 @@ test('a shader that does not compile is reported by the render thread once, and 
   const fuser = new Fuser(gl, quad, W, H, true, helper);
   const logs: unknown[] = [];
   fuser.onLog = (msg, fields) => logs.push({ msg, fields });
-  const broken = { ...byType('invert'), type: 'broken_op', fragment: 'void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) * undefined_name; }' };
+  const broken = {
+    ...byType('invert'),
+    type: 'broken_op',
+    fragment: 'void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) * undefined_name; }',
+  };
   try {
     const slots: FuseSlot[] = [
       { inputs: {}, instance: { program: { ...programOf(byType('invert')), desc: broken } as never } },

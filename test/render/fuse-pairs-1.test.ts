@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import { pairsTest, releaseAll } from '../helpers/fuse-compare.js';
 
-test('ordered pairs (first effect in the first half of the fusable built-ins): fused equals unfused within 2/255', () => pairsTest(1, 20974));
+test('ordered pairs (first effect in the first half of the fusable built-ins): fused equals unfused within 2/255', () =>
+  pairsTest(1, 20974));
 
 test.after(() => releaseAll());
 

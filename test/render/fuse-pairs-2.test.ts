@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import { pairsTest, releaseAll } from '../helpers/fuse-compare.js';
 
-test('ordered pairs (first effect in the second half of the fusable built-ins): fused equals unfused within 2/255', () => pairsTest(2, 20975));
+test('ordered pairs (first effect in the second half of the fusable built-ins): fused equals unfused within 2/255', () =>
+  pairsTest(2, 20975));
 
 test.after(() => releaseAll());
 

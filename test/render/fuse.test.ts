@@ -9,11 +9,42 @@ import { fusedFragment } from '../../workers/render/fuse/codegen.js';
 import { warmUpSize } from '../../workers/render/fuse/warm-up.js';
 import { Fuser, fusableRuns, type FuseSlot } from '../../workers/render/fuse/fuser.js';
 import type { IsfProgram } from '../../workers/render/isf-program.js';
-import { H, W, byType, compare, countCopies, fusable, fused, gl, pick, programOf, quad, rand, randomInputs, releaseAll, started } from '../helpers/fuse-compare.js';
+import {
+  H,
+  W,
+  byType,
+  compare,
+  countCopies,
+  fusable,
+  fused,
+  gl,
+  pick,
+  programOf,
+  quad,
+  rand,
+  randomInputs,
+  releaseAll,
+  started,
+} from '../helpers/fuse-compare.js';
 
 test('the analysis fuses the single-read, single-pass built-ins and refuses the others', () => {
   const names = fusable.map((d) => d.type);
-  for (const t of ['hue_shift', 'saturation', 'levels', 'posterize', 'invert', 'mirror', 'kaleidoscope', 'rotate_zoom', 'swirl', 'wave_distort', 'pixelate', 'tile', 'vignette', 'scanlines']) {
+  for (const t of [
+    'hue_shift',
+    'saturation',
+    'levels',
+    'posterize',
+    'invert',
+    'mirror',
+    'kaleidoscope',
+    'rotate_zoom',
+    'swirl',
+    'wave_distort',
+    'pixelate',
+    'tile',
+    'vignette',
+    'scanlines',
+  ]) {
     assert.ok(names.includes(t), `${t} should fuse`);
   }
   // Several reads (rgb_split, sharpen, edge_detect, glitch, halftone), PASSES (blur, bloom, trails, feedback).
@@ -23,19 +54,32 @@ test('the analysis fuses the single-read, single-pass built-ins and refuses the 
   assert.is(analyze(byType('hue_shift')).fusable && (analyze(byType('hue_shift')) as { read: string }).read, 'pixel');
   assert.is(analyze(byType('kaleidoscope')).fusable && (analyze(byType('kaleidoscope')) as { read: string }).read, 'remap');
   // Unsure means no: a read in a loop, a second image, a read outside main.
-  const variant = (fragment: string, extra: IsfInput[] = []): IsfDescriptor => ({ ...byType('invert'), fragment, inputs: [...byType('invert').inputs, ...extra] });
-  assert.not.ok(analyze(variant('void main() { vec4 c = vec4(0.0); for (int i = 0; i < 2; i++) c += IMG_THIS_PIXEL(inputImage); gl_FragColor = c; }')).fusable);
+  const variant = (fragment: string, extra: IsfInput[] = []): IsfDescriptor => ({
+    ...byType('invert'),
+    fragment,
+    inputs: [...byType('invert').inputs, ...extra],
+  });
+  assert.not.ok(
+    analyze(variant('void main() { vec4 c = vec4(0.0); for (int i = 0; i < 2; i++) c += IMG_THIS_PIXEL(inputImage); gl_FragColor = c; }'))
+      .fusable,
+  );
   assert.not.ok(analyze(variant('void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage); }', [{ name: 'other', type: 'image' }])).fusable);
   assert.not.ok(analyze(variant('vec4 f() { return IMG_THIS_PIXEL(inputImage); }\nvoid main() { gl_FragColor = f(); }')).fusable);
   assert.not.ok(analyze(variant('void main() { gl_FragColor = texture2D(inputImage, isf_FragNormCoord); }')).fusable);
-  assert.ok(analyze(variant('void main() { if (TIME > 1.0) { gl_FragColor = IMG_THIS_PIXEL(inputImage); return; } gl_FragColor = vec4(1.0); }')).fusable);
+  assert.ok(
+    analyze(variant('void main() { if (TIME > 1.0) { gl_FragColor = IMG_THIS_PIXEL(inputImage); return; } gl_FragColor = vec4(1.0); }'))
+      .fusable,
+  );
 });
 
 test('an operator-style effect: helpers after main, a macro, an early return, a global shared name', () => {
   const custom: IsfDescriptor = {
     ...byType('invert'),
     type: 'custom_op',
-    inputs: [{ name: 'inputImage', type: 'image' }, { name: 'gain', type: 'float', default: 1.5, min: 0, max: 4 }],
+    inputs: [
+      { name: 'inputImage', type: 'image' },
+      { name: 'gain', type: 'float', default: 1.5, min: 0, max: 4 },
+    ],
     fragment: [
       '#define TAU 6.2831853',
       'const float amount = 0.25;',
@@ -61,7 +105,10 @@ test('an operator-style effect: helpers after main, a macro, an early return, a 
 
 test('runs: a remap starts a run, pixel reads extend it, non-fusable effects split the chain', () => {
   const t = (...types: string[]): IsfDescriptor[] => types.map(byType);
-  assert.equal(fusableRuns(t('hue_shift', 'saturation', 'blur', 'invert', 'posterize')), [[0, 2], [3, 5]]);
+  assert.equal(fusableRuns(t('hue_shift', 'saturation', 'blur', 'invert', 'posterize')), [
+    [0, 2],
+    [3, 5],
+  ]);
   assert.equal(fusableRuns(t('hue_shift', 'kaleidoscope', 'invert')), [[1, 3]]);
   assert.equal(fusableRuns(t('mirror', 'kaleidoscope')), []);
 });
@@ -110,7 +157,14 @@ test('only effects that feed another are quantized to 8 bits (the last one is ro
 
 test('the warm-up draw uses a target whose sides are powers of two where the frame’s are (llvmpipe keys variants on it)', () => {
   const pot = (n: number): boolean => (n & (n - 1)) === 0;
-  for (const [w, h] of [[1280, 720], [1920, 1080], [1024, 512], [64, 36], [640, 1024], [W, H]] as const) {
+  for (const [w, h] of [
+    [1280, 720],
+    [1920, 1080],
+    [1024, 512],
+    [64, 36],
+    [640, 1024],
+    [W, H],
+  ] as const) {
     const [x, y] = warmUpSize(w, h);
     assert.is(pot(x), pot(w), `${w}×${h} → ${x}×${y}`);
     assert.is(pot(y), pot(h), `${w}×${h} → ${x}×${y}`);
@@ -132,7 +186,11 @@ test('a fused run between two non-fusable effects', () => {
 });
 
 test('a run that does not compile is logged once and drawn unfused', () => {
-  const broken: IsfDescriptor = { ...byType('invert'), type: 'broken_fuse', fragment: 'void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) * undefinedThing; }' };
+  const broken: IsfDescriptor = {
+    ...byType('invert'),
+    type: 'broken_fuse',
+    fragment: 'void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) * undefinedThing; }',
+  };
   const logs: unknown[] = [];
   const f = new Fuser(gl, quad, W, H, true);
   f.onLog = (msg, fields) => logs.push({ msg, fields });

@@ -36,7 +36,10 @@ test('pass-through keeps colors and orientation (top-left stays top-left)', () =
   // Pixel-array form of the input, and isf_FragNormCoord.y = 0 at the bottom.
   const px = new Uint8Array(4 * 4 * 4);
   for (let i = 0; i < 16; i++) px.set(quadrants(i % 4, Math.floor(i / 4)), i * 4);
-  const g = isf({ INPUTS: [IMAGE] }, 'void main() { gl_FragColor = vec4(IMG_THIS_NORM_PIXEL(inputImage).rgb, 1.0) * step(0.5, isf_FragNormCoord.y); }');
+  const g = isf(
+    { INPUTS: [IMAGE] },
+    'void main() { gl_FragColor = vec4(IMG_THIS_NORM_PIXEL(inputImage).rgb, 1.0) * step(0.5, isf_FragNormCoord.y); }',
+  );
   const r2 = renderIsf(gl, g, { width: 4, height: 4, input: { width: 4, height: 4, pixels: px } });
   near(r2.at(0, 0), [255, 0, 0, 255], 0, 'top half kept');
   near(r2.at(3, 3), [0, 0, 0, 0], 0, 'bottom half zeroed');
@@ -57,7 +60,11 @@ test('IMG_PIXEL, IMG_NORM_PIXEL and IMG_SIZE', () => {
   else gl_FragColor = vec4(size / 255.0, 0.0, 1.0);
 }`,
   );
-  const r = renderIsf(gl, d, { width: 8, height: 2, input: { width: 6, height: 4, pixels: pixelsOf(6, 4, (x, y) => quadrants(x, y, 6, 4)) } });
+  const r = renderIsf(gl, d, {
+    width: 8,
+    height: 2,
+    input: { width: 6, height: 4, pixels: pixelsOf(6, 4, (x, y) => quadrants(x, y, 6, 4)) },
+  });
   near(r.at(0, 0), [255, 255, 255, 255], 0, 'IMG_PIXEL bottom-left');
   near(r.at(2, 0), [0, 255, 0, 255], 0, 'IMG_NORM_PIXEL top-right');
   near(r.at(4, 0), [0, 0, 255, 255], 0, 'nested call, bottom-right');
@@ -96,7 +103,10 @@ test('a PERSISTENT buffer accumulates across frames (starts transparent black)',
   near(renderIsf(gl, d, { width: 4, height: 4, frames: 1 }).at(1, 1), [10, 0, 0, 255], 1, 'one frame');
   near(renderIsf(gl, d, { width: 4, height: 4, frames: 5 }).at(1, 1), [50, 4, 4, 255], 1, 'five frames');
   // A single persistent pass that is also the last pass (feedback): output = its buffer.
-  const fb = isf({ PASSES: [{ TARGET: 'fb', PERSISTENT: true }] }, 'void main() { gl_FragColor = IMG_THIS_PIXEL(fb) + vec4(0.1, 0.0, 0.0, 1.0); }');
+  const fb = isf(
+    { PASSES: [{ TARGET: 'fb', PERSISTENT: true }] },
+    'void main() { gl_FragColor = IMG_THIS_PIXEL(fb) + vec4(0.1, 0.0, 0.0, 1.0); }',
+  );
   near(renderIsf(gl, fb, { width: 4, height: 4, frames: 3 }).at(2, 2), [77, 0, 0, 255], 2, 'feedback last pass');
   // FLOAT buffers keep fractions that 8 bits would round away.
   const fl = isf(
@@ -143,7 +153,10 @@ test('uniforms of each input type reach the shader, with defaults, clamping and 
 });
 
 test('an audioFFT input is a sampler that reads black while vjd has no audio source', () => {
-  const d = isf({ INPUTS: [IMAGE, { NAME: 'spectrum', TYPE: 'audioFFT' }] }, 'void main() { gl_FragColor = vec4(IMG_NORM_PIXEL(spectrum, vec2(0.5)).rgb + 0.5 * IMG_THIS_PIXEL(inputImage).rgb, 1.0); }');
+  const d = isf(
+    { INPUTS: [IMAGE, { NAME: 'spectrum', TYPE: 'audioFFT' }] },
+    'void main() { gl_FragColor = vec4(IMG_NORM_PIXEL(spectrum, vec2(0.5)).rgb + 0.5 * IMG_THIS_PIXEL(inputImage).rgb, 1.0); }',
+  );
   const r = renderIsf(gl, d, { width: 4, height: 4, input: () => [255, 255, 255, 255] });
   near(r.at(1, 1), [128, 128, 128, 255], 2, 'half the input plus a black spectrum');
 });
@@ -172,7 +185,12 @@ test('PALETTE and PALETTE_COUNT reach the shader', () => {
 
 test('a custom vertex shader with isf_vertShaderInit()', () => {
   const vs = 'varying vec2 shifted;\nvoid main() {\n  isf_vertShaderInit();\n  shifted = isf_FragNormCoord + vec2(TIME, 0.0);\n}\n';
-  const d = isf({ INPUTS: [{ NAME: 'k', TYPE: 'float', DEFAULT: 1 }] }, 'varying vec2 shifted;\nvoid main() { gl_FragColor = vec4(fract(shifted.x) * k, 0.0, 0.0, 1.0); }', 't.fs', vs);
+  const d = isf(
+    { INPUTS: [{ NAME: 'k', TYPE: 'float', DEFAULT: 1 }] },
+    'varying vec2 shifted;\nvoid main() { gl_FragColor = vec4(fract(shifted.x) * k, 0.0, 0.0, 1.0); }',
+    't.fs',
+    vs,
+  );
   near(renderIsf(gl, d, { width: 4, height: 1, time: 0.5 }).at(0, 0), [159, 0, 0, 255], 2, 'vertex uniforms and varyings');
 });
 
@@ -207,22 +225,41 @@ test('a compile error throws IsfCompileError with the file line number', () => {
     '/*{"INPUTS":[{"NAME":"inputImage","TYPE":"image"}]}*/\nvoid main() {\n  vec4 a = IMG_PIXEL(inputImage,\n    vec2(1.0,\n         2.0));\n  gl_FragColor = a + missing;\n}\n',
     { file: 'm', fileName: 'm.fs' },
   );
-  assert.throws(() => renderIsf(gl, multi, { width: 2, height: 2 }), (e: unknown) => e instanceof IsfCompileError && /^ERROR: 0:6: 'missing'/.test(e.log));
+  assert.throws(
+    () => renderIsf(gl, multi, { width: 2, height: 2 }),
+    (e: unknown) => e instanceof IsfCompileError && /^ERROR: 0:6: 'missing'/.test(e.log),
+  );
   const vsBad = isf({}, 'void main() { gl_FragColor = vec4(1.0); }', 'v.fs', 'void main() {\n  isf_vertShaderInit();\n  oops = 1;\n}');
-  assert.throws(() => renderIsf(gl, vsBad, { width: 2, height: 2 }), (e: unknown) => e instanceof IsfCompileError && /^vertex shader: ERROR: 0:3: 'oops'/.test(e.log));
+  assert.throws(
+    () => renderIsf(gl, vsBad, { width: 2, height: 2 }),
+    (e: unknown) => e instanceof IsfCompileError && /^vertex shader: ERROR: 0:3: 'oops'/.test(e.log),
+  );
 });
 
 test('resize and destroy leave every tracker count where it started', () => {
   const quad = new Quad(gl);
   const d = isf(
-    { INPUTS: [IMAGE, { NAME: 'second', TYPE: 'image' }], PASSES: [{ TARGET: 'a', PERSISTENT: true, WIDTH: '$WIDTH/4' }, { TARGET: 'b', FLOAT: true }, { TARGET: 'a' }] },
+    {
+      INPUTS: [IMAGE, { NAME: 'second', TYPE: 'image' }],
+      PASSES: [{ TARGET: 'a', PERSISTENT: true, WIDTH: '$WIDTH/4' }, { TARGET: 'b', FLOAT: true }, { TARGET: 'a' }],
+    },
     'void main() { gl_FragColor = IMG_THIS_PIXEL(inputImage) + IMG_THIS_PIXEL(second) + IMG_THIS_PIXEL(a) + IMG_THIS_PIXEL(b); }',
   );
   const p = IsfProgram.create(gl, d, 32, 16, quad);
   const out = createTarget(gl, 64, 32);
   const tex = gl.createTexture()!;
   uploadRgba(gl, tex, 2, 2, new Uint8Array(16).fill(100));
-  const frame = { input: tex, inputSize: [2, 2] as [number, number], target: out.framebuffer, time: 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette: { rgb: new Float32Array(24), count: 1 }, values: {} };
+  const frame = {
+    input: tex,
+    inputSize: [2, 2] as [number, number],
+    target: out.framebuffer,
+    time: 0,
+    timeDelta: 0,
+    frameIndex: 0,
+    date: isfDate(),
+    palette: { rgb: new Float32Array(24), count: 1 },
+    values: {},
+  };
   p.render(frame);
   const live = glCounts(gl);
   assert.is(live.programs, start.programs + 2, 'the ISF program and the copy program of a last pass with a TARGET');

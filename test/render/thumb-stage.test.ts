@@ -25,7 +25,7 @@ function job(subject: ThumbSubject, width: number, height: number, deadline = Da
 
 /** Top-down pixel (x, y) of a slot. */
 function at(j: ThumbJob, x: number, y: number): Rgba {
-  const px = new Uint8Array(j.slot, ((y * j.width + x) * 4), 4);
+  const px = new Uint8Array(j.slot, (y * j.width + x) * 4, 4);
   return [px[0]!, px[1]!, px[2]!, px[3]!];
 }
 
@@ -50,7 +50,10 @@ function ringWith(maxW: number, maxH: number, w: number, h: number, fn: (x: numb
 }
 
 // Left half red, right half blue, top 10 % green: tells left from right and top from bottom.
-const halves = (w: number, h: number) => (x: number, y: number): Rgba => (y < h / 10 ? GREEN : x < w / 2 ? RED : BLUE);
+const halves =
+  (w: number, h: number) =>
+  (x: number, y: number): Rgba =>
+    y < h / 10 ? GREEN : x < w / 2 ? RED : BLUE;
 const checker = (x: number, y: number): Rgba => ((x + y) & 1 ? [255, 255, 255, 255] : [0, 0, 0, 255]);
 
 /** Checks every pixel of a checkerboard thumbnail is mid-grey (no stripes, no moiré). */
@@ -164,7 +167,10 @@ test('ring: a frame smaller than the ring box, top-down; no-frame on an empty ri
 
 test('generator: a builtin renders off-screen at TIME and inputs; unknown types fail', async () => {
   const solid = await loadBuiltin('generators', 'solid_color.fs');
-  const split = parseIsf('/*{"INPUTS":[]}*/\nvoid main() { gl_FragColor = isf_FragNormCoord.y > 0.5 ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(vec3(TIME), 1.0); }', { file: 't', fileName: 'split.fs' });
+  const split = parseIsf(
+    '/*{"INPUTS":[]}*/\nvoid main() { gl_FragColor = isf_FragNormCoord.y > 0.5 ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(vec3(TIME), 1.0); }',
+    { file: 't', fileName: 'split.fs' },
+  );
   assert.is(split.kind, 'generator');
   const e = new RenderEngine(gl, 128, 72, 30, 'test');
   try {
@@ -192,7 +198,10 @@ test('a job past its deadline is answered expired and draws nothing', () => {
     const j = job({ kind: 'output' }, 8, 8, Date.now() - 1);
     const r = e.thumb(j);
     assert.ok(!r.ok && r.reason === 'expired');
-    assert.ok(new Uint8Array(j.slot).every((v) => v === 0), 'slot untouched');
+    assert.ok(
+      new Uint8Array(j.slot).every((v) => v === 0),
+      'slot untouched',
+    );
   } finally {
     e.destroy();
   }
@@ -213,7 +222,11 @@ test('no GL objects leak: a stage and 50 varied jobs return counts to baseline',
   const ring = ringWith(640, 480, 640, 480, checker);
   const thumbs = new ThumbStage(gl, quad, pool, 320, 180);
   const ctx = { output, outputFrame: 7, generators: [solid], palette: { rgb: new Float32Array(24), count: 1 } };
-  const subjects: ThumbSubject[] = [{ kind: 'output' }, { kind: 'ring', ring }, { kind: 'generator', type: solid.type, inputs: {}, time: 0 }];
+  const subjects: ThumbSubject[] = [
+    { kind: 'output' },
+    { kind: 'ring', ring },
+    { kind: 'generator', type: solid.type, inputs: {}, time: 0 },
+  ];
   const run = (n: number): void => {
     for (let i = 0; i < n; i++) {
       const w = 4 + ((i * 37) % 300);

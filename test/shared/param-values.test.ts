@@ -2,7 +2,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IsfInput } from '../../src/shared/isf-types.js';
-import { applyValues, currentValue, describeInputs, firedEvents, inputStates, persistable, resetValues } from '../../src/shared/param-values.js';
+import {
+  applyValues,
+  currentValue,
+  describeInputs,
+  firedEvents,
+  inputStates,
+  persistable,
+  resetValues,
+} from '../../src/shared/param-values.js';
 
 const INPUTS: IsfInput[] = [
   { name: 'inputImage', type: 'image' },

@@ -28,7 +28,7 @@ test.after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-test('a fresh data dir: the first-run preset is on the program, moving; the next start keeps the operator\'s choice', async () => {
+test("a fresh data dir: the first-run preset is on the program, moving; the next start keeps the operator's choice", async () => {
   const dataDir = join(work, 'fresh');
   let s = await startServer({ dataDir, config: DEFAULT_FIRST_RUN });
   try {

@@ -43,10 +43,27 @@ test.before(async () => {
   work = await tempDir('vjd-recovery-');
   fixture = join(work, 'Yellow Loop.mp4');
   media = join(work, 'library');
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:size=320x240:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', fixture]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=yellow:size=320x240:rate=25',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    fixture,
+  ]);
   await mkdir(media);
   await copyFile(fixture, join(media, 'Yellow Loop.mp4'));
-  s = await startServer({ dataDir: join(work, 'data'), config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } } });
+  s = await startServer({
+    dataDir: join(work, 'data'),
+    config: { media: { roots: [media] }, live: { test: [], streams: [], v4l2: { enabled: false } } },
+  });
   await waitUntil(async () => (await get('/sources')).items.some((i: any) => i.sourceKind === 'file'), 30000);
 });
 

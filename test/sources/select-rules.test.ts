@@ -36,12 +36,32 @@ async function listening(port: number): Promise<boolean> {
 
 /** A stream server the `puller` input connects to: one client, red frames. */
 async function startStreamServer(): Promise<ChildProcess> {
-  const p = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=red:s=320x240:r=25', '-f', 'mpegts', `tcp://127.0.0.1:${pullPort}?listen`], { stdio: 'ignore' });
+  const p = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=320x240:r=25',
+      '-f',
+      'mpegts',
+      `tcp://127.0.0.1:${pullPort}?listen`,
+    ],
+    { stdio: 'ignore' },
+  );
   await waitUntil(() => listening(pullPort), 15000, 50);
   return p;
 }
 
-const exitsOfPuller = (): number => s.logs().split('\n').filter((l) => l.includes('"msg":"ffmpeg exited"') && l.includes('"source":"live:puller"')).length;
+const exitsOfPuller = (): number =>
+  s
+    .logs()
+    .split('\n')
+    .filter((l) => l.includes('"msg":"ffmpeg exited"') && l.includes('"source":"live:puller"')).length;
 
 test.before(async () => {
   pullPort = await freePort();

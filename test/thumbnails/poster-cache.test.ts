@@ -120,7 +120,10 @@ test('concurrent gets share one extraction; at most `concurrency` ffmpeg process
   // A wrapper that records how many extractions overlap, then runs the real ffmpeg.
   const busy = join(root, 'busy');
   const wrapper = join(root, 'counting-ffmpeg.sh');
-  await writeFile(wrapper, `#!/bin/sh\nmkdir -p ${busy}\ntouch ${busy}/$$\nls ${busy} | wc -l >> ${busy}.log\nsleep 0.3\nrm ${busy}/$$\nexec ffmpeg "$@"\n`);
+  await writeFile(
+    wrapper,
+    `#!/bin/sh\nmkdir -p ${busy}\ntouch ${busy}/$$\nls ${busy} | wc -l >> ${busy}.log\nsleep 0.3\nrm ${busy}/$$\nexec ffmpeg "$@"\n`,
+  );
   await chmod(wrapper, 0o755);
   const limited = new PosterCache({ dir: freshDir(), log, ffmpeg: wrapper, concurrency: 2 });
   const jobs = await Promise.all(['red43.mp4', 'green169.mp4', 'short.mp4', 'red43.mp4'].map((f) => media(f, 'video', 1)));
@@ -183,7 +186,13 @@ test('maxEntries keeps the newest posters', async () => {
     await new Promise((r) => setTimeout(r, 15));
   }
   assert.is(cache.stats().entries, 2);
-  assert.equal(await listing(dir), made.slice(1).map((p) => p.path.slice(dir.length + 1)).sort());
+  assert.equal(
+    await listing(dir),
+    made
+      .slice(1)
+      .map((p) => p.path.slice(dir.length + 1))
+      .sort(),
+  );
 });
 
 test('a hung ffmpeg is killed at the timeout; damaged and stale files are cleaned up', async () => {
@@ -192,9 +201,10 @@ test('a hung ffmpeg is killed at the timeout; damaged and stale files are cleane
   await writeFile(hang, '#!/bin/sh\nexec sleep 30\n');
   await chmod(hang, 0o755);
   const started = Date.now();
-  const err = await new PosterCache({ dir, log, ffmpeg: hang, timeoutMs: 300 })
-    .get(await media('red43.mp4', 'video', 2))
-    .then(() => null, (e: Error) => e);
+  const err = await new PosterCache({ dir, log, ffmpeg: hang, timeoutMs: 300 }).get(await media('red43.mp4', 'video', 2)).then(
+    () => null,
+    (e: Error) => e,
+  );
   assert.match(String(err?.message), /killed after 300 ms/);
   assert.ok(Date.now() - started < 5000);
   assert.equal(await listing(dir), []);

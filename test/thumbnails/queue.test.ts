@@ -75,10 +75,12 @@ test('identical keys in flight share one job and add no depth', async () => {
 
 test('a failing job frees its slot and reports its error', async () => {
   const q = new ThumbQueue({ high: 2, low: 1, concurrency: 1 });
-  await q.submit('a', () => Promise.reject(new Error('boom'))).then(
-    () => assert.unreachable(),
-    (e: Error) => assert.is(e.message, 'boom'),
-  );
+  await q
+    .submit('a', () => Promise.reject(new Error('boom')))
+    .then(
+      () => assert.unreachable(),
+      (e: Error) => assert.is(e.message, 'boom'),
+    );
   assert.is(q.depth, 0);
   assert.is(q.stats().failed, 1);
 });

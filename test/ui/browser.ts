@@ -15,7 +15,14 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -51,7 +58,11 @@ export async function open(browser: Browser, url: string, viewport = LAPTOP): Pr
 /** Resolves once the page has loaded its state (or shown the key prompt). */
 export async function ready(page: Page): Promise<void> {
   // A function, not a string: the page's CSP forbids eval. globalThis, so this Node-side file needs no DOM types.
-  await page.waitForFunction(() => (globalThis as any).__vjdReady !== undefined || (globalThis as any).document.getElementById('api-key') !== null, null, { timeout: 20000 });
+  await page.waitForFunction(
+    () => (globalThis as any).__vjdReady !== undefined || (globalThis as any).document.getElementById('api-key') !== null,
+    null,
+    { timeout: 20000 },
+  );
 }
 
 export async function loaded(page: Page): Promise<void> {

@@ -21,7 +21,8 @@ const until = (cond: () => Promise<boolean> | boolean, what: string): Promise<vo
   waitUntil(cond, 20000, 100).catch(() => {
     throw new Error(`timed out: ${what}`);
   });
-const value = async (index: number, name: string): Promise<any> => (await api('GET', `/effects/${index}`)).inputs.find((i: any) => i.name === name).value;
+const value = async (index: number, name: string): Promise<any> =>
+  (await api('GET', `/effects/${index}`)).inputs.find((i: any) => i.name === name).value;
 const near = (a: number, b: number, eps = 1e-3): boolean => Math.abs(a - b) < eps;
 
 test.before(async () => {

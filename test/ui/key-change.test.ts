@@ -16,7 +16,7 @@ const until = (cond: () => Promise<boolean> | boolean, what: string): Promise<vo
   waitUntil(cond, 20000, 100).catch(() => {
     throw new Error(`timed out: ${what}`);
   });
-const link = async (): Promise<string> => (await page.getByTestId('link').count()) === 0 ? '' : page.getByTestId('link').innerText();
+const link = async (): Promise<string> => ((await page.getByTestId('link').count()) === 0 ? '' : page.getByTestId('link').innerText());
 
 test.before(async () => {
   s = await startServer({ config: { server: { apiKey: OLD } } });

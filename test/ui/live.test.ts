@@ -40,7 +40,11 @@ async function seedLibrary(dataDir: string): Promise<void> {
         const path = join(media, `clip ${String(i + j).padStart(4, '0')}.mp4`);
         await writeFile(path, `clip ${i + j}`);
         const st = await stat(path);
-        entries[path] = { size: st.size, mtimeMs: st.mtimeMs, result: { type: 'video', width: 64, height: 36, durationSec: 1, fps: 30, codec: 'h264', format: 'mp4' } };
+        entries[path] = {
+          size: st.size,
+          mtimeMs: st.mtimeMs,
+          result: { type: 'video', width: 64, height: 36, durationSec: 1, fps: 30, codec: 'h264', format: 'mp4' },
+        };
       }),
     );
   }
@@ -107,18 +111,32 @@ test('two pages: what one does shows on the other (event-to-DOM latency measured
     await until(async () => (await a.getByTestId('blackout').getAttribute('aria-pressed')) === want, 'page A settled');
   }
   samples.sort((x, y) => x - y);
-  figures.eventToDomMs = { p50: +samples[Math.floor(samples.length / 2)]!.toFixed(1), max: +samples[samples.length - 1]!.toFixed(1), n: samples.length, link: await b.getByTestId('link').innerText() };
+  figures.eventToDomMs = {
+    p50: +samples[Math.floor(samples.length / 2)]!.toFixed(1),
+    max: +samples[samples.length - 1]!.toFixed(1),
+    n: samples.length,
+    link: await b.getByTestId('link').innerText(),
+  };
   const g = await api('GET', '/global');
   assert.is(g.blackout, false);
 });
 
 test('accessibility (axe-core): no serious or critical violations at either size; screenshots kept', async () => {
-  for (const [page, name] of [[a, 'laptop-1280x800'], [b, 'phone-390x844']] as const) {
+  for (const [page, name] of [
+    [a, 'laptop-1280x800'],
+    [b, 'phone-390x844'],
+  ] as const) {
     // Evaluated through the debugger protocol: the page's CSP (rightly) refuses an injected inline script.
     await page.evaluate(await readFile(AXE, 'utf8'));
     const result = await page.evaluate(async () => {
       const r = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] });
-      return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, target: v.nodes[0]?.target }));
+      return r.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.length,
+        help: v.help,
+        target: v.nodes[0]?.target,
+      }));
     });
     const bad = result.filter((v: any) => v.impact === 'serious' || v.impact === 'critical');
     assert.equal(bad, [], `${name}: ${JSON.stringify(bad)}`);
@@ -172,7 +190,10 @@ test(`browse: ${FILES} files in a virtualised list; scrolling frame times measur
   const pick = (q: number): number => +frames[Math.min(frames.length - 1, Math.floor(q * frames.length))]!.toFixed(1);
   figures.browseScroll = { items: FILES, frames: frames.length, p50: pick(0.5), p95: pick(0.95), max: pick(1) };
   // The last item is reachable and the list still answers.
-  await a.getByTestId('browse-list').locator(`.item[data-name="clip ${String(FILES - 1).padStart(4, '0')}"], .item[data-name="Clip ${String(FILES - 1).padStart(4, '0')}"]`).waitFor();
+  await a
+    .getByTestId('browse-list')
+    .locator(`.item[data-name="clip ${String(FILES - 1).padStart(4, '0')}"], .item[data-name="Clip ${String(FILES - 1).padStart(4, '0')}"]`)
+    .waitFor();
 });
 
 test('figures', async () => {

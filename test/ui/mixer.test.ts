@@ -24,7 +24,8 @@ const until = (cond: () => Promise<boolean> | boolean, what: string): Promise<vo
   });
 const mix = (): Promise<any> => api('GET', '/mix');
 const row = (name: string) => page.getByTestId('browse-list').locator(`.item[data-name="${name}"]`);
-const param = async (name: string): Promise<any> => (await api('GET', '/sources/current/params')).inputs.find((i: any) => i.name === name).value;
+const param = async (name: string): Promise<any> =>
+  (await api('GET', '/sources/current/params')).inputs.find((i: any) => i.name === name).value;
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-3;
 
 test.before(async () => {
@@ -76,7 +77,7 @@ test('cue by click, take with the chosen transition by the Take button', async (
   await until(async () => (await page.getByTestId('program-name').innerText()) === 'Plasma', 'program name on the page');
 });
 
-test('generator panel: the program generator\'s inputs; checkbox, slider keys, colour, XY pad set them', async () => {
+test("generator panel: the program generator's inputs; checkbox, slider keys, colour, XY pad set them", async () => {
   await page.locator('#gen-speed').waitFor();
   // Float slider with the keyboard: each ArrowRight is 1% of the range (step "any").
   const before = await param('speed');

@@ -17,7 +17,8 @@ const until = (cond: () => Promise<boolean> | boolean, what: string): Promise<vo
   waitUntil(cond, 30000, 100).catch(() => {
     throw new Error(`timed out: ${what}`);
   });
-const current = async (): Promise<string> => JSON.parse((await req('GET', `${s.base}/api/v1/sources/current`, { timeoutMs: 15000 })).text).name;
+const current = async (): Promise<string> =>
+  JSON.parse((await req('GET', `${s.base}/api/v1/sources/current`, { timeoutMs: 15000 })).text).name;
 /** Selects over HTTP; a loaded machine may pass the activation deadline, so the state is what is waited for. */
 async function take(route: string, name: string): Promise<void> {
   await req('POST', `${s.base}/api/v1${route}`, { body: { name }, timeoutMs: 15000 });

@@ -108,12 +108,18 @@ test('effects: add from the catalog search, toggle, parameters, reorder with key
   await until(async () => (await api('GET', '/actions')).items.some((a: any) => a.name === 'UI Look'), 'preset saved as an action');
   // Keyboard reorder: ArrowDown on the handle of the first effect.
   await page.getByRole('button', { name: /^Move Brightness/ }).press('ArrowDown');
-  await until(async () => (await api('GET', '/effects')).items.map((i: any) => i.type).join() === 'invert,brightness_contrast', 'moved down by key');
+  await until(
+    async () => (await api('GET', '/effects')).items.map((i: any) => i.type).join() === 'invert,brightness_contrast',
+    'moved down by key',
+  );
   // Drag: the handle of the second (brightness) onto the first row.
   const handle = page.getByRole('button', { name: /^Move Brightness/ });
   await handle.waitFor();
   await handle.dragTo(page.locator('li.fx').first(), { targetPosition: { x: 10, y: 4 } });
-  await until(async () => (await api('GET', '/effects')).items.map((i: any) => i.type).join() === 'brightness_contrast,invert', 'moved up by drag');
+  await until(
+    async () => (await api('GET', '/effects')).items.map((i: any) => i.type).join() === 'brightness_contrast,invert',
+    'moved up by drag',
+  );
   // HTTP changes show.
   await api('POST', '/effects/remove', { index: 2 });
   await until(async () => (await page.locator('li.fx').count()) === 1, 'removal over HTTP shown');
@@ -123,7 +129,10 @@ test('effects: add from the catalog search, toggle, parameters, reorder with key
 
 test('actions: a button runs its action', async () => {
   await page.locator('.grid-buttons button[data-id="preset.mandala"]').click();
-  await until(async () => (await api('GET', '/effects')).items.some((i: any) => i.presetId === 'mandala' || i.presetId === 'preset.mandala'), 'preset action added its effect');
+  await until(
+    async () => (await api('GET', '/effects')).items.some((i: any) => i.presetId === 'mandala' || i.presetId === 'preset.mandala'),
+    'preset action added its effect',
+  );
   await api('POST', '/effects/remove', { index: 1 });
 });
 
@@ -154,7 +163,10 @@ test('outputs: add a recording, enable and disable it, download the file', async
   if (!out.enabled) await box.check();
   await until(async () => (await page.getByTestId(`out-state-${out.id}`).innerText()) === 'running', 'running shown');
   await box.uncheck();
-  await until(async () => (await api('GET', '/outputs')).items.find((x: any) => x.id === out.id).enabled === false, 'disabled on the server');
+  await until(
+    async () => (await api('GET', '/outputs')).items.find((x: any) => x.id === out.id).enabled === false,
+    'disabled on the server',
+  );
   await until(async () => {
     const r = await api('GET', '/recordings');
     return r.items.some((x: any) => x.complete);

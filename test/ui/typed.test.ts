@@ -40,7 +40,10 @@ test.after(async () => {
 
 test('web/src has no `any` and compiles under a strict tsconfig', async () => {
   const files = await sources(join(ROOT, 'web', 'src'));
-  assert.ok(files.some((f) => f.endsWith('api-types.d.ts')), 'the generated types are in web/src');
+  assert.ok(
+    files.some((f) => f.endsWith('api-types.d.ts')),
+    'the generated types are in web/src',
+  );
   for (const f of files) {
     const hits = code(await readFile(f, 'utf8')).match(/\bany\b/g);
     assert.is(hits, null, `${f} uses any`);

@@ -39,7 +39,11 @@ export interface Init<O> {
   body?: RequestBody<O>;
 }
 
-function url(path: string, params: Record<string, string | number | undefined>, query: Record<string, string | number | undefined>): string {
+function url(
+  path: string,
+  params: Record<string, string | number | undefined>,
+  query: Record<string, string | number | undefined>,
+): string {
   let u = API + path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
@@ -53,13 +57,22 @@ type Loose = Record<string, string | number | undefined>;
 const isProblem = (b: unknown): b is Problem => typeof b === 'object' && b !== null && typeof (b as Problem).message === 'string';
 
 /** One JSON request; network failures come back as status 0 rather than throwing. */
-export async function call<M extends Method, P extends ApiPaths<M>>(method: M, path: P, init?: Init<Op<M, P>>): Promise<Answer<Success<Op<M, P>>>> {
+export async function call<M extends Method, P extends ApiPaths<M>>(
+  method: M,
+  path: P,
+  init?: Init<Op<M, P>>,
+): Promise<Answer<Success<Op<M, P>>>> {
   const headers: Record<string, string> = authHeaders();
   const body = init?.body;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let r: Response;
   try {
-    r = await fetch(url(path, (init?.path ?? {}) as Loose, (init?.query ?? {}) as Loose), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    r = await fetch(url(path, (init?.path ?? {}) as Loose, (init?.query ?? {}) as Loose), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
   } catch (err) {
     return { status: 0, ok: false, body: { code: 'NETWORK', message: String(err) } };
   }

@@ -16,12 +16,21 @@ function indexOf(buf: Uint8Array, pat: number[], from: number): number {
   return -1;
 }
 
-export function readPreview(size: number, fps: number, onFrame: (jpeg: Blob) => void, onError: (status: number, message: string) => void): PreviewReader {
+export function readPreview(
+  size: number,
+  fps: number,
+  onFrame: (jpeg: Blob) => void,
+  onError: (status: number, message: string) => void,
+): PreviewReader {
   const ctrl = new AbortController();
   void (async () => {
     let r: Response;
     try {
-      r = await fetch(`${API}/output/preview.mjpeg?size=${size}&fps=${fps}`, { headers: authHeaders(), signal: ctrl.signal, cache: 'no-store' });
+      r = await fetch(`${API}/output/preview.mjpeg?size=${size}&fps=${fps}`, {
+        headers: authHeaders(),
+        signal: ctrl.signal,
+        cache: 'no-store',
+      });
     } catch (err) {
       if (!ctrl.signal.aborted) onError(0, String(err));
       return;

@@ -95,7 +95,12 @@ const readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
  * around it for a millisecond, not for the encode), then flipped (GL readback is bottom-up), reduced and encoded.
  * libvips' resize box-shrinks by the integer part of the factor and reduces the rest: an area average.
  */
-async function programFrame(ring: SharedArrayBuffer, after: number, width: number, height: number): Promise<{ bytes: Uint8Array; frameNo: number } | null> {
+async function programFrame(
+  ring: SharedArrayBuffer,
+  after: number,
+  width: number,
+  height: number,
+): Promise<{ bytes: Uint8Array; frameNo: number } | null> {
   let reader = readers.get(ring);
   if (!reader) readers.set(ring, (reader = new FrameRingReader(ring)));
   if (reader.frameCount() <= after) return null;
@@ -129,7 +134,8 @@ function checkSize(width: number, height: number): void {
  */
 function transfer(result: EncodeResult): EncodeResult {
   let { bytes } = result;
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) bytes = new Uint8Array(bytes);
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer))
+    bytes = new Uint8Array(bytes);
   const value: EncodeResult = { bytes, ms: result.ms };
   if (result.frameNo !== undefined) value.frameNo = result.frameNo;
   return move({ [transferableSymbol]: [bytes.buffer], [valueSymbol]: value }) as unknown as EncodeResult;
@@ -201,7 +207,13 @@ function upFilterBytes(data: Uint8Array, width: number, height: number, channels
  * 8-bit RGB PNG with the Up filter on every row: one subtraction per byte, and it suits both gradients and noise.
  * `deflate` forces a strategy for bench/encode.ts's side-by-side rows; the pool always uses `auto`.
  */
-export function writePng(data: Uint8Array, width: number, height: number, channels: 3 | 4, deflate: 'auto' | 'rle' | 'huffman' = 'auto'): Uint8Array {
+export function writePng(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  channels: 3 | 4,
+  deflate: 'auto' | 'rle' | 'huffman' = 'auto',
+): Uint8Array {
   const filtered = Buffer.allocUnsafeSlow((width * 3 + 1) * height);
   const repeats =
     channels === 4 && LITTLE_ENDIAN && data.byteOffset % 4 === 0
@@ -232,7 +244,8 @@ export function writePng(data: Uint8Array, width: number, height: number, channe
 
 /** `#RRGGBB` to bytes; anything else is a caller bug worth an error rather than a black bar. */
 function parseHex(color: string): [number, number, number] {
-  if (typeof color !== 'string' || !/^#[0-9a-f]{6}$/i.test(color)) throw new TypeError(`palette color ${JSON.stringify(color)} is not #RRGGBB`);
+  if (typeof color !== 'string' || !/^#[0-9a-f]{6}$/i.test(color))
+    throw new TypeError(`palette color ${JSON.stringify(color)} is not #RRGGBB`);
   const v = Number.parseInt(color.slice(1), 16);
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
@@ -258,21 +271,47 @@ function paletteBars(colors: string[], width: number, height: number): Uint8Arra
 
 /** Pango markup is XML: escape what it parses, drop control characters it rejects, keep at most 64 code points. */
 function markupText(s: string): string {
-  const clean = Array.from(String(s).replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()).slice(0, 64).join('');
+  const clean = Array.from(
+    String(s)
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  )
+    .slice(0, 64)
+    .join('');
   return clean.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 type TextImage = { data: Buffer; width: number; height: number };
 
 /** Text at a size proportional to the card; when it wraps past `maxHeight` it is re-rendered shrunk to fit that box. */
-async function renderText(text: string, bold: boolean, color: string, px: number, maxWidth: number, maxHeight: number): Promise<TextImage | null> {
+async function renderText(
+  text: string,
+  bold: boolean,
+  color: string,
+  px: number,
+  maxWidth: number,
+  maxHeight: number,
+): Promise<TextImage | null> {
   const markup = markupText(text);
   if (markup === '' || maxWidth < 2 || maxHeight < 2) return null;
-  const base = { text: `<span foreground="${color}">${markup}</span>`, fontfile: bold ? FONT_BOLD : FONT_REGULAR, rgba: true, align: 'centre' as const, wrap: 'word-char' as const, width: maxWidth };
+  const base = {
+    text: `<span foreground="${color}">${markup}</span>`,
+    fontfile: bold ? FONT_BOLD : FONT_REGULAR,
+    rgba: true,
+    align: 'centre' as const,
+    wrap: 'word-char' as const,
+    width: maxWidth,
+  };
   const family = bold ? 'DejaVu Sans Bold' : 'DejaVu Sans';
   // At 72 dpi one point is one pixel, so the size in the font string is the pixel size.
-  let r = await sharp({ text: { ...base, font: `${family} ${px.toFixed(1)}`, dpi: 72 } }).raw().toBuffer({ resolveWithObject: true });
-  if (r.info.height > maxHeight) r = await sharp({ text: { ...base, font: family, height: maxHeight } }).raw().toBuffer({ resolveWithObject: true });
+  let r = await sharp({ text: { ...base, font: `${family} ${px.toFixed(1)}`, dpi: 72 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (r.info.height > maxHeight)
+    r = await sharp({ text: { ...base, font: family, height: maxHeight } })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   return { data: r.data, width: r.info.width, height: r.info.height };
 }
 

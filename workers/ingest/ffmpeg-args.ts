@@ -109,7 +109,11 @@ export function isMeaningfulError(line: StderrLine): boolean {
   if (line.level !== 'error' && line.level !== 'fatal' && line.level !== 'panic') return false;
   if (line.text === '') return false;
   // Decoders complain per damaged packet after a cut; those lines say nothing about why the source went away.
-  if (/^(error while decoding|concealing|corrupt|Invalid NAL|missing picture|top block unavailable|left block unavailable|non-existing PPS|no frame!|decode_slice_header error|mmco:|Error submitting packet to decoder|Invalid data found when processing input$)/i.test(line.text)) {
+  if (
+    /^(error while decoding|concealing|corrupt|Invalid NAL|missing picture|top block unavailable|left block unavailable|non-existing PPS|no frame!|decode_slice_header error|mmco:|Error submitting packet to decoder|Invalid data found when processing input$)/i.test(
+      line.text,
+    )
+  ) {
     return false;
   }
   return true;

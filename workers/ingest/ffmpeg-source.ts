@@ -188,7 +188,11 @@ export class FfmpegSource {
     // A finished still has nothing more to write.
     const input = this.opts.input;
     if (input.kind === 'file' && input.still && run.frames > 0) return;
-    const reason = stallReason(run, { live: this.opts.live, liveMs: STALL_MS, fileMs: this.opts.stall.fileMs, frames: this.opts.stall.frames }, now);
+    const reason = stallReason(
+      run,
+      { live: this.opts.live, liveMs: STALL_MS, fileMs: this.opts.stall.fileMs, frames: this.opts.stall.frames },
+      now,
+    );
     if (reason) {
       run.stallReason = reason;
       this.writer.setDown();

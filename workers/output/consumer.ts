@@ -71,7 +71,11 @@ export class Consumer {
   private runningSince = 0;
   private readonly period: number;
 
-  constructor(readonly id: string, readonly spec: OutputSpec, private readonly deps: ConsumerDeps) {
+  constructor(
+    readonly id: string,
+    readonly spec: OutputSpec,
+    private readonly deps: ConsumerDeps,
+  ) {
     this.period = 1000 / spec.fps;
   }
 
@@ -97,7 +101,8 @@ export class Consumer {
       if (found.ok) return this.spawn(found.screen);
       const reason = this.clean(found.reason);
       // Logged when it first fails or the reason changes, not at every re-check.
-      if (this.state !== 'failed' || this.lastError !== reason) this.deps.onLog('warn', 'output target missing; checking again', { id: this.id, reason });
+      if (this.state !== 'failed' || this.lastError !== reason)
+        this.deps.onLog('warn', 'output target missing; checking again', { id: this.id, reason });
       this.lastError = reason;
       this.setState('failed');
       this.retryTimer = setTimeout(() => {

@@ -10,6 +10,21 @@ export { recordingName } from '../../src/shared/output-kinds/record.js';
  * kinds' filter chains flip them first. Returns the file written for the record kind, the window for a display.
  */
 export function buildOutputArgs(id: string, spec: OutputSpec, source: Size, now = new Date(), screen?: Size): BuiltArgs {
-  const input = ['-hide_banner', '-nostats', '-loglevel', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${source.width}x${source.height}`, '-r', String(spec.fps), '-i', 'pipe:0'];
+  const input = [
+    '-hide_banner',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    '-s',
+    `${source.width}x${source.height}`,
+    '-r',
+    String(spec.fps),
+    '-i',
+    'pipe:0',
+  ];
   return outputKind<typeof spec>(spec.kind).args(id, spec, input, now, screen);
 }

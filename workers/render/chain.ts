@@ -42,7 +42,8 @@ export class Chain<I extends EffectInstance> {
 
   /** Enabled slots in chain order (the render path: rebuilt only when the chain changed, not per frame). */
   enabled(): ReadonlyArray<Slot<I>> {
-    if (this.enabledCache.version !== this.version) this.enabledCache = { version: this.version, slots: this.slots.filter((s) => s.enabled) };
+    if (this.enabledCache.version !== this.version)
+      this.enabledCache = { version: this.version, slots: this.slots.filter((s) => s.enabled) };
     return this.enabledCache.slots;
   }
 
@@ -51,7 +52,12 @@ export class Chain<I extends EffectInstance> {
   }
 
   entries(): ChainEntryWire[] {
-    return this.slots.map((s) => ({ type: s.desc.type, enabled: s.enabled, presetId: s.presetId, inputs: persistable(s.desc.inputs, s.inputs) }));
+    return this.slots.map((s) => ({
+      type: s.desc.type,
+      enabled: s.enabled,
+      presetId: s.presetId,
+      inputs: persistable(s.desc.inputs, s.inputs),
+    }));
   }
 
   /** Slots with an event fired by the last params command: cleared after the frame that showed it. */
@@ -91,8 +97,17 @@ export class Chain<I extends EffectInstance> {
         const found = this.find(cmd.name, cmd.index);
         if (!found.ok) return found.reply;
         const slot = this.slots[found.at]!;
-        const r: ApplyResult = cmd.op === 'params' ? applyValues(slot.desc.inputs, slot.inputs, cmd.values) : resetValues(slot.desc.inputs, slot.inputs, cmd.inputs);
-        if (!r.ok) return { ok: false, code: 'INVALID_REQUEST', message: `${slot.desc.name}: ${r.problem.message}; nothing changed`, details: r.problem.details };
+        const r: ApplyResult =
+          cmd.op === 'params'
+            ? applyValues(slot.desc.inputs, slot.inputs, cmd.values)
+            : resetValues(slot.desc.inputs, slot.inputs, cmd.inputs);
+        if (!r.ok)
+          return {
+            ok: false,
+            code: 'INVALID_REQUEST',
+            message: `${slot.desc.name}: ${r.problem.message}; nothing changed`,
+            details: r.problem.details,
+          };
         // A new object, never an edit in place: the frame being drawn keeps a consistent set of values.
         slot.inputs = r.values;
         if (firedEvents(slot.desc.inputs, slot.inputs).length > 0 && !this.firing.includes(slot)) this.firing.push(slot);

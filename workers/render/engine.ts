@@ -1,7 +1,14 @@
 // The render loop: source stage (or, during a transition, program and preview blended by the mix stage) → enabled effects in chain order (ping-pong targets) → dimmer/blackout → output,
 // paced at the configured fps with drift-free scheduling that skips frames rather than queueing them.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import { RENDER_COUNTERS, type MixCommand, type RenderStats, type SourceSpec, type ThumbJob, type ThumbReply } from '../../src/shared/messages.js';
+import {
+  RENDER_COUNTERS,
+  type MixCommand,
+  type RenderStats,
+  type SourceSpec,
+  type ThumbJob,
+  type ThumbReply,
+} from '../../src/shared/messages.js';
 import { paletteUniform } from '../../src/shared/palette.js';
 import { Chain, type EffectInstance } from './chain.js';
 import { FrameStats } from './frame-stats.js';
@@ -100,7 +107,17 @@ export class RenderEngine {
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
-    this.frame = { input: null, inputSize: [width, height], target: null, time: 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette: this.palette, values: {} };
+    this.frame = {
+      input: null,
+      inputSize: [width, height],
+      target: null,
+      time: 0,
+      timeDelta: 0,
+      frameIndex: 0,
+      date: isfDate(),
+      palette: this.palette,
+      values: {},
+    };
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
     const fuse = opts.fuse ?? true;
@@ -144,7 +161,12 @@ export class RenderEngine {
 
   /** Runs a thumbnail job now (this thread is the only one drawing). Throws on GL failures. */
   thumb(job: ThumbJob): ThumbReply {
-    return this.thumbs.draw(job, { output: this.output.target, outputFrame: this.outputFrames, generators: this.generators, palette: this.palette });
+    return this.thumbs.draw(job, {
+      output: this.output.target,
+      outputFrame: this.outputFrames,
+      generators: this.generators,
+      palette: this.palette,
+    });
   }
 
   setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): CompileResult[] {
@@ -177,7 +199,13 @@ export class RenderEngine {
     const old = this.source.pending;
     if (old) {
       this.source.drop(old.source);
-      this.onSource({ id: old.id, ok: false, key: old.key, reason: 'superseded', message: 'a later selection replaced this one before it drew a frame' });
+      this.onSource({
+        id: old.id,
+        ok: false,
+        key: old.key,
+        reason: 'superseded',
+        message: 'a later selection replaced this one before it drew a frame',
+      });
     }
     this.source.pending = { id, key, deadline, source: built };
   }
@@ -194,7 +222,13 @@ export class RenderEngine {
     const old = this.source.pendingCue;
     if (old) {
       this.source.drop(old.source);
-      this.onCue({ id: old.id, ok: false, key: old.key, reason: 'superseded', message: 'a later cue replaced this one before it had a frame' });
+      this.onCue({
+        id: old.id,
+        ok: false,
+        key: old.key,
+        reason: 'superseded',
+        message: 'a later cue replaced this one before it had a frame',
+      });
     }
     this.source.pendingCue = { id, key, deadline, source: built };
   }
@@ -271,7 +305,13 @@ export class RenderEngine {
     if (switching && Date.now() > switching.deadline) {
       this.source.drop(switching.source);
       this.source.pending = null;
-      this.onSource({ id: switching.id, ok: false, key: switching.key, reason: 'expired', message: 'no first frame before the activation deadline' });
+      this.onSource({
+        id: switching.id,
+        ok: false,
+        key: switching.key,
+        reason: 'expired',
+        message: 'no first frame before the activation deadline',
+      });
       switching = null;
     }
     if (switching && !this.source.ready(switching.source)) switching = null;

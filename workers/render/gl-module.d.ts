@@ -82,14 +82,37 @@ interface WebGLRenderingContext {
   activeTexture(unit: number): void;
   texParameteri(target: number, pname: number, param: number): void;
   texImage2D(
-    target: number, level: number, internalformat: number, width: number, height: number,
-    border: number, format: number, type: number, pixels: ArrayBufferView | null,
+    target: number,
+    level: number,
+    internalformat: number,
+    width: number,
+    height: number,
+    border: number,
+    format: number,
+    type: number,
+    pixels: ArrayBufferView | null,
   ): void;
   texSubImage2D(
-    target: number, level: number, xoffset: number, yoffset: number, width: number, height: number,
-    format: number, type: number, pixels: ArrayBufferView | null,
+    target: number,
+    level: number,
+    xoffset: number,
+    yoffset: number,
+    width: number,
+    height: number,
+    format: number,
+    type: number,
+    pixels: ArrayBufferView | null,
   ): void;
-  copyTexImage2D(target: number, level: number, internalformat: number, x: number, y: number, width: number, height: number, border: number): void;
+  copyTexImage2D(
+    target: number,
+    level: number,
+    internalformat: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    border: number,
+  ): void;
   generateMipmap(target: number): void;
 
   createFramebuffer(): WebGLFramebuffer | null;

@@ -20,7 +20,10 @@ export const BUILTIN_UNIFORMS: readonly string[] = [
 export const PALETTE_COLOR_FUNCTION = `vec3 PALETTE_COLOR(int k) { vec3 c = PALETTE[0]; for (int i = 1; i < ${PALETTE_SLOTS}; i++) { if (i == k) c = PALETTE[i]; } return c; }`;
 
 type Loc = WebGLUniformLocation | null;
-export type BuiltinLocations = Record<'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount', Loc>;
+export type BuiltinLocations = Record<
+  'time' | 'timeDelta' | 'frameIndex' | 'renderSize' | 'passIndex' | 'date' | 'palette' | 'paletteCount',
+  Loc
+>;
 
 export function builtinLocations(gl: GL, program: WebGLProgram): BuiltinLocations {
   const at = (name: string): Loc => gl.getUniformLocation(program, name);

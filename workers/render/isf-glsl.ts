@@ -158,7 +158,10 @@ export function buildIsfSources(desc: IsfDescriptor): IsfSources {
 
 export class IsfCompileError extends Error {
   /** `log`: the first meaningful line (line numbers are the file's); `fullLog`: everything GL said. */
-  constructor(readonly log: string, readonly fullLog: string) {
+  constructor(
+    readonly log: string,
+    readonly fullLog: string,
+  ) {
     super(log);
     this.name = 'IsfCompileError';
   }
@@ -170,7 +173,10 @@ function firstError(log: string, offset: number): { line: string; mapped: string
     const n = Number(ln) - offset;
     return `${kind}: ${str}:${n >= 1 ? n : ln}:`;
   });
-  const lines = mapped.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== '\0');
+  const lines = mapped
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && l !== '\0');
   const line = lines.find((l) => l.startsWith('ERROR')) ?? lines[0] ?? 'unknown GL error';
   return { line, mapped };
 }

@@ -1,7 +1,14 @@
 // Render worker entry: owns the one headless-gl context of the process, the effects chain and the frame loop.
 // Every message is typed in src/shared/messages.ts; chain commands past their deadline are dropped unapplied.
 import { parentPort, workerData } from 'node:worker_threads';
-import { RENDER_COUNTERS, type Bus, type MainToRender, type RenderInit, type RenderToMain, type SourceSpec } from '../../src/shared/messages.js';
+import {
+  RENDER_COUNTERS,
+  type Bus,
+  type MainToRender,
+  type RenderInit,
+  type RenderToMain,
+  type SourceSpec,
+} from '../../src/shared/messages.js';
 import { expired } from '../../src/shared/rpc.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
@@ -105,8 +112,16 @@ function recover(): void {
   engine.setPalette(kept.palette);
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
-  if (kept.cue) engine.requestCue(0, kept.cue.key, Number.MAX_SAFE_INTEGER, { ...kept.cue.spec, ...(kept.cue.spec.kind === 'ring' ? { immediate: true } : {}) });
-  if (kept.source) engine.requestSource(0, kept.source.key, Number.MAX_SAFE_INTEGER, { ...kept.source.spec, ...(kept.source.spec.kind === 'ring' ? { immediate: true } : {}) });
+  if (kept.cue)
+    engine.requestCue(0, kept.cue.key, Number.MAX_SAFE_INTEGER, {
+      ...kept.cue.spec,
+      ...(kept.cue.spec.kind === 'ring' ? { immediate: true } : {}),
+    });
+  if (kept.source)
+    engine.requestSource(0, kept.source.key, Number.MAX_SAFE_INTEGER, {
+      ...kept.source.spec,
+      ...(kept.source.spec.kind === 'ring' ? { immediate: true } : {}),
+    });
   engine.start();
   post({ t: 'log', level: 'warn', msg: 'render context recreated after repeated frame failures', fields: { contextRestarts } });
 }
@@ -180,7 +195,13 @@ function handle(m: MainToRender): void {
     case 'transitions':
       kept.transitions = m;
       for (const r of engine.mix.setTransitions(m.items)) {
-        if (!r.ok) post({ t: 'log', level: 'error', msg: 'transition shader does not compile; taking it fails', fields: { type: r.type, error: r.error } });
+        if (!r.ok)
+          post({
+            t: 'log',
+            level: 'error',
+            msg: 'transition shader does not compile; taking it fails',
+            fields: { type: r.type, error: r.error },
+          });
       }
       return;
     case 'generator-values': {

@@ -68,7 +68,13 @@ export class MixStage {
   }
 
   /** Draws both buses (via the callbacks) and blends them at `progress` into `target`. */
-  draw(target: RenderTarget, ctx: IsfFrame, progress: number, program: (t: RenderTarget) => void, preview: (t: RenderTarget) => void): void {
+  draw(
+    target: RenderTarget,
+    ctx: IsfFrame,
+    progress: number,
+    program: (t: RenderTarget) => void,
+    preview: (t: RenderTarget) => void,
+  ): void {
     const t = (this.targets ??= [createTarget(this.gl, this.width, this.height), createTarget(this.gl, this.width, this.height)]);
     program(t[0]);
     preview(t[1]);

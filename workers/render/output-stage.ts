@@ -20,7 +20,12 @@ export class OutputStage {
   blackout = false;
   dimmer = 1;
 
-  constructor(private readonly gl: GL, private readonly quad: Quad, readonly width: number, readonly height: number) {
+  constructor(
+    private readonly gl: GL,
+    private readonly quad: Quad,
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.target = createTarget(gl, width, height);
     this.program = compileProgram(gl, BLIT_VERTEX, GRADE);
     this.uLevel = gl.getUniformLocation(this.program, 'level');

@@ -46,7 +46,11 @@ export class ProgramPool {
       const entry: Entry = { desc, signature, spare: null, error: null };
       this.entries.set(key, entry);
       this.fill(entry);
-      results.push(entry.error === null ? { type: desc.type, kind: desc.kind, ok: true } : { type: desc.type, kind: desc.kind, ok: false, error: entry.error });
+      results.push(
+        entry.error === null
+          ? { type: desc.type, kind: desc.kind, ok: true }
+          : { type: desc.type, kind: desc.kind, ok: false, error: entry.error },
+      );
     }
     for (const [key, entry] of this.entries) {
       if (!seen.has(key)) {

@@ -31,7 +31,17 @@ export type DrawContext = IsfFrame;
 export type Active =
   | { kind: 'none' }
   | { kind: 'generator'; program: IsfProgram; values: Record<string, unknown> }
-  | { kind: 'ring'; reader: FrameRingReader; live: boolean; immediate: boolean; afterFrame: number; texture: WebGLTexture | null; texW: number; texH: number; frameNo: number };
+  | {
+      kind: 'ring';
+      reader: FrameRingReader;
+      live: boolean;
+      immediate: boolean;
+      afterFrame: number;
+      texture: WebGLTexture | null;
+      texW: number;
+      texH: number;
+      frameNo: number;
+    };
 
 export interface Pending {
   id: number;
@@ -174,7 +184,9 @@ export class SourceStage {
     if (source.kind === 'ring') {
       // A media file's frames may be seconds apart (variable frame rate, stills); it only counts as stale once
       // its reader is down, whereas a live input is expected to keep delivering.
-      const stale = (source.live || source.reader.down()) && (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
+      const stale =
+        (source.live || source.reader.down()) &&
+        (source.reader.frameCount() === 0 || Date.now() - source.reader.lastFrameTimeMs() > FRESH_MS);
       if (stale && this.noSignal) {
         ctx.input = null;
         ctx.target = target.framebuffer;

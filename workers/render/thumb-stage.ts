@@ -128,7 +128,8 @@ export class ThumbStage {
   /** Runs one job now and answers it; throws only on GL failures (the caller answers `failed`). */
   draw(job: ThumbJob, ctx: ThumbContext): ThumbReply {
     const { id, width: w, height: h } = job;
-    if (Date.now() > job.deadline) return { t: 'thumb-reply', id, ok: false, reason: 'expired', message: 'the job was past its deadline when the renderer reached it' };
+    if (Date.now() > job.deadline)
+      return { t: 'thumb-reply', id, ok: false, reason: 'expired', message: 'the job was past its deadline when the renderer reached it' };
     if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1 || w > this.maxSize || h > this.maxSize) {
       return failed(id, `thumbnail size ${w}x${h} is out of range`);
     }
@@ -199,7 +200,17 @@ export class ThumbStage {
       this.generatorTarget ??= createTarget(this.gl, this.renderWidth, this.renderHeight);
       const t = this.generatorTarget;
       const inputs = values !== null && typeof values === 'object' ? values : {};
-      program.render({ input: null, inputSize: [t.width, t.height], target: t.framebuffer, time: Number.isFinite(time) ? time : 0, timeDelta: 0, frameIndex: 0, date: isfDate(), palette, values: inputs });
+      program.render({
+        input: null,
+        inputSize: [t.width, t.height],
+        target: t.framebuffer,
+        time: Number.isFinite(time) ? time : 0,
+        timeDelta: 0,
+        frameIndex: 0,
+        date: isfDate(),
+        palette,
+        values: inputs,
+      });
       return { texture: t.texture, width: t.width, height: t.height, topDown: false };
     } finally {
       program.destroy();

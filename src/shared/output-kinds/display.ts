@@ -43,12 +43,17 @@ export async function xServerReachable(display: string): Promise<boolean> {
  */
 function probeScreen(display: string, ffmpeg: string): Promise<TargetCheck> {
   return new Promise((resolve) => {
-    execFile(ffmpeg, ['-hide_banner', '-nostdin', '-f', 'x11grab', '-i', display], { timeout: PROBE_TIMEOUT_MS }, (_err, _stdout, stderr) => {
-      const m = /Stream #0:0: Video: .*?, (\d{2,5})x(\d{2,5})/.exec(stderr);
-      if (m) return resolve({ ok: true, screen: { width: Number(m[1]), height: Number(m[2]) } });
-      const why = /Cannot open display[^\n]*/.exec(stderr)?.[0] ?? (stderr.trim().split('\n').pop() || 'no answer');
-      resolve({ ok: false, reason: `X display ${display} is not reachable (${why.trim()}): start X there or set the output's display` });
-    });
+    execFile(
+      ffmpeg,
+      ['-hide_banner', '-nostdin', '-f', 'x11grab', '-i', display],
+      { timeout: PROBE_TIMEOUT_MS },
+      (_err, _stdout, stderr) => {
+        const m = /Stream #0:0: Video: .*?, (\d{2,5})x(\d{2,5})/.exec(stderr);
+        if (m) return resolve({ ok: true, screen: { width: Number(m[1]), height: Number(m[2]) } });
+        const why = /Cannot open display[^\n]*/.exec(stderr)?.[0] ?? (stderr.trim().split('\n').pop() || 'no answer');
+        resolve({ ok: false, reason: `X display ${display} is not reachable (${why.trim()}): start X there or set the output's display` });
+      },
+    );
   });
 }
 
@@ -61,7 +66,8 @@ export const displayKind: OutputKindDescriptor<'display', DisplaySpec> = {
     y: { type: 'integer', ...OUTPUT_LIMITS.y },
   },
   problem(o) {
-    if (o.display !== undefined && !DISPLAY_RE.test(o.display)) return { field: 'display', reason: 'must be a local X display such as ":0" or ":0.1"' };
+    if (o.display !== undefined && !DISPLAY_RE.test(o.display))
+      return { field: 'display', reason: 'must be a local X display such as ":0" or ":0.1"' };
     return null;
   },
   built: (_encoders, devices) => /^\s*D?E\s+\S*\bsdl2\b/m.test(devices),
@@ -69,7 +75,14 @@ export const displayKind: OutputKindDescriptor<'display', DisplaySpec> = {
   spec(o, { size, bitrateKbps }) {
     // No geometry at all: the whole screen, as a fullscreen window; any of x, y, width, height: that window.
     const fullscreen = o.x === undefined && o.y === undefined && o.width === undefined && o.height === undefined;
-    const window = { display: o.display ?? DEFAULT_DISPLAY, x: o.x ?? 0, y: o.y ?? 0, fullscreen, ...(o.width !== undefined ? { width: o.width } : {}), ...(o.height !== undefined ? { height: o.height } : {}) };
+    const window = {
+      display: o.display ?? DEFAULT_DISPLAY,
+      x: o.x ?? 0,
+      y: o.y ?? 0,
+      fullscreen,
+      ...(o.width !== undefined ? { width: o.width } : {}),
+      ...(o.height !== undefined ? { height: o.height } : {}),
+    };
     return { kind: 'display', ...size, bitrateKbps, window, secrets: [] };
   },
   target: (o) => o.display ?? DEFAULT_DISPLAY,
@@ -85,10 +98,27 @@ export const displayKind: OutputKindDescriptor<'display', DisplaySpec> = {
     if (!screen) throw new Error(`output ${id}: display ${win.display} has no known screen size`);
     const width = win.width ?? Math.max(16, screen.width - win.x);
     const height = win.height ?? Math.max(16, screen.height - win.y);
-    const place = win.fullscreen ? ['-window_fullscreen', '1'] : ['-window_borderless', '1', '-window_x', String(win.x), '-window_y', String(win.y)];
+    const place = win.fullscreen
+      ? ['-window_fullscreen', '1']
+      : ['-window_borderless', '1', '-window_x', String(win.x), '-window_y', String(win.y)];
     const title = `vjd ${id}`;
     return {
-      args: [...input, '-an', '-vf', 'vflip', '-f', 'sdl2', '-window_title', title, '-window_enable_quit', '0', ...place, '-window_size', `${width}x${height}`, title],
+      args: [
+        ...input,
+        '-an',
+        '-vf',
+        'vflip',
+        '-f',
+        'sdl2',
+        '-window_title',
+        title,
+        '-window_enable_quit',
+        '0',
+        ...place,
+        '-window_size',
+        `${width}x${height}`,
+        title,
+      ],
       size: { width, height },
     };
   },

@@ -45,7 +45,8 @@ export function outputProblem(o: OutputFields): Problem {
   for (const key of RANGED) {
     const v = o[key];
     const { min, max } = OUTPUT_LIMITS[key];
-    if (v !== undefined && (!Number.isInteger(v) || v < min || v > max)) return { field: key, reason: `must be an integer from ${min} to ${max}` };
+    if (v !== undefined && (!Number.isInteger(v) || v < min || v > max))
+      return { field: key, reason: `must be an integer from ${min} to ${max}` };
   }
   return null;
 }

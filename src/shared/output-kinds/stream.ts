@@ -18,7 +18,8 @@ export const streamKind: OutputKindDescriptor<'stream', StreamSpec> = {
   },
   problem(o) {
     if (o.url === undefined) return { field: 'url', reason: 'is required for a stream' };
-    if (o.url.length > OUTPUT_LIMITS.urlMaxLength) return { field: 'url', reason: `must be at most ${OUTPUT_LIMITS.urlMaxLength} characters` };
+    if (o.url.length > OUTPUT_LIMITS.urlMaxLength)
+      return { field: 'url', reason: `must be at most ${OUTPUT_LIMITS.urlMaxLength} characters` };
     const check = checkStreamUrl(o.url);
     return check.ok ? null : { field: 'url', reason: check.reason };
   },

@@ -84,10 +84,26 @@ export function h264(spec: SpecBase): string[] {
   const kbps = spec.bitrateKbps;
   return [
     '-an',
-    '-vf', scaleFilter(spec),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency',
-    '-g', String(spec.fps), '-keyint_min', String(spec.fps), '-sc_threshold', '0',
-    '-b:v', `${kbps}k`, '-maxrate', `${kbps}k`, '-bufsize', `${Math.max(1, Math.round(kbps / 2))}k`,
+    '-vf',
+    scaleFilter(spec),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-tune',
+    'zerolatency',
+    '-g',
+    String(spec.fps),
+    '-keyint_min',
+    String(spec.fps),
+    '-sc_threshold',
+    '0',
+    '-b:v',
+    `${kbps}k`,
+    '-maxrate',
+    `${kbps}k`,
+    '-bufsize',
+    `${Math.max(1, Math.round(kbps / 2))}k`,
   ];
 }
 

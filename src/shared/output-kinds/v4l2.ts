@@ -54,7 +54,8 @@ export const v4l2Kind: OutputKindDescriptor<'v4l2', V4l2Spec> = {
   fromApi: false,
   fields: { device: { type: 'string', maxLength: 64, what: 'a device path', example: '/dev/video10' } },
   problem(o) {
-    if (o.device === undefined) return { field: 'device', reason: 'is required for a v4l2 output (a v4l2loopback device such as "/dev/video10")' };
+    if (o.device === undefined)
+      return { field: 'device', reason: 'is required for a v4l2 output (a v4l2loopback device such as "/dev/video10")' };
     if (!DEVICE_RE.test(o.device)) return { field: 'device', reason: 'must be a video device path /dev/video<N>, such as "/dev/video10"' };
     return null;
   },

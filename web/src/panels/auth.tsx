@@ -17,7 +17,12 @@ export function AuthPrompt(props: { onKey: (key: string) => void }) {
         <h1>vjd</h1>
         <p>This server needs its API key. It is kept for this browser tab only.</p>
         <label for="api-key">API key</label>
-        <input id="api-key" type="password" autocomplete="current-password" value={value} onInput={(e) => setValue(e.currentTarget.value)}
+        <input
+          id="api-key"
+          type="password"
+          autocomplete="current-password"
+          value={value}
+          onInput={(e) => setValue(e.currentTarget.value)}
           // biome-ignore lint/a11y/noAutofocus: the prompt is the only thing on the page and typing the key is all it asks
           autoFocus
         />

@@ -134,7 +134,13 @@ export function BrowsePanel() {
       </div>
       <label class="field">
         <span>Search</span>
-        <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder="name" data-testid="browse-search" />
+        <input
+          type="search"
+          value={query}
+          onInput={(e) => setQuery(e.currentTarget.value)}
+          placeholder="name"
+          data-testid="browse-search"
+        />
       </label>
       <div ref={listRef}>
         <VirtualList<Node>
@@ -172,7 +178,15 @@ export function BrowsePanel() {
               }}
               onDblClick={() => n.kind !== 'folder' && void take(n)}
             >
-              {isFolder(n) ? <span class="thumb folder" aria-hidden="true">▸</span> : n.thumbnailUrl ? <Thumb url={n.thumbnailUrl} /> : <span class="thumb" />}
+              {isFolder(n) ? (
+                <span class="thumb folder" aria-hidden="true">
+                  ▸
+                </span>
+              ) : n.thumbnailUrl ? (
+                <Thumb url={n.thumbnailUrl} />
+              ) : (
+                <span class="thumb" />
+              )}
               <span class="name">{n.name}</span>
               <span class="meta">
                 {isFolder(n) ? `${n.childCount ?? 0}` : n.id === programId ? 'program' : n.id === previewId ? 'preview' : ''}
@@ -193,9 +207,23 @@ export function BrowsePanel() {
         </label>
         <label class="field">
           <span>Duration ms</span>
-          <input type="number" min={0} max={10000} step={100} value={duration} onInput={(e) => setDuration(Number(e.currentTarget.value))} data-testid="duration" />
+          <input
+            type="number"
+            min={0}
+            max={10000}
+            step={100}
+            value={duration}
+            onInput={(e) => setDuration(Number(e.currentTarget.value))}
+            data-testid="duration"
+          />
         </label>
-        <button type="button" class="primary" data-testid="take" disabled={!mix?.preview || mix.inTransition} onClick={() => void take(null)}>
+        <button
+          type="button"
+          class="primary"
+          data-testid="take"
+          disabled={!mix?.preview || mix.inTransition}
+          onClick={() => void take(null)}
+        >
           Take
         </button>
       </div>

@@ -7,14 +7,24 @@ import { latest } from '../throttle';
 /** One ISF input with its value, as GET /effects/{index} and GET /sources/current/params describe it. */
 export type Input = Got<'/effects/{index}'>['inputs'][number];
 
-const hex2 = (n: number): string => Math.round(Math.max(0, Math.min(1, n)) * 255).toString(16).padStart(2, '0');
+const hex2 = (n: number): string =>
+  Math.round(Math.max(0, Math.min(1, n)) * 255)
+    .toString(16)
+    .padStart(2, '0');
 export function toHex(v: unknown): string {
   if (typeof v === 'string' && /^#[0-9a-f]{6}/i.test(v)) return v.slice(0, 7).toLowerCase();
   if (Array.isArray(v) && v.length >= 3) return `#${hex2(Number(v[0]))}${hex2(Number(v[1]))}${hex2(Number(v[2]))}`;
   return '#000000';
 }
 
-function XYPad(props: { id: string; label: string; value: [number, number]; min: [number, number]; max: [number, number]; set: (v: [number, number]) => void }) {
+function XYPad(props: {
+  id: string;
+  label: string;
+  value: [number, number];
+  min: [number, number];
+  max: [number, number];
+  set: (v: [number, number]) => void;
+}) {
   const { min, max, value } = props;
   const frac = (i: 0 | 1): number => (max[i] === min[i] ? 0 : (value[i] - min[i]) / (max[i] - min[i]));
   const fromEvent = (e: PointerEvent): void => {
@@ -80,7 +90,16 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
         <div class="control slider">
           <label for={id}>{label}</label>
           {/* step "any": a value set elsewhere shows as it is (not snapped to a step); arrow keys move 1% of the range. */}
-          <input id={id} type="range" min={min} max={max} step="any" value={v} onInput={(e) => set(Number(e.currentTarget.value))} onChange={settle} />
+          <input
+            id={id}
+            type="range"
+            min={min}
+            max={max}
+            step="any"
+            value={v}
+            onInput={(e) => set(Number(e.currentTarget.value))}
+            onChange={settle}
+          />
           <output for={id}>{v.toFixed(2)}</output>
         </div>
       );
@@ -88,10 +107,15 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
     case 'bool':
       return (
         <div class="control check">
-          <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => {
-            set(e.currentTarget.checked);
-            settle();
-          }} />
+          <input
+            id={id}
+            type="checkbox"
+            checked={Boolean(value)}
+            onChange={(e) => {
+              set(e.currentTarget.checked);
+              settle();
+            }}
+          />
           <label for={id}>{label}</label>
         </div>
       );
@@ -100,10 +124,14 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       return (
         <div class="control">
           <label for={id}>{label}</label>
-          <select id={id} value={String(value)} onChange={(e) => {
-            set(Number(e.currentTarget.value));
-            settle();
-          }}>
+          <select
+            id={id}
+            value={String(value)}
+            onChange={(e) => {
+              set(Number(e.currentTarget.value));
+              settle();
+            }}
+          >
             {values.map((v, i) => (
               <option value={String(v)}>{input.labels?.[i] ?? String(v)}</option>
             ))}
@@ -125,10 +153,17 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       return (
         <div class="control">
           <span id={`${id}-l`}>{label}</span>
-          <XYPad id={id} label={label} value={v} min={mn} max={mx} set={(p) => {
-            set(p);
-            settle();
-          }} />
+          <XYPad
+            id={id}
+            label={label}
+            value={v}
+            min={mn}
+            max={mx}
+            set={(p) => {
+              set(p);
+              settle();
+            }}
+          />
         </div>
       );
     }

@@ -108,13 +108,19 @@ function Chain() {
     }
     return to;
   };
-  if (chain.items.length === 0) return <p class="hint" data-testid="chain-empty">The chain is empty.</p>;
+  if (chain.items.length === 0)
+    return (
+      <p class="hint" data-testid="chain-empty">
+        The chain is empty.
+      </p>
+    );
   return (
     <ol class="chain" ref={list} data-testid="chain">
       {chain.items.map((fx) => {
         const key = `${fx.index}`;
         const isOpen = open[key] === true;
-        const target = drag && drag.from === fx.index ? ' dragging' : drag && drag.to === fx.index && drag.from !== fx.index ? ' droptarget' : '';
+        const target =
+          drag && drag.from === fx.index ? ' dragging' : drag && drag.to === fx.index && drag.from !== fx.index ? ' droptarget' : '';
         return (
           <li key={`${fx.index}-${fx.type}`} data-index={fx.index} data-type={fx.type} class={`fx${target}`}>
             <div class="row">
@@ -162,10 +168,20 @@ function Chain() {
                   {fx.presetId ? <small> ({fx.presetId})</small> : null}
                 </span>
               </label>
-              <button type="button" aria-expanded={isOpen} aria-label={`Parameters of ${fx.name}`} onClick={() => setOpen({ ...open, [key]: !isOpen })}>
+              <button
+                type="button"
+                aria-expanded={isOpen}
+                aria-label={`Parameters of ${fx.name}`}
+                onClick={() => setOpen({ ...open, [key]: !isOpen })}
+              >
                 ⚙
               </button>
-              <button type="button" class="danger" aria-label={`Remove ${fx.name}`} onClick={() => void post('/effects/remove', { index: fx.index })}>
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Remove ${fx.name}`}
+                onClick={() => void post('/effects/remove', { index: fx.index })}
+              >
                 ✕
               </button>
             </div>
@@ -193,7 +209,11 @@ function AddMenu() {
         <div class="menu">
           <label class="field">
             <span>Find an effect</span>
-            <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} data-testid="effect-search"
+            <input
+              type="search"
+              value={query}
+              onInput={(e) => setQuery(e.currentTarget.value)}
+              data-testid="effect-search"
               // biome-ignore lint/a11y/noAutofocus: the operator just opened the picker to type a name
               autoFocus
             />

@@ -36,7 +36,8 @@ export function GeneratorPanel() {
     if (programType === undefined) setView({ kind: 'loading' });
     else if (programType !== 'generator') setView({ kind: 'none' });
     // A pushed state of the previous generator is stale until its event for this one arrives.
-    else if (link === 'live' && pushes > 0 && pushed !== null && pushed.id === programId) setView({ kind: 'inputs', id: pushed.id, inputs: pushed.inputs ?? [] });
+    else if (link === 'live' && pushes > 0 && pushed !== null && pushed.id === programId)
+      setView({ kind: 'inputs', id: pushed.id, inputs: pushed.inputs ?? [] });
     else void load();
   }, [load, source, programId, programType, pushed, pushes, link]);
   const send = useCallback(async (name: string, value: unknown) => {
@@ -57,9 +58,7 @@ export function GeneratorPanel() {
       {view.kind === 'error' && <p class="error">{view.text}</p>}
       {view.kind === 'inputs' && (
         <div class="params" data-source={view.id}>
-          <p class="hint">
-            {source?.name ?? view.id}
-          </p>
+          <p class="hint">{source?.name ?? view.id}</p>
           {view.inputs.length === 0 && <p class="hint">No inputs.</p>}
           {view.inputs.map((i) => (
             <Control key={`${view.id}-${i.name}`} input={i} idPrefix="gen" send={send} />

@@ -127,7 +127,8 @@ export function OutputsPanel() {
               Download {r.file}
             </button>
             <small>
-              {(r.bytes / 1e6).toFixed(1)} MB{r.durationSeconds != null ? ` · ${r.durationSeconds.toFixed(1)} s` : r.complete ? '' : ' · recording'}
+              {(r.bytes / 1e6).toFixed(1)} MB
+              {r.durationSeconds != null ? ` · ${r.durationSeconds.toFixed(1)} s` : r.complete ? '' : ' · recording'}
             </small>
           </li>
         ))}

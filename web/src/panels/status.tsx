@@ -1,7 +1,13 @@
 // The status bar: server state, render fps, dropped frames, connected event clients, license tier, and whether a key is set.
 import { useLive } from '../store';
 
-const LINK: Record<string, string> = { starting: 'starting', connecting: 'reconnecting', live: 'live', fallback: 'polling (no events socket)', offline: 'offline' };
+const LINK: Record<string, string> = {
+  starting: 'starting',
+  connecting: 'reconnecting',
+  live: 'live',
+  fallback: 'polling (no events socket)',
+  offline: 'offline',
+};
 
 export function StatusBar() {
   const s = useLive((x) => x.status);

@@ -57,7 +57,11 @@ function run(desc: IsfDescriptor): Analysis {
   for (const id of ids) {
     if (id.member) continue;
     if (/^fx(_|\d)/.test(id.name)) return no(`uses the reserved name ${id.name}`);
-    if (['discard', 'struct', 'gl_FragData', 'uniform', 'varying', 'attribute', `_inputImage_imgSize`, `_inputImage_imgRect`].includes(id.name)) {
+    if (
+      ['discard', 'struct', 'gl_FragData', 'uniform', 'varying', 'attribute', `_inputImage_imgSize`, `_inputImage_imgRect`].includes(
+        id.name,
+      )
+    ) {
       return no(`uses ${id.name}`);
     }
   }

@@ -7,7 +7,14 @@ import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
 import type { Fusable } from './analyze.js';
 import { callArgs, renameIdentifiers } from './glsl-scan.js';
 
-export const GLSL_TYPE: Record<string, string> = { float: 'float', long: 'int', bool: 'bool', event: 'bool', color: 'vec4', point2D: 'vec2' };
+export const GLSL_TYPE: Record<string, string> = {
+  float: 'float',
+  long: 'int',
+  bool: 'bool',
+  event: 'bool',
+  color: 'vec4',
+  point2D: 'vec2',
+};
 
 export const FUSED_VERTEX = `precision highp float;
 attribute vec2 ${POSITION_ATTRIBUTE};

@@ -234,7 +234,9 @@ export class Fuser {
       let fragment = '';
       let error: string | null = null;
       try {
-        fragment = fusedFragment(descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })));
+        fragment = fusedFragment(
+          descs.map((desc) => ({ desc, analysis: analyze(desc) as Extract<ReturnType<typeof analyze>, { fusable: true }> })),
+        );
       } catch (err) {
         error = (err as Error).message;
       }

@@ -49,7 +49,12 @@ export class WarmUp {
       palette: { rgb: new Float32Array(PALETTE_SLOTS * 3), count: 1 },
       values: {},
     };
-    program.render(frame, program.descs.map(() => ({ inputs: {} })), w, h);
+    program.render(
+      frame,
+      program.descs.map(() => ({ inputs: {} })),
+      w,
+      h,
+    );
     gl.finish();
   }
 
