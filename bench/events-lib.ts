@@ -30,7 +30,11 @@ export function post(port: number, value: number): Promise<number> {
   });
 }
 
-export async function start(): Promise<{ proc: ChildProcess; port: number; oscPort: number; dataDir: string }> {
+/**
+ * A vjd from the build at `root` (this checkout by default; a benchmark's baseline passes another). A baseline
+ * older than `sources.firstRun` refuses that key, so it is left out there (such a build has no first-run program).
+ */
+export async function start(root = ROOT): Promise<{ proc: ChildProcess; port: number; oscPort: number; dataDir: string }> {
   const dataDir = await tempDir('vjd-bench-events-');
   await mkdir(join(dataDir, 'media'));
   const port = await freePort();
@@ -43,13 +47,13 @@ export async function start(): Promise<{ proc: ChildProcess; port: number; oscPo
       server: { port, maxEventClients: 600 },
       osc: { enabled: true, host: '127.0.0.1', port: oscPort },
       live: { test: [], streams: [], v4l2: { enabled: false } },
-      sources: { firstRun: null },
+      ...(root === ROOT ? { sources: { firstRun: null } } : {}),
     }),
   );
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
   if (lic.code !== 0) throw new Error(lic.stderr);
   const { DISPLAY: _d, ...env } = process.env;
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), 'serve', '--config', config, '--data-dir', dataDir], {
+  const proc = spawn(process.execPath, [join(root, 'dist', 'src', 'cli.js'), 'serve', '--config', config, '--data-dir', dataDir], {
     env: { ...env, VJD_LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });

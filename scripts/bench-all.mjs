@@ -18,6 +18,7 @@ const ALL = [
   'outputs',
   'events',
   'events-soak',
+  'osc-flood',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

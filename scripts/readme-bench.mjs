@@ -20,6 +20,7 @@ for (const name of [
   'outputs',
   'events',
   'events-soak',
+  'osc-flood',
 ]) {
   let table;
   try {
