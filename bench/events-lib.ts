@@ -44,6 +44,7 @@ export async function start(): Promise<{ proc: ChildProcess; port: number; oscPo
       osc: { enabled: true, host: '127.0.0.1', port: oscPort },
       live: { test: [], streams: [], v4l2: { enabled: false } },
       sources: { firstRun: null },
+      audio: { input: null },
     }),
   );
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
