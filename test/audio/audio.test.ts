@@ -115,6 +115,9 @@ test('a 120 BPM click track gives onsets, about two a second', async () => {
 test('a killed audio ffmpeg is retried, its levels come back, and the picture keeps rendering', async () => {
   let pids: number[] = [];
   await waitUntil(async () => (pids = await audioFfmpegPids()).length === 1, 30_000);
+  // Selecting the running input again keeps its process.
+  assert.is((await post('/audio/select', { id: 'click' })).status, 200);
+  assert.equal(await audioFfmpegPids(), pids);
   const frames0 = (await get('/status')).json().render.frames;
   process.kill(pids[0]!, 'SIGKILL');
   await waitUntil(async () => (await get('/audio')).json().state === 'retrying', 30_000, 20);

@@ -41,6 +41,8 @@ function onHop(samples: Float32Array): void {
 }
 
 async function select(input: AudioInput | null): Promise<void> {
+  // The same input again keeps its running process (a repeated select is not a restart).
+  if (input && run && run.input.id === input.id && run.input.source === input.source) return;
   const old = run;
   run = null;
   await old?.close();
