@@ -48,7 +48,7 @@ export class AudioService {
     await this.client.select(input ? toWire(input) : null);
   }
 
-  /** Resolves `id` (exact, then like a name) or `name` (flexible); `"none"` is null. 404 ITEM_NOT_FOUND otherwise. */
+  /** Resolves `id` (exact, then like a name) or `name` (flexible); `"none"` is null. ITEM_NOT_FOUND otherwise. */
   resolve(q: { id?: string | undefined; name?: string | undefined }): AudioInputConfig | null {
     const asked = (q.id ?? q.name ?? '').trim();
     if (asked.toLowerCase() === NO_AUDIO) return null;

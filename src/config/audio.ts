@@ -44,7 +44,7 @@ export interface AudioInputConfig {
   id: string;
   name: string;
   kind: 'test';
-  /** An ffmpeg lavfi audio source (`sine=frequency=440`, `aevalsrc=…`). */
+  /** An ffmpeg lavfi audio source (`sine`, `aevalsrc`, with their options). */
   source: string;
 }
 
@@ -56,7 +56,7 @@ export interface AudioConfig {
   gain: number | null;
 }
 
-/** A 1 kHz blip of 30 ms every half second: a 120 BPM click track, so a new installation has something moving. */
+/** A short tone blip on every beat of a click track, so a new installation has something moving. */
 const CLICK_120 = "aevalsrc='if(lt(mod(t,0.5),0.03),0.8*sin(2*PI*1000*t),0)':s=48000:c=mono";
 
 export const DEFAULT_AUDIO: AudioConfig = {
@@ -71,6 +71,9 @@ export function audioProblem(audio: Partial<AudioConfig> | undefined): { key: st
   const inputs = audio.inputs ?? DEFAULT_AUDIO.inputs;
   const seen = new Map<string, number>();
   for (const [i, a] of inputs.entries()) {
+    // POST /audio/select takes this word for "no input", so an input so named could never be selected.
+    if (a.id.toLowerCase() === 'none')
+      return { key: `audio.inputs[${i}].id`, message: `audio.inputs[${i}].id must not be "none" (it detaches the input)` };
     const previous = seen.get(a.id.toLowerCase());
     if (previous !== undefined)
       return {

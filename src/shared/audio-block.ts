@@ -11,7 +11,7 @@ const H_SEQ = 1;
 const H_HOPS = 2;
 const H_ONSETS = 3;
 
-/** The analysis values, in block order: levels 0..1, `onset` 1 on an onset's hop and decaying, `hopMs` the hop's analysis time. */
+/** The analysis values, in block order: levels in the unit range, `onset` full on an onset's hop and decaying, `hopMs` the hop's analysis time. */
 export const AUDIO_FIELDS = ['level', 'bass', 'lowMid', 'highMid', 'high', 'onset', 'hopMs'] as const;
 export type AudioField = (typeof AUDIO_FIELDS)[number];
 export type AudioValues = Record<AudioField, number>;
@@ -57,7 +57,7 @@ export class AudioBlockWriter {
     Atomics.add(this.h, H_SEQ, 1);
   }
 
-  /** Every level to 0 (the input stopped or failed); counters stay, so readers still see them only grow. */
+  /** Every level to zero (the input stopped or failed); counters stay, so readers still see them only grow. */
   silence(): void {
     Atomics.add(this.h, H_SEQ, 1);
     this.v.fill(0);

@@ -49,7 +49,7 @@ export class AudioClient {
     return this.block;
   }
 
-  /** The latest analysis values (all 0 while no input delivers). */
+  /** The latest analysis values (all zero while no input delivers). */
   read(): AudioReading {
     return this.reader.read();
   }

@@ -51,6 +51,7 @@ test('refused: an option as the source, control characters, duplicate ids, an un
     [{ inputs: [input('a', '-i /etc/passwd')] }, 'audio.inputs[0].source'],
     [{ inputs: [input('a', 'sine\nx')] }, 'audio.inputs[0].source'],
     [{ inputs: [input('a'), input('A')] }, 'audio.inputs[1].id'],
+    [{ inputs: [input('None')] }, 'audio.inputs[0].id'],
     [{ inputs: [input('a')], input: 'b' }, 'audio.input'],
     [{ gain: 0 }, 'audio.gain'],
     [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].kind'],

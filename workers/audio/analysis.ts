@@ -91,7 +91,7 @@ export class Analyser {
     for (let i = 0; i < size; i++) this.frame[i] = this.history[i]! * this.window[i]!;
     this.fft.realTransform(this.spectrum, this.frame);
 
-    // Amplitude per bin: a full-scale sine reads about 1 in its bin.
+    // Amplitude per bin: a sine reads its own amplitude in its bin.
     const scale = 2 / this.windowSum;
     const bins = this.smoothed.length;
     let flux = 0;

@@ -1,12 +1,12 @@
 // One supervised ffmpeg decoding an audio input to mono float PCM, cut into hops for the analyser; retried with
-// backoff while it is selected, with the levels at 0 whenever it delivers nothing.
+// backoff while it is selected, with the levels at zero whenever it delivers nothing.
 import type { AudioInit, AudioInput, AudioState } from '../../src/shared/messages.js';
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 
 export interface InputHooks {
   /** One hop of samples (the array is reused: copy what must outlive the call). */
   onHop(samples: Float32Array): void;
-  /** The input delivers nothing now (exited, stalled): its levels read 0. */
+  /** The input delivers nothing now (exited, stalled): its levels read zero. */
   onSilent(): void;
   onState(state: AudioState, message?: string, pid?: number): void;
   onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
