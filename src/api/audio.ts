@@ -39,6 +39,10 @@ const AudioBody = Type.Object({
   current: Type.Union([Type.String(), Type.Null()], { description: 'the selected input id; null when none' }),
   state: AudioState,
   message: Type.Union([Type.String(), Type.Null()], { description: 'why the input is retrying (the ffmpeg error); null otherwise' }),
+  restarts: Type.Integer({
+    minimum: 0,
+    description: 'ffmpeg restarts of the current input since it was selected (retries after failures and stalls)',
+  }),
   levels: AudioLevelsSchema,
 });
 
@@ -56,7 +60,16 @@ export function audioRoutes(audio: AudioService): RouteDef[] {
       errors: [],
       handler: () => {
         const s = audio.status();
-        return { json: { inputs: audio.list(), current: s.input, state: s.state, message: s.message, levels: audio.levels() } };
+        return {
+          json: {
+            inputs: audio.list(),
+            current: s.input,
+            state: s.state,
+            message: s.message,
+            restarts: s.restarts,
+            levels: audio.levels(),
+          },
+        };
       },
     }),
     defineRoute({

@@ -359,5 +359,5 @@ export type MainToAudio =
 export type AudioToMain =
   | { t: 'selected'; id: number }
   | { t: 'stopped'; id: number }
-  | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number }
+  | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

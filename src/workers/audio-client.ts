@@ -14,6 +14,8 @@ export interface AudioStatus {
   input: string | null;
   state: AudioState;
   message: string | null;
+  /** ffmpeg restarts of this input since it was selected. */
+  restarts: number;
 }
 
 export class AudioClient {
@@ -26,7 +28,7 @@ export class AudioClient {
   private stopped: Promise<void> | null = null;
   private pid: number | null = null;
   /** Replaced on every change, so a reader can compare it by identity. */
-  status: AudioStatus = { input: null, state: 'stopped', message: null };
+  status: AudioStatus = { input: null, state: 'stopped', message: null, restarts: 0 };
   private readonly onProcessExit = (): void => {
     if (this.pid !== null) {
       try {
@@ -58,7 +60,8 @@ export class AudioClient {
   async select(input: AudioInput | null): Promise<void> {
     if (this.stopped) return;
     this.wanted = input;
-    this.setStatus({ input: input?.id ?? null, state: input ? 'starting' : 'stopped', message: null });
+    if (input?.id !== this.status.input)
+      this.setStatus({ input: input?.id ?? null, state: input ? 'starting' : 'stopped', message: null, restarts: 0 });
     if (!input && !this.worker) return;
     const worker = this.ensureWorker();
     await this.calls.call(Date.now() + SELECT_TIMEOUT_MS, (env) => this.send(worker, { t: 'select', ...env, input }));
@@ -113,7 +116,8 @@ export class AudioClient {
     this.pid = null;
     if (this.stopped) return;
     this.log.error({ worker: 'audio', code }, 'audio worker exited unexpectedly; restarting it');
-    if (this.wanted) this.setStatus({ input: this.wanted.id, state: 'retrying', message: 'audio worker exited; restarting' });
+    if (this.wanted)
+      this.setStatus({ ...this.status, input: this.wanted.id, state: 'retrying', message: 'audio worker exited; restarting' });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (!this.stopped && this.wanted) void this.select(this.wanted);
@@ -130,7 +134,7 @@ export class AudioClient {
         // A report of an input since replaced says nothing about the one wanted now.
         if (msg.input !== (this.wanted?.id ?? null)) return;
         this.pid = msg.pid ?? null;
-        this.setStatus({ input: msg.input, state: msg.state, message: msg.message ?? null });
+        this.setStatus({ input: msg.input, state: msg.state, message: msg.message ?? null, restarts: msg.restarts ?? 0 });
         return;
       case 'log':
         this.log[msg.level]({ worker: 'audio', ...msg.fields }, msg.msg);
@@ -140,7 +144,7 @@ export class AudioClient {
 
   private setStatus(s: AudioStatus): void {
     const cur = this.status;
-    if (cur.input === s.input && cur.state === s.state && cur.message === s.message) return;
+    if (cur.input === s.input && cur.state === s.state && cur.message === s.message && cur.restarts === s.restarts) return;
     this.status = s;
   }
 }

@@ -17,6 +17,7 @@ const config = {
       { id: 'low', name: 'Tone 80 Hz', kind: 'test', source: 'sine=frequency=80:sample_rate=48000' },
       { id: 'high', name: 'Tone 8 kHz', kind: 'test', source: 'sine=frequency=8000:sample_rate=48000' },
       { id: 'click', name: 'Click', kind: 'test', source: "aevalsrc='if(lt(mod(t,0.5),0.03),0.8*sin(2*PI*1000*t),0)':s=48000" },
+      { id: 'broken', name: 'Broken', kind: 'test', source: 'sine=nope=3' },
     ],
     input: null,
   },
@@ -70,6 +71,7 @@ test('no input at first: the inputs are listed, nothing runs, levels read 0', as
       ['low', 'test', true],
       ['high', 'test', true],
       ['click', 'test', true],
+      ['broken', 'test', true],
     ],
   );
   assert.is(a.current, null);
@@ -131,6 +133,20 @@ test('a killed audio ffmpeg is retried, its levels come back, and the picture ke
   const st = (await get('/status')).json();
   assert.ok(st.render.frames > frames0, `render frames ${frames0} -> ${st.render.frames}`);
   assert.ok(st.render.fps > 0, `render fps ${st.render.fps}`);
+});
+
+test('an input whose ffmpeg fails is retried, says why, and reads 0', async () => {
+  assert.is((await post('/audio/select', { id: 'broken' })).status, 200);
+  let a: any = {};
+  await waitUntil(async () => (a = (await get('/audio')).json()).state === 'retrying', 30_000, 50);
+  assert.is(a.current, 'broken');
+  assert.match(a.message, /nope/);
+  const l = await levels();
+  assert.equal([l.level, l.bass, l.lowMid, l.highMid, l.high], [0, 0, 0, 0, 0]);
+  assert.is((await get('/status')).json().audio.state, 'retrying');
+  // Retried with backoff: the restart count grows while the input stays selected.
+  await waitUntil(async () => (await get('/audio')).json().restarts >= 2, 30_000);
+  assert.is((await get('/audio')).json().current, 'broken');
 });
 
 test('select none detaches: levels read 0 and the ffmpeg ends', async () => {

@@ -10841,6 +10841,8 @@ export interface operations {
                         state: "stopped" | "starting" | "running" | "retrying";
                         /** @description why the input is retrying (the ffmpeg error); null otherwise */
                         message: string | null;
+                        /** @description ffmpeg restarts of the current input since it was selected (retries after failures and stalls) */
+                        restarts: number;
                         /** @description the latest analysis values; all 0 while no input delivers samples */
                         levels: {
                             /** @description RMS level of the latest hop under the gain */

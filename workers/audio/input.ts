@@ -54,6 +54,8 @@ export class AudioInputRun {
   private startedAt = 0;
   private delivered = false;
   private lines: string[] = [];
+  /** Processes started after the first (each retry of a failed or stalled one). */
+  restarts = -1;
 
   constructor(
     readonly input: AudioInput,
@@ -71,6 +73,7 @@ export class AudioInputRun {
     this.filled = 0;
     this.delivered = false;
     this.lines = [];
+    this.restarts++;
     const proc = spawnFfmpeg(
       {
         ffmpeg: this.init.ffmpeg,

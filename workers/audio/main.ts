@@ -56,7 +56,7 @@ async function select(input: AudioInput | null): Promise<void> {
     onHop,
     onSilent: () => block.silence(),
     onState: (state, message, pid) => {
-      if (run === mine) post({ t: 'state', input: input.id, state, message, pid });
+      if (run === mine) post({ t: 'state', input: input.id, state, message, pid, restarts: mine.restarts });
     },
     onLog: logToMain,
   });
