@@ -120,7 +120,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       d.topics.filter((t) => t.inHello).map((t) => t.name),
     ),
     ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
-    ...(d.testHooks ? testHookRoutes(show.render, show.ingest) : []),
+    ...(d.testHooks ? testHookRoutes(show.render, show.ingest, () => show.audio.killWorker()) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),
   ];

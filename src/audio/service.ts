@@ -68,6 +68,11 @@ export class AudioService {
     await this.client.select(input ? toWire(input) : null);
   }
 
+  /** Ends the worker thread as a crash would (test hook); false when none runs. */
+  killWorker(): boolean {
+    return this.client.killWorker();
+  }
+
   list(): Array<{ id: string; name: string; kind: 'test'; available: boolean }> {
     // A lavfi source is always there; device kinds will report their presence here.
     return this.inputs.map((i) => ({ id: i.id, name: i.name, kind: i.kind, available: true }));

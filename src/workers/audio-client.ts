@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { AUDIO_LIMITS } from '../limits.js';
-import { AudioBlockReader, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
+import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../shared/messages.js';
 import { RpcCalls } from '../shared/rpc.js';
 
@@ -85,6 +85,13 @@ export class AudioClient {
     return this.stopped;
   }
 
+  /** Ends the worker thread as a crash would (test hook): the supervision must bring the input back. */
+  killWorker(): boolean {
+    if (!this.worker || this.stopped) return false;
+    void this.worker.terminate();
+    return true;
+  }
+
   private send(worker: Worker, msg: MainToAudio): void {
     worker.postMessage(msg);
   }
@@ -114,6 +121,8 @@ export class AudioClient {
     this.calls.failAll('audio worker exited');
     this.onProcessExit();
     this.pid = null;
+    // The dead worker was the block's only writer: its last values must not stand for a live input.
+    new AudioBlockWriter(this.block).silence();
     if (this.stopped) return;
     this.log.error({ worker: 'audio', code }, 'audio worker exited unexpectedly; restarting it');
     if (this.wanted)

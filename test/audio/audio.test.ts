@@ -149,6 +149,19 @@ test('an input whose ffmpeg fails is retried, says why, and reads 0', async () =
   assert.is((await get('/audio')).json().current, 'broken');
 });
 
+test('a crashed audio worker is restarted and the input comes back', async () => {
+  assert.is((await post('/audio/select', { id: 'low' })).status, 200);
+  await levelsBecome('bass-heavy', (v) => v.bass! > 0.8);
+  const hops0 = (await levels()).hops!;
+  const r = await post('/_test/kill-audio', {});
+  assert.is(r.json().killed, true);
+  // The restarted worker's hops add to the same block.
+  await levelsBecome('bass-heavy again', (v) => v.hops! > hops0 + 100 && v.bass! > 0.8);
+  const a = (await get('/audio')).json();
+  assert.equal([a.current, a.state], ['low', 'running']);
+  await waitUntil(async () => (await audioFfmpegPids()).length === 1, 30_000);
+});
+
 test('select none detaches: levels read 0 and the ffmpeg ends', async () => {
   const r = await post('/audio/select', { id: 'none' });
   assert.is(r.status, 200, r.text);
