@@ -1,5 +1,6 @@
 // Audio over real HTTP with real ffmpeg: bands of low and high tones, onsets of a click track, none and unknown
-// selections, a killed audio ffmpeg coming back without touching the picture, and the selection kept over a restart.
+// selections, a killed audio ffmpeg and a crashed audio worker coming back without touching the picture, a failing
+// input retried, and the selection kept over a restart.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdir, readFile } from 'node:fs/promises';
