@@ -32,7 +32,7 @@ export function post(port: number, value: number): Promise<number> {
 
 /**
  * A vjd from the build at `root` (this checkout by default; a benchmark's baseline passes another). A baseline
- * older than `sources.firstRun` refuses that key, so it is left out there (such a build has no first-run program).
+ * older than `sources.firstRun` and `audio` refuses those keys, so they are left out there (it has neither).
  */
 export async function start(root = ROOT): Promise<{ proc: ChildProcess; port: number; oscPort: number; dataDir: string }> {
   const dataDir = await tempDir('vjd-bench-events-');
@@ -47,7 +47,7 @@ export async function start(root = ROOT): Promise<{ proc: ChildProcess; port: nu
       server: { port, maxEventClients: 600 },
       osc: { enabled: true, host: '127.0.0.1', port: oscPort },
       live: { test: [], streams: [], v4l2: { enabled: false } },
-      ...(root === ROOT ? { sources: { firstRun: null } } : {}),
+      ...(root === ROOT ? { sources: { firstRun: null }, audio: { input: null } } : {}),
     }),
   );
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);

@@ -57,6 +57,7 @@ async function start(root: string): Promise<{ proc: ChildProcess; port: number; 
       server: { port },
       live: { test: [], streams: [], v4l2: { enabled: false } },
       sources: { firstRun: null },
+      audio: { input: null },
     }),
   );
   const lic = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);

@@ -125,3 +125,22 @@ export const INGEST_LIMITS = {
   /** A worker that lived this long counts as healthy: the next restart starts from the first delay. */
   workerStableMs: 30_000,
 } as const;
+
+/** Audio input and analysis (workers/audio): not in LIMITS, whose shape GET /capabilities reports as is. */
+export const AUDIO_LIMITS = {
+  sampleRate: 48_000,
+  /** Samples per analysis hop (and the FFT size). */
+  hop: 512,
+  /** A failing audio ffmpeg is retried after these delays (doubling); a healthy run starts them over. */
+  retryFirstMs: 500,
+  retryMaxMs: 8000,
+  retryStableMs: 10_000,
+  /** An input that delivers no samples for this long is restarted (its levels already read 0). */
+  stallMs: 3000,
+  /** A dead audio worker is restarted after this long (it holds no state a restart loses). */
+  workerRestartMs: 1000,
+  /** Audio inputs in the config file. */
+  inputsMax: 32,
+  /** A lavfi source description in the config file. */
+  sourceMaxLength: 1024,
+} as const;

@@ -17,6 +17,8 @@ import type { Action } from '../actions/registry.js';
 import type { OutputService } from '../outputs/service.js';
 import type { Recordings } from '../outputs/recordings.js';
 import type { PreviewHub } from '../outputs/preview.js';
+import type { AudioService } from '../audio/service.js';
+import { audioRoutes } from './audio.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import type { AppContext } from './context.js';
 import { statusRoutes } from './status.js';
@@ -57,6 +59,7 @@ export interface RouteShow {
   outputs: OutputService;
   recordings: Recordings;
   preview: PreviewHub;
+  audio: AudioService;
 }
 
 export interface RouteDeps {
@@ -111,12 +114,13 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),
     ...previewRoutes(show.preview),
+    ...audioRoutes(show.audio),
     ...eventsRoutes(
       [...d.topics.map((t) => t.name), 'thumbnail'],
       d.topics.filter((t) => t.inHello).map((t) => t.name),
     ),
     ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
-    ...(d.testHooks ? testHookRoutes(show.render, show.ingest) : []),
+    ...(d.testHooks ? testHookRoutes(show.render, show.ingest, () => show.audio.killWorker()) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),
   ];

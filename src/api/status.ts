@@ -184,6 +184,14 @@ export const StatusBody = Type.Object({
     },
     { description: 'OSC control (osc.*)' },
   ),
+  audio: Type.Object(
+    {
+      input: Type.Union([Type.String(), Type.Null()], { description: 'the selected audio input id; null when none' }),
+      state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying')]),
+      hopMs: Type.Number({ description: 'analysis time of one hop in the audio worker (ms, smoothed)' }),
+    },
+    { description: 'the audio input (GET /audio)' },
+  ),
 });
 
 export type RenderStatus = Static<typeof StatusBody>['render'];
@@ -212,6 +220,8 @@ export interface StatusContext {
   events(): Static<typeof StatusBody>['events'];
   osc(): Static<typeof StatusBody>['osc'];
   eventsVersion(): number;
+  /** The audio input and the worker's hop time. */
+  audio(): Static<typeof StatusBody>['audio'];
   /** The last refused config reload (a new object on change), or null. */
   reloadError(): ReloadError | null;
 }
@@ -231,6 +241,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     addresses: unknown;
     apiKey: boolean;
     reload: unknown;
+    audio: Static<typeof StatusBody>['audio'];
     text: Buffer;
   } | null = null;
   const render = (): Buffer => {
@@ -245,6 +256,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     const outs = ctx.outputsVersion();
     const evs = ctx.eventsVersion();
     const reload = ctx.reloadError();
+    const audio = ctx.audio();
     if (
       memo &&
       memo.tick === tick &&
@@ -257,7 +269,10 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       memo.listener === l &&
       memo.addresses === addresses &&
       memo.apiKey === apiKey &&
-      memo.reload === reload
+      memo.reload === reload &&
+      memo.audio.input === audio.input &&
+      memo.audio.state === audio.state &&
+      memo.audio.hopMs === audio.hopMs
     ) {
       return memo.text;
     }
@@ -279,9 +294,24 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
         outputs: ctx.outputs(),
         events: ctx.events(),
         osc: ctx.osc(),
+        audio,
       }),
     );
-    memo = { tick, thumbs, outs, evs, render: renderStatus, config: loaded, license: lic, listener: l, addresses, apiKey, reload, text };
+    memo = {
+      tick,
+      thumbs,
+      outs,
+      evs,
+      render: renderStatus,
+      config: loaded,
+      license: lic,
+      listener: l,
+      addresses,
+      apiKey,
+      reload,
+      audio,
+      text,
+    };
     return text;
   };
   return [

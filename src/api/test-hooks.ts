@@ -1,7 +1,7 @@
 // Test-only routes, served only when the process runs with VJD_TEST_HOOKS=1 (never in a production config):
 // stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, slow frames
 // prove previews still get render time, sampling output pixels proves what is on screen, killing the ingest worker
-// proves its supervision.
+// proves its supervision, and so does killing the audio worker.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
@@ -9,8 +9,21 @@ import { LIMITS } from '../limits.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { IngestClient } from '../workers/ingest-client.js';
 
-export function testHookRoutes(render: RenderClient, ingest?: IngestClient): RouteDef[] {
+export function testHookRoutes(render: RenderClient, ingest?: IngestClient, killAudio?: () => boolean): RouteDef[] {
   return [
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/kill-audio`,
+      auth: 'required',
+      operationId: 'testKillAudio',
+      summary: 'Terminate the audio worker thread as a crash would (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: {},
+      responses: { 200: { description: 'terminated; `killed` is false when no worker was running' } },
+      errors: [],
+      handler: () => ({ json: { success: true, killed: killAudio?.() ?? false } }),
+    }),
     defineRoute({
       method: 'POST',
       path: `${API_PREFIX}/_test/kill-ingest`,

@@ -124,6 +124,11 @@ export async function serve(flags: Overrides): Promise<void> {
         replyDropped: 0,
         restricted: null,
       },
+    audio: () => {
+      const s = show.audio.status();
+      // Rounded so the memoised status body changes with the hop time's tenths, not every hop.
+      return { input: s.input, state: s.state, hopMs: Math.round(show.audio.levels().hopMs * 10) / 10 };
+    },
     reloadError: () => reloads.error,
     eventsVersion: () => (hub?.version ?? 0) + (osc?.version ?? 0),
   };

@@ -34,6 +34,8 @@ import { PreviewHub } from '../outputs/preview.js';
 import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
 import { GeneratorParams } from '../sources/generator-params.js';
+import { AudioClient } from '../workers/audio-client.js';
+import { AudioService } from '../audio/service.js';
 
 export interface Show {
   display: Display;
@@ -52,6 +54,8 @@ export interface Show {
   /** Output kinds this box can run (GET /capabilities). */
   outputKinds(): OutputKind[];
   outputClient: OutputClient;
+  /** The audio input and its analysis (workers/audio). */
+  audio: AudioService;
   /** Input values of the program generator (POST /sources/params). */
   generatorParams: GeneratorParams;
   /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
@@ -251,6 +255,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     setActive: (on) => outputs.setPreviewing(on),
     log,
   });
+  const audioClient = new AudioClient({ ffmpeg: 'ffmpeg', gain: cfg.audio.gain }, log);
+  const audio = new AudioService(cfg.audio, audioClient, state, log);
+  await audio.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -296,6 +303,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     preview,
     outputKinds: () => kinds.list(),
     outputClient,
+    audio,
     generatorParams,
     presetsDir,
     actions: () => actions,
@@ -312,6 +320,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       preview.stop();
       await encoder.close();
       await outputClient.stop();
+      await audioClient.stop();
       await library.stop();
       await ingest.stop();
       await render.stop();

@@ -1,4 +1,5 @@
 // Loads the operator config: defaults < config file < env < flags, with errors that name the key and its source.
+import { audioProblem } from './audio.js';
 import { open, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { TSchema } from 'typebox';
@@ -203,6 +204,8 @@ function validateFile(value: unknown, file: string): ConfigFile {
     if (previous !== undefined) fail(`${at}.id`, `${at}.id ${JSON.stringify(id)} is already used by ${previous}`);
     seen.set(lower, at);
   }
+  const audio = audioProblem(config.audio);
+  if (audio) fail(audio.key, audio.message);
   const outputIds = new Map<string, string>();
   for (const [i, o] of (config.outputs ?? []).entries()) {
     const at = `outputs[${i}]`;
@@ -359,6 +362,8 @@ function merge(file: ConfigFile): Config {
     },
     outputs: file.outputs ?? d.outputs,
     recordings: { ...d.recordings, ...file.recordings },
+    // Inputs of one's own without `input` select none: the embedded default names an input they may lack.
+    audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...file.audio },
   };
 }
 

@@ -3,6 +3,7 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { EVENT_LIMITS } from '../limits.js';
 import { OUTPUT_KIND_LIST, OUTPUT_KINDS, type OutputFields, type OutputKind } from '../shared/output-kinds/index.js';
 import type { KindField } from '../shared/output-kinds/types.js';
+import { AudioConfigSchema, DEFAULT_AUDIO, type AudioConfig } from './audio.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -246,6 +247,7 @@ export const ConfigFileSchema = Type.Object(
       ),
     ),
     outputs: Type.Optional(Type.Array(Output, { maxItems: 8, description: 'a list of at most 8 outputs' })),
+    audio: Type.Optional(AudioConfigSchema),
     recordings: Type.Optional(
       Type.Object(
         { dir: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })) },
@@ -326,6 +328,7 @@ export interface Config {
   outputs: OutputConfig[];
   /** Where record outputs write: null = `<dataDir>/recordings`; a relative path is under dataDir. */
   recordings: { dir: string | null };
+  audio: AudioConfig;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -366,6 +369,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   },
   outputs: [],
   recordings: { dir: null },
+  audio: DEFAULT_AUDIO,
 });
 
 /** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */

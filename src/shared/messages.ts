@@ -326,3 +326,38 @@ export type OutputToMain =
   | { t: 'counters'; items: Array<{ id: string; gen: number } & OutputCounters> }
   | { t: 'stopped' }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+
+// ---------------------------------------------------------------- audio worker (workers/audio)
+
+/** An audio input as the worker opens it: `source` is a lavfi audio graph taken from the config file only. */
+export interface AudioInput {
+  id: string;
+  kind: 'test';
+  source: string;
+}
+
+export interface AudioInit {
+  ffmpeg: string;
+  /** The analysis block (src/shared/audio-block.ts) the worker writes and the main thread reads. */
+  block: SharedArrayBuffer;
+  sampleRate: number;
+  hop: number;
+  retry: { firstMs: number; maxMs: number; stableMs: number };
+  stallMs: number;
+  /** A fixed gain instead of the automatic one (config audio.gain), or null. */
+  gain: number | null;
+}
+
+export type AudioState = 'stopped' | 'starting' | 'running' | 'retrying';
+
+export type MainToAudio =
+  /** Opens `input` (replacing the one open), or closes it when null; answered once the choice is in force. */
+  | ({ t: 'select'; input: AudioInput | null } & RpcEnvelope)
+  /** Ends the ffmpeg child; answered `stopped`. */
+  | ({ t: 'stop' } & RpcEnvelope);
+
+export type AudioToMain =
+  | { t: 'selected'; id: number }
+  | { t: 'stopped'; id: number }
+  | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
+  | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

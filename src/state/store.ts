@@ -20,6 +20,8 @@ export interface ShowState {
   dimmer: number;
   /** The mixer's preview bus and its chosen transition (absent in files written before the mixer). */
   mix?: MixState;
+  /** The selected audio input (`input` null: none); absent until one is chosen, so config audio.input applies. */
+  audio?: { input: string | null };
 }
 
 export interface MixState {
@@ -225,6 +227,9 @@ function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   if (typeof p.paletteId === 'string') out.paletteId = p.paletteId;
   if (typeof p.blackout === 'boolean') out.blackout = p.blackout;
   if (typeof p.dimmer === 'number' && p.dimmer >= 0 && p.dimmer <= 1) out.dimmer = p.dimmer;
+  const a = p.audio;
+  if (a && typeof a === 'object' && (a.input === null || (typeof a.input === 'string' && a.input.length <= 64)))
+    out.audio = { input: a.input };
   const m = p.mix;
   if (m && typeof m === 'object' && m.transition && typeof m.transition.type === 'string' && typeof m.transition.durationMs === 'number') {
     const preview =

@@ -582,6 +582,24 @@ export const CORPUS: Record<string, Operation> = {
       bad('id over 256', A(`/thumbnails/palette/${long(257)}`), 404),
     ],
   },
+  getAudio: { method: 'GET', cases: () => [ok('audio', A('/audio'))] },
+  getAudioLevels: { method: 'GET', cases: () => [ok('levels', A('/audio/levels'))] },
+  selectAudio: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/audio/select');
+      return [
+        p.ok('by id', { id: 'click' }),
+        p.ok('none by name', { name: 'None' }),
+        p.ok('none by id', { id: 'none' }),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('neither', {}),
+        p.bad('blank name', { name: ' ' }),
+        p.bad('id not string', { id: 3 }),
+      ];
+    },
+  },
   getMediaThumbnail: {
     method: 'GET',
     cases: (ids) => [

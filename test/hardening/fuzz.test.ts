@@ -472,6 +472,11 @@ function templateArb(path: string): fc.Arbitrary<Record<string, unknown>> {
         fc.record({ id: fc.constantFrom(...world.paletteIds, 'nope') }),
         fc.record({ name: fc.constantFrom('Aurora', 'deep ocean', 'x') }),
       );
+    case '/audio/select':
+      return fc.oneof(
+        fc.record({ id: fc.constantFrom('click', 'none', 'nope') }),
+        fc.record({ name: fc.constantFrom('Click 120 BPM', 'None', 'x') }),
+      );
     default:
       return fc.constant({});
   }

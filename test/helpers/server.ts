@@ -86,6 +86,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     cfg.render ??= { width: 320, height: 180, fps: 30 };
     // Tests start from an empty program unless they ask for the first-run source themselves.
     cfg.sources = { firstRun: null, ...((cfg.sources as object | undefined) ?? {}) };
+    // No audio ffmpeg unless a test selects an input itself.
+    cfg.audio = { input: null, ...((cfg.audio as object | undefined) ?? {}) };
     if (opts.dataDirInConfig) cfg.dataDir = dataDir;
     cfg.server = { host: '127.0.0.1', port, ...((cfg.server as object | undefined) ?? {}) };
     configFile = join(dataDir, 'config.json');

@@ -49,6 +49,9 @@ test('every served route is described, with security matching its auth', async (
   assert.equal(paths, [
     '/api/v1/actions',
     '/api/v1/actions/{id}',
+    '/api/v1/audio',
+    '/api/v1/audio/levels',
+    '/api/v1/audio/select',
     '/api/v1/browse',
     '/api/v1/capabilities',
     '/api/v1/docs',

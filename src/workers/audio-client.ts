@@ -1,0 +1,159 @@
+// Main-thread handle of the audio worker: selects the input, keeps its state, reads the analysis block, and
+// restarts the worker (re-selecting the input) when it dies.
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../log.js';
+import { AUDIO_LIMITS } from '../limits.js';
+import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../shared/messages.js';
+import { RpcCalls } from '../shared/rpc.js';
+
+const SELECT_TIMEOUT_MS = 5000;
+const STOP_TIMEOUT_MS = 5000;
+
+export interface AudioStatus {
+  input: string | null;
+  state: AudioState;
+  message: string | null;
+  /** ffmpeg restarts of this input since it was selected. */
+  restarts: number;
+}
+
+export class AudioClient {
+  private worker: Worker | null = null;
+  private readonly block = createAudioBlock();
+  private readonly reader = new AudioBlockReader(this.block);
+  private readonly calls = new RpcCalls();
+  private wanted: AudioInput | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stopped: Promise<void> | null = null;
+  private pid: number | null = null;
+  /** Replaced on every change, so a reader can compare it by identity. */
+  status: AudioStatus = { input: null, state: 'stopped', message: null, restarts: 0 };
+  private readonly onProcessExit = (): void => {
+    if (this.pid !== null) {
+      try {
+        process.kill(this.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  constructor(
+    private readonly opts: { ffmpeg: string; gain: number | null },
+    private readonly log: Logger,
+  ) {
+    process.on('exit', this.onProcessExit);
+  }
+
+  /** The analysis block: other threads (the render worker) read it with AudioBlockReader. */
+  get sharedBlock(): SharedArrayBuffer {
+    return this.block;
+  }
+
+  /** The latest analysis values (all zero while no input delivers). */
+  read(): AudioReading {
+    return this.reader.read();
+  }
+
+  /** Opens `input` (or closes the open one when null); resolves once the worker has switched. */
+  async select(input: AudioInput | null): Promise<void> {
+    if (this.stopped) return;
+    this.wanted = input;
+    if (input?.id !== this.status.input)
+      this.setStatus({ input: input?.id ?? null, state: input ? 'starting' : 'stopped', message: null, restarts: 0 });
+    if (!input && !this.worker) return;
+    const worker = this.ensureWorker();
+    await this.calls.call(Date.now() + SELECT_TIMEOUT_MS, (env) => this.send(worker, { t: 'select', ...env, input }));
+  }
+
+  stop(): Promise<void> {
+    if (this.stopped) return this.stopped;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const worker = this.worker;
+    this.stopped = (async () => {
+      if (worker) {
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        await this.calls.call(Date.now() + STOP_TIMEOUT_MS, (env) => this.send(worker, { t: 'stop', ...env }));
+        await worker.terminate();
+        await exited;
+      }
+      this.onProcessExit();
+      process.off('exit', this.onProcessExit);
+      this.calls.failAll('audio client stopped');
+    })();
+    return this.stopped;
+  }
+
+  /** Ends the worker thread as a crash would (test hook): the supervision must bring the input back. */
+  killWorker(): boolean {
+    if (!this.worker || this.stopped) return false;
+    void this.worker.terminate();
+    return true;
+  }
+
+  private send(worker: Worker, msg: MainToAudio): void {
+    worker.postMessage(msg);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const init: AudioInit = {
+      ffmpeg: this.opts.ffmpeg,
+      block: this.block,
+      sampleRate: AUDIO_LIMITS.sampleRate,
+      hop: AUDIO_LIMITS.hop,
+      retry: { firstMs: AUDIO_LIMITS.retryFirstMs, maxMs: AUDIO_LIMITS.retryMaxMs, stableMs: AUDIO_LIMITS.retryStableMs },
+      stallMs: AUDIO_LIMITS.stallMs,
+      gain: this.opts.gain,
+    };
+    const worker = new Worker(new URL('../../workers/audio/main.js', import.meta.url), { workerData: init });
+    this.worker = worker;
+    worker.on('message', (msg: AudioToMain) => this.onMessage(msg));
+    worker.on('error', (err) => this.log.error({ worker: 'audio', error: err.message }, 'audio worker crashed'));
+    worker.on('exit', (code) => this.onExit(worker, code));
+    return worker;
+  }
+
+  private onExit(worker: Worker, code: number): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.calls.failAll('audio worker exited');
+    this.onProcessExit();
+    this.pid = null;
+    // The dead worker was the block's only writer: its last values must not stand for a live input.
+    new AudioBlockWriter(this.block).silence();
+    if (this.stopped) return;
+    this.log.error({ worker: 'audio', code }, 'audio worker exited unexpectedly; restarting it');
+    if (this.wanted)
+      this.setStatus({ ...this.status, input: this.wanted.id, state: 'retrying', message: 'audio worker exited; restarting' });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.stopped && this.wanted) void this.select(this.wanted);
+    }, AUDIO_LIMITS.workerRestartMs);
+  }
+
+  private onMessage(msg: AudioToMain): void {
+    switch (msg.t) {
+      case 'selected':
+      case 'stopped':
+        this.calls.settle(msg.id, msg);
+        return;
+      case 'state':
+        // A report of an input since replaced says nothing about the one wanted now.
+        if (msg.input !== (this.wanted?.id ?? null)) return;
+        this.pid = msg.pid ?? null;
+        this.setStatus({ input: msg.input, state: msg.state, message: msg.message ?? null, restarts: msg.restarts ?? 0 });
+        return;
+      case 'log':
+        this.log[msg.level]({ worker: 'audio', ...msg.fields }, msg.msg);
+        return;
+    }
+  }
+
+  private setStatus(s: AudioStatus): void {
+    const cur = this.status;
+    if (cur.input === s.input && cur.state === s.state && cur.message === s.message && cur.restarts === s.restarts) return;
+    this.status = s;
+  }
+}
