@@ -6,6 +6,7 @@ import { AUDIO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../shared/messages.js';
 import { RpcCalls } from '../shared/rpc.js';
+import { stopWorker } from './stop-worker.js';
 
 const SELECT_TIMEOUT_MS = 5000;
 const STOP_TIMEOUT_MS = 5000;
@@ -72,12 +73,7 @@ export class AudioClient {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const worker = this.worker;
     this.stopped = (async () => {
-      if (worker) {
-        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-        await this.calls.call(Date.now() + STOP_TIMEOUT_MS, (env) => this.send(worker, { t: 'stop', ...env }));
-        await worker.terminate();
-        await exited;
-      }
+      if (worker) await stopWorker(worker, this.calls, STOP_TIMEOUT_MS, (env) => this.send(worker, { t: 'stop', ...env }));
       this.onProcessExit();
       process.off('exit', this.onProcessExit);
       this.calls.failAll('audio client stopped');

@@ -6,6 +6,7 @@ import { log } from '../log.js';
 import { INGEST_LIMITS } from '../limits.js';
 import type { IngestInit, IngestInput, IngestOpenReply, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
 import { answered, NO_DEADLINE, RpcCalls, type RpcOutcome } from '../shared/rpc.js';
+import { stopWorker } from './stop-worker.js';
 
 export interface OpenOptions {
   /** Watch for stalls (live inputs). Every open source is retried with backoff until it is closed. */
@@ -148,14 +149,7 @@ export class IngestClient extends EventEmitter {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     this.stopped = (async () => {
-      if (worker) {
-        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-        // Answered by the worker's `stopped`, by its exit (an error answer), or by the deadline; terminate() then
-        // makes sure a stuck thread ends too (the worker closes its port after `stopped`).
-        await this.calls.call(Date.now() + STOP_TIMEOUT_MS, (env) => this.send(worker, { t: 'stop', ...env }));
-        await worker.terminate();
-        await exited;
-      }
+      if (worker) await stopWorker(worker, this.calls, STOP_TIMEOUT_MS, (env) => this.send(worker, { t: 'stop', ...env }));
       this.onProcessExit();
       process.off('exit', this.onProcessExit);
       this.calls.failAll('ingest client stopped');
