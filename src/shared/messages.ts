@@ -340,6 +340,8 @@ export interface AudioInit {
   ffmpeg: string;
   /** The analysis block (src/shared/audio-block.ts) the worker writes and the main thread reads. */
   block: SharedArrayBuffer;
+  /** The tempo clock block (src/shared/tempo-block.ts) the worker owns and every thread reads. */
+  tempo: SharedArrayBuffer;
   sampleRate: number;
   hop: number;
   retry: { firstMs: number; maxMs: number; stableMs: number };

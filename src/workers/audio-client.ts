@@ -6,6 +6,7 @@ import { AUDIO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../shared/messages.js';
 import { RpcCalls } from '../shared/rpc.js';
+import { clockNow, createTempoBlock } from '../shared/tempo-block.js';
 import { stopWorker } from './stop-worker.js';
 
 const SELECT_TIMEOUT_MS = 5000;
@@ -23,6 +24,17 @@ export class AudioClient {
   private worker: Worker | null = null;
   private readonly block = createAudioBlock();
   private readonly reader = new AudioBlockReader(this.block);
+  /** The tempo clock: the worker writes it, the render worker and the main thread read it. */
+  private readonly tempo = createTempoBlock({
+    bpm: 120,
+    refTime: clockNow(),
+    refBeat: 0,
+    beatsPerBar: 4,
+    source: 'auto',
+    confidence: 0,
+    range: { min: 75, max: 150 },
+    offsetMs: 0,
+  });
   private readonly calls = new RpcCalls();
   private wanted: AudioInput | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -50,6 +62,11 @@ export class AudioClient {
   /** The analysis block: other threads (the render worker) read it with AudioBlockReader. */
   get sharedBlock(): SharedArrayBuffer {
     return this.block;
+  }
+
+  /** The tempo clock block (src/shared/tempo-block.ts). */
+  get tempoBlock(): SharedArrayBuffer {
+    return this.tempo;
   }
 
   /** The latest analysis values (all zero while no input delivers). */
@@ -97,6 +114,7 @@ export class AudioClient {
     const init: AudioInit = {
       ffmpeg: this.opts.ffmpeg,
       block: this.block,
+      tempo: this.tempo,
       sampleRate: AUDIO_LIMITS.sampleRate,
       hop: AUDIO_LIMITS.hop,
       retry: { firstMs: AUDIO_LIMITS.retryFirstMs, maxMs: AUDIO_LIMITS.retryMaxMs, stableMs: AUDIO_LIMITS.retryStableMs },
