@@ -22,6 +22,19 @@ export interface ShowState {
   mix?: MixState;
   /** The selected audio input (`input` null: none); absent until one is chosen, so config audio.input applies. */
   audio?: { input: string | null };
+  /** The tempo clock's settings as last changed by a request; absent until then (the config applies). */
+  tempo?: TempoState;
+  /** POST /audio/settings: gain (null: automatic) and offset; absent until then (the config applies). */
+  audioSettings?: { gain: number | null; offsetMs: number };
+}
+
+export interface TempoState {
+  source: 'auto' | 'tap' | 'manual';
+  /** The tempo after the last request (the clock starts from it). */
+  bpm: number;
+  /** The tempo the `manual` source plays. */
+  manualBpm: number | null;
+  range: { min: number; max: number };
 }
 
 export interface MixState {
@@ -230,6 +243,11 @@ function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   const a = p.audio;
   if (a && typeof a === 'object' && (a.input === null || (typeof a.input === 'string' && a.input.length <= 64)))
     out.audio = { input: a.input };
+  const t = sanitizeTempo(p.tempo);
+  if (t) out.tempo = t;
+  const g = p.audioSettings;
+  if (g && typeof g === 'object' && isNum(g.offsetMs) && (g.gain === null || (isNum(g.gain) && g.gain > 0)))
+    out.audioSettings = { gain: g.gain, offsetMs: g.offsetMs };
   const m = p.mix;
   if (m && typeof m === 'object' && m.transition && typeof m.transition.type === 'string' && typeof m.transition.durationMs === 'number') {
     const preview =
@@ -239,4 +257,16 @@ function sanitize(p: Partial<ShowState>): Partial<ShowState> {
     out.mix = { preview, transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) } };
   }
   return out;
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Shape only: the tempo service clamps the values to the current limits when it restores them. */
+function sanitizeTempo(t: unknown): TempoState | undefined {
+  if (!t || typeof t !== 'object') return undefined;
+  const v = t as Partial<TempoState>;
+  if (v.source !== 'auto' && v.source !== 'tap' && v.source !== 'manual') return undefined;
+  if (!isNum(v.bpm) || !(v.manualBpm === null || isNum(v.manualBpm))) return undefined;
+  if (!v.range || !isNum(v.range.min) || !isNum(v.range.max)) return undefined;
+  return { source: v.source, bpm: v.bpm, manualBpm: v.manualBpm, range: { min: v.range.min, max: v.range.max } };
 }
