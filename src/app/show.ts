@@ -71,8 +71,11 @@ const LIVE_POLL_MS = 2000;
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
   const cfg = loaded.config;
   const display = await ensureDisplay(log);
+  // Made before the render worker (it starts nothing yet), so the worker gets the analysis and tempo blocks.
+  const audioClient = new AudioClient({ ffmpeg: 'ffmpeg', gain: cfg.audio.gain }, log);
   const render = new RenderClient(
     {
+      audio: { block: audioClient.sharedBlock, tempo: audioClient.tempoBlock },
       width: cfg.render.width,
       height: cfg.render.height,
       fps: cfg.render.fps,
@@ -255,7 +258,6 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     setActive: (on) => outputs.setPreviewing(on),
     log,
   });
-  const audioClient = new AudioClient({ ffmpeg: 'ffmpeg', gain: cfg.audio.gain }, log);
   const audio = new AudioService(cfg.audio, audioClient, state, log);
   await audio.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
