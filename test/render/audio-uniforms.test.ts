@@ -210,6 +210,29 @@ test('an effect with an audio input and one inputImage read loads, runs outside 
   }
 });
 
+test('the shipped audio generators and effects load, draw on a live input and fail no frame', async () => {
+  const sources = (await req('GET', api('/sources'))).json().items.map((i: { id: string }) => i.id);
+  const available = (await req('GET', api('/effects/available'))).json().items.map((i: { type: string }) => i.type);
+  for (const id of ['source:audio_scope', 'source:beat_shapes']) assert.ok(sources.includes(id), id);
+  for (const type of ['bass_pump', 'beat_flash', 'spectrum_overlay']) assert.ok(available.includes(type), type);
+  await select('source:audio_scope');
+  // The scope's first bar (80 Hz is in it) is background in silence and lit in a palette color by the tone.
+  const bar = async () => (await sampleOutput(s.base, [[0.0015, 0.997]]))[0]!;
+  await selectAudio('quiet');
+  await outputBecomes('a dark low bar', bar, (p) => p[0]! + p[1]! + p[2]! === 0);
+  await selectAudio('low');
+  await outputBecomes('a lit low bar', bar, (p) => p[0]! + p[1]! + p[2]! > 30);
+  await select('source:beat_shapes');
+  for (const type of ['bass_pump', 'beat_flash', 'spectrum_overlay']) {
+    const r = await post('/effects/add', { type });
+    assert.is(r.status, 200, r.text);
+  }
+  const frames0 = (await req('GET', api('/status'))).json().render.frames;
+  await waitUntil(async () => (await req('GET', api('/status'))).json().render.frames > frames0 + 30, 30_000);
+  assert.not.match(s.logs(), /frame failed|does not compile|compile failed/);
+  for (const type of ['bass_pump', 'beat_flash', 'spectrum_overlay']) assert.is((await post('/effects/remove', { type })).status, 200);
+});
+
 test('the picture goes on when the audio worker dies, with the audio values at 0 until it is back', async () => {
   await select('source:audio_probe');
   await selectAudio('low');
