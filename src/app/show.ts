@@ -74,8 +74,15 @@ const LIVE_POLL_MS = 2000;
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
   const cfg = loaded.config;
   const display = await ensureDisplay(log);
+  // Made before the render worker (it starts nothing yet), so the worker gets the analysis and tempo blocks.
+  const firstClock = startClock(cfg.audio, state.peek());
+  const audioClient = new AudioClient(
+    { ffmpeg: 'ffmpeg', gain: startSettings(cfg.audio, state.peek()).gain, tempo: firstClock.clock, manualBpm: firstClock.manualBpm },
+    log,
+  );
   const render = new RenderClient(
     {
+      audio: { block: audioClient.sharedBlock, tempo: audioClient.tempoBlock },
       width: cfg.render.width,
       height: cfg.render.height,
       fps: cfg.render.fps,
@@ -258,11 +265,6 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     setActive: (on) => outputs.setPreviewing(on),
     log,
   });
-  const firstClock = startClock(cfg.audio, state.peek());
-  const audioClient = new AudioClient(
-    { ffmpeg: 'ffmpeg', gain: startSettings(cfg.audio, state.peek()).gain, tempo: firstClock.clock, manualBpm: firstClock.manualBpm },
-    log,
-  );
   const audio = new AudioService(cfg.audio, audioClient, state, log);
   const tempo = new TempoService(audioClient, state, log, firstClock.manualBpm);
   await audio.start();

@@ -21,6 +21,8 @@ export interface RenderInit {
    * `GET /thumbnails/current` answer 304 from a counter before any work is queued.
    */
   counters?: SharedArrayBuffer;
+  /** The audio analysis block and the tempo clock block the frames read (AudioClient's); absent: audio reads 0. */
+  audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
 }
 
 /** Int32 slots of RenderInit.counters. */

@@ -2,11 +2,11 @@
 // analysis block, so no message crosses threads per hop; owns the tempo clock (runs with or without an input).
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { AudioBlockWriter } from '../../src/shared/audio-block.js';
+import { AUDIO_BINS, AudioBlockWriter } from '../../src/shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
-import { TempoBlockReader } from '../../src/shared/tempo-block.js';
+import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
 import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
@@ -37,12 +37,18 @@ function logToMain(level: 'info' | 'warn' | 'error', msg: string, fields?: Recor
 // The kernel kills ffmpeg when this thread ends, however it ends.
 const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => prefix ?? []);
 
+/** The spectrum handed to the block each hop (one array, refilled). */
+const spectrum = new Float32Array(AUDIO_BINS);
+
 function onHop(samples: Float32Array): void {
+  // The hop's instant in every thread's time base: the render worker picks the hop of a frame's due time by it.
+  const t = clockNow();
   const t0 = performance.now();
   const r = analyser.analyse(samples, gain);
   hopMs += (performance.now() - t0 - hopMs) * 0.05;
   r.values.hopMs = hopMs;
-  block.write(r.values, r.onset);
+  analyser.spectrumInto(spectrum);
+  block.write(r.values, r.onset, { t, spectrum, waveform: analyser.waveform() });
 }
 
 async function select(input: AudioInput | null): Promise<void> {
