@@ -7,6 +7,7 @@ import type { AudioReading } from '../shared/audio-block.js';
 import { matchName } from '../shared/names.js';
 import type { StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';
+import type { AudioWire } from './wire.js';
 
 export interface AudioLevels {
   level: number;
@@ -34,9 +35,12 @@ export class AudioService {
     private readonly client: AudioClient,
     private readonly state: StateStore,
     private readonly log: Logger,
+    private readonly wire: AudioWire,
   ) {
     this.inputs = config.inputs;
     this.configured = config.input;
+    // The ring behind a `program` or shared `stream` input changed: the worker reads the new one, no restart.
+    wire.onFollow((input) => void this.client.select(input).catch(() => {}));
   }
 
   /** Opens the saved selection (or config audio.input when none was ever saved). */
@@ -45,7 +49,7 @@ export class AudioService {
     const id = saved ? saved.input : this.configured;
     const input = id === null ? undefined : this.byId(id);
     if (id !== null && !input) this.log.warn({ input: id }, 'the saved audio input is not configured any more; no audio input');
-    await this.client.select(input ? toWire(input) : null);
+    await this.client.select(await this.wire.wireOf(input ?? null));
   }
 
   /** Resolves `id` (exact, then like a name) or `name` (flexible); `"none"` is null. ITEM_NOT_FOUND otherwise. */
@@ -65,7 +69,7 @@ export class AudioService {
       this.state.update((s) => void (s.audio = { input: id }));
       this.log.info({ input: id }, 'audio input selected');
     }
-    await this.client.select(input ? toWire(input) : null);
+    await this.client.select(await this.wire.wireOf(input));
   }
 
   /** Ends the worker thread as a crash would (test hook); false when none runs. */
@@ -73,8 +77,8 @@ export class AudioService {
     return this.client.killWorker();
   }
 
-  list(): Array<{ id: string; name: string; kind: 'test'; available: boolean }> {
-    // A lavfi source is always there; device kinds will report their presence here.
+  list(): Array<{ id: string; name: string; kind: AudioInputConfig['kind']; available: boolean }> {
+    // A lavfi source, a URL and the program are always there; device kinds will report their presence here.
     return this.inputs.map((i) => ({ id: i.id, name: i.name, kind: i.kind, available: true }));
   }
 
@@ -98,10 +102,6 @@ export class AudioService {
   private byName(name: string): AudioInputConfig | undefined {
     return matchName(this.inputs, name, [(i) => i.name, (i) => i.id]);
   }
-}
-
-function toWire(i: AudioInputConfig): { id: string; kind: 'test'; source: string } {
-  return { id: i.id, kind: i.kind, source: i.source };
 }
 
 function levelsOf(r: AudioReading): AudioLevels {
