@@ -33,7 +33,9 @@ const AudioBody = Type.Object({
     Type.Object({
       id: Type.String(),
       name: Type.String(),
-      kind: Type.Literal('test', { description: 'a generated ffmpeg lavfi audio source' }),
+      kind: Type.Union([Type.Literal('test'), Type.Literal('stream'), Type.Literal('program')], {
+        description: "`test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track",
+      }),
       available: Type.Boolean(),
     }),
   ),

@@ -11,6 +11,7 @@ import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
 import { IngestClient } from '../workers/ingest-client.js';
 import { startFirstRun } from '../sources/first-run.js';
 import { ReaderPool } from '../inputs/reader-pool.js';
+import { audioTracks } from '../config/audio.js';
 import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
 import type { LiveInput, LiveProvider } from '../inputs/providers.js';
 import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
@@ -36,6 +37,7 @@ import type { OutputKind } from '../shared/messages.js';
 import { GeneratorParams } from '../sources/generator-params.js';
 import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
+import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
 
 export interface Show {
@@ -140,7 +142,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
 
   const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
-  const readers = new ReaderPool(ingest, log);
+  const readers = new ReaderPool(ingest, log, audioTracks(cfg.audio));
   const sources = new SourceManager(render, readers, state, log);
   const mixer = new Mixer({
     render,
@@ -265,7 +267,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     setActive: (on) => outputs.setPreviewing(on),
     log,
   });
-  const audio = new AudioService(cfg.audio, audioClient, state, log);
+  const audioWire = new AudioWire({ readers, program: sources, streams: cfg.live.streams, log });
+  const audio = new AudioService(cfg.audio, audioClient, state, log, audioWire);
   const tempo = new TempoService(audioClient, state, log, firstClock.manualBpm);
   await audio.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);

@@ -9,6 +9,7 @@ import { matchName } from '../shared/names.js';
 import { clockNow } from '../shared/tempo-block.js';
 import type { ShowState, StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';
+import type { AudioWire } from './wire.js';
 
 export interface AudioLevels {
   level: number;
@@ -48,10 +49,13 @@ export class AudioService {
     private readonly client: AudioClient,
     private readonly state: StateStore,
     private readonly log: Logger,
+    private readonly wire: AudioWire,
   ) {
     this.inputs = config.inputs;
     this.configured = config.input;
     this.settingsNow = startSettings(config, state.peek());
+    // The ring behind a `program` or shared `stream` input changed: the worker reads the new one, no restart.
+    wire.onFollow((input) => void this.client.select(input).catch(() => {}));
   }
 
   /** The offset as the tempo block holds it: what the render worker reads. */
@@ -84,7 +88,7 @@ export class AudioService {
     const id = saved ? saved.input : this.configured;
     const input = id === null ? undefined : this.byId(id);
     if (id !== null && !input) this.log.warn({ input: id }, 'the saved audio input is not configured any more; no audio input');
-    await this.client.select(input ? toWire(input) : null);
+    await this.client.select(await this.wire.wireOf(input ?? null));
   }
 
   /** Resolves `id` (exact, then like a name) or `name` (flexible); `"none"` is null. ITEM_NOT_FOUND otherwise. */
@@ -104,7 +108,7 @@ export class AudioService {
       this.state.update((s) => void (s.audio = { input: id }));
       this.log.info({ input: id }, 'audio input selected');
     }
-    await this.client.select(input ? toWire(input) : null);
+    await this.client.select(await this.wire.wireOf(input));
   }
 
   /** Ends the worker thread as a crash would (test hook); false when none runs. */
@@ -112,8 +116,8 @@ export class AudioService {
     return this.client.killWorker();
   }
 
-  list(): Array<{ id: string; name: string; kind: 'test'; available: boolean }> {
-    // A lavfi source is always there; device kinds will report their presence here.
+  list(): Array<{ id: string; name: string; kind: AudioInputConfig['kind']; available: boolean }> {
+    // A lavfi source, a URL and the program are always there; device kinds will report their presence here.
     return this.inputs.map((i) => ({ id: i.id, name: i.name, kind: i.kind, available: true }));
   }
 
@@ -137,10 +141,6 @@ export class AudioService {
   private byName(name: string): AudioInputConfig | undefined {
     return matchName(this.inputs, name, [(i) => i.name, (i) => i.id]);
   }
-}
-
-function toWire(i: AudioInputConfig): { id: string; kind: 'test'; source: string } {
-  return { id: i.id, kind: i.kind, source: i.source };
 }
 
 function levelsOf(r: AudioReading): AudioLevels {

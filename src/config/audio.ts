@@ -2,6 +2,7 @@
 // the latency offset, and the tempo clock's bar length and search range.
 import Type from 'typebox';
 import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
+import { InputUrl } from './input-url.js';
 
 /** A lavfi audio source: read from the config file only; no control characters, and never an option (a leading `-`). */
 const LavfiSource = Type.String({
@@ -11,20 +12,33 @@ const LavfiSource = Type.String({
   description: `an ffmpeg lavfi audio source of 1 to ${AUDIO_LIMITS.sourceMaxLength} characters starting with a letter, such as "sine=frequency=440"`,
 });
 
-const AudioTestInput = Type.Object(
+/** The fields each kind takes besides id, name and kind (audioProblem checks them, naming the key). */
+const KIND_FIELDS = { test: ['source'], stream: ['url'], program: [] } as const;
+type AudioKind = keyof typeof KIND_FIELDS;
+
+// One object for every kind, not a union: a union's error names whichever branch failed first, never the field
+// of the kind that was meant; the per-kind fields are checked in audioProblem instead.
+const AudioInputSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'an id of 1 to 64 characters from A-Z a-z 0-9 _ -' }),
     name: Type.String({ minLength: 1, maxLength: 128, description: 'a name of 1 to 128 characters' }),
-    kind: Type.Literal('test', { description: 'the input kind "test"' }),
-    source: LavfiSource,
+    kind: Type.Union([Type.Literal('test'), Type.Literal('stream'), Type.Literal('program')], {
+      description: 'the input kind "test", "stream" or "program"',
+    }),
+    source: Type.Optional(LavfiSource),
+    /** Any URL ffmpeg reads; a live input of the same URL shares its reader (src/inputs/reader-pool.ts). */
+    url: Type.Optional(InputUrl),
   },
-  { additionalProperties: false, description: 'an object {id, name, kind, source}' },
+  {
+    additionalProperties: false,
+    description: 'an object {id, name, kind} with "source" for kind "test", "url" for kind "stream", nothing more for "program"',
+  },
 );
 
 export const AudioConfigSchema = Type.Object(
   {
     inputs: Type.Optional(
-      Type.Array(AudioTestInput, {
+      Type.Array(AudioInputSchema, {
         maxItems: AUDIO_LIMITS.inputsMax,
         description: `a list of at most ${AUDIO_LIMITS.inputsMax} audio inputs`,
       }),
@@ -64,13 +78,13 @@ export const AudioConfigSchema = Type.Object(
   { additionalProperties: false, description: 'an object {inputs?, input?, gain?, offsetMs?, beatsPerBar?, tempoRange?}' },
 );
 
-export interface AudioInputConfig {
-  id: string;
-  name: string;
-  kind: 'test';
-  /** An ffmpeg lavfi audio source (`sine`, `aevalsrc`, with their options). */
-  source: string;
-}
+export type AudioInputConfig =
+  /** `source`: an ffmpeg lavfi audio source (`sine`, `aevalsrc`, with their options). */
+  | { id: string; name: string; kind: 'test'; source: string }
+  /** `url`: anything ffmpeg reads; shares a live input's reader where that input has the same URL. */
+  | { id: string; name: string; kind: 'stream'; url: string }
+  /** The program source's own audio track, silence when it has none. */
+  | { id: string; name: string; kind: 'program' };
 
 export interface AudioConfig {
   inputs: AudioInputConfig[];
@@ -89,7 +103,10 @@ export interface AudioConfig {
 const CLICK_120 = "aevalsrc='if(lt(mod(t,0.5),0.03),0.8*sin(2*PI*1000*t),0)':s=48000:c=mono";
 
 export const DEFAULT_AUDIO: AudioConfig = {
-  inputs: [{ id: 'click', name: 'Click 120 BPM', kind: 'test', source: CLICK_120 }],
+  inputs: [
+    { id: 'click', name: 'Click 120 BPM', kind: 'test', source: CLICK_120 },
+    { id: 'program', name: 'Program audio', kind: 'program' },
+  ],
   input: 'click',
   gain: null,
   offsetMs: 0,
@@ -105,11 +122,15 @@ export function rangeProblem(min: number, max: number): string | null {
 }
 
 /** Ids unique (case-insensitive) and `input` naming one of them: the dotted key and the message, or null. */
-export function audioProblem(audio: Partial<AudioConfig> | undefined): { key: string; message: string } | null {
+export function audioProblem(
+  audio: { inputs?: readonly LooseInput[]; input?: string | null; tempoRange?: { min: number; max: number } } | undefined,
+): { key: string; message: string } | null {
   if (!audio) return null;
-  const inputs = audio.inputs ?? DEFAULT_AUDIO.inputs;
+  const inputs: readonly LooseInput[] = audio.inputs ?? DEFAULT_AUDIO.inputs;
   const seen = new Map<string, number>();
   for (const [i, a] of inputs.entries()) {
+    const fields = fieldProblem(a, i);
+    if (fields) return fields;
     // POST /audio/select takes this word for "no input", so an input so named could never be selected.
     if (a.id.toLowerCase() === 'none')
       return { key: `audio.inputs[${i}].id`, message: `audio.inputs[${i}].id must not be "none" (it detaches the input)` };
@@ -128,4 +149,31 @@ export function audioProblem(audio: Partial<AudioConfig> | undefined): { key: st
   if (typeof input === 'string' && !seen.has(input.toLowerCase()))
     return { key: 'audio.input', message: `audio.input must be null or the id of one of audio.inputs (got ${JSON.stringify(input)})` };
   return null;
+}
+
+/** An input as the schema lets it through, before its kind's fields are checked. */
+interface LooseInput {
+  id: string;
+  kind: string;
+  source?: string;
+  url?: string;
+}
+
+/** The kind's own field present, and no other kind's field. */
+function fieldProblem(a: LooseInput, i: number): { key: string; message: string } | null {
+  const own: readonly string[] = KIND_FIELDS[a.kind as AudioKind] ?? [];
+  for (const f of ['source', 'url']) {
+    const has = a[f as 'source' | 'url'] !== undefined;
+    const key = `audio.inputs[${i}].${f}`;
+    if (own.includes(f) && !has) return { key, message: `${key} is required for kind ${JSON.stringify(a.kind)}` };
+    if (!own.includes(f) && has) return { key, message: `${key} is not taken by kind ${JSON.stringify(a.kind)}` };
+  }
+  return null;
+}
+
+/** Which ingest readers decode their audio track: live inputs of an audio `stream` URL, media files for `program`. */
+export function audioTracks(audio: AudioConfig): { urls: Set<string>; files: boolean } {
+  const urls = new Set<string>();
+  for (const i of audio.inputs) if (i.kind === 'stream') urls.add(i.url);
+  return { urls, files: audio.inputs.some((i) => i.kind === 'program') };
 }

@@ -209,10 +209,11 @@ export interface FuseCompileReply {
 /** What ffmpeg should read for one source. */
 export type IngestInput =
   | { kind: 'lavfi'; pattern: string }
-  | { kind: 'url'; url: string }
+  /** `audio`: the stream's first audio track is decoded into the source's PCM ring too (src/shared/pcm-ring.ts). */
+  | { kind: 'url'; url: string; audio?: boolean }
   | { kind: 'v4l2'; device: string }
-  /** A media file: videos loop forever; stills decode once. */
-  | { kind: 'file'; path: string; still: boolean };
+  /** A media file: videos loop forever; stills decode once. `audio` as for a URL (a file without a track has none). */
+  | { kind: 'file'; path: string; still: boolean; audio?: boolean };
 
 export interface IngestInit {
   /** Frames are scaled to fit this box keeping their aspect ratio. */
@@ -230,9 +231,9 @@ export interface IngestInit {
 export type MainToIngest =
   /**
    * Answered by one `open-reply` with the envelope's id. `ring`: the key's ring from a worker that died, written on by
-   * the new process so its readers need no repoint.
+   * the new process so its readers need no repoint; `pcm` likewise for its PCM ring.
    */
-  | ({ t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer } & RpcEnvelope)
+  | ({ t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer; pcm?: SharedArrayBuffer } & RpcEnvelope)
   /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
   | { t: 'restart'; key: string }
   | { t: 'close'; key: string }
@@ -241,9 +242,12 @@ export type MainToIngest =
 
 export type IngestState = 'connecting' | 'live' | 'stalled' | 'retrying' | 'failed' | 'closed';
 
-/** The answer to one `open`: the key's ring, or why the worker could not even create the source. */
+/**
+ * The answer to one `open`: the key's ring (and `pcm`, the PCM ring of a source whose input asks for its audio
+ * track), or why the worker could not even create the source.
+ */
 export type IngestOpenReply = { t: 'open-reply'; id: number; key: string } & (
-  | { ok: true; ring: SharedArrayBuffer }
+  | { ok: true; ring: SharedArrayBuffer; pcm?: SharedArrayBuffer }
   | { ok: false; message: string }
 );
 
@@ -331,12 +335,16 @@ export type OutputToMain =
 
 // ---------------------------------------------------------------- audio worker (workers/audio)
 
-/** An audio input as the worker opens it: `source` is a lavfi audio graph taken from the config file only. */
-export interface AudioInput {
-  id: string;
-  kind: 'test';
-  source: string;
-}
+/**
+ * An audio input as the worker opens it. `test`: `source` is a lavfi audio graph from the config file only.
+ * `stream`: a URL from the config file the worker's own ffmpeg reads. `ring`: samples an ingest reader decodes
+ * into a PCM ring (src/shared/pcm-ring.ts), or null while there is none (silence); `follows` says whose ring it is:
+ * a shared stream reader, or whichever reader is on the program.
+ */
+export type AudioInput =
+  | { id: string; kind: 'test'; source: string }
+  | { id: string; kind: 'stream'; url: string }
+  | { id: string; kind: 'ring'; follows: 'stream' | 'program'; pcm: SharedArrayBuffer | null };
 
 export interface AudioInit {
   ffmpeg: string;

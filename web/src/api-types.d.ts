@@ -11046,10 +11046,10 @@ export interface operations {
                             id: string;
                             name: string;
                             /**
-                             * @description a generated ffmpeg lavfi audio source
+                             * @description `test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track
                              * @enum {string}
                              */
-                            kind: "test";
+                            kind: "test" | "stream" | "program";
                             available: boolean;
                         }[];
                         /** @description the selected input id; null when none */

@@ -2,6 +2,10 @@
 // backoff while it is selected, with the levels at zero whenever it delivers nothing.
 import type { AudioInit, AudioInput, AudioState } from '../../src/shared/messages.js';
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
+import { redactStreamLine, streamArgs } from './stream-args.js';
+
+/** The inputs this worker runs its own ffmpeg for (a `ring` input reads an ingest reader's samples). */
+export type FfmpegAudioInput = Exclude<AudioInput, { kind: 'ring' }>;
 
 export interface InputHooks {
   /** One hop of samples (the array is reused: copy what must outlive the call). */
@@ -18,7 +22,8 @@ const KEEP_LINES = 4;
 const MAX_LINE_CHARS = 300;
 
 /** The ffmpeg arguments: the lavfi source in real time, decoded to mono float at the analysis rate on stdout. */
-export function audioArgs(input: AudioInput, sampleRate: number): string[] {
+export function audioArgs(input: FfmpegAudioInput, sampleRate: number): string[] {
+  if (input.kind === 'stream') return streamArgs(input.url, sampleRate);
   return [
     '-hide_banner',
     '-nostdin',
@@ -58,7 +63,7 @@ export class AudioInputRun {
   restarts = -1;
 
   constructor(
-    readonly input: AudioInput,
+    readonly input: FfmpegAudioInput,
     private readonly init: AudioInit,
     private readonly wrapper: string[],
     private readonly hooks: InputHooks,
@@ -86,7 +91,8 @@ export class AudioInputRun {
       {
         onLine: (line) => {
           if (line.trim() === '') return;
-          this.lines.push(line.slice(0, MAX_LINE_CHARS));
+          const said = this.input.kind === 'stream' ? redactStreamLine(this.input.url, line) : line;
+          this.lines.push(said.slice(0, MAX_LINE_CHARS));
           if (this.lines.length > KEEP_LINES) this.lines.shift();
         },
         onExit: (code, signal, spawnError) => this.onExit(proc, code, signal, spawnError),

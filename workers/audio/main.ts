@@ -3,13 +3,14 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AUDIO_BINS, AudioBlockWriter } from '../../src/shared/audio-block.js';
-import type { AudioInit, AudioInput, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
 import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
 import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
+import { RingInputRun } from './ring-input.js';
 
 if (!parentPort) throw new Error('workers/audio/main.js runs as a worker thread');
 const port = parentPort;
@@ -22,7 +23,7 @@ const clock = new Clock(init.tempo, new TempoBlockReader(init.tempo).read(), ini
 let gain = init.gain;
 /** Analysis time per hop, smoothed so one slow hop (a GC pause) does not swing the reported number. */
 let hopMs = 0;
-let run: AudioInputRun | null = null;
+let run: AudioInputRun | RingInputRun | null = null;
 /** Selections apply one after another: a close must end before the next input starts. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -52,8 +53,10 @@ function onHop(samples: Float32Array): void {
 }
 
 async function select(input: AudioInput | null): Promise<void> {
-  // The same input again keeps its running process (a repeated select is not a restart).
-  if (input && run && run.input.id === input.id && run.input.source === input.source) return;
+  // The same input again keeps its running process (a repeated select is not a restart); a ring input only
+  // moves to the ring it is handed (the program changed).
+  if (input?.kind === 'ring' && run instanceof RingInputRun && run.input.id === input.id) return run.follow(input);
+  if (input && run && JSON.stringify(run.input) === JSON.stringify(input)) return;
   const old = run;
   run = null;
   await old?.close();
@@ -63,14 +66,15 @@ async function select(input: AudioInput | null): Promise<void> {
     post({ t: 'state', input: null, state: 'stopped' });
     return;
   }
-  const mine = new AudioInputRun(input, init, await wrapper, {
+  const hooks = {
     onHop,
     onSilent: () => block.silence(),
-    onState: (state, message, pid) => {
+    onState: (state: AudioState, message?: string, pid?: number) => {
       if (run === mine) post({ t: 'state', input: input.id, state, message, pid, restarts: mine.restarts });
     },
     onLog: logToMain,
-  });
+  };
+  const mine = input.kind === 'ring' ? new RingInputRun(input, init, hooks) : new AudioInputRun(input, init, await wrapper, hooks);
   run = mine;
   mine.start();
 }
