@@ -6,7 +6,7 @@ import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio, TempoCommand } from '../shared/messages.js';
 import { answered, RpcCalls } from '../shared/rpc.js';
-import { createTempoBlock, TempoBlockReader, type TempoClock } from '../shared/tempo-block.js';
+import { createTempoBlock, releaseTempoBlock, TempoBlockReader, type TempoClock } from '../shared/tempo-block.js';
 import { stopWorker } from './stop-worker.js';
 
 const SELECT_TIMEOUT_MS = 5000;
@@ -176,6 +176,8 @@ export class AudioClient {
     this.pid = null;
     // The dead worker was the block's only writer: its last values must not stand for a live input.
     new AudioBlockWriter(this.block).silence();
+    // The clock's last consistent values stay: the next worker goes on from them.
+    releaseTempoBlock(this.tempo);
     if (this.stopped) return;
     this.log.error({ worker: 'audio', code }, 'audio worker exited unexpectedly; restarting it');
     if (this.wanted)

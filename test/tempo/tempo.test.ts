@@ -219,4 +219,27 @@ test('1000 taps in a second from parallel clients: all answered, the BPM stays f
   assert.is((await post('/tempo/bpm', { bpm: 120 })).json().bpm, 120);
 });
 
+test('a crashed audio worker comes back with the clock where it was, and takes commands again', async () => {
+  await post('/tempo/bpm', { bpm: 97 });
+  const before = position(await tempo());
+  const killed = await post('/_test/kill-audio', {});
+  assert.is(killed.status, 200, killed.text);
+  assert.is(killed.json().killed, true);
+  // Commands wait for the restarted worker (or fail while it is down); the tempo is kept either way.
+  let v: any = null;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const r = await post('/tempo/multiply', { factor: 2 });
+    if (r.status === 200) {
+      v = r.json();
+      break;
+    }
+    await sleep(200);
+  }
+  assert.ok(v, 'no answer from the restarted worker');
+  assert.is(v.bpm, 194);
+  assert.is(v.source, 'manual');
+  assert.ok(position(v) > before, `${before} -> ${position(v)}`);
+});
+
 test.run();
