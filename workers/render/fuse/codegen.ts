@@ -39,7 +39,9 @@ const PRELUDE = [
   // What an 8-bit ping-pong target stores: the next effect sees the values it would see unfused. About 1.5 ms per
   // effect at 1280×720 on llvmpipe (clamp, floor and scale each a third), so the last effect goes without it (the
   // target's own store rounds, as it does unfused) and the scale is a multiply, not a divide (within an ulp).
-  'vec4 fx_q(vec4 c) { return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) * (1.0 / 255.0); }',
+  // A value exactly halfway between two steps goes to the even one, as Mesa's store does (an odd result of a tie
+  // would flip a downstream step function such as posterize into a palette map).
+  'vec4 fx_q(vec4 c) { vec4 x = clamp(c, 0.0, 1.0) * 255.0 + 0.5; vec4 r = floor(x); return (r - step(r, x) * step(x, r) * mod(r, 2.0)) * (1.0 / 255.0); }',
   'vec4 fx0(vec2 c) { return texture2D(fx_input, c); }',
 ];
 
