@@ -137,6 +137,35 @@ test('BPM, BEAT_PHASE, BEAT_COUNT and BAR_PHASE follow the tempo clock (120 BPM 
   assert.ok(new Set(readings.map((r) => Math.round(r.beats * 10))).size > 3, 'the beat position moves');
 });
 
+test('audio.offsetMs moves the beat position a frame reads: +450 ms reads 0.15 beat ahead of -0 at 20 BPM', async () => {
+  await select('source:audio_probe');
+  assert.is((await post('/tempo/bpm', { bpm: 20 })).status, 200);
+  /** Beats on the output minus beats the clock reports right after (median of several readings, wrap at 64). */
+  const lead = async (): Promise<number> => {
+    const diffs: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const p = await probe();
+      const view = (await req('GET', api('/tempo'))).json();
+      let d = Math.round((p[4]! / 255) * 63) + p[3]! / 255 - ((view.beat % 64) + view.phase);
+      while (d > 32) d -= 64;
+      while (d < -32) d += 64;
+      diffs.push(d);
+    }
+    return diffs.sort((a, b) => a - b)[4]!;
+  };
+  try {
+    assert.is((await post('/audio/settings', { offsetMs: 0 })).status, 200);
+    const none = await lead();
+    assert.is((await post('/audio/settings', { offsetMs: 450 })).status, 200);
+    const ahead = await lead();
+    // 450 ms at 20 BPM is 0.15 beat; the frame-to-request delay is in both readings and cancels.
+    assert.ok(Math.abs(ahead - none - 0.15) < 0.06, `lead ${none} without offset, ${ahead} with 450 ms`);
+  } finally {
+    await post('/audio/settings', { offsetMs: 0 });
+    await post('/tempo/source', { source: 'auto' });
+  }
+});
+
 test('an audioFFT shader differs between silence and a tone; the tone lights its own bins', async () => {
   await select('source:fft_probe');
   // With 64 columns, column 0 holds 80 Hz and column 21 holds 8 kHz (each column is 375 Hz wide).
