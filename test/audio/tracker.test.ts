@@ -1,5 +1,5 @@
 // Beat tracker offline, over patterns ffmpeg renders faster than real time: clicks at four tempos lock within the
-// error and time allowed, on the beat, without octave errors; a slow click is not doubled; the range picks the
+// error and time allowed, on the beat (also when hops arrive in bursts), without octave errors; a slow click is not doubled; the range picks the
 // octave; a kick with off-beat hats and a syncopated break; a tempo change is followed; silence and noise read
 // low confidence while the last tempo stands.
 import { test } from 'uvu';
@@ -43,6 +43,13 @@ for (const bpm of [90, 120, 128, 140]) {
     assert.ok(phase < 25, `${bpm} BPM: beats ${phase} ms off the grid`);
   });
 }
+
+test('hops arriving in bursts: the beats stay on the grid of the sample clock', async () => {
+  // Eight hops per burst stamp the early ones up to seven hops late; counted time keeps them on the grid.
+  const late = assertLocked(track(await render(clicks(120), SECONDS), undefined, T0, 8), 120, 0.7);
+  const phase = median(late.map((e) => Math.abs(phaseError(e.beatTime, 120))));
+  assert.ok(phase < 25, `beats ${phase} ms off the grid`);
+});
 
 test('clicks at 75 BPM in the default range: 75, never 150', async () => {
   const est = track(await render(clicks(75), SECONDS), undefined, T0);

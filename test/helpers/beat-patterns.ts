@@ -76,8 +76,11 @@ export interface Estimate extends BeatEstimate {
   at: number;
 }
 
-/** Runs the analyser and a tracker over the PCM with hop times counted from `t0` (epoch ms); every estimate made. */
-export function track(pcm: Float32Array, range?: { min: number; max: number }, t0 = 0): Estimate[] {
+/**
+ * Runs the analyser and a tracker over the PCM with hop times counted from `t0` (epoch ms); every estimate made.
+ * `burst` hops share one arrival time (that of the burst's last hop), as when a pipe delivers several at once.
+ */
+export function track(pcm: Float32Array, range?: { min: number; max: number }, t0 = 0, burst = 1): Estimate[] {
   const analyser = new Analyser(SAMPLE_RATE, HOP);
   const tracker = new BeatTracker(HOPS_PER_SECOND);
   if (range) tracker.setRange(range.min, range.max);
@@ -85,7 +88,8 @@ export function track(pcm: Float32Array, range?: { min: number; max: number }, t
   for (let i = 0; (i + 1) * HOP <= pcm.length; i++) {
     const r = analyser.analyse(pcm.subarray(i * HOP, (i + 1) * HOP), null);
     const at = ((i + 1) * HOP) / SAMPLE_RATE;
-    if (!tracker.push(r.strength, t0 + at * 1000)) continue;
+    const arrival = ((Math.floor(i / burst) + 1) * burst * HOP) / SAMPLE_RATE;
+    if (!tracker.push(r.strength, t0 + arrival * 1000)) continue;
     const e = tracker.estimate();
     if (e) out.push({ ...e, at });
   }

@@ -19,6 +19,11 @@ const SILENCE_S = 1.5;
  */
 const ONSET_DELAY_HOPS = 0.9;
 
+/** Hop times further than this from the counted time start the count anew (a stall, a restarted input). */
+const REANCHOR_MS = 250;
+/** Share of a late arrival the counted time follows per hop; an early one is followed at once. */
+const LATE_PULL = 0.002;
+
 export const DEFAULT_RANGE = { min: 75, max: 150 } as const;
 
 export interface BeatEstimate {
@@ -41,6 +46,8 @@ export class BeatTracker {
   private last: BeatEstimate | null = null;
   /** The period (hops) of the last estimate made on sound, kept while it still fits. */
   private period: number | null = null;
+  /** Epoch ms of the latest hop as counted at the nominal hop rate (null before the first). */
+  private counted: number | null = null;
 
   constructor(private readonly hopsPerSecond: number) {
     const capacity = Math.round(WINDOW_S * hopsPerSecond);
@@ -60,7 +67,7 @@ export class BeatTracker {
 
   /** One hop's onset strength and the epoch-ms time of its last sample; true when an estimate is due. */
   push(strength: number, hopTime: number): boolean {
-    this.envelope.push(strength, hopTime);
+    this.envelope.push(strength, this.countTime(hopTime));
     this.sinceEstimate++;
     if (this.sinceEstimate < this.estimateEvery) return false;
     this.sinceEstimate = 0;
@@ -97,6 +104,18 @@ export class BeatTracker {
     return this.last;
   }
 
+  /**
+   * Hops reach the worker in bursts (pipe chunks), each stamped when it is analysed: the time is counted at the
+   * nominal hop rate instead and kept on the earliest arrivals, which are the least delayed.
+   */
+  private countTime(hopTime: number): number {
+    const predicted = this.counted === null ? hopTime : this.counted + this.hopMs;
+    const late = hopTime - predicted;
+    if (this.counted === null || Math.abs(late) > REANCHOR_MS || late < 0) this.counted = hopTime;
+    else this.counted = predicted + late * LATE_PULL;
+    return this.counted;
+  }
+
   /** Silence: the last tempo stands with no confidence (the clock free-wheels on it). */
   private silent(): BeatEstimate | null {
     if (!this.last) return null;
@@ -110,5 +129,6 @@ export class BeatTracker {
     this.sinceEstimate = 0;
     this.last = null;
     this.period = null;
+    this.counted = null;
   }
 }
