@@ -6,8 +6,9 @@ import { AudioBlockWriter } from '../../src/shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
-import { TempoBlockReader } from '../../src/shared/tempo-block.js';
+import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
+import { BeatTracker } from './beat-tracker.js';
 import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
 
@@ -20,6 +21,9 @@ const analyser = new Analyser(init.sampleRate, init.hop);
 /** The clock goes on from the block: a restarted worker keeps the tempo and phase the last one left there. */
 const clock = new Clock(init.tempo, new TempoBlockReader(init.tempo).read(), init.tempoInit);
 let gain = init.gain;
+const tracker = new BeatTracker(init.sampleRate / init.hop);
+/** The range the tracker searches, passed on from the clock whenever it differs. */
+let trackedRange = { min: 0, max: 0 };
 /** Analysis time per hop, smoothed so one slow hop (a GC pause) does not swing the reported number. */
 let hopMs = 0;
 let run: AudioInputRun | null = null;
@@ -43,6 +47,20 @@ function onHop(samples: Float32Array): void {
   hopMs += (performance.now() - t0 - hopMs) * 0.05;
   r.values.hopMs = hopMs;
   block.write(r.values, r.onset);
+  track(r.strength);
+}
+
+/** Feeds the tracker every hop; at its estimate rate, the clock follows it while its source is auto. */
+function track(strength: number): void {
+  const now = clockNow();
+  if (!tracker.push(strength, now)) return;
+  const { range, source } = clock.state;
+  if (range.min !== trackedRange.min || range.max !== trackedRange.max) {
+    trackedRange = { ...range };
+    tracker.setRange(range.min, range.max);
+  }
+  // The estimate is the expensive part: only made when the clock follows it.
+  if (source === 'auto') clock.follow(tracker.estimate(), now);
 }
 
 async function select(input: AudioInput | null): Promise<void> {
@@ -53,6 +71,9 @@ async function select(input: AudioInput | null): Promise<void> {
   await old?.close();
   block.silence();
   analyser.reset();
+  // Another input's beats are not this one's: the tracker starts from nothing and the clock free-wheels meanwhile.
+  tracker.reset();
+  if (clock.state.source === 'auto') clock.follow(null, clockNow());
   if (!input) {
     post({ t: 'state', input: null, state: 'stopped' });
     return;
