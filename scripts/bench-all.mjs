@@ -20,6 +20,7 @@ const ALL = [
   'events-soak',
   'osc-flood',
   'audio-latency',
+  'bpm',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

@@ -1,5 +1,6 @@
 // Per-hop audio analysis: Hann-windowed FFT, smoothed magnitude spectrum, RMS level, four bands under one
-// automatic gain, and an onset detector (positive spectral flux against an adaptive threshold).
+// automatic gain, an onset detector (positive spectral flux against an adaptive threshold) and the onset strength the
+// beat tracker follows.
 import FFT from 'fft.js';
 import type { AudioValues } from '../../src/shared/audio-block.js';
 
@@ -26,10 +27,22 @@ const FLUX_FLOOR = 0.05;
 const ONSET_GAP_S = 0.08;
 /** The onset value after an onset's hop falls by this factor per hop. */
 const ONSET_DECAY = 0.85;
+/**
+ * Onset strength: magnitudes relative to the automatic gain's peak are log-compressed before their rise is summed,
+ * so a soft hit counts beside a loud one and the strength does not follow the input's volume.
+ */
+const STRENGTH_COMPRESSION = 100;
+/**
+ * Each band's share of the onset strength (bass first), spread over its bins: without it a broadband hat outweighs a
+ * kick, and the beat grid would lock to the off-beats of a four-on-the-floor pattern.
+ */
+const STRENGTH_BAND_WEIGHTS = [0.55, 0.25, 0.12, 0.08];
 
 export interface AnalysisResult {
   values: AudioValues;
   onset: boolean;
+  /** Onset strength of this hop (positive log-spectral flux, before any threshold): the beat tracker's input. */
+  strength: number;
 }
 
 export class Analyser {
@@ -41,6 +54,8 @@ export class Analyser {
   private readonly history: Float32Array;
   private readonly smoothed: Float64Array;
   private readonly previous: Float64Array;
+  private readonly previousLog: Float64Array;
+  private readonly strengthWeights: Float64Array;
   private readonly bandBins: Array<[number, number]>;
   private readonly fluxes: Float64Array;
   private fluxAt = 0;
@@ -73,8 +88,15 @@ export class Analyser {
     const bins = size / 2;
     this.smoothed = new Float64Array(bins);
     this.previous = new Float64Array(bins);
+    this.previousLog = new Float64Array(bins);
     const binHz = sampleRate / size;
     this.bandBins = BAND_EDGES.map(([lo, hi]) => [Math.max(1, Math.round(lo / binHz)), Math.min(bins, Math.round(hi / binHz))]);
+    this.strengthWeights = new Float64Array(bins);
+    this.bandBins.forEach(([lo, hi], b) => {
+      const from = b === 0 ? 0 : lo;
+      const to = b === this.bandBins.length - 1 ? bins : hi;
+      for (let k = from; k < to; k++) this.strengthWeights[k] = STRENGTH_BAND_WEIGHTS[b]! / Math.max(1, to - from);
+    });
     const hopsPerSecond = sampleRate / hop;
     this.fluxes = new Float64Array(Math.max(4, Math.round(FLUX_HISTORY_S * hopsPerSecond)));
     this.peakDecay = 0.5 ** (1 / (PEAK_HALF_LIFE_S * hopsPerSecond));
@@ -101,6 +123,9 @@ export class Analyser {
     const bins = this.smoothed.length;
     let flux = 0;
     const norm = gain === null ? 1 / this.bandPeak : gain;
+    // The tracker's strength ignores a fixed gain: it wants the shape of the envelope, not its volume.
+    const compress = STRENGTH_COMPRESSION / this.bandPeak;
+    let strength = 0;
     for (let k = 0; k < bins; k++) {
       const re = this.spectrum[2 * k]!;
       const im = this.spectrum[2 * k + 1]!;
@@ -108,6 +133,10 @@ export class Analyser {
       const rise = mag - this.previous[k]!;
       if (rise > 0) flux += rise * norm;
       this.previous[k] = mag;
+      const logMag = Math.log1p(mag * compress);
+      const logRise = logMag - this.previousLog[k]!;
+      if (logRise > 0) strength += logRise * this.strengthWeights[k]!;
+      this.previousLog[k] = logMag;
       const s = this.smoothed[k]!;
       this.smoothed[k] = s + (mag > s ? ATTACK : RELEASE) * (mag - s);
     }
@@ -135,6 +164,7 @@ export class Analyser {
         hopMs: 0,
       },
       onset,
+      strength,
     };
   }
 
@@ -173,6 +203,7 @@ export class Analyser {
     this.history.fill(0);
     this.smoothed.fill(0);
     this.previous.fill(0);
+    this.previousLog.fill(0);
     this.fluxes.fill(0);
     this.fluxCount = 0;
     this.fluxAt = 0;

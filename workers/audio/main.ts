@@ -8,6 +8,7 @@ import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
 import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
+import { BeatTracker } from './beat-tracker.js';
 import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
 import { RingInputRun } from './ring-input.js';
@@ -21,6 +22,9 @@ const analyser = new Analyser(init.sampleRate, init.hop);
 /** The clock goes on from the block: a restarted worker keeps the tempo and phase the last one left there. */
 const clock = new Clock(init.tempo, new TempoBlockReader(init.tempo).read(), init.tempoInit);
 let gain = init.gain;
+const tracker = new BeatTracker(init.sampleRate / init.hop);
+/** The range the tracker searches, passed on from the clock whenever it differs. */
+let trackedRange = { min: 0, max: 0 };
 /** Analysis time per hop, smoothed so one slow hop (a GC pause) does not swing the reported number. */
 let hopMs = 0;
 let run: AudioInputRun | RingInputRun | null = null;
@@ -50,6 +54,20 @@ function onHop(samples: Float32Array): void {
   r.values.hopMs = hopMs;
   analyser.spectrumInto(spectrum);
   block.write(r.values, r.onset, { t, spectrum, waveform: analyser.waveform() });
+  track(r.strength);
+}
+
+/** Feeds the tracker every hop; at its estimate rate, the clock follows it while its source is auto. */
+function track(strength: number): void {
+  const now = clockNow();
+  if (!tracker.push(strength, now)) return;
+  const { range, source } = clock.state;
+  if (range.min !== trackedRange.min || range.max !== trackedRange.max) {
+    trackedRange = { ...range };
+    tracker.setRange(range.min, range.max);
+  }
+  // The estimate is the expensive part: only made when the clock follows it.
+  if (source === 'auto') clock.follow(tracker.estimate(), now);
 }
 
 async function select(input: AudioInput | null): Promise<void> {
@@ -62,6 +80,9 @@ async function select(input: AudioInput | null): Promise<void> {
   await old?.close();
   block.silence();
   analyser.reset();
+  // Another input's beats are not this one's: the tracker starts from nothing and the clock free-wheels meanwhile.
+  tracker.reset();
+  if (clock.state.source === 'auto') clock.follow(null, clockNow());
   if (!input) {
     post({ t: 'state', input: null, state: 'stopped' });
     return;

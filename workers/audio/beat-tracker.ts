@@ -1,0 +1,134 @@
+// Real-time beat tracker of one audio input: every hop's onset strength goes into a ring; a few times a second the
+// tempo (within the configured range) and the phase of its beat grid are estimated from the latest seconds.
+import { OnsetEnvelope } from './beat-envelope.js';
+import { beatOffset } from './beat-phase.js';
+import { pickPeriod } from './beat-tempo.js';
+
+/** Seconds of envelope the estimate looks at: long enough for a fine period, short enough to follow a change. */
+const WINDOW_S = 6;
+/** No estimate before this many seconds of input. */
+const MIN_HISTORY_S = 3;
+/** Estimates per second (the caller asks when `push` says one is due). */
+const ESTIMATES_PER_S = 4;
+/** A mean onset strength per hop below this over the latest seconds is silence. */
+const SILENCE = 1e-4;
+const SILENCE_S = 1.5;
+/**
+ * The strength of a hit peaks this many hops after the hit is heard: the hit needs part of the two-hop analysis
+ * window before its rise is at its largest.
+ */
+const ONSET_DELAY_HOPS = 0.9;
+
+/** Hop times further than this from the counted time start the count anew (a stall, a restarted input). */
+const REANCHOR_MS = 250;
+/** Share of a late arrival the counted time follows per hop; an early one is followed at once. */
+const LATE_PULL = 0.002;
+
+export const DEFAULT_RANGE = { min: 75, max: 150 } as const;
+
+export interface BeatEstimate {
+  bpm: number;
+  /** 0..1: low in silence and on material without a steady pulse. */
+  confidence: number;
+  /** Epoch ms of a beat on the tracked grid (the latest one). */
+  beatTime: number;
+}
+
+export class BeatTracker {
+  private readonly envelope: OnsetEnvelope;
+  private readonly rectified: Float64Array;
+  private readonly raw: Float64Array;
+  private readonly ac: Float64Array;
+  private readonly hopMs: number;
+  private range: { min: number; max: number } = { ...DEFAULT_RANGE };
+  private sinceEstimate = 0;
+  private readonly estimateEvery: number;
+  private last: BeatEstimate | null = null;
+  /** The period (hops) of the last estimate made on sound, kept while it still fits. */
+  private period: number | null = null;
+  /** Epoch ms of the latest hop as counted at the nominal hop rate (null before the first). */
+  private counted: number | null = null;
+
+  constructor(private readonly hopsPerSecond: number) {
+    const capacity = Math.round(WINDOW_S * hopsPerSecond);
+    this.envelope = new OnsetEnvelope(capacity, hopsPerSecond);
+    this.rectified = new Float64Array(capacity);
+    this.raw = new Float64Array(capacity);
+    this.ac = new Float64Array(capacity);
+    this.hopMs = 1000 / hopsPerSecond;
+    this.estimateEvery = Math.max(1, Math.round(hopsPerSecond / ESTIMATES_PER_S));
+  }
+
+  /** The tempo range searched (BPM); an inverted or non-finite range is ignored. */
+  setRange(min: number, max: number): void {
+    if (!(Number.isFinite(min) && Number.isFinite(max) && min > 0 && max > min)) return;
+    this.range = { min, max };
+  }
+
+  /** One hop's onset strength and the epoch-ms time of its last sample; true when an estimate is due. */
+  push(strength: number, hopTime: number): boolean {
+    this.envelope.push(strength, this.countTime(hopTime));
+    this.sinceEstimate++;
+    if (this.sinceEstimate < this.estimateEvery) return false;
+    this.sinceEstimate = 0;
+    return true;
+  }
+
+  /** The current tempo and beat grid, or null before enough input has been heard. */
+  estimate(): BeatEstimate | null {
+    if (this.envelope.seconds < MIN_HISTORY_S) return null;
+    const n = this.envelope.length;
+    const d = this.rectified;
+    this.envelope.read(d, this.raw);
+    // Silence is judged on the latest hops only: the window still holds the music that stopped.
+    const recent = Math.min(n, Math.round(SILENCE_S * this.hopsPerSecond));
+    let quiet = 0;
+    for (let i = n - recent; i < n; i++) quiet += this.raw[i]!;
+    if (quiet / recent < SILENCE) return this.silent();
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += d[i]!;
+    mean /= n;
+    // The autocorrelation wants the envelope without its mean; the phase wants the hits as they are.
+    const z = this.raw;
+    for (let i = 0; i < n; i++) z[i] = d[i]! - mean;
+    const perMinute = this.hopsPerSecond * 60;
+    const pick = pickPeriod(z, n, perMinute / this.range.max, perMinute / this.range.min, this.ac, this.period);
+    this.period = pick.period;
+    const back = beatOffset(d, n, pick.period);
+    const bpm = perMinute / pick.period;
+    this.last = {
+      bpm,
+      confidence: pick.confidence,
+      beatTime: this.envelope.lastTime - (back + ONSET_DELAY_HOPS) * this.hopMs,
+    };
+    return this.last;
+  }
+
+  /**
+   * Hops reach the worker in bursts (pipe chunks), each stamped when it is analysed: the time is counted at the
+   * nominal hop rate instead and kept on the earliest arrivals, which are the least delayed.
+   */
+  private countTime(hopTime: number): number {
+    const predicted = this.counted === null ? hopTime : this.counted + this.hopMs;
+    const late = hopTime - predicted;
+    if (this.counted === null || Math.abs(late) > REANCHOR_MS || late < 0) this.counted = hopTime;
+    else this.counted = predicted + late * LATE_PULL;
+    return this.counted;
+  }
+
+  /** Silence: the last tempo stands with no confidence (the clock free-wheels on it). */
+  private silent(): BeatEstimate | null {
+    if (!this.last) return null;
+    this.last = { ...this.last, confidence: 0 };
+    return this.last;
+  }
+
+  /** Forgets the input heard so far (another input starts from nothing). */
+  reset(): void {
+    this.envelope.clear();
+    this.sinceEstimate = 0;
+    this.last = null;
+    this.period = null;
+    this.counted = null;
+  }
+}
