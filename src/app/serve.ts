@@ -157,6 +157,7 @@ export async function serve(flags: Overrides): Promise<void> {
     log,
     () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false),
     () => hub?.wantsThumbnails ?? false,
+    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false),
   );
   hub = new EventHub({
     bus,
