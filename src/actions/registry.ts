@@ -1,11 +1,12 @@
 // The actions facility: every one-shot control a button can fire, listed with a stable id and a category, built
-// from the effect presets, the sources, the mixer's transitions, the palettes and the global output controls.
+// from the effect presets, the sources, the mixer's transitions, the palettes, the global output controls and the
+// audio inputs.
 import type { EffectPreset } from '../catalog/effect-presets.js';
 import type { SourceEntry } from '../sources/source-manager.js';
 import type { Palette } from '../palettes/library.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 
-export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global'] as const;
+export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Audio'] as const;
 export type ActionCategory = (typeof CATEGORIES)[number];
 
 /** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
@@ -19,7 +20,9 @@ export type ActionTarget =
   | { kind: 'palette'; palette: Palette }
   | { kind: 'palette-next' }
   | { kind: 'blackout'; mode: 'on' | 'off' | 'toggle' }
-  | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' };
+  | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' }
+  /** `input` null: detach the audio input. */
+  | { kind: 'audio'; input: string | null };
 
 export interface Action {
   id: string;
@@ -40,13 +43,14 @@ const GLOBAL: Action[] = [
 
 /**
  * All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`,
- * `palette.<paletteId>`, `palette.next`, `global.*`.
+ * `palette.<paletteId>`, `palette.next`, `global.*`, `audio.<inputId>`, `audio.none`.
  */
 export function buildActions(
   presets: readonly EffectPreset[],
   sources: readonly SourceEntry[],
   palettes: readonly Palette[],
   transitions: readonly IsfDescriptor[] = [],
+  audioInputs: ReadonlyArray<{ id: string; name: string }> = [],
 ): Action[] {
   const out: Action[] = [];
   for (const p of presets)
@@ -59,6 +63,9 @@ export function buildActions(
   for (const p of palettes)
     out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
   out.push(...GLOBAL);
+  for (const i of audioInputs)
+    out.push({ id: `audio.${i.id}`, name: `Audio: ${i.name}`, category: 'Audio', target: { kind: 'audio', input: i.id } });
+  out.push({ id: 'audio.none', name: 'Audio Off', category: 'Audio', target: { kind: 'audio', input: null } });
   return out;
 }
 

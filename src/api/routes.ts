@@ -110,6 +110,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       palettes: show.palette,
       state,
       applyGlobal,
+      audio: show.audio,
     }),
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),

@@ -1068,7 +1068,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every action, in category order: Effect Presets, Sources, Palettes, Global */
+        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Audio */
         get: operations["listActions"];
         put?: never;
         post?: never;
@@ -1079,7 +1079,7 @@ export interface paths {
          */
         options: operations["preflightActions"];
         /**
-         * Every action, in category order: Effect Presets, Sources, Palettes, Global (headers only)
+         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Audio (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listActionsHead"];
@@ -1108,6 +1108,8 @@ export interface paths {
          *     - **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.
          *
          *     - **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.
+         *
+         *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
          *
          *     Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).
          */
@@ -9281,10 +9283,10 @@ export interface operations {
                     "application/json": {
                         count: number;
                         items: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Audio` */
                             category: string;
                         }[];
                     };
@@ -9424,13 +9426,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         action: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Audio` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette or `{blackout, dimmer}` */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}` or `{current}` (audio) */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -9496,6 +9498,9 @@ export interface operations {
                             blackout: boolean;
                             /** @description output level multiplier, 0 (black) to 1 (full) */
                             dimmer: number;
+                        } | {
+                            /** @description the selected audio input; null: none */
+                            current: string | null;
                         };
                     };
                 };
