@@ -23,6 +23,7 @@ export interface TopicState {
   library: Got<'/browse'>;
   status: Status;
   thumbnail: { url: string; etag: string };
+  audio: Got<'/audio/levels'>;
 }
 export type Topic = keyof TopicState;
 
@@ -53,6 +54,9 @@ export interface LiveState {
   libraryVersion: number;
   /** Latest ETag per thumbnail URL from `thumbnail` events. */
   thumbs: Record<string, string>;
+  /** The latest `audio` event (levels); null before one arrives. */
+  audio: TopicState['audio'] | null;
+
   notice: string;
   /** Milliseconds since page load when the last event reached the store (for the latency measurement). */
   lastEventAt: number;
@@ -79,6 +83,7 @@ let state: LiveState = {
   transitions: [],
   libraryVersion: 0,
   thumbs: {},
+  audio: null,
   notice: '',
   lastEventAt: 0,
 };
