@@ -35,7 +35,8 @@ import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
 import { GeneratorParams } from '../sources/generator-params.js';
 import { AudioClient } from '../workers/audio-client.js';
-import { AudioService } from '../audio/service.js';
+import { AudioService, startSettings } from '../audio/service.js';
+import { startClock, TempoService } from '../tempo/service.js';
 
 export interface Show {
   display: Display;
@@ -56,6 +57,8 @@ export interface Show {
   outputClient: OutputClient;
   /** The audio input and its analysis (workers/audio). */
   audio: AudioService;
+  /** The tempo clock (owned by the audio worker). */
+  tempo: TempoService;
   /** Input values of the program generator (POST /sources/params). */
   generatorParams: GeneratorParams;
   /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
@@ -255,8 +258,13 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     setActive: (on) => outputs.setPreviewing(on),
     log,
   });
-  const audioClient = new AudioClient({ ffmpeg: 'ffmpeg', gain: cfg.audio.gain }, log);
+  const firstClock = startClock(cfg.audio, state.peek());
+  const audioClient = new AudioClient(
+    { ffmpeg: 'ffmpeg', gain: startSettings(cfg.audio, state.peek()).gain, tempo: firstClock.clock, manualBpm: firstClock.manualBpm },
+    log,
+  );
   const audio = new AudioService(cfg.audio, audioClient, state, log);
+  const tempo = new TempoService(audioClient, state, log, firstClock.manualBpm);
   await audio.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
@@ -304,6 +312,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     outputKinds: () => kinds.list(),
     outputClient,
     audio,
+    tempo,
     generatorParams,
     presetsDir,
     actions: () => actions,
@@ -320,6 +329,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       preview.stop();
       await encoder.close();
       await outputClient.stop();
+      tempo.stop();
       await audioClient.stop();
       await library.stop();
       await ingest.stop();

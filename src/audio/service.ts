@@ -1,11 +1,13 @@
 // The audio input choice: the configured inputs, the selection (persisted in state.json, config audio.input until
-// one is made), and the views the routes and /status serve; the worker behind it is src/workers/audio-client.ts.
+// one is made), the gain and offset settings, and the views the routes and /status serve; the worker behind it is
+// src/workers/audio-client.ts.
 import type { AudioConfig, AudioInputConfig } from '../config/audio.js';
 import { notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AudioReading } from '../shared/audio-block.js';
 import { matchName } from '../shared/names.js';
-import type { StateStore } from '../state/store.js';
+import { clockNow } from '../shared/tempo-block.js';
+import type { ShowState, StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';
 
 export interface AudioLevels {
@@ -22,12 +24,24 @@ export interface AudioLevels {
   hopMs: number;
 }
 
+/** POST /audio/settings and GET /audio: gain null is the automatic gain. */
+export interface AudioSettings {
+  gain: number | null;
+  offsetMs: number;
+}
+
+/** The gain and offset a start begins with: the saved settings over the config's. */
+export function startSettings(config: AudioConfig, saved: Readonly<ShowState>): AudioSettings {
+  return saved.audioSettings ? { ...saved.audioSettings } : { gain: config.gain, offsetMs: config.offsetMs };
+}
+
 /** The word that detaches the input in POST /audio/select. */
 export const NO_AUDIO = 'none';
 
 export class AudioService {
   private readonly inputs: readonly AudioInputConfig[];
   private readonly configured: string | null;
+  private settingsNow: AudioSettings;
 
   constructor(
     config: AudioConfig,
@@ -37,10 +51,35 @@ export class AudioService {
   ) {
     this.inputs = config.inputs;
     this.configured = config.input;
+    this.settingsNow = startSettings(config, state.peek());
+  }
+
+  /** The offset as the tempo block holds it: what the render worker reads. */
+  settings(): AudioSettings {
+    return { gain: this.settingsNow.gain, offsetMs: this.client.readTempo().offsetMs };
+  }
+
+  /** Applies the fields given, live in the worker, and saves them; resolves once the worker has them. */
+  async setSettings(change: { gain?: number | null | undefined; offsetMs?: number | undefined }): Promise<AudioSettings> {
+    const next = { ...this.settingsNow };
+    if (change.gain !== undefined) next.gain = change.gain;
+    if (change.offsetMs !== undefined) next.offsetMs = change.offsetMs;
+    if (next.gain !== this.settingsNow.gain) await this.client.setGain(next.gain);
+    // The offset lives in the tempo block, where the render worker reads it with the clock.
+    if (next.offsetMs !== this.settingsNow.offsetMs) await this.client.tempoCommand({ op: 'offset', ms: next.offsetMs }, clockNow());
+    this.settingsNow = next;
+    const saved = this.state.peek().audioSettings;
+    if (!saved || saved.gain !== next.gain || saved.offsetMs !== next.offsetMs) {
+      this.state.update((s) => void (s.audioSettings = { ...next }));
+      this.log.info({ gain: next.gain, offsetMs: next.offsetMs }, 'audio settings changed');
+    }
+    return this.settings();
   }
 
   /** Opens the saved selection (or config audio.input when none was ever saved). */
   async start(): Promise<void> {
+    // The worker runs without an input too: it owns the tempo clock.
+    this.client.start();
     const saved = this.state.peek().audio;
     const id = saved ? saved.input : this.configured;
     const input = id === null ? undefined : this.byId(id);

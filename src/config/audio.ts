@@ -1,6 +1,7 @@
-// Config `audio`: the audio inputs, the one selected at a first start, and a fixed gain instead of the automatic one.
+// Config `audio`: the audio inputs, the one selected at a first start, a fixed gain instead of the automatic one,
+// the latency offset, and the tempo clock's bar length and search range.
 import Type from 'typebox';
-import { AUDIO_LIMITS } from '../limits.js';
+import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 
 /** A lavfi audio source: read from the config file only; no control characters, and never an option (a leading `-`). */
 const LavfiSource = Type.String({
@@ -36,8 +37,31 @@ export const AudioConfigSchema = Type.Object(
         description: 'null (automatic gain) or a number above 0 and at most 1000',
       }),
     ),
+    offsetMs: Type.Optional(
+      Type.Number({
+        minimum: -TEMPO_LIMITS.offsetMaxMs,
+        maximum: TEMPO_LIMITS.offsetMaxMs,
+        description: `a number of milliseconds from -${TEMPO_LIMITS.offsetMaxMs} to ${TEMPO_LIMITS.offsetMaxMs}`,
+      }),
+    ),
+    beatsPerBar: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: TEMPO_LIMITS.beatsPerBarMax,
+        description: `an integer from 1 to ${TEMPO_LIMITS.beatsPerBarMax}`,
+      }),
+    ),
+    tempoRange: Type.Optional(
+      Type.Object(
+        {
+          min: Type.Number({ minimum: TEMPO_LIMITS.bpmMin, maximum: TEMPO_LIMITS.bpmMax }),
+          max: Type.Number({ minimum: TEMPO_LIMITS.bpmMin, maximum: TEMPO_LIMITS.bpmMax }),
+        },
+        { additionalProperties: false, description: `an object {min, max} of BPM from ${TEMPO_LIMITS.bpmMin} to ${TEMPO_LIMITS.bpmMax}` },
+      ),
+    ),
   },
-  { additionalProperties: false, description: 'an object {inputs?, input?, gain?}' },
+  { additionalProperties: false, description: 'an object {inputs?, input?, gain?, offsetMs?, beatsPerBar?, tempoRange?}' },
 );
 
 export interface AudioInputConfig {
@@ -54,6 +78,11 @@ export interface AudioConfig {
   input: string | null;
   /** A fixed gain for levels and bands; null: the automatic gain (rolling peak). */
   gain: number | null;
+  /** Readers look at the analysis and the clock this much after a frame's due time (output and projector latency). */
+  offsetMs: number;
+  beatsPerBar: number;
+  /** The beat tracker's search range (BPM). */
+  tempoRange: { min: number; max: number };
 }
 
 /** A short tone blip on every beat of a click track, so a new installation has something moving. */
@@ -63,7 +92,17 @@ export const DEFAULT_AUDIO: AudioConfig = {
   inputs: [{ id: 'click', name: 'Click 120 BPM', kind: 'test', source: CLICK_120 }],
   input: 'click',
   gain: null,
+  offsetMs: 0,
+  beatsPerBar: 4,
+  tempoRange: { min: 75, max: 150 },
 };
+
+/** Why a tempo range is refused (null when it is fine): min below max by at least TEMPO_LIMITS.rangeMinRatio. */
+export function rangeProblem(min: number, max: number): string | null {
+  if (!(max >= min * TEMPO_LIMITS.rangeMinRatio))
+    return `the range must have max at least ${TEMPO_LIMITS.rangeMinRatio} times min (got min ${min}, max ${max}), so a tempo drifting a little stays inside it`;
+  return null;
+}
 
 /** Ids unique (case-insensitive) and `input` naming one of them: the dotted key and the message, or null. */
 export function audioProblem(audio: Partial<AudioConfig> | undefined): { key: string; message: string } | null {
@@ -82,6 +121,9 @@ export function audioProblem(audio: Partial<AudioConfig> | undefined): { key: st
       };
     seen.set(a.id.toLowerCase(), i);
   }
+  const range = audio.tempoRange;
+  const bad = range ? rangeProblem(range.min, range.max) : null;
+  if (bad) return { key: 'audio.tempoRange', message: `audio.tempoRange: ${bad}` };
   const input = audio.input;
   if (typeof input === 'string' && !seen.has(input.toLowerCase()))
     return { key: 'audio.input', message: `audio.input must be null or the id of one of audio.inputs (got ${JSON.stringify(input)})` };

@@ -346,20 +346,44 @@ export interface AudioInit {
   hop: number;
   retry: { firstMs: number; maxMs: number; stableMs: number };
   stallMs: number;
-  /** A fixed gain instead of the automatic one (config audio.gain), or null. */
+  /** A fixed gain instead of the automatic one (config audio.gain, then POST /audio/settings), or null. */
   gain: number | null;
+  tempoInit: TempoInit;
 }
+
+/** What the clock needs beyond the tempo block it starts from (the block outlives a restarted worker). */
+export interface TempoInit {
+  limits: { bpmMin: number; bpmMax: number; tapResetMs: number; tapIntervals: number };
+  /** The BPM the `manual` source plays; null: the block's. */
+  manualBpm: number | null;
+}
+
+/** One change of the tempo clock; values are checked on the main thread before they cross. */
+export type TempoCommand =
+  | { op: 'tap' }
+  | { op: 'bpm'; bpm: number }
+  | { op: 'resync' }
+  | { op: 'nudge'; ms: number }
+  | { op: 'multiply'; factor: 0.5 | 2 }
+  | { op: 'source'; source: 'auto' | 'tap' | 'manual' }
+  | { op: 'range'; min: number; max: number }
+  | { op: 'offset'; ms: number };
 
 export type AudioState = 'stopped' | 'starting' | 'running' | 'retrying';
 
 export type MainToAudio =
   /** Opens `input` (replacing the one open), or closes it when null; answered once the choice is in force. */
   | ({ t: 'select'; input: AudioInput | null } & RpcEnvelope)
+  /** Changes the tempo clock as of `at` (epoch ms, stamped when the request reached the main thread); answered `done`. */
+  | ({ t: 'tempo'; cmd: TempoCommand; at: number } & RpcEnvelope)
+  /** A fixed analysis gain, or null for the automatic one; answered `done`. */
+  | ({ t: 'gain'; gain: number | null } & RpcEnvelope)
   /** Ends the ffmpeg child; answered `stopped`. */
   | ({ t: 'stop' } & RpcEnvelope);
 
 export type AudioToMain =
   | { t: 'selected'; id: number }
+  | { t: 'done'; id: number }
   | { t: 'stopped'; id: number }
   | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

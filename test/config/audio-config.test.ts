@@ -39,6 +39,9 @@ test('the embedded default is one click input, selected', async () => {
   );
   assert.is(r.config.audio.input, 'click');
   assert.is(r.config.audio.gain, null);
+  assert.is(r.config.audio.offsetMs, 0);
+  assert.is(r.config.audio.beatsPerBar, 4);
+  assert.equal(r.config.audio.tempoRange, { min: 75, max: 150 });
 });
 
 test('inputs of their own without `input` select none', async () => {
@@ -55,6 +58,10 @@ test('refused: an option as the source, control characters, duplicate ids, an un
     [{ inputs: [input('a')], input: 'b' }, 'audio.input'],
     [{ gain: 0 }, 'audio.gain'],
     [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].kind'],
+    [{ offsetMs: 600 }, 'audio.offsetMs'],
+    [{ beatsPerBar: 0 }, 'audio.beatsPerBar'],
+    [{ tempoRange: { min: 140, max: 120 } }, 'audio.tempoRange'],
+    [{ tempoRange: { min: 120, max: 125 } }, 'audio.tempoRange'],
   ];
   for (const [audio, key] of cases) {
     const r = await load(audio);

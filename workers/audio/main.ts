@@ -1,12 +1,14 @@
 // Audio worker entry: runs the selected input's ffmpeg, analyses every hop and publishes the values in the shared
-// analysis block, so no message crosses threads per hop.
+// analysis block, so no message crosses threads per hop; owns the tempo clock (runs with or without an input).
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AudioBlockWriter } from '../../src/shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
+import { TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
+import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
 
 if (!parentPort) throw new Error('workers/audio/main.js runs as a worker thread');
@@ -15,6 +17,9 @@ const init = workerData as AudioInit;
 
 const block = new AudioBlockWriter(init.block);
 const analyser = new Analyser(init.sampleRate, init.hop);
+/** The clock goes on from the block: a restarted worker keeps the tempo and phase the last one left there. */
+const clock = new Clock(init.tempo, new TempoBlockReader(init.tempo).read(), init.tempoInit);
+let gain = init.gain;
 /** Analysis time per hop, smoothed so one slow hop (a GC pause) does not swing the reported number. */
 let hopMs = 0;
 let run: AudioInputRun | null = null;
@@ -34,7 +39,7 @@ const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => pr
 
 function onHop(samples: Float32Array): void {
   const t0 = performance.now();
-  const r = analyser.analyse(samples, init.gain);
+  const r = analyser.analyse(samples, gain);
   hopMs += (performance.now() - t0 - hopMs) * 0.05;
   r.values.hopMs = hopMs;
   block.write(r.values, r.onset);
@@ -74,6 +79,13 @@ port.on('message', (msg: MainToAudio) => {
       .then(() => select(msg.input))
       .catch((err: Error) => logToMain('error', 'audio select failed', { error: err.message }))
       .then(() => post({ t: 'selected', id: msg.id }));
+    return;
+  }
+  if (msg.t === 'tempo' || msg.t === 'gain') {
+    // Applied at once, not behind a selection in progress: the clock must not wait for an ffmpeg to close.
+    if (msg.t === 'tempo') clock.apply(msg.cmd, msg.at);
+    else gain = msg.gain;
+    post({ t: 'done', id: msg.id });
     return;
   }
   queue = queue
