@@ -24,7 +24,7 @@ export interface TopicSources {
   /** A new value whenever the browse tree is rebuilt. */
   browseVersion(): unknown;
   /** The tempo clock (beats and changes of the `tempo` topic). */
-  tempo?: Pick<Tempo, 'view' | 'onBeat'>;
+  tempo: Pick<Tempo, 'view' | 'onBeat'>;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -48,6 +48,6 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     { name: 'status', path: `${API_PREFIX}/status`, inHello: false, periodMs: 1000 },
     // Streams, each running only while a client subscribes to it (or OSC feedback goes out).
     { name: 'audio', path: `${API_PREFIX}/audio/levels`, inHello: false, onDemand: true, periodMs: AUDIO_TOPIC_MS },
-    ...(s.tempo ? [{ name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) }] : []),
+    { name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) },
   ];
 }
