@@ -114,6 +114,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       state,
       applyGlobal,
       audio: show.audio,
+      tempo: show.tempo,
     }),
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),
