@@ -1068,7 +1068,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Audio */
+        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio */
         get: operations["listActions"];
         put?: never;
         post?: never;
@@ -1079,7 +1079,7 @@ export interface paths {
          */
         options: operations["preflightActions"];
         /**
-         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Audio (headers only)
+         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listActionsHead"];
@@ -1108,6 +1108,8 @@ export interface paths {
          *     - **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.
          *
          *     - **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.
+         *
+         *     - **Tempo** (`tempo.tap`, `tempo.resync`, `tempo.half`, `tempo.double`): like POST /tempo/tap, /tempo/resync and /tempo/multiply; `result` is the tempo (GET /tempo). A Stream Deck button through Companion taps with `tempo.tap`.
          *
          *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
          *
@@ -1620,7 +1622,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out).
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out).
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -9503,10 +9505,10 @@ export interface operations {
                     "application/json": {
                         count: number;
                         items: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Audio` */
                             category: string;
                         }[];
                     };
@@ -9646,13 +9648,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         action: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Audio` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}` or `{current}` (audio) */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo or `{current}` (audio) */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -9718,6 +9720,29 @@ export interface operations {
                             blackout: boolean;
                             /** @description output level multiplier, 0 (black) to 1 (full) */
                             dimmer: number;
+                        } | {
+                            bpm: number;
+                            /**
+                             * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                             * @enum {string}
+                             */
+                            source: "auto" | "tap" | "manual";
+                            /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                            confidence: number;
+                            /** @description whole beats since beat 1 of the first bar */
+                            beat: number;
+                            /** @description whole bars since then */
+                            bar: number;
+                            /** @description 0..1 within the current beat */
+                            phase: number;
+                            beatsPerBar: number;
+                            /** @description the beat tracker's search range */
+                            range: {
+                                /** @description BPM */
+                                min: number;
+                                /** @description BPM */
+                                max: number;
+                            };
                         } | {
                             /** @description the selected audio input; null: none */
                             current: string | null;

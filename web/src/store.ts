@@ -24,6 +24,8 @@ export interface TopicState {
   status: Status;
   thumbnail: { url: string; etag: string };
   audio: Got<'/audio/levels'>;
+  /** One per beat of the tempo clock, and one when its BPM or source changes. */
+  tempo: { beat: number; bar: number; bpm: number; confidence: number; source: Got<'/tempo'>['source'] };
 }
 export type Topic = keyof TopicState;
 
@@ -56,7 +58,8 @@ export interface LiveState {
   thumbs: Record<string, string>;
   /** The latest `audio` event (levels); null before one arrives. */
   audio: TopicState['audio'] | null;
-
+  /** The latest `tempo` event; null before one arrives. */
+  tempo: TopicState['tempo'] | null;
   notice: string;
   /** Milliseconds since page load when the last event reached the store (for the latency measurement). */
   lastEventAt: number;
@@ -84,6 +87,7 @@ let state: LiveState = {
   libraryVersion: 0,
   thumbs: {},
   audio: null,
+  tempo: null,
   notice: '',
   lastEventAt: 0,
 };
