@@ -102,6 +102,8 @@ export const OSC_LIMITS = {
   packetsPerSenderPerSecond: 600,
   /** Packets per second from all senders together. */
   packetsPerSecond: 2000,
+  /** Bundles of audio levels sent as feedback per second (the beat and other feedback come on top). */
+  audioFeedbackPerSecond: 10,
   /** Longest OSC address string accepted (bytes). */
   addressMaxBytes: 256,
   /** Arguments one message may carry: every vjd address takes at most one. */

@@ -1,11 +1,12 @@
 // The actions facility: every one-shot control a button can fire, listed with a stable id and a category, built
-// from the effect presets, the sources, the mixer's transitions, the palettes and the global output controls.
+// from the effect presets, the sources, the mixer's transitions, the palettes, the global output controls, the tempo
+// clock and the audio inputs.
 import type { EffectPreset } from '../catalog/effect-presets.js';
 import type { SourceEntry } from '../sources/source-manager.js';
 import type { Palette } from '../palettes/library.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 
-export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global'] as const;
+export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Tempo', 'Audio'] as const;
 export type ActionCategory = (typeof CATEGORIES)[number];
 
 /** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
@@ -19,7 +20,10 @@ export type ActionTarget =
   | { kind: 'palette'; palette: Palette }
   | { kind: 'palette-next' }
   | { kind: 'blackout'; mode: 'on' | 'off' | 'toggle' }
-  | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' };
+  | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' }
+  | { kind: 'tempo'; op: 'tap' | 'resync' | 'half' | 'double' }
+  /** `input` null: detach the audio input. */
+  | { kind: 'audio'; input: string | null };
 
 export interface Action {
   id: string;
@@ -38,15 +42,23 @@ const GLOBAL: Action[] = [
   { id: 'global.dimmer-zero', name: 'Dimmer Zero', category: 'Global', target: { kind: 'dimmer', mode: 'zero' } },
 ];
 
+const TEMPO: Action[] = [
+  { id: 'tempo.tap', name: 'Tap Tempo', category: 'Tempo', target: { kind: 'tempo', op: 'tap' } },
+  { id: 'tempo.resync', name: 'Resync (Beat 1)', category: 'Tempo', target: { kind: 'tempo', op: 'resync' } },
+  { id: 'tempo.half', name: 'Tempo ×½', category: 'Tempo', target: { kind: 'tempo', op: 'half' } },
+  { id: 'tempo.double', name: 'Tempo ×2', category: 'Tempo', target: { kind: 'tempo', op: 'double' } },
+];
+
 /**
  * All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`,
- * `palette.<paletteId>`, `palette.next`, `global.*`.
+ * `palette.<paletteId>`, `palette.next`, `global.*`, `tempo.tap|resync|half|double`, `audio.<inputId>`, `audio.none`.
  */
 export function buildActions(
   presets: readonly EffectPreset[],
   sources: readonly SourceEntry[],
   palettes: readonly Palette[],
   transitions: readonly IsfDescriptor[] = [],
+  audioInputs: ReadonlyArray<{ id: string; name: string }> = [],
 ): Action[] {
   const out: Action[] = [];
   for (const p of presets)
@@ -58,7 +70,10 @@ export function buildActions(
   out.push({ id: 'palette.next', name: 'Next Palette', category: 'Palettes', target: { kind: 'palette-next' } });
   for (const p of palettes)
     out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
-  out.push(...GLOBAL);
+  out.push(...GLOBAL, ...TEMPO);
+  for (const i of audioInputs)
+    out.push({ id: `audio.${i.id}`, name: `Audio: ${i.name}`, category: 'Audio', target: { kind: 'audio', input: i.id } });
+  out.push({ id: 'audio.none', name: 'Audio Off', category: 'Audio', target: { kind: 'audio', input: null } });
   return out;
 }
 

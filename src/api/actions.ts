@@ -15,6 +15,9 @@ import { PaletteSchema } from './palettes.js';
 import { GlobalBody } from './global.js';
 import { MixSchema } from './mix.js';
 import type { StateStore } from '../state/store.js';
+import type { AudioService } from '../audio/service.js';
+import type { Tempo } from '../tempo/types.js';
+import { TempoViewSchema } from './tempo.js';
 
 export interface ActionDeps {
   actions(): readonly Action[];
@@ -25,12 +28,18 @@ export interface ActionDeps {
   palettes: Pick<PaletteSelection, 'select' | 'next'>;
   state: StateStore;
   applyGlobal(blackout: boolean, dimmer: number): void;
+  tempo: Pick<Tempo, 'tap' | 'resync' | 'multiply'>;
+  audio: Pick<AudioService, 'resolve' | 'select'>;
 }
+
+const AudioChoice = Type.Object({
+  current: Type.Union([Type.String(), Type.Null()], { description: 'the selected audio input; null: none' }),
+});
 
 const ActionSchema = Type.Object({
   id: Type.String({
     description:
-      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>`',
+      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none`',
   }),
   name: Type.String(),
   category: Type.String({ description: CATEGORIES.map((c) => `\`${c}\``).join(', ') }),
@@ -43,6 +52,8 @@ const DESCRIPTION = [
   "- **Mix** (`mix.take` with the mixer's transition, `mix.take.<transition>` with that one and the mixer's duration): a take like POST /mix/take; `result` is the mixer (GET /mix). 409 NOTHING_CUED as there.",
   '- **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.',
   '- **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.',
+  '- **Tempo** (`tempo.tap`, `tempo.resync`, `tempo.half`, `tempo.double`): like POST /tempo/tap, /tempo/resync and /tempo/multiply; `result` is the tempo (GET /tempo). A Stream Deck button through Companion taps with `tempo.tap`.',
+  '- **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.',
   `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
 ].join('\n\n');
 
@@ -71,6 +82,15 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         return paletteView(d.palettes.select(t.palette));
       case 'palette-next':
         return paletteView(d.palettes.next());
+      case 'tempo':
+        if (t.op === 'tap') return d.tempo.tap();
+        if (t.op === 'resync') return d.tempo.resync();
+        return d.tempo.multiply(t.op === 'half' ? 0.5 : 2);
+      case 'audio': {
+        const input = t.input === null ? null : d.audio.resolve({ id: t.input });
+        await d.audio.select(input);
+        return { current: input?.id ?? null };
+      }
       case 'blackout':
       case 'dimmer': {
         d.state.update((s) => {
@@ -89,7 +109,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       path: `${API_PREFIX}/actions`,
       auth: 'required',
       operationId: 'listActions',
-      summary: 'Every action, in category order: Effect Presets, Sources, Palettes, Global',
+      summary: 'Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio',
       tags: ['actions'],
       feature: 'actions',
       schema: {},
@@ -119,9 +139,9 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
           schema: Type.Object({
             success: Type.Literal(true),
             action: ActionSchema,
-            result: Type.Union([ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody], {
+            result: Type.Union([ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody, TempoViewSchema, AudioChoice], {
               description:
-                'what the equivalent route answers: the chain item, the current source, the mixer, the palette or `{blackout, dimmer}`',
+                'what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo or `{current}` (audio)',
             }),
           }),
         },

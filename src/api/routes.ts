@@ -113,6 +113,8 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       palettes: show.palette,
       state,
       applyGlobal,
+      audio: show.audio,
+      tempo: show.tempo,
     }),
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),

@@ -142,6 +142,7 @@ export async function serve(flags: Overrides): Promise<void> {
     onGeneratorChange: (cb) => show.generatorParams.onChange(cb),
     outputsVersion: () => ctx.outputsVersion(),
     browseVersion: () => show.browseTree(),
+    tempo: show.tempo,
   });
   const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log });
   router = compileRoutes(routes);
@@ -157,6 +158,7 @@ export async function serve(flags: Overrides): Promise<void> {
     log,
     () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false),
     () => hub?.wantsThumbnails ?? false,
+    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false),
   );
   hub = new EventHub({
     bus,

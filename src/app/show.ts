@@ -202,7 +202,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   });
   let actions: Action[] = [];
   const rebuildActions = (): void => {
-    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list(), catalog.snapshot.transitions);
+    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list(), catalog.snapshot.transitions, cfg.audio.inputs);
   };
   palettes.on('change', rebuildActions);
   sources.on('change', rebuildActions);

@@ -15,8 +15,12 @@ export interface TopicDef {
   signals?: Array<(changed: () => void) => void>;
   /** Polled while anyone listens; a different value means the topic may have changed. */
   version?: () => unknown;
-  /** Published every period whether it changed or not (status). */
+  /** Published every period whether it changed or not (status); with `onDemand`, read that often and sent when it differs. */
   periodMs?: number;
+  /** Never in the default subscription; its timer or stream runs only while some listener wants this very topic. */
+  onDemand?: boolean;
+  /** Events pushed by a service rather than read from `path`: started while wanted; returns its stop. */
+  stream?: (emit: (dataText: string) => void) => () => void;
 }
 
 export type BusListener = (topic: string, dataText: string) => void;
@@ -45,6 +49,8 @@ export class StateBus {
   private timers: NodeJS.Timeout[] = [];
   private readonly thumbEtags = new Map<string, string>();
   private thumbBusy = false;
+  /** The on-demand topics running now, each with its stop. */
+  private readonly running = new Map<string, () => void>();
 
   constructor(
     defs: TopicDef[],
@@ -54,6 +60,8 @@ export class StateBus {
     private readonly isActive: () => boolean,
     /** Whether any listener wants thumbnail events (they cost one ETag check per URL every 100 ms). */
     private readonly wantsThumbnails: () => boolean = () => false,
+    /** Whether some listener wants this topic now (an on-demand topic runs only then). */
+    private readonly wants: (topic: string) => boolean = () => false,
   ) {
     for (const def of defs) {
       if (this.topics.has(def.name)) throw new Error(`duplicate topic ${def.name}`);
@@ -72,16 +80,17 @@ export class StateBus {
     return [...this.topics.values()].filter((t) => t.def.inHello).map((t) => t.def.name);
   }
 
-  /** Topics a new subscriber gets by default: every one except the periodic ones and thumbnails. */
+  /** Topics a new subscriber gets by default: every one except the periodic, the on-demand ones and thumbnails. */
   get defaultTopics(): string[] {
-    return [...this.topics.values()].filter((t) => t.def.periodMs === undefined).map((t) => t.def.name);
+    return [...this.topics.values()].filter((t) => t.def.periodMs === undefined && !t.def.onDemand).map((t) => t.def.name);
   }
 
   start(): void {
     this.timers.push(setInterval(() => this.poll(), POLL_MS));
     this.timers.push(setInterval(() => this.isActive() && this.changed(...this.defaultTopics), SWEEP_MS));
     for (const t of this.topics.values()) {
-      if (t.def.periodMs !== undefined) this.timers.push(setInterval(() => void this.publishPeriodic(t), t.def.periodMs));
+      if (t.def.periodMs !== undefined && !t.def.onDemand)
+        this.timers.push(setInterval(() => void this.publishPeriodic(t), t.def.periodMs));
     }
     this.timers.push(setInterval(() => void this.checkThumbnails(), THUMB_MS));
     for (const timer of this.timers) timer.unref();
@@ -90,6 +99,26 @@ export class StateBus {
   stop(): void {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    for (const stop of this.running.values()) stop();
+    this.running.clear();
+  }
+
+  /**
+   * Starts the on-demand topics someone now wants and stops those nobody wants any more; called when a subscription
+   * changes and on every poll (OSC feedback targets come and go without telling).
+   */
+  demandChanged(): void {
+    for (const t of this.topics.values()) {
+      if (!t.def.onDemand) continue;
+      const wanted = this.timers.length > 0 && this.isActive() && this.wants(t.def.name);
+      const stop = this.running.get(t.def.name);
+      if (wanted && !stop) this.running.set(t.def.name, this.startOnDemand(t));
+      else if (!wanted && stop) {
+        stop();
+        this.running.delete(t.def.name);
+        t.text = null;
+      }
+    }
   }
 
   listen(fn: BusListener): () => void {
@@ -164,6 +193,7 @@ export class StateBus {
   }
 
   private poll(): void {
+    this.demandChanged();
     if (!this.isActive()) return;
     for (const t of this.topics.values()) {
       if (!t.def.version) continue;
@@ -181,6 +211,30 @@ export class StateBus {
     if (text === null) return;
     t.text = text;
     this.emit(t.def.name, text);
+  }
+
+  private startOnDemand(t: TopicState): () => void {
+    const emit = (text: string): void => {
+      t.text = text;
+      this.emit(t.def.name, text);
+    };
+    if (t.def.stream) return t.def.stream(emit);
+    let busy = false;
+    const timer = setInterval(async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const text = await this.snapshot(t.def);
+        // Unchanged values (no input, silence) are not sent again.
+        if (text !== t.text && this.running.has(t.def.name)) emit(text);
+      } catch (err) {
+        this.log.error({ err, topic: t.def.name }, 'event topic could not be read');
+      } finally {
+        busy = false;
+      }
+    }, t.def.periodMs ?? POLL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** A `*` If-None-Match answers 304 with the ETag from counters, before any render or encode work. */

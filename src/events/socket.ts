@@ -64,6 +64,12 @@ export class EventHub {
     return this.clients.size > 0;
   }
 
+  /** Whether an authenticated client subscribes to `topic` (on-demand topics run only then). */
+  wants(topic: string): boolean {
+    for (const c of this.clients) if (c.authed && c.topics.has(topic)) return true;
+    return false;
+  }
+
   get wantsThumbnails(): boolean {
     for (const c of this.clients) if (c.authed && c.topics.has('thumbnail')) return true;
     return false;
@@ -189,6 +195,7 @@ export class EventHub {
     this.clients.delete(c);
     this.pending.leave(c);
     c.ws = null;
+    this.d.bus.demandChanged();
   }
 
   private message(ws: WebSocket<Client>, data: ArrayBuffer, isBinary: boolean): void {
@@ -247,6 +254,7 @@ export class EventHub {
     const unknown = (topics as string[]).filter((t) => !known.includes(t));
     if (unknown.length > 0) return this.error(c, `unknown topic "${unknown[0]!.slice(0, 40)}"; topics: ${known.join(', ')}`);
     c.topics = new Set(topics as string[]);
+    this.d.bus.demandChanged();
     this.send(c, (seq) => `{"type":"subscribed","seq":${seq},"topics":${JSON.stringify([...c.topics])}}`);
   }
 

@@ -3,6 +3,11 @@
 // of the events read this list.
 import { API_PREFIX } from '../http/route.js';
 import type { TopicDef } from './bus.js';
+import type { Tempo } from '../tempo/types.js';
+import { tempoStream } from './tempo-topic.js';
+
+/** The `audio` topic is read this often at most while someone subscribes: at most 30 events a second. */
+export const AUDIO_TOPIC_MS = 34;
 
 /** What the topics hook into: the store and services that change state, never individual routes. */
 export interface TopicSources {
@@ -18,6 +23,8 @@ export interface TopicSources {
   outputsVersion(): unknown;
   /** A new value whenever the browse tree is rebuilt. */
   browseVersion(): unknown;
+  /** The tempo clock (beats and changes of the `tempo` topic). */
+  tempo: Pick<Tempo, 'view' | 'onBeat'>;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -39,5 +46,8 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     { name: 'outputs', path: `${API_PREFIX}/outputs`, inHello: true, version: s.outputsVersion },
     { name: 'library', path: `${API_PREFIX}/browse`, inHello: false, version: s.browseVersion },
     { name: 'status', path: `${API_PREFIX}/status`, inHello: false, periodMs: 1000 },
+    // Streams, each running only while a client subscribes to it (or OSC feedback goes out).
+    { name: 'audio', path: `${API_PREFIX}/audio/levels`, inHello: false, onDemand: true, periodMs: AUDIO_TOPIC_MS },
+    { name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) },
   ];
 }

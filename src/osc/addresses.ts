@@ -42,6 +42,22 @@ export function str(args: OscArg[]): string | null {
   return args.length === 1 && args[0]!.type === 's' && typeof args[0]!.value === 'string' ? args[0]!.value : null;
 }
 
+/** One number argument (f, i or d), else null. */
+export const number = (args: OscArg[]): number | null => {
+  const a = args[0];
+  return args.length === 1 && a !== undefined && (a.type === 'f' || a.type === 'i' || a.type === 'd') && typeof a.value === 'number'
+    ? a.value
+    : null;
+};
+
+/** A mapper taking one string argument. */
+export const withString =
+  (what: string, to: (s: string) => Mapped) =>
+  (args: OscArg[]): Mapped => {
+    const s = str(args);
+    return s === null ? bad(`expects one string (${what})`) : to(s);
+  };
+
 export interface InputInfo {
   name: string;
   type: string;
@@ -94,6 +110,15 @@ export function inputFeedback(item: unknown): OscMessage[] {
   return out;
 }
 
+/** Where each level of the `audio` topic goes back out. */
+const AUDIO_ADDRESS = {
+  level: '/vjd/audio/level',
+  bass: '/vjd/audio/bass',
+  lowMid: '/vjd/audio/lowmid',
+  highMid: '/vjd/audio/highmid',
+  high: '/vjd/audio/high',
+} as const;
+
 /** Feedback: the messages that describe a topic's new state (same addresses as the controls, plus names). */
 export function feedbackFor(topic: string, data: unknown): OscMessage[] {
   if (data === null || typeof data !== 'object') return [];
@@ -124,6 +149,16 @@ export function feedbackFor(topic: string, data: unknown): OscMessage[] {
         { address: `/vjd/effects/${String(it.index)}/enabled`, args: [{ type: 'i', value: it.enabled ? 1 : 0 }] },
         { address: `/vjd/effects/${String(it.index)}/name`, args: [{ type: 's', value: String(it.name ?? it.type ?? '') }] },
       ]);
+    }
+    case 'audio':
+      return (['level', 'bass', 'lowMid', 'highMid', 'high'] as const).flatMap((k) =>
+        typeof d[k] === 'number' ? [{ address: AUDIO_ADDRESS[k], args: [{ type: 'f', value: d[k] as number }] }] : [],
+      );
+    case 'tempo': {
+      const out: OscMessage[] = [];
+      if (typeof d.bpm === 'number') out.push({ address: '/vjd/tempo/bpm', args: [{ type: 'f', value: d.bpm }] });
+      if (typeof d.beat === 'number') out.push({ address: '/vjd/tempo/beat', args: [{ type: 'i', value: d.beat }] });
+      return out;
     }
     case 'status': {
       const fps = (d.render as { fps?: unknown } | undefined)?.fps;

@@ -56,6 +56,8 @@ export class OscServer {
   private readonly settings: OscSettings;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** When the levels last went out: they are sent at most OSC_LIMITS.audioFeedbackPerSecond times a second. */
+  private audioSentAt = 0;
   /** Per chain position: the item (with inputs) last sent as feedback. */
   private sentInputs = new Map<number, string>();
 
@@ -73,6 +75,11 @@ export class OscServer {
   /** Whether state changes are sent anywhere (the bus reads topics only while someone listens). */
   get sendsFeedback(): boolean {
     return this.socket !== null && (this.settings.feedback.length > 0 || (this.settings.replyToSender && this.lastSender !== null));
+  }
+
+  /** The streamed topics that exist for feedback alone: read only while feedback goes somewhere. */
+  wantsTopic(topic: string): boolean {
+    return (topic === 'audio' || topic === 'tempo') && this.sendsFeedback;
   }
 
   get version(): number {
@@ -215,6 +222,11 @@ export class OscServer {
   private feedback(topic: string, text: string): void {
     if (!this.sendsFeedback) return;
     if (topic === 'params') return this.paramsFeedback(JSON.parse(text));
+    if (topic === 'audio') {
+      const now = Date.now();
+      if (now - this.audioSentAt < 1000 / OSC_LIMITS.audioFeedbackPerSecond) return;
+      this.audioSentAt = now;
+    }
     this.sendMessages(feedbackFor(topic, JSON.parse(text)), topic);
   }
 

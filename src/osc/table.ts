@@ -4,6 +4,7 @@ import {
   bad,
   flag,
   inputValue,
+  number,
   post,
   RELEASE,
   str,
@@ -12,7 +13,9 @@ import {
   type Mapped,
   type OscArg,
   type OscMessage,
+  withString,
 } from './addresses.js';
+import { TEMPO_AUDIO_TABLE } from './tempo-table.js';
 
 /** What a mapper may read of the running show, synchronously, so each message is one request. */
 export interface OscLookup {
@@ -34,20 +37,6 @@ export interface OscEntry {
   /** Absent for feedback-only addresses. */
   map?: (args: OscArg[], parts: string[], lookup: OscLookup) => Mapped;
 }
-
-const number = (args: OscArg[]): number | null => {
-  const a = args[0];
-  return args.length === 1 && a !== undefined && (a.type === 'f' || a.type === 'i' || a.type === 'd') && typeof a.value === 'number'
-    ? a.value
-    : null;
-};
-
-const withString =
-  (what: string, to: (s: string) => Mapped) =>
-  (args: OscArg[]): Mapped => {
-    const s = str(args);
-    return s === null ? bad(`expects one string (${what})`) : to(s);
-  };
 
 export const OSC_TABLE: readonly OscEntry[] = [
   {
@@ -175,6 +164,7 @@ export const OSC_TABLE: readonly OscEntry[] = [
     map: withString('action id', (id) => post(`/actions/${encodeURIComponent(id)}`)),
   },
   { address: '/vjd/status/fps', types: 'f', does: 'feedback only', query: { type: 'f', access: 1 } },
+  ...TEMPO_AUDIO_TABLE,
 ];
 
 const FIXED = new Map(OSC_TABLE.filter((e) => !e.pattern).map((e) => [e.address, e]));

@@ -102,7 +102,7 @@ export async function startFixture(): Promise<Fixture> {
     paletteId: palette.id,
     paletteName: palette.name,
     live: 'red',
-    actions: ['global.blackout-off', 'global.dimmer-full', 'palette.next', `palette.${palette.id}`].filter((a) =>
+    actions: ['global.blackout-off', 'global.dimmer-full', 'palette.next', `palette.${palette.id}`, 'audio.none'].filter((a) =>
       actions.some((x) => x.id === a),
     ),
     effectType: find(catalog.find((c) => c.type === 'invert') ?? catalog[0], 'effect type').type,

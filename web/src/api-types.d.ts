@@ -1068,7 +1068,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every action, in category order: Effect Presets, Sources, Palettes, Global */
+        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio */
         get: operations["listActions"];
         put?: never;
         post?: never;
@@ -1079,7 +1079,7 @@ export interface paths {
          */
         options: operations["preflightActions"];
         /**
-         * Every action, in category order: Effect Presets, Sources, Palettes, Global (headers only)
+         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listActionsHead"];
@@ -1108,6 +1108,10 @@ export interface paths {
          *     - **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.
          *
          *     - **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.
+         *
+         *     - **Tempo** (`tempo.tap`, `tempo.resync`, `tempo.half`, `tempo.double`): like POST /tempo/tap, /tempo/resync and /tempo/multiply; `result` is the tempo (GET /tempo). A Stream Deck button through Companion taps with `tempo.tap`.
+         *
+         *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
          *
          *     Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).
          */
@@ -1618,13 +1622,13 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out).
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
          *     - `{"type":"subscribed","seq","topics"}` confirms a subscription; `{"type":"error","seq","code":"INVALID_REQUEST","message","id"?}` answers a malformed or unknown message; the connection stays open.
          *
-         *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status` and `thumbnail`); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
+         *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status`, `thumbnail`, `audio` and `tempo`, which a client names to get them); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
          *
          *     **Limits**: at most `server.maxEventClients` (default 256) connections, the next is closed with 4429. Sockets still waiting to authenticate have 32 places of their own, at most 4 per remote address; a newcomer takes the place of the oldest waiting socket (of its own address, else of the address holding the most places), which is closed with 4429. A client whose unsent data passes 1 MiB has its queue dropped and gets a fresh hello once it drains. A message larger than 66560 bytes closes the connection (1009; a frame over 1 MiB is dropped by the engine without a close frame, 1006). The server pings every 15 s and closes a client silent for 45 s (1001).
          */
@@ -9501,10 +9505,10 @@ export interface operations {
                     "application/json": {
                         count: number;
                         items: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Audio` */
                             category: string;
                         }[];
                     };
@@ -9644,13 +9648,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         action: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next` or `global.<control>` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Audio` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette or `{blackout, dimmer}` */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo or `{current}` (audio) */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -9716,6 +9720,32 @@ export interface operations {
                             blackout: boolean;
                             /** @description output level multiplier, 0 (black) to 1 (full) */
                             dimmer: number;
+                        } | {
+                            bpm: number;
+                            /**
+                             * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                             * @enum {string}
+                             */
+                            source: "auto" | "tap" | "manual";
+                            /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                            confidence: number;
+                            /** @description whole beats since beat 1 of the first bar */
+                            beat: number;
+                            /** @description whole bars since then */
+                            bar: number;
+                            /** @description 0..1 within the current beat */
+                            phase: number;
+                            beatsPerBar: number;
+                            /** @description the beat tracker's search range */
+                            range: {
+                                /** @description BPM */
+                                min: number;
+                                /** @description BPM */
+                                max: number;
+                            };
+                        } | {
+                            /** @description the selected audio input; null: none */
+                            current: string | null;
                         };
                     };
                 };

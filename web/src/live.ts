@@ -5,8 +5,8 @@
 import { call, getKey } from './api';
 import { live, notify, update, type LiveState, type Topic, type TopicState } from './store';
 
-/** Topics a subscriber gets only when it names them: the status bar's once-a-second status, thumbnail ETags. */
-const OPT_IN: Topic[] = ['status', 'thumbnail'];
+/** Topics a subscriber gets only when it names them: the status bar's once-a-second status, thumbnail ETags, the meter's levels, beats. */
+const OPT_IN: Topic[] = ['status', 'thumbnail', 'audio', 'tempo'];
 
 /** The socket's messages the page reads; their members are the GET answers the topics name. */
 type ServerMessage =
@@ -73,6 +73,13 @@ function merge(topic: string, data: unknown, patch: Partial<LiveState>): void {
       break;
     case 'status':
       patch.status = { ...live().status, ...e.data };
+      return;
+    // Streams, not state changes: they do not count as the last event (which measures state changes).
+    case 'audio':
+      patch.audio = e.data;
+      return;
+    case 'tempo':
+      patch.tempo = e.data;
       return;
     case 'thumbnail':
       if (e.data && typeof e.data.url === 'string') patch.thumbs = { ...live().thumbs, [e.data.url]: String(e.data.etag ?? '') };

@@ -14,6 +14,7 @@ import { EffectsPanel } from './panels/effects';
 import { GeneratorPanel } from './panels/generator';
 import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
+import { AudioPanel } from './panels/audio';
 
 declare global {
   interface Window {
@@ -75,6 +76,7 @@ function App() {
           <PalettesPanel />
         </div>
         <div class="col">
+          <AudioPanel />
           <ActionsPanel />
           <OutputsPanel />
         </div>

@@ -23,6 +23,9 @@ export interface TopicState {
   library: Got<'/browse'>;
   status: Status;
   thumbnail: { url: string; etag: string };
+  audio: Got<'/audio/levels'>;
+  /** One per beat of the tempo clock, and one when its BPM or source changes. */
+  tempo: { beat: number; bar: number; bpm: number; confidence: number; source: Got<'/tempo'>['source'] };
 }
 export type Topic = keyof TopicState;
 
@@ -53,6 +56,10 @@ export interface LiveState {
   libraryVersion: number;
   /** Latest ETag per thumbnail URL from `thumbnail` events. */
   thumbs: Record<string, string>;
+  /** The latest `audio` event (levels); null before one arrives. */
+  audio: TopicState['audio'] | null;
+  /** The latest `tempo` event; null before one arrives. */
+  tempo: TopicState['tempo'] | null;
   notice: string;
   /** Milliseconds since page load when the last event reached the store (for the latency measurement). */
   lastEventAt: number;
@@ -79,6 +86,8 @@ let state: LiveState = {
   transitions: [],
   libraryVersion: 0,
   thumbs: {},
+  audio: null,
+  tempo: null,
   notice: '',
   lastEventAt: 0,
 };
