@@ -140,10 +140,17 @@ test('BPM, BEAT_PHASE, BEAT_COUNT and BAR_PHASE follow the tempo clock (120 BPM 
 test('audio.offsetMs moves the beat position a frame reads: +450 ms reads 0.15 beat ahead of -0 at 20 BPM', async () => {
   await select('source:audio_probe');
   assert.is((await post('/tempo/bpm', { bpm: 20 })).status, 200);
+  const frames = async (): Promise<number> => (await req('GET', api('/status'))).json().render.frames;
+  const newFrames = async (n: number): Promise<void> => {
+    const from = await frames();
+    await waitUntil(async () => (await frames()) >= from + n, 20_000);
+  };
   /** Beats on the output minus beats the clock reports right after (median of several readings, wrap at 64). */
   const lead = async (): Promise<number> => {
     const diffs: number[] = [];
     for (let i = 0; i < 9; i++) {
+      // Each reading from a frame drawn after the last change (a sample returns the latest frame drawn).
+      await newFrames(2);
       const p = await probe();
       const view = (await req('GET', api('/tempo'))).json();
       let d = Math.round((p[4]! / 255) * 63) + p[3]! / 255 - ((view.beat % 64) + view.phase);
