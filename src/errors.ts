@@ -43,6 +43,7 @@ export const ERRORS = {
   PREVIEW_LIMIT: { status: 503, message: `at most ${PREVIEW_LIMITS.clients} preview streams at once; close one first` },
   PREVIEW_TIMEOUT: { status: 503, message: `frame readback did not complete within ${thumbnails.readbackTimeoutMs} ms` },
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
+  AUDIO_BUSY: { status: 503, message: 'the audio worker did not take the command (it is restarting); nothing changed; retry' },
   STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },
   ACTIVATION_TIMEOUT: {
     status: 504,

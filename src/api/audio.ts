@@ -141,7 +141,7 @@ export function audioRoutes(audio: AudioService): RouteDef[] {
           `\`gain\` must be null or a number above 0 and at most 1000; \`offsetMs\` a number from -${TEMPO_LIMITS.offsetMaxMs} to ${TEMPO_LIMITS.offsetMaxMs} (${problem})`,
         ),
       responses: { 200: { description: 'the settings now in force', schema: SettingsBody } },
-      errors: ['INVALID_REQUEST'],
+      errors: ['INVALID_REQUEST', 'AUDIO_BUSY'],
       handler: async (req) => ({ json: await audio.setSettings(req.body) }),
     }),
     defineRoute({

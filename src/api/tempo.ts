@@ -40,7 +40,12 @@ const explain =
     new ApiError('INVALID_REQUEST', `${rule} (${problem})`);
 
 export function tempoRoutes(tempo: Tempo): RouteDef[] {
-  const common = { auth: 'required' as const, tags: ['tempo'], feature: 'tempo', errors: ['INVALID_REQUEST' as const] };
+  const common = {
+    auth: 'required' as const,
+    tags: ['tempo'],
+    feature: 'tempo',
+    errors: ['INVALID_REQUEST' as const, 'AUDIO_BUSY' as const],
+  };
   const answer = { 200: { description: 'the clock after the change', schema: TempoViewSchema } };
   const reply = async (v: Promise<TempoView>) => ({ json: await v });
   const post = <B extends TSchema>(

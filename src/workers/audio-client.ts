@@ -1,6 +1,7 @@
 // Main-thread handle of the audio worker: selects the input, keeps its state, reads the analysis block, sends tempo
 // clock commands, and restarts the worker (re-selecting the input) when it dies.
 import { Worker } from 'node:worker_threads';
+import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
@@ -83,10 +84,12 @@ export class AudioClient {
   }
 
   private async command(msg: (env: { id: number; deadline: number }) => MainToAudio): Promise<void> {
-    if (this.stopped) throw new Error('the audio worker is stopped');
+    if (this.stopped) throw new ApiError('AUDIO_BUSY', 'the audio worker is stopped (vjd is shutting down)');
     const worker = this.ensureWorker();
     const outcome = await this.calls.call<{ t: 'done' }>(Date.now() + COMMAND_TIMEOUT_MS, (env) => this.send(worker, msg(env)));
-    if (!answered(outcome)) throw new Error(`audio worker: ${outcome.message}`);
+    // A worker that died or stalled with the command: a client mistake it is not, and the clock is as it was.
+    if (!answered(outcome))
+      throw new ApiError('AUDIO_BUSY', `the audio worker did not take the command (${outcome.message}); nothing changed; retry`);
   }
 
   /** The analysis block: other threads (the render worker) read it with AudioBlockReader. */

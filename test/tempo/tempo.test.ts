@@ -234,6 +234,9 @@ test('a crashed audio worker comes back with the clock where it was, and takes c
       v = r.json();
       break;
     }
+    // While the worker is down a command is refused as busy, never a 500, and the clock is left as it was.
+    assert.is(r.status, 503, r.text);
+    assert.is(r.json().code, 'AUDIO_BUSY', r.text);
     await sleep(200);
   }
   assert.ok(v, 'no answer from the restarted worker');

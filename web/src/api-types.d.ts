@@ -1748,7 +1748,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -2613,6 +2613,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "THUMBNAIL_QUEUE_FULL";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry */
+        AUDIO_BUSY: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "AUDIO_BUSY",
+                 *       "message": "the audio worker did not take the command (it is restarting); nothing changed; retry"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "AUDIO_BUSY";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -11348,7 +11377,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightAudioSettings: {
@@ -11732,7 +11796,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoTap: {
@@ -11826,7 +11925,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoBpm: {
@@ -11918,7 +12052,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoResync: {
@@ -12012,7 +12181,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoNudge: {
@@ -12109,7 +12313,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoMultiply: {
@@ -12206,7 +12445,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoSource: {
@@ -12302,7 +12576,42 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
             500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 AUDIO_BUSY: the audio worker did not take the command (it is restarting); nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     preflightTempoRange: {
