@@ -32,8 +32,14 @@ const AudioBody = Type.Object({
     Type.Object({
       id: Type.String(),
       name: Type.String(),
-      kind: Type.Literal('test', { description: 'a generated ffmpeg lavfi audio source' }),
-      available: Type.Boolean(),
+      kind: Type.Union([Type.Literal('test'), Type.Literal('alsa'), Type.Literal('pulse')], {
+        description: '`test`: a generated ffmpeg lavfi audio source; `alsa`, `pulse`: a capture device',
+      }),
+      device: Type.Optional(Type.String({ description: 'the ALSA PCM or PulseAudio source (device kinds only)' })),
+      available: Type.Boolean({
+        description:
+          'true while the input can be opened: always for `test`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present',
+      }),
     }),
   ),
   current: Type.Union([Type.String(), Type.Null()], { description: 'the selected input id; null when none' }),

@@ -1,4 +1,5 @@
-// Config `audio`: the audio inputs, the one selected at a first start, and a fixed gain instead of the automatic one.
+// Config `audio`: the audio inputs, the one selected at a first start, a fixed gain instead of the automatic one, and
+// which capture devices are discovered.
 import Type from 'typebox';
 import { AUDIO_LIMITS } from '../limits.js';
 
@@ -10,20 +11,50 @@ const LavfiSource = Type.String({
   description: `an ffmpeg lavfi audio source of 1 to ${AUDIO_LIMITS.sourceMaxLength} characters starting with a letter, such as "sine=frequency=440"`,
 });
 
-const AudioTestInput = Type.Object(
+/** Capture device names reach an ffmpeg argument: a fixed set of characters, never an option (a leading `-`). */
+export const DEVICE_PATTERN = `^[A-Za-z0-9][A-Za-z0-9_.:,=@+-]{0,${AUDIO_LIMITS.deviceMaxLength - 1}}$`;
+const DEVICE_RE = new RegExp(DEVICE_PATTERN);
+
+/** True when `name` may be handed to ffmpeg as a capture device. */
+export function deviceNameOk(name: string): boolean {
+  return name.length <= AUDIO_LIMITS.deviceMaxLength && DEVICE_RE.test(name);
+}
+
+const InputId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'an id of 1 to 64 characters from A-Z a-z 0-9 _ -' });
+const InputName = Type.String({ minLength: 1, maxLength: 128, description: 'a name of 1 to 128 characters' });
+
+/** One shape for every kind, checked per kind by audioProblem (so an error names the field, not a union branch). */
+const AudioInput = Type.Object(
   {
-    id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'an id of 1 to 64 characters from A-Z a-z 0-9 _ -' }),
-    name: Type.String({ minLength: 1, maxLength: 128, description: 'a name of 1 to 128 characters' }),
-    kind: Type.Literal('test', { description: 'the input kind "test"' }),
-    source: LavfiSource,
+    id: InputId,
+    name: InputName,
+    kind: Type.Union([Type.Literal('test'), Type.Literal('alsa'), Type.Literal('pulse')], {
+      description: 'the input kind "test", "alsa" or "pulse"',
+    }),
+    source: Type.Optional(LavfiSource),
+    device: Type.Optional(
+      Type.String({
+        pattern: DEVICE_PATTERN,
+        description: `a capture device of 1 to ${AUDIO_LIMITS.deviceMaxLength} characters from A-Z a-z 0-9 _ . : , = @ + - starting with a letter or digit, such as "plughw:CARD=USB,DEV=0" or "alsa_input.usb-mic.analog-stereo"`,
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'an object {id, name, kind, source}' },
+  { additionalProperties: false, description: 'an object {id, name, kind, source} (test) or {id, name, kind, device} (alsa, pulse)' },
+);
+
+const DeviceDiscovery = Type.Object(
+  {
+    alsa: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    pulse: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    asoundDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'a folder path of 1 to 4096 characters' })),
+  },
+  { additionalProperties: false, description: 'an object {alsa?, pulse?, asoundDir?}' },
 );
 
 export const AudioConfigSchema = Type.Object(
   {
     inputs: Type.Optional(
-      Type.Array(AudioTestInput, {
+      Type.Array(AudioInput, {
         maxItems: AUDIO_LIMITS.inputsMax,
         description: `a list of at most ${AUDIO_LIMITS.inputsMax} audio inputs`,
       }),
@@ -36,16 +67,36 @@ export const AudioConfigSchema = Type.Object(
         description: 'null (automatic gain) or a number above 0 and at most 1000',
       }),
     ),
+    devices: Type.Optional(DeviceDiscovery),
   },
-  { additionalProperties: false, description: 'an object {inputs?, input?, gain?}' },
+  { additionalProperties: false, description: 'an object {inputs?, input?, gain?, devices?}' },
 );
 
-export interface AudioInputConfig {
+export interface AudioTestInputConfig {
   id: string;
   name: string;
   kind: 'test';
   /** An ffmpeg lavfi audio source (`sine`, `aevalsrc`, with their options). */
   source: string;
+}
+
+/** A capture device pinned in the config file, or one found by discovery. */
+export interface AudioDeviceInputConfig {
+  id: string;
+  name: string;
+  kind: 'alsa' | 'pulse';
+  /** The ALSA PCM (`plughw:CARD=USB,DEV=0`) or PulseAudio source name ffmpeg opens; matches DEVICE_PATTERN. */
+  device: string;
+}
+
+export type AudioInputConfig = AudioTestInputConfig | AudioDeviceInputConfig;
+
+/** Which capture devices are discovered; every key defaults (both on, `/proc/asound`). */
+export interface AudioDeviceDiscovery {
+  alsa?: boolean;
+  pulse?: boolean;
+  /** Where ALSA lists its cards and PCMs (procfs); another folder of the same layout serves tests. */
+  asoundDir?: string;
 }
 
 export interface AudioConfig {
@@ -54,6 +105,7 @@ export interface AudioConfig {
   input: string | null;
   /** A fixed gain for levels and bands; null: the automatic gain (rolling peak). */
   gain: number | null;
+  devices?: AudioDeviceDiscovery;
 }
 
 /** A short tone blip on every beat of a click track, so a new installation has something moving. */
@@ -66,11 +118,19 @@ export const DEFAULT_AUDIO: AudioConfig = {
 };
 
 /** Ids unique (case-insensitive) and `input` naming one of them: the dotted key and the message, or null. */
-export function audioProblem(audio: Partial<AudioConfig> | undefined): { key: string; message: string } | null {
+export function audioProblem(
+  audio: { inputs?: Array<{ id: string; kind: string; source?: string; device?: string }>; input?: string | null } | undefined,
+): { key: string; message: string } | null {
   if (!audio) return null;
   const inputs = audio.inputs ?? DEFAULT_AUDIO.inputs;
   const seen = new Map<string, number>();
   for (const [i, a] of inputs.entries()) {
+    const fields = a as Record<string, unknown>;
+    const [needs, refuses] = a.kind === 'test' ? ['source', 'device'] : ['device', 'source'];
+    if (fields[needs!] === undefined)
+      return { key: `audio.inputs[${i}].${needs}`, message: `audio.inputs[${i}].${needs} is required for a ${a.kind} input` };
+    if (fields[refuses!] !== undefined)
+      return { key: `audio.inputs[${i}].${refuses}`, message: `audio.inputs[${i}].${refuses} is not used by a ${a.kind} input` };
     // POST /audio/select takes this word for "no input", so an input so named could never be selected.
     if (a.id.toLowerCase() === 'none')
       return { key: `audio.inputs[${i}].id`, message: `audio.inputs[${i}].id must not be "none" (it detaches the input)` };

@@ -1,5 +1,5 @@
 // Loads the operator config: defaults < config file < env < flags, with errors that name the key and its source.
-import { audioProblem } from './audio.js';
+import { audioProblem, type AudioConfig } from './audio.js';
 import { open, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { TSchema } from 'typebox';
@@ -363,7 +363,8 @@ function merge(file: ConfigFile): Config {
     outputs: file.outputs ?? d.outputs,
     recordings: { ...d.recordings, ...file.recordings },
     // Inputs of one's own without `input` select none: the embedded default names an input they may lack.
-    audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...file.audio },
+    // audioProblem has checked that each input carries the fields of its kind.
+    audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...file.audio } as AudioConfig,
   };
 }
 

@@ -329,10 +329,13 @@ export type OutputToMain =
 
 // ---------------------------------------------------------------- audio worker (workers/audio)
 
-/** An audio input as the worker opens it: `source` is a lavfi audio graph taken from the config file only. */
+/**
+ * An audio input as the worker opens it. `source` is a lavfi audio graph (`test`, from the config file only) or a
+ * capture device name (`alsa`, `pulse`), checked against a whitelist pattern before it gets here.
+ */
 export interface AudioInput {
   id: string;
-  kind: 'test';
+  kind: 'test' | 'alsa' | 'pulse';
   source: string;
 }
 
@@ -362,4 +365,6 @@ export type AudioToMain =
   | { t: 'selected'; id: number }
   | { t: 'stopped'; id: number }
   | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
+  /** The worker thread's kernel thread id, sent once at start (its CPU time is read from /proc by the cost bench). */
+  | { t: 'thread'; tid: number }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

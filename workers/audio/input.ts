@@ -17,18 +17,29 @@ const TICK_MS = 250;
 const KEEP_LINES = 4;
 const MAX_LINE_CHARS = 300;
 
-/** The ffmpeg arguments: the lavfi source in real time, decoded to mono float at the analysis rate on stdout. */
+/**
+ * How ffmpeg opens the input: a lavfi source paced in real time; an ALSA PCM; a PulseAudio source asked for small
+ * fragments, so the server does not batch seconds of audio before handing them over.
+ */
+function inputArgs(input: AudioInput, sampleRate: number): string[] {
+  switch (input.kind) {
+    case 'alsa':
+      return ['-f', 'alsa', '-sample_rate', String(sampleRate), '-i', input.source];
+    case 'pulse':
+      return ['-f', 'pulse', '-sample_rate', String(sampleRate), '-channels', '1', '-fragment_size', '2048', '-i', input.source];
+    default:
+      return ['-re', '-f', 'lavfi', '-i', input.source];
+  }
+}
+
+/** The ffmpeg arguments: the input decoded to mono float at the analysis rate on stdout. */
 export function audioArgs(input: AudioInput, sampleRate: number): string[] {
   return [
     '-hide_banner',
     '-nostdin',
     '-loglevel',
     'error',
-    '-re',
-    '-f',
-    'lavfi',
-    '-i',
-    input.source,
+    ...inputArgs(input, sampleRate),
     '-vn',
     '-ac',
     '1',

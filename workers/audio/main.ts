@@ -1,5 +1,6 @@
 // Audio worker entry: runs the selected input's ffmpeg, analyses every hop and publishes the values in the shared
 // analysis block, so no message crosses threads per hop.
+import { readlink } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AudioBlockWriter } from '../../src/shared/audio-block.js';
@@ -85,3 +86,10 @@ port.on('message', (msg: MainToAudio) => {
 });
 
 process.on('exit', () => run?.killSync());
+
+// The analysis cost bench reads this thread's CPU time from /proc; /proc/thread-self names the calling thread's task.
+readlink('/proc/thread-self')
+  .then((path) => post({ t: 'thread', tid: Number(path.slice(path.lastIndexOf('/') + 1)) }))
+  .catch(() => {
+    // no procfs: the bench reports the worker's CPU as unknown
+  });
