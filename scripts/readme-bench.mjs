@@ -21,6 +21,7 @@ for (const name of [
   'events',
   'events-soak',
   'osc-flood',
+  'audio-cost',
 ]) {
   let table;
   try {

@@ -54,7 +54,8 @@ test('refused: an option as the source, control characters, duplicate ids, an un
     [{ inputs: [input('None')] }, 'audio.inputs[0].id'],
     [{ inputs: [input('a')], input: 'b' }, 'audio.input'],
     [{ gain: 0 }, 'audio.gain'],
-    [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].kind'],
+    [{ inputs: [{ ...input('a'), kind: 'oss' }] }, 'audio.inputs[0].kind'],
+    [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].device is required'],
   ];
   for (const [audio, key] of cases) {
     const r = await load(audio);

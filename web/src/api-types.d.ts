@@ -2844,6 +2844,11 @@ export interface operations {
                                 fpsDefault: number;
                             };
                         };
+                        /** @description what the audio inputs (GET /audio) can be on this box */
+                        audio: {
+                            /** @description audio input kinds this box can open: `test` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s) */
+                            kinds: ("test" | "alsa" | "pulse")[];
+                        };
                         limits: {
                             /** @description effects chain length ceiling of the license tier (community 8, pro 32, studio 128) */
                             effectCeiling: number;
@@ -10826,10 +10831,13 @@ export interface operations {
                             id: string;
                             name: string;
                             /**
-                             * @description a generated ffmpeg lavfi audio source
+                             * @description `test`: a generated ffmpeg lavfi audio source; `alsa`, `pulse`: a capture device
                              * @enum {string}
                              */
-                            kind: "test";
+                            kind: "test" | "alsa" | "pulse";
+                            /** @description the ALSA PCM or PulseAudio source (device kinds only) */
+                            device?: string;
+                            /** @description true while the input can be opened: always for `test`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present */
                             available: boolean;
                         }[];
                         /** @description the selected input id; null when none */
