@@ -19,6 +19,7 @@ const ALL = [
   'events',
   'events-soak',
   'osc-flood',
+  'audio-latency',
   'audio-cost',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;

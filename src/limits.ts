@@ -155,3 +155,20 @@ export const AUDIO_LIMITS = {
   /** A lavfi source description in the config file. */
   sourceMaxLength: 1024,
 } as const;
+
+/** The tempo clock (workers/audio/clock.ts) and its routes: bounds every request is checked against. */
+export const TEMPO_LIMITS = {
+  bpmMin: 20,
+  bpmMax: 300,
+  /** A tap this long after the previous one starts a new tap sequence. */
+  tapResetMs: 2000,
+  /** Tap intervals kept for the median: older ones drop out, so a burst of taps costs bounded work. */
+  tapIntervals: 8,
+  /** POST /tempo/nudge moves the phase by at most this much either way. */
+  nudgeMaxMs: 1000,
+  /** The tracker's search range: max at least this ratio of min, so a tempo drifting a little stays inside it. */
+  rangeMinRatio: 1.2,
+  /** config/state audio.offsetMs. */
+  offsetMaxMs: 500,
+  beatsPerBarMax: 16,
+} as const;

@@ -1,8 +1,9 @@
-// Audio routes: the inputs with the current one and its state, selecting one (or none), and the analysis levels.
+// Audio routes: the inputs with the current one and its state, selecting one (or none), the analysis levels, and
+// the gain and latency offset settings.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS, TEMPO_LIMITS } from '../limits.js';
 import type { AudioService } from '../audio/service.js';
 import { idOrNameInvalid, usableIdOrName } from './sources.js';
 
@@ -32,13 +33,17 @@ const AudioBody = Type.Object({
     Type.Object({
       id: Type.String(),
       name: Type.String(),
-      kind: Type.Union([Type.Literal('test'), Type.Literal('alsa'), Type.Literal('pulse')], {
-        description: '`test`: a generated ffmpeg lavfi audio source; `alsa`, `pulse`: a capture device',
-      }),
+      kind: Type.Union(
+        [Type.Literal('test'), Type.Literal('stream'), Type.Literal('program'), Type.Literal('alsa'), Type.Literal('pulse')],
+        {
+          description:
+            "`test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track; `alsa`, `pulse`: a capture device",
+        },
+      ),
       device: Type.Optional(Type.String({ description: 'the ALSA PCM or PulseAudio source (device kinds only)' })),
       available: Type.Boolean({
         description:
-          'true while the input can be opened: always for `test`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present',
+          'true while the input can be opened: always for `test`, `stream` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present',
       }),
     }),
   ),
@@ -50,7 +55,19 @@ const AudioBody = Type.Object({
     description: 'ffmpeg restarts of the current input since it was selected (retries after failures and stalls)',
   }),
   levels: AudioLevelsSchema,
+  gain: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], { description: 'a fixed analysis gain; null: automatic' }),
+  offsetMs: Type.Number({ description: 'latency offset: frames use the analysis and beat of their due instant plus this' }),
 });
+
+const Gain = Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1000 }), Type.Null()], {
+  description: 'a fixed gain above 0 and at most 1000, or null for the automatic gain',
+});
+const Offset = Type.Number({
+  minimum: -TEMPO_LIMITS.offsetMaxMs,
+  maximum: TEMPO_LIMITS.offsetMaxMs,
+  description: `milliseconds from -${TEMPO_LIMITS.offsetMaxMs} to ${TEMPO_LIMITS.offsetMaxMs}`,
+});
+const SettingsBody = Type.Object({ gain: Gain, offsetMs: Offset });
 
 export function audioRoutes(audio: AudioService): RouteDef[] {
   const common = { auth: 'required' as const, tags: ['audio'], feature: 'audio' };
@@ -74,6 +91,7 @@ export function audioRoutes(audio: AudioService): RouteDef[] {
             message: s.message,
             restarts: s.restarts,
             levels: audio.levels(),
+            ...audio.settings(),
           },
         };
       },
@@ -116,6 +134,23 @@ export function audioRoutes(audio: AudioService): RouteDef[] {
         await audio.select(input);
         return { json: { success: true, current: input?.id ?? null } };
       },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/audio/settings`,
+      operationId: 'setAudioSettings',
+      summary: 'Set the analysis gain and the latency offset',
+      description: `Both fields are optional; the ones sent apply at once and are saved (they win over the config after a restart). \`gain\`: a number above 0 and at most 1000 replaces the automatic gain; null returns to it. \`offsetMs\` (-${TEMPO_LIMITS.offsetMaxMs}..${TEMPO_LIMITS.offsetMaxMs}): each frame uses the analysis values and beat position of its due instant plus this, to make up for output and projector latency.`,
+      schema: { body: Type.Object({ gain: Type.Optional(Gain), offsetMs: Type.Optional(Offset) }) },
+      invalid: (_where, problem) =>
+        new ApiError(
+          'INVALID_REQUEST',
+          `\`gain\` must be null or a number above 0 and at most 1000; \`offsetMs\` a number from -${TEMPO_LIMITS.offsetMaxMs} to ${TEMPO_LIMITS.offsetMaxMs} (${problem})`,
+        ),
+      responses: { 200: { description: 'the settings now in force', schema: SettingsBody } },
+      errors: ['INVALID_REQUEST'],
+      handler: async (req) => ({ json: await audio.setSettings(req.body) }),
     }),
     defineRoute({
       ...common,

@@ -6,7 +6,13 @@ import { LIMITS, OUTPUT_LIMITS, PREVIEW_LIMITS } from '../limits.js';
 import type { AudioKind } from '../audio/service.js';
 
 /** Every audio input kind vjd knows; GET /capabilities lists those this box can open now. */
-const AudioKindSchema = Type.Union([Type.Literal('test'), Type.Literal('alsa'), Type.Literal('pulse')]);
+const AudioKindSchema = Type.Union([
+  Type.Literal('test'),
+  Type.Literal('stream'),
+  Type.Literal('program'),
+  Type.Literal('alsa'),
+  Type.Literal('pulse'),
+]);
 
 export const CapabilitiesBody = Type.Object({
   apiVersion: Type.Literal('v1'),
@@ -43,7 +49,7 @@ export const CapabilitiesBody = Type.Object({
     {
       kinds: Type.Array(AudioKindSchema, {
         description:
-          'audio input kinds this box can open: `test` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s)',
+          'audio input kinds this box can open: `test`, `stream` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s)',
       }),
     },
     { description: 'what the audio inputs (GET /audio) can be on this box' },

@@ -19,6 +19,8 @@ import type { Recordings } from '../outputs/recordings.js';
 import type { PreviewHub } from '../outputs/preview.js';
 import type { AudioService } from '../audio/service.js';
 import { audioRoutes } from './audio.js';
+import type { Tempo } from '../tempo/types.js';
+import { tempoRoutes } from './tempo.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import type { AppContext } from './context.js';
 import { statusRoutes } from './status.js';
@@ -60,6 +62,7 @@ export interface RouteShow {
   recordings: Recordings;
   preview: PreviewHub;
   audio: AudioService;
+  tempo: Tempo;
 }
 
 export interface RouteDeps {
@@ -115,6 +118,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...recordingRoutes(show.recordings),
     ...previewRoutes(show.preview),
     ...audioRoutes(show.audio),
+    ...tempoRoutes(show.tempo),
     ...eventsRoutes(
       [...d.topics.map((t) => t.name), 'thumbnail'],
       d.topics.filter((t) => t.inHello).map((t) => t.name),

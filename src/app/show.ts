@@ -11,6 +11,7 @@ import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
 import { IngestClient } from '../workers/ingest-client.js';
 import { startFirstRun } from '../sources/first-run.js';
 import { ReaderPool } from '../inputs/reader-pool.js';
+import { audioTracks } from '../config/audio.js';
 import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
 import type { LiveInput, LiveProvider } from '../inputs/providers.js';
 import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
@@ -35,7 +36,9 @@ import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
 import { GeneratorParams } from '../sources/generator-params.js';
 import { AudioClient } from '../workers/audio-client.js';
-import { AudioService } from '../audio/service.js';
+import { AudioService, startSettings } from '../audio/service.js';
+import { AudioWire } from '../audio/wire.js';
+import { startClock, TempoService } from '../tempo/service.js';
 
 export interface Show {
   display: Display;
@@ -56,6 +59,8 @@ export interface Show {
   outputClient: OutputClient;
   /** The audio input and its analysis (workers/audio). */
   audio: AudioService;
+  /** The tempo clock (owned by the audio worker). */
+  tempo: TempoService;
   /** Input values of the program generator (POST /sources/params). */
   generatorParams: GeneratorParams;
   /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
@@ -71,8 +76,15 @@ const LIVE_POLL_MS = 2000;
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
   const cfg = loaded.config;
   const display = await ensureDisplay(log);
+  // Made before the render worker (it starts nothing yet), so the worker gets the analysis and tempo blocks.
+  const firstClock = startClock(cfg.audio, state.peek());
+  const audioClient = new AudioClient(
+    { ffmpeg: 'ffmpeg', gain: startSettings(cfg.audio, state.peek()).gain, tempo: firstClock.clock, manualBpm: firstClock.manualBpm },
+    log,
+  );
   const render = new RenderClient(
     {
+      audio: { block: audioClient.sharedBlock, tempo: audioClient.tempoBlock },
       width: cfg.render.width,
       height: cfg.render.height,
       fps: cfg.render.fps,
@@ -130,7 +142,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
 
   const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
-  const readers = new ReaderPool(ingest, log);
+  const readers = new ReaderPool(ingest, log, audioTracks(cfg.audio));
   const sources = new SourceManager(render, readers, state, log);
   const mixer = new Mixer({
     render,
@@ -255,8 +267,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     setActive: (on) => outputs.setPreviewing(on),
     log,
   });
-  const audioClient = new AudioClient({ ffmpeg: 'ffmpeg', gain: cfg.audio.gain }, log);
-  const audio = new AudioService(cfg.audio, audioClient, state, log);
+  const audioWire = new AudioWire({ readers, program: sources, streams: cfg.live.streams, log });
+  const audio = new AudioService(cfg.audio, audioClient, state, log, audioWire);
+  const tempo = new TempoService(audioClient, state, log, firstClock.manualBpm);
   await audio.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
@@ -304,6 +317,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     outputKinds: () => kinds.list(),
     outputClient,
     audio,
+    tempo,
     generatorParams,
     presetsDir,
     actions: () => actions,
@@ -321,6 +335,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       preview.stop();
       await encoder.close();
       await outputClient.stop();
+      tempo.stop();
       await audioClient.stop();
       await library.stop();
       await ingest.stop();

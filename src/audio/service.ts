@@ -1,15 +1,16 @@
 // The audio input choice: the configured inputs and the capture devices present now, the selection (persisted in
-// state.json, config audio.input until one is made), and the views the routes and /status serve; the worker behind
-// it is src/workers/audio-client.ts.
+// state.json, config audio.input until one is made), the gain and offset settings, and the views the routes and
+// /status serve; the worker behind it is src/workers/audio-client.ts.
 import type { AudioConfig, AudioDeviceInputConfig, AudioInputConfig } from '../config/audio.js';
 import { notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AudioReading } from '../shared/audio-block.js';
 import { matchName } from '../shared/names.js';
-import type { StateStore } from '../state/store.js';
+import { clockNow } from '../shared/tempo-block.js';
+import type { ShowState, StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';
-import type { AudioInput } from '../shared/messages.js';
 import { DeviceWatch } from './discovery-watch.js';
+import type { AudioWire } from './wire.js';
 
 export interface AudioLevels {
   level: number;
@@ -23,6 +24,17 @@ export interface AudioLevels {
   /** Hops analysed since start. */
   hops: number;
   hopMs: number;
+}
+
+/** POST /audio/settings and GET /audio: gain null is the automatic gain. */
+export interface AudioSettings {
+  gain: number | null;
+  offsetMs: number;
+}
+
+/** The gain and offset a start begins with: the saved settings over the config's. */
+export function startSettings(config: AudioConfig, saved: Readonly<ShowState>): AudioSettings {
+  return saved.audioSettings ? { ...saved.audioSettings } : { gain: config.gain, offsetMs: config.offsetMs };
 }
 
 /** The word that detaches the input in POST /audio/select. */
@@ -49,12 +61,14 @@ export class AudioService {
   private readonly devices: DeviceWatch;
   /** A saved device selection whose device is not plugged in: opened as soon as a scan finds it. */
   private waiting: string | null = null;
+  private settingsNow: AudioSettings;
 
   constructor(
     config: AudioConfig,
     private readonly client: AudioClient,
     private readonly state: StateStore,
     private readonly log: Logger,
+    private readonly wire: AudioWire,
     opts: { ffmpeg: string; devDir?: string } = { ffmpeg: 'ffmpeg' },
   ) {
     this.configuredInputs = config.inputs;
@@ -70,10 +84,37 @@ export class AudioService {
       },
       () => this.onDevices(),
     );
+    this.settingsNow = startSettings(config, state.peek());
+    // The ring behind a `program` or shared `stream` input changed: the worker reads the new one, no restart.
+    wire.onFollow((input) => void this.client.select(input).catch(() => {}));
+  }
+
+  /** The offset as the tempo block holds it: what the render worker reads. */
+  settings(): AudioSettings {
+    return { gain: this.settingsNow.gain, offsetMs: this.client.readTempo().offsetMs };
+  }
+
+  /** Applies the fields given, live in the worker, and saves them; resolves once the worker has them. */
+  async setSettings(change: { gain?: number | null | undefined; offsetMs?: number | undefined }): Promise<AudioSettings> {
+    const next = { ...this.settingsNow };
+    if (change.gain !== undefined) next.gain = change.gain;
+    if (change.offsetMs !== undefined) next.offsetMs = change.offsetMs;
+    if (next.gain !== this.settingsNow.gain) await this.client.setGain(next.gain);
+    // The offset lives in the tempo block, where the render worker reads it with the clock.
+    if (next.offsetMs !== this.settingsNow.offsetMs) await this.client.tempoCommand({ op: 'offset', ms: next.offsetMs }, clockNow());
+    this.settingsNow = next;
+    const saved = this.state.peek().audioSettings;
+    if (!saved || saved.gain !== next.gain || saved.offsetMs !== next.offsetMs) {
+      this.state.update((s) => void (s.audioSettings = { ...next }));
+      this.log.info({ gain: next.gain, offsetMs: next.offsetMs }, 'audio settings changed');
+    }
+    return this.settings();
   }
 
   /** Finds the capture devices, then opens the saved selection (or config audio.input when none was ever saved). */
   async start(): Promise<void> {
+    // The worker runs without an input too: it owns the tempo clock.
+    this.client.start();
     await this.devices.start();
     const saved = this.state.peek().audio;
     const id = saved ? saved.input : this.configured;
@@ -84,7 +125,7 @@ export class AudioService {
         this.log.info({ input: id }, 'the saved audio device is not present; it opens when it appears');
       } else this.log.warn({ input: id }, 'the saved audio input is not configured any more; no audio input');
     }
-    await this.client.select(input ? toWire(input) : null);
+    await this.client.select(await this.wire.wireOf(input ?? null));
   }
 
   /** Ends the device scans. */
@@ -92,15 +133,17 @@ export class AudioService {
     this.devices.stop();
   }
 
-  /** Input kinds this box can open now (`test` always; device kinds while a device or server is there). */
+  /** Input kinds this box can open now (`test`, `stream`, `program` always; device kinds while a device or server is there). */
   kinds(): AudioKind[] {
-    return ['test', ...this.devices.kinds()];
+    return ['test', 'stream', 'program', ...this.devices.kinds()];
   }
 
   /** The configured inputs, then the discovered devices no configured input already names. */
   private get inputs(): AudioInputConfig[] {
     const ids = new Set(this.configuredInputs.map((i) => i.id.toLowerCase()));
-    const pinned = new Set(this.configuredInputs.flatMap((i) => (i.kind === 'test' ? [] : [`${i.kind}:${i.device}`])));
+    const pinned = new Set(
+      this.configuredInputs.flatMap((i) => (i.kind === 'alsa' || i.kind === 'pulse' ? [`${i.kind}:${i.device}`] : [])),
+    );
     const found = this.devices.list().filter((d) => !ids.has(d.id.toLowerCase()) && !pinned.has(`${d.kind}:${d.device}`));
     return [...this.configuredInputs, ...found];
   }
@@ -121,7 +164,10 @@ export class AudioService {
     if (!input) return;
     this.waiting = null;
     this.log.info({ input: input.id }, 'the saved audio device appeared; opening it');
-    this.client.select(toWire(input)).catch((err: Error) => this.log.warn({ error: err.message }, 'audio select failed'));
+    this.wire
+      .wireOf(input)
+      .then((wired) => this.client.select(wired))
+      .catch((err: Error) => this.log.warn({ error: err.message }, 'audio select failed'));
   }
 
   /** Resolves `id` (exact, then like a name) or `name` (flexible); `"none"` is null. ITEM_NOT_FOUND otherwise. */
@@ -142,7 +188,7 @@ export class AudioService {
       this.state.update((s) => void (s.audio = { input: id }));
       this.log.info({ input: id }, 'audio input selected');
     }
-    await this.client.select(input ? toWire(input) : null);
+    await this.client.select(await this.wire.wireOf(input));
   }
 
   /** The worker thread's id and its ffmpeg's pid (test hook for the cost bench). */
@@ -155,12 +201,12 @@ export class AudioService {
     return this.client.killWorker();
   }
 
-  /** Test inputs (always there), configured devices with their presence, and the discovered devices present now. */
+  /** Lavfi sources, URLs and the program (always there), configured devices with their presence, and the discovered devices present now. */
   list(): AudioInputView[] {
     return this.inputs.map((i) =>
-      i.kind === 'test'
-        ? { id: i.id, name: i.name, kind: i.kind, available: true }
-        : { id: i.id, name: i.name, kind: i.kind, device: i.device, available: !this.configuredInputs.includes(i) || this.present(i) },
+      i.kind === 'alsa' || i.kind === 'pulse'
+        ? { id: i.id, name: i.name, kind: i.kind, device: i.device, available: !this.configuredInputs.includes(i) || this.present(i) }
+        : { id: i.id, name: i.name, kind: i.kind, available: true },
     );
   }
 
@@ -184,10 +230,6 @@ export class AudioService {
   private byName(name: string): AudioInputConfig | undefined {
     return matchName(this.inputs, name, [(i) => i.name, (i) => i.id]);
   }
-}
-
-function toWire(i: AudioInputConfig): AudioInput {
-  return { id: i.id, kind: i.kind, source: i.kind === 'test' ? i.source : i.device };
 }
 
 function levelsOf(r: AudioReading): AudioLevels {

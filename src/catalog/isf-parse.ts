@@ -1,5 +1,12 @@
 // Parses an ISF v2 file (JSON header comment + GLSL ES 1.00 fragment) into an IsfDescriptor, with clear rejection reasons.
-import type { IsfDescriptor, IsfInput, IsfInputType, IsfPass } from '../shared/isf-types.js';
+import {
+  ISF_AUDIO_MAX_COLUMNS,
+  ISF_AUDIO_UNIFORMS,
+  type IsfDescriptor,
+  type IsfInput,
+  type IsfInputType,
+  type IsfPass,
+} from '../shared/isf-types.js';
 import { exprVariables, IsfExprError, parseSizeExpr } from '../shared/isf-expr.js';
 
 export const MAX_ISF_BYTES = 256 * 1024;
@@ -21,6 +28,7 @@ const RESERVED = new Set([
   'isf_position',
   'WIDTH',
   'HEIGHT',
+  ...ISF_AUDIO_UNIFORMS,
 ]);
 // GLSL ES 1.00 keywords and reserved words (spec 3.6): a uniform with one of these names cannot compile.
 const GLSL_WORDS = new Set(
@@ -159,10 +167,16 @@ function parseInput(raw: unknown, index: number): IsfInput {
       input.default = d.map((v, i) => clampNum(v, lo?.[i], hi?.[i]));
       break;
     }
-    case 'image':
     case 'audio':
     case 'audioFFT':
-      // Audio inputs are textures like images; vjd has no audio source yet, so they read black.
+      // MAX: the columns (samples or bins) the shader wants; absent, it gets every one the analysis has.
+      if (has('MAX')) {
+        const columns = Math.round(num(o.MAX, `${at} MAX`));
+        if (columns < 1 || columns > ISF_AUDIO_MAX_COLUMNS) fail(`${at}: MAX must be 1 to ${ISF_AUDIO_MAX_COLUMNS} columns`);
+        input.max = columns;
+      }
+      break;
+    case 'image':
       break;
   }
   return input;

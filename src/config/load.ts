@@ -363,8 +363,8 @@ function merge(file: ConfigFile): Config {
     outputs: file.outputs ?? d.outputs,
     recordings: { ...d.recordings, ...file.recordings },
     // Inputs of one's own without `input` select none: the embedded default names an input they may lack.
-    // audioProblem has checked that each input carries the fields of its kind.
-    audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...file.audio } as AudioConfig,
+    // audioProblem has checked each input's fields for its kind.
+    audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...(file.audio as Partial<AudioConfig> | undefined) },
   };
 }
 

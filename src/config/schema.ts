@@ -4,6 +4,7 @@ import { EVENT_LIMITS } from '../limits.js';
 import { OUTPUT_KIND_LIST, OUTPUT_KINDS, type OutputFields, type OutputKind } from '../shared/output-kinds/index.js';
 import type { KindField } from '../shared/output-kinds/types.js';
 import { AudioConfigSchema, DEFAULT_AUDIO, type AudioConfig } from './audio.js';
+import { InputUrl } from './input-url.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -93,7 +94,7 @@ const StreamInput = Type.Object(
   {
     id: Id,
     name: Name,
-    url: Type.String({ minLength: 1, maxLength: 4096, description: 'a URL of 1 to 4096 characters' }),
+    url: InputUrl,
   },
   { additionalProperties: false, description: 'an object {id, name, url}' },
 );

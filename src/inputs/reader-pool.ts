@@ -2,15 +2,26 @@
 // program (the current source), a pending activation, and thumbnail previews. An input that takes one connection
 // (a listening URL, a capture device) can then be previewed and put on the output at once, and a change of roles
 // never drops its connection. Rings are sized for the program, so a preview needs no reader of its own; the
-// reader closes when its last role is released.
+// reader closes when its last role is released. The audio side is one more role: an audio input that reads the
+// same URL as a live input shares that input's reader (its audio track decoded into a PCM ring) instead of
+// opening the URL a second time, which a listening input could not allow.
+import { EventEmitter } from 'node:events';
 import type { IngestClient } from '../workers/ingest-client.js';
 import type { IngestInput, IngestState } from '../shared/messages.js';
 import { FrameRingReader } from '../shared/frame-ring.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 
-/** `cued`: the mixer's preview bus (a cued input stays warm); `preview`: thumbnails. */
-export type ReaderRole = 'program' | 'activating' | 'cued' | 'preview';
+/** `cued`: the mixer's preview bus (a cued input stays warm); `preview`: thumbnails; `audio`: an audio input. */
+export type ReaderRole = 'program' | 'activating' | 'cued' | 'preview' | 'audio';
+
+/** Which readers decode their audio track: live inputs of these URLs, and media files when `files`. */
+export interface AudioTracks {
+  urls: ReadonlySet<string>;
+  files: boolean;
+}
+
+const NO_AUDIO_TRACKS: AudioTracks = { urls: new Set(), files: false };
 
 /** The key of a live input's reader; the source manager's key of the same input (`<sourceKind>:<id>`). */
 export const liveReaderKey = (id: string): string => `live:${id}`;
@@ -25,13 +36,29 @@ interface Reader {
   opening: Promise<SharedArrayBuffer> | null;
 }
 
-export class ReaderPool {
+export interface ReaderPool {
+  /** A reader's open finished (its rings, the PCM ring included, can be read now). */
+  on(event: 'open', listener: (key: string) => void): this;
+  off(event: 'open', listener: (key: string) => void): this;
+}
+
+export class ReaderPool extends EventEmitter {
   private readonly readers = new Map<string, Reader>();
 
   constructor(
     private readonly ingest: IngestClient,
     private readonly log: Logger,
-  ) {}
+    private readonly tracks: AudioTracks = NO_AUDIO_TRACKS,
+  ) {
+    super();
+  }
+
+  /** The input as this pool's reader reads it: with its audio track where one is wanted. */
+  private withAudio(input: IngestInput): IngestInput {
+    if (input.kind === 'url' && this.tracks.urls.has(input.url)) return { ...input, audio: true };
+    if (input.kind === 'file' && this.tracks.files && !input.still) return { ...input, audio: true };
+    return input;
+  }
 
   /**
    * Adds `role` to the reader of `key`, opening it if nobody holds it; resolves with its ring. A key names one
@@ -41,7 +68,7 @@ export class ReaderPool {
   acquire(key: string, input: IngestInput, live: boolean, role: ReaderRole): Promise<SharedArrayBuffer> {
     let r = this.readers.get(key);
     if (!r) {
-      r = { input, live, roles: new Set(), ring: null, header: null, opening: null };
+      r = { input: this.withAudio(input), live, roles: new Set(), ring: null, header: null, opening: null };
       this.readers.set(key, r);
     }
     r.roles.add(role);
@@ -64,6 +91,11 @@ export class ReaderPool {
   /** The reader's ring once it is open; null otherwise. */
   ring(key: string): SharedArrayBuffer | null {
     return this.readers.get(key)?.ring ?? null;
+  }
+
+  /** The PCM ring of the reader's audio track once it is open; null when it has none or is not open. */
+  pcm(key: string): SharedArrayBuffer | null {
+    return this.readers.get(key)?.ring ? this.ingest.pcm(key) : null;
   }
 
   /** Frames the reader's ring has received so far (0 when it is not open). */
@@ -104,6 +136,7 @@ export class ReaderPool {
         if (this.readers.get(key) !== r || r.opening !== p) return;
         r.ring = ring;
         r.header = new FrameRingReader(ring);
+        this.emit('open', key);
       },
       (err: Error) => {
         // The holders keep their roles; the next acquire opens again.

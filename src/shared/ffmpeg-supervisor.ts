@@ -61,6 +61,8 @@ export interface SpawnSpec {
   args: string[];
   stdin: 'pipe' | 'ignore';
   stdout: 'pipe' | 'ignore';
+  /** A further output pipe on fd 3 (a second ffmpeg output, `pipe:3`). */
+  fd3?: boolean;
   env?: NodeJS.ProcessEnv;
   stop: StopPlan;
   /** How stderr is cut into lines. */
@@ -88,7 +90,10 @@ export interface Supervised {
 /** Spawns `[...wrapper, ffmpeg, ...args]` and wires its stderr, exit and stop. */
 export function spawnFfmpeg(spec: SpawnSpec, hooks: SpawnHooks): Supervised {
   const [cmd, ...pre] = [...spec.wrapper, spec.ffmpeg];
-  const child = spawn(cmd!, [...pre, ...spec.args], { stdio: [spec.stdin, spec.stdout, 'pipe'], env: spec.env ?? process.env });
+  const child = spawn(cmd!, [...pre, ...spec.args], {
+    stdio: spec.fd3 ? [spec.stdin, spec.stdout, 'pipe', 'pipe'] : [spec.stdin, spec.stdout, 'pipe'],
+    env: spec.env ?? process.env,
+  });
   let reaped = false;
   let exited = false;
   const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void => {

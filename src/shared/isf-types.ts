@@ -5,13 +5,31 @@ export type IsfInputType = 'float' | 'long' | 'bool' | 'color' | 'point2D' | 'im
 /** Inputs the shader reads as textures (image, audio waveform, audio spectrum): fed by the renderer, never set as values. */
 export const isSamplerInput = (i: { type: IsfInputType }): boolean => i.type === 'image' || i.type === 'audio' || i.type === 'audioFFT';
 
+/** The audio uniforms every shader may use undeclared, like TIME (values: workers/render/audio-frame.ts). */
+export const ISF_AUDIO_UNIFORMS = [
+  'AUDIO_LEVEL',
+  'AUDIO_BASS',
+  'AUDIO_LOWMID',
+  'AUDIO_HIGHMID',
+  'AUDIO_HIGH',
+  'AUDIO_ONSET',
+  'BPM',
+  'BEAT_PHASE',
+  'BEAT_COUNT',
+  'BAR_PHASE',
+] as const;
+
+/** The widest texture an ISF `audio`/`audioFFT` input may ask for with MAX. */
+export const ISF_AUDIO_MAX_COLUMNS = 4096;
+
 export interface IsfInput {
   name: string;
   type: IsfInputType;
   label?: string;
-  /** float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image: none. */
+  /** float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; image, audio, audioFFT: none. */
   default?: number | boolean | number[];
   min?: number | number[];
+  /** audio/audioFFT: the texture's width in columns (ISF's MAX), absent for the analysis's own count. */
   max?: number | number[];
   /** long: the allowed values and their labels. */
   values?: number[];

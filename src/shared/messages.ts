@@ -21,6 +21,8 @@ export interface RenderInit {
    * `GET /thumbnails/current` answer 304 from a counter before any work is queued.
    */
   counters?: SharedArrayBuffer;
+  /** The audio analysis block and the tempo clock block the frames read (AudioClient's); absent: audio reads 0. */
+  audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
 }
 
 /** Int32 slots of RenderInit.counters. */
@@ -207,10 +209,11 @@ export interface FuseCompileReply {
 /** What ffmpeg should read for one source. */
 export type IngestInput =
   | { kind: 'lavfi'; pattern: string }
-  | { kind: 'url'; url: string }
+  /** `audio`: the stream's first audio track is decoded into the source's PCM ring too (src/shared/pcm-ring.ts). */
+  | { kind: 'url'; url: string; audio?: boolean }
   | { kind: 'v4l2'; device: string }
-  /** A media file: videos loop forever; stills decode once. */
-  | { kind: 'file'; path: string; still: boolean };
+  /** A media file: videos loop forever; stills decode once. `audio` as for a URL (a file without a track has none). */
+  | { kind: 'file'; path: string; still: boolean; audio?: boolean };
 
 export interface IngestInit {
   /** Frames are scaled to fit this box keeping their aspect ratio. */
@@ -228,9 +231,9 @@ export interface IngestInit {
 export type MainToIngest =
   /**
    * Answered by one `open-reply` with the envelope's id. `ring`: the key's ring from a worker that died, written on by
-   * the new process so its readers need no repoint.
+   * the new process so its readers need no repoint; `pcm` likewise for its PCM ring.
    */
-  | ({ t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer } & RpcEnvelope)
+  | ({ t: 'open'; key: string; input: IngestInput; live: boolean; ring?: SharedArrayBuffer; pcm?: SharedArrayBuffer } & RpcEnvelope)
   /** Kills the key's process (if any) and starts a new one now, with the backoff reset. */
   | { t: 'restart'; key: string }
   | { t: 'close'; key: string }
@@ -239,9 +242,12 @@ export type MainToIngest =
 
 export type IngestState = 'connecting' | 'live' | 'stalled' | 'retrying' | 'failed' | 'closed';
 
-/** The answer to one `open`: the key's ring, or why the worker could not even create the source. */
+/**
+ * The answer to one `open`: the key's ring (and `pcm`, the PCM ring of a source whose input asks for its audio
+ * track), or why the worker could not even create the source.
+ */
 export type IngestOpenReply = { t: 'open-reply'; id: number; key: string } & (
-  | { ok: true; ring: SharedArrayBuffer }
+  | { ok: true; ring: SharedArrayBuffer; pcm?: SharedArrayBuffer }
   | { ok: false; message: string }
 );
 
@@ -330,14 +336,17 @@ export type OutputToMain =
 // ---------------------------------------------------------------- audio worker (workers/audio)
 
 /**
- * An audio input as the worker opens it. `source` is a lavfi audio graph (`test`, from the config file only) or a
- * capture device name (`alsa`, `pulse`), checked against a whitelist pattern before it gets here.
+ * An audio input as the worker opens it. `test`: `source` is a lavfi audio graph from the config file only.
+ * `stream`: a URL from the config file the worker's own ffmpeg reads. `ring`: samples an ingest reader decodes
+ * into a PCM ring (src/shared/pcm-ring.ts), or null while there is none (silence); `follows` says whose ring it is:
+ * a shared stream reader, or whichever reader is on the program. `alsa`, `pulse`: a capture device name, checked
+ * against a whitelist pattern (DEVICE_PATTERN) before it gets here.
  */
-export interface AudioInput {
-  id: string;
-  kind: 'test' | 'alsa' | 'pulse';
-  source: string;
-}
+export type AudioInput =
+  | { id: string; kind: 'test'; source: string }
+  | { id: string; kind: 'stream'; url: string }
+  | { id: string; kind: 'ring'; follows: 'stream' | 'program'; pcm: SharedArrayBuffer | null }
+  | { id: string; kind: 'alsa' | 'pulse'; device: string };
 
 export interface AudioInit {
   ffmpeg: string;
@@ -349,20 +358,44 @@ export interface AudioInit {
   hop: number;
   retry: { firstMs: number; maxMs: number; stableMs: number };
   stallMs: number;
-  /** A fixed gain instead of the automatic one (config audio.gain), or null. */
+  /** A fixed gain instead of the automatic one (config audio.gain, then POST /audio/settings), or null. */
   gain: number | null;
+  tempoInit: TempoInit;
 }
+
+/** What the clock needs beyond the tempo block it starts from (the block outlives a restarted worker). */
+export interface TempoInit {
+  limits: { bpmMin: number; bpmMax: number; tapResetMs: number; tapIntervals: number };
+  /** The BPM the `manual` source plays; null: the block's. */
+  manualBpm: number | null;
+}
+
+/** One change of the tempo clock; values are checked on the main thread before they cross. */
+export type TempoCommand =
+  | { op: 'tap' }
+  | { op: 'bpm'; bpm: number }
+  | { op: 'resync' }
+  | { op: 'nudge'; ms: number }
+  | { op: 'multiply'; factor: 0.5 | 2 }
+  | { op: 'source'; source: 'auto' | 'tap' | 'manual' }
+  | { op: 'range'; min: number; max: number }
+  | { op: 'offset'; ms: number };
 
 export type AudioState = 'stopped' | 'starting' | 'running' | 'retrying';
 
 export type MainToAudio =
   /** Opens `input` (replacing the one open), or closes it when null; answered once the choice is in force. */
   | ({ t: 'select'; input: AudioInput | null } & RpcEnvelope)
+  /** Changes the tempo clock as of `at` (epoch ms, stamped when the request reached the main thread); answered `done`. */
+  | ({ t: 'tempo'; cmd: TempoCommand; at: number } & RpcEnvelope)
+  /** A fixed analysis gain, or null for the automatic one; answered `done`. */
+  | ({ t: 'gain'; gain: number | null } & RpcEnvelope)
   /** Ends the ffmpeg child; answered `stopped`. */
   | ({ t: 'stop' } & RpcEnvelope);
 
 export type AudioToMain =
   | { t: 'selected'; id: number }
+  | { t: 'done'; id: number }
   | { t: 'stopped'; id: number }
   | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
   /** The worker thread's kernel thread id, sent once at start (its CPU time is read from /proc by the cost bench). */

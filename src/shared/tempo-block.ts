@@ -90,6 +90,12 @@ function views(sab: SharedArrayBuffer): { h: Int32Array; f: Float64Array } {
   return { h, f: new Float64Array(sab, HEADER_INTS * 4, F_COUNT) };
 }
 
+/** After a writer died mid-write (a terminated worker), an odd sequence would hold readers off: make it even. */
+export function releaseTempoBlock(sab: SharedArrayBuffer): void {
+  const { h } = views(sab);
+  if (Atomics.load(h, H_SEQ) % 2 !== 0) Atomics.add(h, H_SEQ, 1);
+}
+
 export class TempoBlockWriter {
   private readonly h: Int32Array;
   private readonly f: Float64Array;

@@ -3,6 +3,7 @@ import { readFile, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { atomicWriteFile, removeStaleTemps } from '../util/atomic-write.js';
 import type { Logger } from '../log.js';
+import { sanitize } from './sanitize.js';
 
 export interface ChainEntry {
   type: string;
@@ -22,6 +23,19 @@ export interface ShowState {
   mix?: MixState;
   /** The selected audio input (`input` null: none); absent until one is chosen, so config audio.input applies. */
   audio?: { input: string | null };
+  /** The tempo clock's settings as last changed by a request; absent until then (the config applies). */
+  tempo?: TempoState;
+  /** POST /audio/settings: gain (null: automatic) and offset; absent until then (the config applies). */
+  audioSettings?: { gain: number | null; offsetMs: number };
+}
+
+export interface TempoState {
+  source: 'auto' | 'tap' | 'manual';
+  /** The tempo after the last request (the clock starts from it). */
+  bpm: number;
+  /** The tempo the `manual` source plays. */
+  manualBpm: number | null;
+  range: { min: number; max: number };
 }
 
 export interface MixState {
@@ -218,25 +232,4 @@ export class StateStore {
     }
     this.waiters = keep;
   }
-}
-
-function sanitize(p: Partial<ShowState>): Partial<ShowState> {
-  const out: Partial<ShowState> = {};
-  if (Array.isArray(p.chain)) out.chain = p.chain.filter((e) => e && typeof e.type === 'string');
-  if (p.currentSource && typeof p.currentSource.id === 'string') out.currentSource = p.currentSource;
-  if (typeof p.paletteId === 'string') out.paletteId = p.paletteId;
-  if (typeof p.blackout === 'boolean') out.blackout = p.blackout;
-  if (typeof p.dimmer === 'number' && p.dimmer >= 0 && p.dimmer <= 1) out.dimmer = p.dimmer;
-  const a = p.audio;
-  if (a && typeof a === 'object' && (a.input === null || (typeof a.input === 'string' && a.input.length <= 64)))
-    out.audio = { input: a.input };
-  const m = p.mix;
-  if (m && typeof m === 'object' && m.transition && typeof m.transition.type === 'string' && typeof m.transition.durationMs === 'number') {
-    const preview =
-      m.preview && typeof m.preview.id === 'string' && typeof m.preview.kind === 'string'
-        ? { kind: m.preview.kind, id: m.preview.id }
-        : null;
-    out.mix = { preview, transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) } };
-  }
-  return out;
 }

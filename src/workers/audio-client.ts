@@ -1,16 +1,17 @@
-// Main-thread handle of the audio worker: selects the input, keeps its state, reads the analysis block, and
-// restarts the worker (re-selecting the input, with backoff) when it dies.
+// Main-thread handle of the audio worker: selects the input, keeps its state, reads the analysis block, sends tempo
+// clock commands, and restarts the worker (re-selecting the input, with backoff) when it dies.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
-import { AUDIO_LIMITS } from '../limits.js';
+import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
-import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../shared/messages.js';
-import { RpcCalls } from '../shared/rpc.js';
-import { clockNow, createTempoBlock } from '../shared/tempo-block.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio, TempoCommand } from '../shared/messages.js';
+import { answered, RpcCalls } from '../shared/rpc.js';
+import { createTempoBlock, releaseTempoBlock, TempoBlockReader, type TempoClock } from '../shared/tempo-block.js';
 import { stopWorker } from './stop-worker.js';
 
 const SELECT_TIMEOUT_MS = 5000;
 const STOP_TIMEOUT_MS = 5000;
+const COMMAND_TIMEOUT_MS = 5000;
 
 export interface AudioStatus {
   input: string | null;
@@ -25,16 +26,11 @@ export class AudioClient {
   private readonly block = createAudioBlock();
   private readonly reader = new AudioBlockReader(this.block);
   /** The tempo clock: the worker writes it, the render worker and the main thread read it. */
-  private readonly tempo = createTempoBlock({
-    bpm: 120,
-    refTime: clockNow(),
-    refBeat: 0,
-    beatsPerBar: 4,
-    source: 'auto',
-    confidence: 0,
-    range: { min: 75, max: 150 },
-    offsetMs: 0,
-  });
+  private readonly tempo: SharedArrayBuffer;
+  private readonly tempoReader: TempoBlockReader;
+  /** Kept for a restarted worker: the gain and manual BPM last set. */
+  private gain: number | null;
+  private manualBpm: number | null;
   private readonly calls = new RpcCalls();
   private wanted: AudioInput | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -58,10 +54,44 @@ export class AudioClient {
   };
 
   constructor(
-    private readonly opts: { ffmpeg: string; gain: number | null },
+    private readonly opts: { ffmpeg: string; gain: number | null; tempo: TempoClock; manualBpm: number | null },
     private readonly log: Logger,
   ) {
+    this.tempo = createTempoBlock(opts.tempo);
+    this.tempoReader = new TempoBlockReader(this.tempo);
+    this.gain = opts.gain;
+    this.manualBpm = opts.manualBpm;
     process.on('exit', this.onProcessExit);
+  }
+
+  /** Starts the worker with no input: the tempo clock (tap, manual BPM) runs without audio. */
+  start(): void {
+    if (!this.stopped) this.ensureWorker();
+  }
+
+  /** The tempo clock as last written. */
+  readTempo(): TempoClock {
+    return this.tempoReader.read();
+  }
+
+  /** Applies a tempo command stamped at `at` (epoch ms); resolves once the block holds the result. */
+  async tempoCommand(cmd: TempoCommand, at: number): Promise<void> {
+    await this.command((env) => ({ t: 'tempo', ...env, cmd, at }));
+    const c = this.readTempo();
+    if (c.source === 'manual') this.manualBpm = c.bpm;
+  }
+
+  /** A fixed analysis gain, or null for the automatic one. */
+  async setGain(gain: number | null): Promise<void> {
+    this.gain = gain;
+    await this.command((env) => ({ t: 'gain', ...env, gain }));
+  }
+
+  private async command(msg: (env: { id: number; deadline: number }) => MainToAudio): Promise<void> {
+    if (this.stopped) throw new Error('the audio worker is stopped');
+    const worker = this.ensureWorker();
+    const outcome = await this.calls.call<{ t: 'done' }>(Date.now() + COMMAND_TIMEOUT_MS, (env) => this.send(worker, msg(env)));
+    if (!answered(outcome)) throw new Error(`audio worker: ${outcome.message}`);
   }
 
   /** The analysis block: other threads (the render worker) read it with AudioBlockReader. */
@@ -129,7 +159,16 @@ export class AudioClient {
       hop: AUDIO_LIMITS.hop,
       retry: { firstMs: AUDIO_LIMITS.retryFirstMs, maxMs: AUDIO_LIMITS.retryMaxMs, stableMs: AUDIO_LIMITS.retryStableMs },
       stallMs: AUDIO_LIMITS.stallMs,
-      gain: this.opts.gain,
+      gain: this.gain,
+      tempoInit: {
+        limits: {
+          bpmMin: TEMPO_LIMITS.bpmMin,
+          bpmMax: TEMPO_LIMITS.bpmMax,
+          tapResetMs: TEMPO_LIMITS.tapResetMs,
+          tapIntervals: TEMPO_LIMITS.tapIntervals,
+        },
+        manualBpm: this.manualBpm,
+      },
     };
     const worker = new Worker(new URL('../../workers/audio/main.js', import.meta.url), { workerData: init });
     this.worker = worker;
@@ -149,6 +188,8 @@ export class AudioClient {
     this.pid = null;
     // The dead worker was the block's only writer: its last values must not stand for a live input.
     new AudioBlockWriter(this.block).silence();
+    // The clock's last consistent values stay: the next worker goes on from them.
+    releaseTempoBlock(this.tempo);
     if (this.stopped) return;
     if (Date.now() - this.startedAt >= AUDIO_LIMITS.workerStableMs) this.restartDelayMs = AUDIO_LIMITS.workerRestartFirstMs;
     const delay = this.restartDelayMs;
@@ -156,15 +197,19 @@ export class AudioClient {
     this.log.error({ worker: 'audio', code, retryInMs: delay }, 'audio worker exited unexpectedly; restarting it');
     if (this.wanted)
       this.setStatus({ ...this.status, input: this.wanted.id, state: 'retrying', message: 'audio worker exited; restarting' });
+    // Restarted with or without an input: the tempo clock lives there.
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      if (!this.stopped && this.wanted) void this.select(this.wanted);
+      if (this.stopped) return;
+      if (this.wanted) void this.select(this.wanted);
+      else this.ensureWorker();
     }, delay);
   }
 
   private onMessage(msg: AudioToMain): void {
     switch (msg.t) {
       case 'selected':
+      case 'done':
       case 'stopped':
         this.calls.settle(msg.id, msg);
         return;

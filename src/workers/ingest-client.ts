@@ -33,6 +33,8 @@ interface Held {
   input: IngestInput;
   live: boolean;
   ring: SharedArrayBuffer | null;
+  /** The PCM ring of its audio track, once the worker made one. */
+  pcm: SharedArrayBuffer | null;
   /** The latest open sent for it (a restarted worker's reopen replaces the open its dead predecessor never answered). */
   call: Promise<RpcOutcome<IngestOpenReply>>;
 }
@@ -75,7 +77,7 @@ export class IngestClient extends EventEmitter {
     // Same key, other input: the worker replaces the process and its ring.
     const same = known !== undefined && JSON.stringify([known.input, known.live]) === JSON.stringify([input, opts.live]);
     // Its call is the open sent just below.
-    const held = { input, live: opts.live, ring: same ? known.ring : null } as Held;
+    const held = { input, live: opts.live, ring: same ? known.ring : null, pcm: same ? known.pcm : null } as Held;
     this.held.set(key, held);
     this.sendOpen(worker, key, held, false);
     return this.ringOf(key, held);
@@ -83,12 +85,15 @@ export class IngestClient extends EventEmitter {
 
   /** Sends the key's open as a call; `reopen` hands the ring back so a restarted worker writes on it. */
   private sendOpen(worker: Worker, key: string, held: Held, reopen: boolean): void {
-    const ring = reopen && held.ring ? { ring: held.ring } : {};
+    const ring = reopen && held.ring ? { ring: held.ring, ...(held.pcm ? { pcm: held.pcm } : {}) } : {};
     held.call = this.calls.call<IngestOpenReply>(NO_DEADLINE, (env) =>
       this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring }),
     );
     void held.call.then((r) => {
-      if (answered(r) && r.ok && this.held.get(key) === held) held.ring = r.ring;
+      if (answered(r) && r.ok && this.held.get(key) === held) {
+        held.ring = r.ring;
+        held.pcm = r.pcm ?? null;
+      }
     });
   }
 
@@ -111,6 +116,11 @@ export class IngestClient extends EventEmitter {
       if (now.call === call) throw new Error(r.message);
       held = now;
     }
+  }
+
+  /** The PCM ring of the key's audio track once it is open (null: none asked for, or not open yet). */
+  pcm(key: string): SharedArrayBuffer | null {
+    return this.held.get(key)?.pcm ?? null;
   }
 
   /** Starts the key's process again now (a reader the caller knows is not delivering), with the backoff reset. */

@@ -207,7 +207,7 @@ test('a device name that ffmpeg would take as an option, or a field of another k
       [{ id: 'm', name: 'Mic', kind: 'alsa', device: '-i' }, /audio\.inputs\[0\]\.device/],
       [{ id: 'm', name: 'Mic', kind: 'pulse', device: 'mic;rm -rf' }, /audio\.inputs\[0\]\.device/],
       [{ id: 'm', name: 'Mic', kind: 'pulse' }, /audio\.inputs\[0\]\.device is required/],
-      [{ id: 'm', name: 'Mic', kind: 'test', source: 'sine', device: 'hw:0' }, /audio\.inputs\[0\]\.device is not used/],
+      [{ id: 'm', name: 'Mic', kind: 'test', source: 'sine', device: 'hw:0' }, /audio\.inputs\[0\]\.device is not taken/],
     ];
     await mkdir(join(dir, 'd'), { recursive: true });
     for (const [bad, message] of cases) {

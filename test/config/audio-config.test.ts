@@ -29,16 +29,20 @@ async function load(audio: unknown): Promise<{ ok: true; config: any } | { ok: f
 
 const input = (id: string, source = 'sine=frequency=440') => ({ id, name: id, kind: 'test', source });
 
-test('the embedded default is one click input, selected', async () => {
+test('the embedded default is a click input, selected, and the program input', async () => {
   const r = await load({});
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.equal(
     r.config.audio.inputs.map((i: any) => i.id),
-    ['click'],
+    ['click', 'program'],
   );
+  assert.is(r.config.audio.inputs[1].kind, 'program');
   assert.is(r.config.audio.input, 'click');
   assert.is(r.config.audio.gain, null);
+  assert.is(r.config.audio.offsetMs, 0);
+  assert.is(r.config.audio.beatsPerBar, 4);
+  assert.equal(r.config.audio.tempoRange, { min: 75, max: 150 });
 });
 
 test('inputs of their own without `input` select none', async () => {
@@ -56,12 +60,38 @@ test('refused: an option as the source, control characters, duplicate ids, an un
     [{ gain: 0 }, 'audio.gain'],
     [{ inputs: [{ ...input('a'), kind: 'oss' }] }, 'audio.inputs[0].kind'],
     [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].device is required'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'pulse', device: '-f lavfi' }] }, 'audio.inputs[0].device'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'stream', url: 'udp://x', device: 'hw:0' }] }, 'audio.inputs[0].device is not taken'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'alsa', device: 'hw:0', url: 'udp://x' }] }, 'audio.inputs[0].url is not taken'],
+    [{ offsetMs: 600 }, 'audio.offsetMs'],
+    [{ beatsPerBar: 0 }, 'audio.beatsPerBar'],
+    [{ tempoRange: { min: 140, max: 120 } }, 'audio.tempoRange'],
+    [{ tempoRange: { min: 120, max: 125 } }, 'audio.tempoRange'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'stream', url: '-i /etc/passwd' }] }, 'audio.inputs[0].url'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'stream', url: 'udp://x\n' }] }, 'audio.inputs[0].url'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'stream' }] }, 'audio.inputs[0].url'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'program', url: 'udp://x' }] }, 'audio.inputs[0].url'],
+    [{ inputs: [{ ...input('a'), url: 'udp://x' }] }, 'audio.inputs[0].url'],
   ];
   for (const [audio, key] of cases) {
     const r = await load(audio);
     assert.not.ok(r.ok, `accepted ${JSON.stringify(audio)}`);
     if (!r.ok) assert.ok(r.message.includes(key), `${JSON.stringify(audio)}: ${r.message}`);
   }
+});
+
+test('stream, program, alsa and pulse inputs load', async () => {
+  const r = await load({
+    inputs: [
+      { id: 'cam', name: 'Cam audio', kind: 'stream', url: 'udp://127.0.0.1:5000' },
+      { id: 'prog', name: 'Program', kind: 'program' },
+      { id: 'card', name: 'USB card', kind: 'alsa', device: 'plughw:CARD=USB,DEV=0' },
+      { id: 'mic', name: 'Mic', kind: 'pulse', device: 'alsa_input.usb-mic.analog-stereo' },
+    ],
+    devices: { alsa: false, pulse: false },
+    input: 'prog',
+  });
+  assert.ok(r.ok, r.ok ? '' : r.message);
 });
 
 test.run();

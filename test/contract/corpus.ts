@@ -600,6 +600,84 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  setAudioSettings: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/audio/settings');
+      return [
+        p.ok('offset', { offsetMs: 40 }),
+        p.ok('fixed gain', { gain: 2 }),
+        p.ok('automatic gain and no offset', { gain: null, offsetMs: 0 }),
+        p.ok('nothing to change', {}),
+        p.bad('offset too large', { offsetMs: 501 }),
+        p.bad('gain zero', { gain: 0 }),
+        p.bad('gain a string', { gain: 'auto' }),
+      ];
+    },
+  },
+  getTempo: { method: 'GET', cases: () => [ok('tempo', A('/tempo'))] },
+  tapTempo: {
+    method: 'POST',
+    cases: () => [ok('no body', A('/tempo/tap')), ok('empty object', A('/tempo/tap'), { body: {} })],
+  },
+  resyncTempo: {
+    method: 'POST',
+    cases: () => [ok('no body', A('/tempo/resync')), ok('empty object', A('/tempo/resync'), { body: {} })],
+  },
+  setTempoBpm: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/tempo/bpm');
+      return [
+        p.ok('128', { bpm: 128 }),
+        p.ok('fractional', { bpm: 99.5 }),
+        p.bad('zero', { bpm: 0 }),
+        p.bad('too fast', { bpm: 1000 }),
+        p.bad('NaN as a string', { bpm: 'NaN' }),
+        p.bad('missing', {}),
+      ];
+    },
+  },
+  nudgeTempo: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/tempo/nudge');
+      return [p.ok('later', { ms: 20 }), p.ok('earlier', { ms: -20 }), p.bad('too far', { ms: 5000 }), p.bad('missing', {})];
+    },
+  },
+  multiplyTempo: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/tempo/multiply');
+      return [p.ok('double', { factor: 2 }), p.ok('half', { factor: 0.5 }), p.bad('three', { factor: 3 }), p.bad('missing', {})];
+    },
+  },
+  setTempoSource: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/tempo/source');
+      return [p.ok('manual', { source: 'manual' }), p.ok('auto', { source: 'auto' }), p.bad('unknown', { source: 'midi' })];
+    },
+  },
+  setTempoRange: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/tempo/range');
+      return [
+        p.ok('default', { min: 75, max: 150 }),
+        p.ok('too narrow', { min: 120, max: 125 }, [400]),
+        p.ok('reversed', { min: 150, max: 75 }, [400]),
+        p.bad('below 20', { min: 10, max: 150 }),
+        p.bad('max missing', { min: 75 }),
+      ];
+    },
+  },
   getMediaThumbnail: {
     method: 'GET',
     cases: (ids) => [

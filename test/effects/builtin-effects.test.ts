@@ -12,6 +12,7 @@ import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
 import { checkIsfFolder } from '../helpers/isf-assets.js';
+import { testAudioFrame, type TestAudio } from '../helpers/audio-frame.js';
 
 type Rgba = [number, number, number, number];
 type Pixels = (x: number, y: number) => Rgba;
@@ -30,9 +31,15 @@ async function effect(type: string): Promise<IsfDescriptor> {
 function run(
   desc: IsfDescriptor,
   input: Pixels,
-  opts: { values?: Record<string, unknown>; time?: number; frames?: number; palette?: string[] } = {},
+  opts: { values?: Record<string, unknown>; time?: number; frames?: number; palette?: string[]; audio?: TestAudio } = {},
 ) {
-  return renderIsf(gl, desc, { width: S, height: S, input, ...opts });
+  const { audio, ...rest } = opts;
+  const frameAudio = audio ? testAudioFrame(gl, audio) : undefined;
+  try {
+    return renderIsf(gl, desc, { width: S, height: S, input, ...rest, ...(frameAudio ? { audio: frameAudio } : {}) });
+  } finally {
+    frameAudio?.textures?.destroy();
+  }
 }
 
 const solid =
@@ -583,6 +590,40 @@ test('feedback: the echo of a dot grows outward and fades', async () => {
   assert.ok(r(32 + 9, 32)[0] > 20, `echo grew past the original radius: ${r(41, 32)[0]}`);
   near(r(2, 2), [0, 0, 0], 0, 'far corner stays black');
   near(renderSequence(d, [dot])(32 + 9, 32), [0, 0, 0], 0, 'first frame is just the input');
+});
+
+test('bass_pump: still without bass, zoomed toward the center at full bass', async () => {
+  const d = await effect('bass_pump');
+  near(run(d, xRamp, { audio: { bass: 0 } }).at(10, 32), [40, 40, 40], 1, 'no bass: the input');
+  // Zoom 1.2 at full bass: pixel 10 shows what lay about a sixth of the way from it to the center.
+  const zoomed = run(d, xRamp, { audio: { bass: 1 } }).at(10, 32)[0];
+  assert.ok(zoomed > 40 + 12, `full bass pulls the picture in: ${zoomed}`);
+  near(run(d, xRamp, { audio: { bass: 1 }, values: { amount: 0 } }).at(10, 32), [40, 40, 40], 1, 'amount 0: still');
+});
+
+test('beat_flash: full on the beat, gone by its end; bar and onset triggers', async () => {
+  const d = await effect('beat_flash');
+  const blue = solid(0, 0, 255);
+  near(run(d, blue, { audio: { beats: 8 } }).at(5, 5), [204, 204, 255], 2, 'on the beat: 80 % white');
+  near(run(d, blue, { audio: { beats: 8.75 } }).at(5, 5), [0, 0, 255], 1, 'late in the beat: the picture');
+  near(run(d, blue, { audio: { beats: 9 }, values: { trigger: 1 } }).at(5, 5), [0, 0, 255], 1, 'bar trigger: beat 2 of a bar is dark');
+  near(run(d, blue, { audio: { beats: 8 }, values: { trigger: 1 } }).at(5, 5), [204, 204, 255], 2, 'bar trigger: beat 1 flashes');
+  near(run(d, blue, { audio: { beats: 8.9, onset: 1 }, values: { trigger: 2 } }).at(5, 5), [204, 204, 255], 2, 'onset: flashes');
+  near(run(d, blue, { audio: { beats: 8, onset: 0 }, values: { trigger: 2 } }).at(5, 5), [0, 0, 255], 1, 'no onset: dark');
+});
+
+test('spectrum_overlay: bars from the bottom as high as the spectrum, nothing in silence', async () => {
+  const d = await effect('spectrum_overlay');
+  const values = { usePalette: false, gap: 0, opacity: 1 };
+  const full = run(d, solid(0, 0, 0), { values, audio: { spectrum: () => 1 } });
+  near(full.at(20, S - 2), [51, 255, 153], 2, 'a full bin: bar color at the bottom');
+  near(full.at(20, 5), [0, 0, 0], 0, 'above the bar height: the picture');
+  const silent = run(d, solid(0, 0, 0), { values, audio: {} });
+  near(silent.at(20, S - 2), [0, 0, 0], 0, 'silence: no bars');
+  // Only the lowest bins loud: bars on the left, none on the right.
+  const low = run(d, solid(0, 0, 0), { values, audio: { spectrum: (k) => (k < 32 ? 1 : 0) } });
+  near(low.at(0, S - 2), [51, 255, 153], 2, 'low bins on the left');
+  near(low.at(S - 1, S - 2), [0, 0, 0], 0, 'no high bins on the right');
 });
 
 test('every effect file has a pixel test above', async () => {

@@ -8,6 +8,7 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor, IsfInput } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE } from '../../src/shared/palette.js';
 import { createTestGl, loadBuiltin, renderIsf } from '../helpers/gl.js';
+import { testAudioFrame, type TestAudio } from '../helpers/audio-frame.js';
 import { checkIsfFolder } from '../helpers/isf-assets.js';
 
 type Rgba = [number, number, number, number];
@@ -24,9 +25,18 @@ async function generator(type: string): Promise<IsfDescriptor> {
   return loadBuiltin('generators', `${type}.fs`);
 }
 
-function run(desc: IsfDescriptor, opts: { values?: Record<string, unknown>; time?: number; palette?: string[]; size?: number } = {}) {
-  const size = opts.size ?? S;
-  return renderIsf(gl, desc, { width: size, height: size, ...opts });
+function run(
+  desc: IsfDescriptor,
+  opts: { values?: Record<string, unknown>; time?: number; palette?: string[]; size?: number; audio?: TestAudio } = {},
+) {
+  const { audio, ...rest } = opts;
+  const size = rest.size ?? S;
+  const frameAudio = audio ? testAudioFrame(gl, audio) : undefined;
+  try {
+    return renderIsf(gl, desc, { width: size, height: size, ...rest, ...(frameAudio ? { audio: frameAudio } : {}) });
+  } finally {
+    frameAudio?.textures?.destroy();
+  }
 }
 
 type Result = ReturnType<typeof run>;
@@ -327,6 +337,37 @@ test('no_signal card: dark grey, drifting diagonal stripes, lighter band in the 
   assert.ok(a.at(32, 32)[0] > Math.max(...top) + 20, 'the middle band is lighter');
   near(a.at(32, 6), a.at(32, 57), 12, 'band is centered: top and bottom look alike');
   assert.ok(differingPixels(a, b) > 50 || top.some((v, x) => Math.abs(v - b.at(x, 4)[0]) >= 3), 'stripes move');
+});
+
+test('audio_scope: spectrum bars as high as the bins, the waveform as a line around the middle', async () => {
+  const d = await generator('audio_scope');
+  const bars = run(d, { values: { mode: 1 }, audio: { spectrum: () => 1 } });
+  checkFrame(bars, 'audio_scope');
+  // Bottom of a bar: the first palette color; above 90 % of the height: the background.
+  near(bars.at(Math.floor(S / 96 / 2 + 0.5), S - 1), hex(DEFAULT_PALETTE[0]!), 24, 'bar bottom');
+  near(bars.at(10, 2), [0, 0, 0], 0, 'above the bars');
+  near(run(d, { values: { mode: 1 }, audio: {} }).at(10, S - 1), [0, 0, 0], 0, 'silence: no bars');
+  const flat = run(d, { values: { mode: 2 }, audio: { level: 1 } });
+  near(flat.at(20, S / 2), hex(DEFAULT_PALETTE[2]!), 2, 'a silent wave: the line through the middle');
+  near(flat.at(20, 5), [0, 0, 0], 0, 'away from the line');
+  // A full-scale positive wave at gain 2 is off the top: the middle row is background.
+  const high = run(d, { values: { mode: 2 }, audio: { level: 1, waveform: () => 0.2 } });
+  near(high.at(20, S / 2), [0, 0, 0], 0, 'the line moved off the middle');
+  near(high.at(20, Math.round(S * (1 - 0.7))), hex(DEFAULT_PALETTE[2]!), 2, 'the line at 0.5 + 0.1 × 2');
+});
+
+test('beat_shapes: rings in palette colors that change color on each beat and jump at its start', async () => {
+  const d = await generator('beat_shapes');
+  const a = run(d, { audio: { beats: 4.0 } });
+  const b = run(d, { audio: { beats: 5.0 } });
+  const late = run(d, { audio: { beats: 4.9 } });
+  assert.ok(checkFrame(a, 'beat_shapes') >= 3, 'several colors');
+  assert.ok(differingPixels(a, b) > (S * S) / 50, 'the next beat recolors the rings');
+  assert.ok(differingPixels(a, late) > (S * S) / 100, 'the rings settle toward the end of the beat');
+  const palette = DEFAULT_PALETTE.map(hex);
+  const lit = [...Array(S * S).keys()].map((i) => [a.pixels[i * 4]!, a.pixels[i * 4 + 1]!, a.pixels[i * 4 + 2]!]);
+  const exact = lit.filter((p) => palette.some((c) => Math.abs(c[0] - p[0]!) + Math.abs(c[1] - p[1]!) + Math.abs(c[2] - p[2]!) <= 3));
+  assert.ok(exact.length > (S * S) / 50, `ring pixels in palette colors: ${exact.length}`);
 });
 
 test('every generator file has a pixel test above', async () => {

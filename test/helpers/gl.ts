@@ -8,7 +8,7 @@ import { parseIsf } from '../../src/catalog/isf-parse.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { DEFAULT_PALETTE, paletteUniform } from '../../src/shared/palette.js';
 import { trackGl } from '../../workers/render/gl-tracker.js';
-import { isfDate } from '../../workers/render/isf-builtins.js';
+import { isfDate, type FrameAudio } from '../../workers/render/isf-builtins.js';
 import { IsfProgram } from '../../workers/render/isf-program.js';
 import { createTarget, uploadRgba } from '../../workers/render/targets.js';
 import { Quad } from '../../workers/render/gl-util.js';
@@ -39,6 +39,8 @@ export interface RenderOptions {
   /** Frames rendered before the read-back (default 1), for effects with persistent buffers. */
   frames?: number;
   palette?: string[];
+  /** The audio built-ins and textures of every frame (test/helpers/audio-frame.ts); absent: silence. */
+  audio?: FrameAudio;
 }
 
 let context: { gl: GL; width: number; height: number } | null = null;
@@ -116,6 +118,7 @@ export function renderIsf(gl: GL, desc: IsfDescriptor, opts: RenderOptions): Ren
         date: isfDate(),
         palette,
         values: opts.values ?? {},
+        ...(opts.audio ? { audio: opts.audio } : {}),
       });
     }
     const raw = new Uint8Array(width * height * 4);

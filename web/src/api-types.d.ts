@@ -1353,6 +1353,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audio/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the analysis gain and the latency offset
+         * @description Both fields are optional; the ones sent apply at once and are saved (they win over the config after a restart). `gain`: a number above 0 and at most 1000 replaces the automatic gain; null returns to it. `offsetMs` (-500..500): each frame uses the analysis values and beat position of its due instant plus this, to make up for output and projector latency.
+         */
+        post: operations["setAudioSettings"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightAudioSettings"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audio/levels": {
         parameters: {
             query?: never;
@@ -1378,6 +1402,202 @@ export interface paths {
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["getAudioLevelsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tempo clock: BPM, source, confidence and the beat position now
+         * @description Computed from the shared clock at the instant of the request; cheap to poll.
+         */
+        get: operations["getTempo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempo"];
+        /**
+         * The tempo clock: BPM, source, confidence and the beat position now (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getTempoHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/tap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tap the tempo: the source becomes tap
+         * @description Empty body. The instant the request arrives is a beat. From the second tap on, BPM is the median of the last 8 intervals (clamped to 20-300); a tap more than 2000 ms after the previous one starts over (it sets the phase only).
+         */
+        post: operations["tapTempo"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoTap"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/bpm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the tempo by hand: the source becomes manual
+         * @description `bpm` is a number from 20 to 300. The beat position goes on from where it is (no jump).
+         */
+        post: operations["setTempoBpm"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoBpm"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/resync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * This instant is beat 1 of a bar
+         * @description Empty body. The tempo stays; the beat count moves on to the start of the next bar.
+         */
+        post: operations["resyncTempo"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoResync"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/nudge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shift the phase by some milliseconds
+         * @description `ms` from -1000 to 1000: positive makes the beats land later, negative earlier. The tempo stays.
+         */
+        post: operations["nudgeTempo"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoNudge"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/multiply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Halve or double the tempo
+         * @description `factor` is 0.5 or 2 (clamped to 20-300). With source auto it also halves or doubles what the tracker finds, until the source or range changes.
+         */
+        post: operations["multiplyTempo"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoMultiply"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose what drives the clock: auto, tap or manual
+         * @description Switching keeps the beat position. `manual` plays the last manual BPM; `auto` free-wheels at the current tempo until the tracker is confident; `tap` keeps the tempo until the next taps.
+         */
+        post: operations["setTempoSource"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoSource"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tempo/range": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the beat tracker's search range
+         * @description `min` and `max` in BPM from 20 to 300, with max at least 1.2 times min. The tracker reports tempos inside it only, so 75 is never heard as 150 with the default 75-150.
+         */
+        post: operations["setTempoRange"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTempoRange"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -2846,8 +3066,8 @@ export interface operations {
                         };
                         /** @description what the audio inputs (GET /audio) can be on this box */
                         audio: {
-                            /** @description audio input kinds this box can open: `test` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s) */
-                            kinds: ("test" | "alsa" | "pulse")[];
+                            /** @description audio input kinds this box can open: `test`, `stream` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s) */
+                            kinds: ("test" | "stream" | "program" | "alsa" | "pulse")[];
                         };
                         limits: {
                             /** @description effects chain length ceiling of the license tier (community 8, pro 32, studio 128) */
@@ -10831,13 +11051,13 @@ export interface operations {
                             id: string;
                             name: string;
                             /**
-                             * @description `test`: a generated ffmpeg lavfi audio source; `alsa`, `pulse`: a capture device
+                             * @description `test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
                              * @enum {string}
                              */
-                            kind: "test" | "alsa" | "pulse";
+                            kind: "test" | "stream" | "program" | "alsa" | "pulse";
                             /** @description the ALSA PCM or PulseAudio source (device kinds only) */
                             device?: string;
-                            /** @description true while the input can be opened: always for `test`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present */
+                            /** @description true while the input can be opened: always for `test`, `stream` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present */
                             available: boolean;
                         }[];
                         /** @description the selected input id; null when none */
@@ -10872,6 +11092,10 @@ export interface operations {
                             /** @description analysis time of one hop of 512 samples in the audio worker (ms, smoothed) */
                             hopMs: number;
                         };
+                        /** @description a fixed analysis gain; null: automatic */
+                        gain: number | null;
+                        /** @description latency offset: frames use the analysis and beat of their due instant plus this */
+                        offsetMs: number;
                     };
                 };
             };
@@ -11058,6 +11282,84 @@ export interface operations {
             421: components["responses"]["MISDIRECTED_REQUEST"];
         };
     };
+    setAudioSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a fixed gain above 0 and at most 1000, or null for the automatic gain */
+                    gain?: number | null;
+                    /** @description milliseconds from -500 to 500 */
+                    offsetMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the settings now in force */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a fixed gain above 0 and at most 1000, or null for the automatic gain */
+                        gain: number | null;
+                        /** @description milliseconds from -500 to 500 */
+                        offsetMs: number;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightAudioSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
     getAudioLevels: {
         parameters: {
             query?: never;
@@ -11200,6 +11502,816 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    getTempo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the clock now */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightTempo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getTempoHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the clock now */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tapTempo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Ignored; send none. A non-empty body must be sent as application/json. */
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoTap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTempoBpm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description beats per minute */
+                    bpm: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoBpm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    resyncTempo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Ignored; send none. A non-empty body must be sent as application/json. */
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoResync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    nudgeTempo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description milliseconds */
+                    ms: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoNudge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    multiplyTempo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 0.5 or 2
+                     * @enum {number}
+                     */
+                    factor: 0.5 | 2;
+                };
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoMultiply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTempoSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                     * @enum {string}
+                     */
+                    source: "auto" | "tap" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTempoRange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description BPM */
+                    min: number;
+                    /** @description BPM */
+                    max: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the clock after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bpm: number;
+                        /**
+                         * @description `auto`: the beat tracker; `tap`: POST /tempo/tap; `manual`: POST /tempo/bpm
+                         * @enum {string}
+                         */
+                        source: "auto" | "tap" | "manual";
+                        /** @description 1 for tap and manual; the tracker’s certainty for auto */
+                        confidence: number;
+                        /** @description whole beats since beat 1 of the first bar */
+                        beat: number;
+                        /** @description whole bars since then */
+                        bar: number;
+                        /** @description 0..1 within the current beat */
+                        phase: number;
+                        beatsPerBar: number;
+                        /** @description the beat tracker's search range */
+                        range: {
+                            /** @description BPM */
+                            min: number;
+                            /** @description BPM */
+                            max: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightTempoRange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
         };
     };
     getEvents: {

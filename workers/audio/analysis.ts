@@ -52,6 +52,10 @@ export class Analyser {
   private sinceOnset = Number.MAX_SAFE_INTEGER;
   private readonly onsetGapHops: number;
   private readonly windowSum: number;
+  /** The band gain of the latest hop, so the spectrum reads on the bands' scale. */
+  private lastGain = 1 / PEAK_FLOOR;
+  /** The latest hop's samples: a view of the end of `history`. */
+  private readonly latest: Float32Array;
 
   constructor(
     sampleRate: number,
@@ -65,6 +69,7 @@ export class Analyser {
     this.frame = new Float64Array(size);
     this.spectrum = this.fft.createComplexArray() as number[];
     this.history = new Float32Array(size);
+    this.latest = this.history.subarray(size - hop);
     const bins = size / 2;
     this.smoothed = new Float64Array(bins);
     this.previous = new Float64Array(bins);
@@ -116,6 +121,7 @@ export class Analyser {
     this.levelPeak = Math.max(PEAK_FLOOR, this.levelPeak * this.peakDecay, rms);
     const bandGain = gain ?? 1 / this.bandPeak;
     const levelGain = gain ?? 1 / this.levelPeak;
+    this.lastGain = bandGain;
     const onset = this.detectOnset(flux);
     const clamp = (v: number): number => (v > 1 ? 1 : v < 0 || !Number.isFinite(v) ? 0 : v);
     return {
@@ -146,6 +152,20 @@ export class Analyser {
     if (onset) this.sinceOnset = 0;
     this.onsetValue = onset ? 1 : this.onsetValue * ONSET_DECAY;
     return onset;
+  }
+
+  /** Fills `out` with the smoothed magnitude spectrum (DC up to Nyquist) under the bands' gain, clamped to 0..1. */
+  spectrumInto(out: Float32Array): void {
+    const n = Math.min(out.length, this.smoothed.length);
+    for (let k = 0; k < n; k++) {
+      const v = this.smoothed[k]! * this.lastGain;
+      out[k] = Math.min(1, Math.max(0, v));
+    }
+  }
+
+  /** The latest hop's samples (a live view: copy before the next hop). */
+  waveform(): Float32Array {
+    return this.latest;
   }
 
   /** Forgets the previous input (a new one starts from a clean gain and onset history). */

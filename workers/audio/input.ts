@@ -2,6 +2,10 @@
 // backoff while it is selected, with the levels at zero whenever it delivers nothing.
 import type { AudioInit, AudioInput, AudioState } from '../../src/shared/messages.js';
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
+import { redactStreamLine, streamArgs } from './stream-args.js';
+
+/** The inputs this worker runs its own ffmpeg for (a `ring` input reads an ingest reader's samples). */
+export type FfmpegAudioInput = Exclude<AudioInput, { kind: 'ring' }>;
 
 export interface InputHooks {
   /** One hop of samples (the array is reused: copy what must outlive the call). */
@@ -18,22 +22,23 @@ const KEEP_LINES = 4;
 const MAX_LINE_CHARS = 300;
 
 /**
- * How ffmpeg opens the input: a lavfi source paced in real time; an ALSA PCM; a PulseAudio source asked for small
- * fragments, so the server does not batch seconds of audio before handing them over.
+ * How ffmpeg opens a lavfi or capture input: a lavfi source paced in real time; an ALSA PCM; a PulseAudio source
+ * asked for small fragments, so the server does not batch seconds of audio before handing them over.
  */
-function inputArgs(input: AudioInput, sampleRate: number): string[] {
+function inputArgs(input: Exclude<FfmpegAudioInput, { kind: 'stream' }>, sampleRate: number): string[] {
   switch (input.kind) {
     case 'alsa':
-      return ['-f', 'alsa', '-sample_rate', String(sampleRate), '-i', input.source];
+      return ['-f', 'alsa', '-sample_rate', String(sampleRate), '-i', input.device];
     case 'pulse':
-      return ['-f', 'pulse', '-sample_rate', String(sampleRate), '-channels', '1', '-fragment_size', '2048', '-i', input.source];
+      return ['-f', 'pulse', '-sample_rate', String(sampleRate), '-channels', '1', '-fragment_size', '2048', '-i', input.device];
     default:
       return ['-re', '-f', 'lavfi', '-i', input.source];
   }
 }
 
-/** The ffmpeg arguments: the input decoded to mono float at the analysis rate on stdout. */
-export function audioArgs(input: AudioInput, sampleRate: number): string[] {
+/** The ffmpeg arguments: the input (a stream through its own arguments) decoded to mono float at the analysis rate on stdout. */
+export function audioArgs(input: FfmpegAudioInput, sampleRate: number): string[] {
+  if (input.kind === 'stream') return streamArgs(input.url, sampleRate);
   return [
     '-hide_banner',
     '-nostdin',
@@ -69,7 +74,7 @@ export class AudioInputRun {
   restarts = -1;
 
   constructor(
-    readonly input: AudioInput,
+    readonly input: FfmpegAudioInput,
     private readonly init: AudioInit,
     private readonly wrapper: string[],
     private readonly hooks: InputHooks,
@@ -97,7 +102,8 @@ export class AudioInputRun {
       {
         onLine: (line) => {
           if (line.trim() === '') return;
-          this.lines.push(line.slice(0, MAX_LINE_CHARS));
+          const said = this.input.kind === 'stream' ? redactStreamLine(this.input.url, line) : line;
+          this.lines.push(said.slice(0, MAX_LINE_CHARS));
           if (this.lines.length > KEEP_LINES) this.lines.shift();
         },
         onExit: (code, signal, spawnError) => this.onExit(proc, code, signal, spawnError),

@@ -1,14 +1,17 @@
 // Audio worker entry: runs the selected input's ffmpeg, analyses every hop and publishes the values in the shared
-// analysis block, so no message crosses threads per hop.
+// analysis block, so no message crosses threads per hop; owns the tempo clock (runs with or without an input).
 import { readlinkSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { AudioBlockWriter } from '../../src/shared/audio-block.js';
-import type { AudioInit, AudioInput, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
+import { AUDIO_BINS, AudioBlockWriter } from '../../src/shared/audio-block.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
+import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
+import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
+import { RingInputRun } from './ring-input.js';
 
 if (!parentPort) throw new Error('workers/audio/main.js runs as a worker thread');
 const port = parentPort;
@@ -16,9 +19,12 @@ const init = workerData as AudioInit;
 
 const block = new AudioBlockWriter(init.block);
 const analyser = new Analyser(init.sampleRate, init.hop);
+/** The clock goes on from the block: a restarted worker keeps the tempo and phase the last one left there. */
+const clock = new Clock(init.tempo, new TempoBlockReader(init.tempo).read(), init.tempoInit);
+let gain = init.gain;
 /** Analysis time per hop, smoothed so one slow hop (a GC pause) does not swing the reported number. */
 let hopMs = 0;
-let run: AudioInputRun | null = null;
+let run: AudioInputRun | RingInputRun | null = null;
 /** Selections apply one after another: a close must end before the next input starts. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -33,17 +39,25 @@ function logToMain(level: 'info' | 'warn' | 'error', msg: string, fields?: Recor
 // The kernel kills ffmpeg when this thread ends, however it ends.
 const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => prefix ?? []);
 
+/** The spectrum handed to the block each hop (one array, refilled). */
+const spectrum = new Float32Array(AUDIO_BINS);
+
 function onHop(samples: Float32Array): void {
+  // The hop's instant in every thread's time base: the render worker picks the hop of a frame's due time by it.
+  const t = clockNow();
   const t0 = performance.now();
-  const r = analyser.analyse(samples, init.gain);
+  const r = analyser.analyse(samples, gain);
   hopMs += (performance.now() - t0 - hopMs) * 0.05;
   r.values.hopMs = hopMs;
-  block.write(r.values, r.onset);
+  analyser.spectrumInto(spectrum);
+  block.write(r.values, r.onset, { t, spectrum, waveform: analyser.waveform() });
 }
 
 async function select(input: AudioInput | null): Promise<void> {
-  // The same input again keeps its running process (a repeated select is not a restart).
-  if (input && run && run.input.id === input.id && run.input.source === input.source) return;
+  // The same input again keeps its running process (a repeated select is not a restart); a ring input only
+  // moves to the ring it is handed (the program changed).
+  if (input?.kind === 'ring' && run instanceof RingInputRun && run.input.id === input.id) return run.follow(input);
+  if (input && run && JSON.stringify(run.input) === JSON.stringify(input)) return;
   const old = run;
   run = null;
   await old?.close();
@@ -53,14 +67,15 @@ async function select(input: AudioInput | null): Promise<void> {
     post({ t: 'state', input: null, state: 'stopped' });
     return;
   }
-  const mine = new AudioInputRun(input, init, await wrapper, {
+  const hooks = {
     onHop,
     onSilent: () => block.silence(),
-    onState: (state, message, pid) => {
+    onState: (state: AudioState, message?: string, pid?: number) => {
       if (run === mine) post({ t: 'state', input: input.id, state, message, pid, restarts: mine.restarts });
     },
     onLog: logToMain,
-  });
+  };
+  const mine = input.kind === 'ring' ? new RingInputRun(input, init, hooks) : new AudioInputRun(input, init, await wrapper, hooks);
   run = mine;
   mine.start();
 }
@@ -75,6 +90,13 @@ port.on('message', (msg: MainToAudio) => {
       .then(() => select(msg.input))
       .catch((err: Error) => logToMain('error', 'audio select failed', { error: err.message }))
       .then(() => post({ t: 'selected', id: msg.id }));
+    return;
+  }
+  if (msg.t === 'tempo' || msg.t === 'gain') {
+    // Applied at once, not behind a selection in progress: the clock must not wait for an ffmpeg to close.
+    if (msg.t === 'tempo') clock.apply(msg.cmd, msg.at);
+    else gain = msg.gain;
+    post({ t: 'done', id: msg.id });
     return;
   }
   queue = queue

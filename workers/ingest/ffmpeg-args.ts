@@ -1,5 +1,6 @@
 // Builds the ffmpeg command line for one ingest source and parses the stderr lines the supervisor cares about (pure).
 import type { IngestInput } from '../../src/shared/messages.js';
+import { pcmOutputArgs } from './pcm-output.js';
 
 export interface FfmpegArgsOptions {
   input: IngestInput;
@@ -8,6 +9,8 @@ export interface FfmpegArgsOptions {
   maxHeight: number;
   /** Upper bound of the delivered frame rate. */
   fps: number;
+  /** Adds the PCM output of the audio track (workers/ingest/pcm-output.ts). */
+  audio?: boolean;
 }
 
 // A URL without a scheme (or file:) is a file on disk: it is read at its native rate, not as fast as it decodes.
@@ -77,6 +80,7 @@ export function buildFfmpegArgs(opts: FfmpegArgsOptions): string[] {
     '-pix_fmt',
     'rgba',
     'pipe:1',
+    ...(opts.audio ? pcmOutputArgs() : []),
   ];
 }
 

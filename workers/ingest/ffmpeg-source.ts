@@ -4,7 +4,9 @@
 import type { IngestInput, IngestState } from '../../src/shared/messages.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
 import { Backoff, spawnFfmpeg } from '../../src/shared/ffmpeg-supervisor.js';
+import { PcmRingWriter } from '../../src/shared/pcm-ring.js';
 import { buildFfmpegArgs } from './ffmpeg-args.js';
+import { isNoAudioLine, knownSilent, rememberSilent, tapPcm } from './pcm-output.js';
 import { newRun, readStderrLine, STOP_PLAN, type Run } from './run.js';
 import { stallReason } from './watchdog.js';
 
@@ -14,6 +16,8 @@ export interface SourceOptions {
   /** Live inputs have a stall watchdog (a receiver whose sender went quiet never exits on its own). */
   live: boolean;
   ring: SharedArrayBuffer;
+  /** The PCM ring its audio track is decoded into, when the input asks for it. */
+  pcm?: SharedArrayBuffer;
   maxWidth: number;
   maxHeight: number;
   fps: number;
@@ -39,7 +43,10 @@ const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 export class FfmpegSource {
   private readonly writer: FrameRingWriter;
-  private readonly args: string[];
+  private readonly pcm: PcmRingWriter | null;
+  private args: string[];
+  /** The audio output is on: a PCM ring is there and the source is not known to lack an audio track. */
+  private audio: boolean;
   private run: Run | null = null;
   private closing = false;
   private closed: Promise<void> | null = null;
@@ -50,11 +57,18 @@ export class FfmpegSource {
 
   constructor(private readonly opts: SourceOptions) {
     this.writer = new FrameRingWriter(opts.ring);
-    this.args = buildFfmpegArgs({ input: opts.input, maxWidth: opts.maxWidth, maxHeight: opts.maxHeight, fps: opts.fps });
+    this.pcm = opts.pcm ? new PcmRingWriter(opts.pcm) : null;
+    this.audio = this.pcm !== null && !knownSilent(opts.input);
+    this.args = this.buildArgs();
     if (opts.adopted) {
       this.writer.setDown();
       this.writer.endRun();
     }
+  }
+
+  private buildArgs(): string[] {
+    const { input, maxWidth, maxHeight, fps } = this.opts;
+    return buildFfmpegArgs({ input, maxWidth, maxHeight, fps, audio: this.audio });
   }
 
   get pid(): number | undefined {
@@ -110,10 +124,14 @@ export class FfmpegSource {
     const { ffmpeg, wrapper } = this.opts;
     // Set before any hook runs: the child's events all arrive after this call returns.
     let run!: Run;
+    const audio = this.audio;
     const proc = spawnFfmpeg(
-      { ffmpeg, wrapper, args: this.args, stdin: 'ignore', stdout: 'pipe', stop: STOP_PLAN },
+      { ffmpeg, wrapper, args: this.args, stdin: 'ignore', stdout: 'pipe', fd3: audio, stop: STOP_PLAN },
       {
-        onLine: (line) => readStderrLine(run, line, (w, h) => this.onOutputSize(run, w, h)),
+        onLine: (line) => {
+          if (audio && isNoAudioLine(line)) run.noAudio = true;
+          readStderrLine(run, line, (w, h) => this.onOutputSize(run, w, h));
+        },
         onError: (err, started) => {
           if (started) this.opts.onLog('warn', 'ffmpeg process error', { source: this.opts.key, error: err.message });
         },
@@ -123,6 +141,7 @@ export class FfmpegSource {
     run = newRun(proc);
     this.run = run;
     proc.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(run, chunk));
+    if (audio && this.pcm) tapPcm(proc.child, this.pcm);
     if (proc.child.pid !== undefined) {
       this.setState('connecting');
       run.tick = setInterval(() => this.onTick(run), TICK_MS);
@@ -212,11 +231,22 @@ export class FfmpegSource {
     if (this.run === run) this.run = null;
     // `source`, not `key`: the logger redacts any field called key.
     const fields = { source: this.opts.key, pid: run.proc.child.pid, code, signal, frames: run.frames };
+    // Its audio track (if any) ended with the run: the audio side reads silence until the next one delivers.
+    this.pcm?.setAudio(false);
     if (this.closing) {
       this.opts.onLog('info', 'ffmpeg stopped', fields);
       return;
     }
     const input = this.opts.input;
+    if (run.noAudio && this.audio) {
+      // No audio track to decode: the same source at once without the audio output, not a failure.
+      this.audio = false;
+      rememberSilent(input);
+      this.args = this.buildArgs();
+      this.opts.onLog('info', 'source has no audio track; reading its video only', { source: this.opts.key });
+      this.spawnRun();
+      return;
+    }
     // A still image is done after its one frame; the ring keeps it and the state stays live.
     if (input.kind === 'file' && input.still && run.frames > 0 && code === 0 && !run.restarting) return;
     // Frames written so far belong to a connection that is over; activations wait for the next run's frames.

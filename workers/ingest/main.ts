@@ -4,7 +4,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
 import { expired } from '../../src/shared/rpc.js';
+import { createPcmRing, isPcmRing } from '../../src/shared/pcm-ring.js';
 import { FfmpegSource } from './ffmpeg-source.js';
+import { wantsAudio } from './pcm-output.js';
 
 if (!parentPort) throw new Error('workers/ingest/main.js runs as a worker thread');
 const port = parentPort;
@@ -13,6 +15,8 @@ const init = workerData as IngestInit;
 interface Entry {
   source: FfmpegSource;
   ring: SharedArrayBuffer;
+  /** The PCM ring of its audio track, when its input asks for one. */
+  pcm: SharedArrayBuffer | undefined;
   /** Identity of what was opened: reopening the same thing reuses the running process. */
   signature: string;
 }
@@ -52,11 +56,11 @@ function adoptable(ring: SharedArrayBuffer | undefined): ring is SharedArrayBuff
 
 type OpenRequest = Extract<MainToIngest, { t: 'open' }>;
 
-async function open({ id, key, input, live, ring: handed }: OpenRequest): Promise<void> {
+async function open({ id, key, input, live, ring: handed, pcm: handedPcm }: OpenRequest): Promise<void> {
   const signature = signatureOf(input, live);
   const existing = entries.get(key);
   if (existing?.signature === signature) {
-    post({ t: 'open-reply', id, key, ok: true, ring: existing.ring });
+    post({ t: 'open-reply', id, key, ok: true, ring: existing.ring, ...pcmOf(existing) });
     post({ t: 'state', key, state: existing.source.state, message: existing.source.message, pid: existing.source.pid });
     return;
   }
@@ -68,12 +72,15 @@ async function open({ id, key, input, live, ring: handed }: OpenRequest): Promis
   // Every ring is sized for the program: one reader per input serves the output and its thumbnails alike.
   const adopted = adoptable(handed);
   const ring = adopted ? handed : createFrameRing(init.maxWidth, init.maxHeight);
+  // The audio side keeps reading the ring it was given, across a restart of this worker too.
+  const pcm = wantsAudio(input) ? (isPcmRing(handedPcm) ? handedPcm : createPcmRing()) : undefined;
   let entry: Entry | undefined;
   const source = new FfmpegSource({
     key,
     input,
     live,
     ring,
+    pcm,
     maxWidth: init.maxWidth,
     maxHeight: init.maxHeight,
     fps: init.fps,
@@ -89,11 +96,15 @@ async function open({ id, key, input, live, ring: handed }: OpenRequest): Promis
     },
     onLog: logToMain,
   });
-  entry = { source, ring, signature };
+  entry = { source, ring, pcm, signature };
   if (stopping) return;
   entries.set(key, entry);
-  post({ t: 'open-reply', id, key, ok: true, ring });
+  post({ t: 'open-reply', id, key, ok: true, ring, ...pcmOf(entry) });
   source.start();
+}
+
+function pcmOf(entry: Entry): { pcm?: SharedArrayBuffer } {
+  return entry.pcm ? { pcm: entry.pcm } : {};
 }
 
 async function close(key: string): Promise<void> {

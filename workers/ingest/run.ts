@@ -27,6 +27,8 @@ export interface Run {
   stallReason: string | null;
   /** Killed by restart(): the next process starts at once. */
   restarting: boolean;
+  /** ffmpeg refused the audio output: the source has no audio track. */
+  noAudio: boolean;
   tick: NodeJS.Timeout | null;
 }
 
@@ -48,6 +50,7 @@ export function newRun(proc: Supervised): Run {
     lastFrameAt: 0,
     stallReason: null,
     restarting: false,
+    noAudio: false,
     tick: null,
   };
 }

@@ -18,6 +18,8 @@ import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
 import { isfDate } from './isf-builtins.js';
+import { AudioFrame } from './audio-frame.js';
+import { AudioTextures } from './audio-textures.js';
 import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
@@ -91,6 +93,8 @@ export class RenderEngine {
   slowFrames = { ms: 0, frames: 0 };
   /** Reported in the stats; set by whoever rebuilt the context. */
   contextRestarts = 0;
+  /** The audio of the frame being drawn: built-in values and ISF audio textures. */
+  private readonly audio: AudioFrame;
   /** Set while an output is active: every frame is read back into its ring. */
   private readback: ProgramReadback | null = null;
 
@@ -103,7 +107,7 @@ export class RenderEngine {
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
     /** compileHelper: fused shaders compile in a helper process first (compile-helper.ts); the server's worker sets it. */
-    opts: { fuse?: boolean; compileHelper?: boolean } = {},
+    opts: { fuse?: boolean; compileHelper?: boolean; audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer } } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
@@ -118,6 +122,9 @@ export class RenderEngine {
       palette: this.palette,
       values: {},
     };
+    this.audio = new AudioFrame(opts.audio?.block ?? null, opts.audio?.tempo ?? null);
+    this.audio.textures = new AudioTextures(gl, this.audio);
+    this.frame.audio = this.audio;
     this.quad = new Quad(gl);
     this.pool = new ProgramPool(gl, this.quad, width, height);
     const fuse = opts.fuse ?? true;
@@ -266,7 +273,8 @@ export class RenderEngine {
           this.failFrames--;
           throw new Error('injected frame failure (test hook)');
         }
-        this.renderFrame(now);
+        // The slot this frame was due at (not when the timer fired): audio and beat values belong to it.
+        this.renderFrame(now, performance.timeOrigin + this.next);
         this.onFrame(null);
       } catch (err) {
         this.onFrame((err as Error).message);
@@ -289,10 +297,12 @@ export class RenderEngine {
     this.idleThumbs = null;
   }
 
-  renderFrame(now = performance.now()): void {
+  /** `due`: the frame's due instant in epoch ms (clockNow's base); by default the moment it is drawn. */
+  renderFrame(now = performance.now(), due = performance.timeOrigin + now): void {
     const gl = this.gl;
     const time = (now - this.t0) / 1000;
     const ctx = this.frame;
+    this.audio.update(due);
     ctx.time = time;
     ctx.timeDelta = this.frameIndex === 0 ? 0 : time - this.lastTime;
     ctx.frameIndex = this.frameIndex;
@@ -431,6 +441,7 @@ export class RenderEngine {
     this.output.destroy();
     for (const t of this.ping) t.destroy();
     this.fuse.destroy();
+    this.audio.textures?.destroy();
     this.pool.destroy();
     this.quad.destroy();
   }

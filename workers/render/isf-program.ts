@@ -5,6 +5,8 @@ import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samp
 import type { GL, Quad } from './gl-util.js';
 import { builtinLocations, setBuiltins, type BuiltinFrame, type BuiltinLocations } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
+import type { AudioTextureKind } from './audio-textures.js';
+import { AUDIO_BINS } from '../../src/shared/audio-block.js';
 
 export { IsfCompileError };
 
@@ -41,6 +43,8 @@ interface Sampler {
   tex: WebGLUniformLocation | null;
   size: WebGLUniformLocation | null;
   rect: WebGLUniformLocation | null;
+  /** An ISF audio input: its kind and the columns it asked for (MAX, else every sample or bin the analysis has). */
+  audio?: { kind: AudioTextureKind; columns: number; texture: WebGLTexture | null };
 }
 
 const COPY_FRAGMENT = `precision mediump float;
@@ -121,6 +125,11 @@ export class IsfProgram {
       const s: Sampler = { name, unit, tex: at(name), size: at(`_${name}_imgSize`), rect: at(`_${name}_imgRect`) };
       gl.uniform1i(s.tex, unit);
       gl.uniform4f(s.rect, 0, 0, 1, 1);
+      const input = desc.inputs.find((i) => i.name === name);
+      if (input && (input.type === 'audio' || input.type === 'audioFFT')) {
+        const columns = typeof input.max === 'number' ? input.max : AUDIO_BINS;
+        s.audio = { kind: input.type, columns, texture: null };
+      }
       if (!targets.has(name)) this.images.push(s);
       else {
         // The first pass naming a buffer decides its size and format.
@@ -256,7 +265,15 @@ export class IsfProgram {
     this.setInputs(frame.values);
     if (this.buffers.length > 0) this.layoutBuffers();
 
+    // Audio textures first: an upload binds a texture, which must not undo the bindings made below.
+    for (const s of this.images) if (s.audio) s.audio.texture = frame.audio?.textures?.get(s.audio.kind, s.audio.columns) ?? null;
     for (const s of this.images) {
+      if (s.audio) {
+        gl.activeTexture(gl.TEXTURE0 + s.unit);
+        gl.bindTexture(gl.TEXTURE_2D, s.audio.texture ?? this.dummy);
+        gl.uniform2f(s.size, s.audio.columns, 1);
+        continue;
+      }
       const tex = s.name === 'inputImage' ? frame.input : (frame.images?.[s.name] ?? null);
       gl.activeTexture(gl.TEXTURE0 + s.unit);
       gl.bindTexture(gl.TEXTURE_2D, tex ?? this.dummy);

@@ -49,7 +49,11 @@ function createEngine(): RenderEngine {
   if (!gl) throw new Error('headless-gl could not create a context (no X display or no GLX)');
   trackGl(gl);
   const renderer = `${String(gl.getParameter(gl.RENDERER))} / ${String(gl.getParameter(gl.VERSION))}`;
-  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer, counters, { fuse: init.fuse, compileHelper: true });
+  const e = new RenderEngine(gl, init.width, init.height, init.fps, renderer, counters, {
+    fuse: init.fuse,
+    compileHelper: true,
+    audio: init.audio,
+  });
   e.fuse.onLog = (msg, fields) => post({ t: 'log', level: 'warn', msg, fields });
   const answer = (bus: Bus, o: Parameters<RenderEngine['onSource']>[0]): void => {
     const req = requested.get(o.id);

@@ -49,6 +49,8 @@ function run(desc: IsfDescriptor): Analysis {
   if (desc.kind !== 'effect') return no('not an effect');
   if (desc.passes.length !== 1 || desc.passes[0]!.target !== undefined) return no('has PASSES');
   if (desc.vertex !== undefined) return no('has its own vertex shader');
+  // An audio texture would need its own sampler unit inside the fused pass; such effects run on their own.
+  if (desc.inputs.some((i) => i.type === 'audio' || i.type === 'audioFFT')) return no('has audio inputs');
   const images = desc.inputs.filter((i) => i.type === 'image');
   if (images.length !== 1 || images[0]!.name !== 'inputImage') return no('has other image inputs');
   const src = stripComments(desc.fragment);
