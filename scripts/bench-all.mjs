@@ -21,6 +21,7 @@ const ALL = [
   'osc-flood',
   'audio-latency',
   'bpm',
+  'audio-cost',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

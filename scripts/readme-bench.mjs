@@ -22,6 +22,7 @@ for (const name of [
   'events-soak',
   'osc-flood',
   'bpm',
+  'audio-cost',
 ]) {
   let table;
   try {

@@ -139,8 +139,19 @@ export const AUDIO_LIMITS = {
   retryStableMs: 10_000,
   /** An input that delivers no samples for this long is restarted (its levels already read 0). */
   stallMs: 3000,
-  /** A dead audio worker is restarted after this long (it holds no state a restart loses). */
-  workerRestartMs: 1000,
+  /** Restarts of a dead audio worker back off from the first delay, doubling up to the last. */
+  workerRestartFirstMs: 1000,
+  workerRestartMaxMs: 30_000,
+  /** A worker that lived this long counts as healthy: the next restart starts from the first delay. */
+  workerStableMs: 30_000,
+  /** Capture devices (ALSA cards, PulseAudio sources) are looked for again this often (hot-plug). */
+  deviceScanMs: 3000,
+  /** One device listing: its child's time limit, the output read, and the devices kept. */
+  deviceProbeTimeoutMs: 5000,
+  deviceProbeMaxBytes: 256 * 1024,
+  devicesMax: 64,
+  /** A capture device name (it reaches an ffmpeg argument). */
+  deviceMaxLength: 256,
   /** Audio inputs in the config file. */
   inputsMax: 32,
   /** A lavfi source description in the config file. */

@@ -33,10 +33,18 @@ const AudioBody = Type.Object({
     Type.Object({
       id: Type.String(),
       name: Type.String(),
-      kind: Type.Union([Type.Literal('test'), Type.Literal('stream'), Type.Literal('program')], {
-        description: "`test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track",
+      kind: Type.Union(
+        [Type.Literal('test'), Type.Literal('stream'), Type.Literal('program'), Type.Literal('alsa'), Type.Literal('pulse')],
+        {
+          description:
+            "`test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track; `alsa`, `pulse`: a capture device",
+        },
+      ),
+      device: Type.Optional(Type.String({ description: 'the ALSA PCM or PulseAudio source (device kinds only)' })),
+      available: Type.Boolean({
+        description:
+          'true while the input can be opened: always for `test`, `stream` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present',
       }),
-      available: Type.Boolean(),
     }),
   ),
   current: Type.Union([Type.String(), Type.Null()], { description: 'the selected input id; null when none' }),

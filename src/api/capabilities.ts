@@ -3,6 +3,16 @@ import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { AppContext } from './context.js';
 import { LIMITS, OUTPUT_LIMITS, PREVIEW_LIMITS } from '../limits.js';
+import type { AudioKind } from '../audio/service.js';
+
+/** Every audio input kind vjd knows; GET /capabilities lists those this box can open now. */
+const AudioKindSchema = Type.Union([
+  Type.Literal('test'),
+  Type.Literal('stream'),
+  Type.Literal('program'),
+  Type.Literal('alsa'),
+  Type.Literal('pulse'),
+]);
 
 export const CapabilitiesBody = Type.Object({
   apiVersion: Type.Literal('v1'),
@@ -35,6 +45,15 @@ export const CapabilitiesBody = Type.Object({
     },
     { description: 'what GET/POST /outputs and the preview can do on this box' },
   ),
+  audio: Type.Object(
+    {
+      kinds: Type.Array(AudioKindSchema, {
+        description:
+          'audio input kinds this box can open: `test`, `stream` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s)',
+      }),
+    },
+    { description: 'what the audio inputs (GET /audio) can be on this box' },
+  ),
   limits: Type.Object({
     effectCeiling: Type.Integer({ description: 'effects chain length ceiling of the license tier (community 8, pro 32, studio 128)' }),
     bodyLimitBytes: Type.Integer(),
@@ -61,7 +80,7 @@ export const CapabilitiesBody = Type.Object({
   }),
 });
 
-export function capabilitiesRoutes(ctx: AppContext): RouteDef[] {
+export function capabilitiesRoutes(ctx: AppContext, audioKinds: () => AudioKind[]): RouteDef[] {
   return [
     defineRoute({
       method: 'GET',
@@ -99,6 +118,7 @@ export function capabilitiesRoutes(ctx: AppContext): RouteDef[] {
                 fpsDefault: PREVIEW_LIMITS.fps.default,
               },
             },
+            audio: { kinds: audioKinds() },
             limits: {
               effectCeiling: lic.valid ? lic.effectCeiling : 0,
               ...LIMITS,

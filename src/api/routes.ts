@@ -91,7 +91,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
   let openapiYaml: string | null = null;
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
-    ...capabilitiesRoutes(ctx),
+    ...capabilitiesRoutes(ctx, () => show.audio.kinds()),
     ...globalRoutes(state, applyGlobal),
     ...effectsRoutes({ render: show.render, catalog, ceiling }),
     ...sourcesRoutes(show.sources, {
@@ -126,7 +126,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       d.topics.filter((t) => t.inHello).map((t) => t.name),
     ),
     ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
-    ...(d.testHooks ? testHookRoutes(show.render, show.ingest, () => show.audio.killWorker()) : []),
+    ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),
   ];

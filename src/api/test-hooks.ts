@@ -1,16 +1,48 @@
 // Test-only routes, served only when the process runs with VJD_TEST_HOOKS=1 (never in a production config):
 // stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, slow frames
 // prove previews still get render time, sampling output pixels proves what is on screen, killing the ingest worker
-// proves its supervision, and so does killing the audio worker.
+// proves its supervision, and so does killing the audio worker; the audio probe gives the cost bench the threads
+// whose CPU time it reads and the main thread's event-loop delay.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { IngestClient } from '../workers/ingest-client.js';
+import type { AudioService } from '../audio/service.js';
 
-export function testHookRoutes(render: RenderClient, ingest?: IngestClient, killAudio?: () => boolean): RouteDef[] {
+/** The event-loop delay timer's period: a sample is the time between two of its ticks, less this. */
+const LOOP_RESOLUTION_MS = 10;
+const lateMs = (ns: number): number => Math.max(0, Math.round(ns / 1e4) / 100 - LOOP_RESOLUTION_MS);
+
+export function testHookRoutes(render: RenderClient, ingest?: IngestClient, audio?: AudioService): RouteDef[] {
+  // Sampled only while test hooks are mounted: production never pays for the histogram.
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  loop.enable();
   return [
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/_test/audio-probe`,
+      auth: 'required',
+      operationId: 'testAudioProbe',
+      summary: 'The audio worker thread id, its ffmpeg pid and the event-loop delay since the last probe (test hook)',
+      tags: ['test'],
+      hidden: true,
+      schema: {},
+      responses: { 200: { description: '{pid, tid, ffmpegPid, loopDelayMs {mean, p50, p99, max}}; the delay histogram starts over' } },
+      errors: [],
+      handler: () => {
+        const loopDelayMs = {
+          mean: lateMs(loop.mean),
+          p50: lateMs(loop.percentile(50)),
+          p99: lateMs(loop.percentile(99)),
+          max: lateMs(loop.max),
+        };
+        loop.reset();
+        return { json: { pid: process.pid, ...(audio?.threads() ?? { tid: null, ffmpegPid: null }), loopDelayMs } };
+      },
+    }),
     defineRoute({
       method: 'POST',
       path: `${API_PREFIX}/_test/kill-audio`,
@@ -22,7 +54,7 @@ export function testHookRoutes(render: RenderClient, ingest?: IngestClient, kill
       schema: {},
       responses: { 200: { description: 'terminated; `killed` is false when no worker was running' } },
       errors: [],
-      handler: () => ({ json: { success: true, killed: killAudio?.() ?? false } }),
+      handler: () => ({ json: { success: true, killed: audio?.killWorker() ?? false } }),
     }),
     defineRoute({
       method: 'POST',

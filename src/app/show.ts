@@ -327,6 +327,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       stopped = true;
       clearInterval(livePoll);
       kinds.stop();
+      audio.stop();
       for (const u of unwatch) u?.();
       catalog.stop();
       palettes.stop();

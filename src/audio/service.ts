@@ -1,7 +1,7 @@
-// The audio input choice: the configured inputs, the selection (persisted in state.json, config audio.input until
-// one is made), the gain and offset settings, and the views the routes and /status serve; the worker behind it is
-// src/workers/audio-client.ts.
-import type { AudioConfig, AudioInputConfig } from '../config/audio.js';
+// The audio input choice: the configured inputs and the capture devices present now, the selection (persisted in
+// state.json, config audio.input until one is made), the gain and offset settings, and the views the routes and
+// /status serve; the worker behind it is src/workers/audio-client.ts.
+import type { AudioConfig, AudioDeviceInputConfig, AudioInputConfig } from '../config/audio.js';
 import { notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AudioReading } from '../shared/audio-block.js';
@@ -9,6 +9,7 @@ import { matchName } from '../shared/names.js';
 import { clockNow } from '../shared/tempo-block.js';
 import type { ShowState, StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';
+import { DeviceWatch } from './discovery-watch.js';
 import type { AudioWire } from './wire.js';
 
 export interface AudioLevels {
@@ -39,9 +40,27 @@ export function startSettings(config: AudioConfig, saved: Readonly<ShowState>): 
 /** The word that detaches the input in POST /audio/select. */
 export const NO_AUDIO = 'none';
 
+/** Audio input kinds; the ones GET /capabilities lists are those this box can open now. */
+export type AudioKind = AudioInputConfig['kind'];
+
+export interface AudioInputView {
+  id: string;
+  name: string;
+  kind: AudioKind;
+  /** The capture device (device kinds only). */
+  device?: string;
+  available: boolean;
+}
+
+/** `hw:`/`plughw:` names of a card by its id, with the device number (0 when absent). */
+const ALSA_CARD = /^(?:plug)?hw:(?:CARD=)?([A-Za-z_][A-Za-z0-9_]*)(?:,(?:DEV=)?(\d+))?$/;
+
 export class AudioService {
-  private readonly inputs: readonly AudioInputConfig[];
+  private readonly configuredInputs: readonly AudioInputConfig[];
   private readonly configured: string | null;
+  private readonly devices: DeviceWatch;
+  /** A saved device selection whose device is not plugged in: opened as soon as a scan finds it. */
+  private waiting: string | null = null;
   private settingsNow: AudioSettings;
 
   constructor(
@@ -50,9 +69,21 @@ export class AudioService {
     private readonly state: StateStore,
     private readonly log: Logger,
     private readonly wire: AudioWire,
+    opts: { ffmpeg: string; devDir?: string } = { ffmpeg: 'ffmpeg' },
   ) {
-    this.inputs = config.inputs;
+    this.configuredInputs = config.inputs;
     this.configured = config.input;
+    const d = config.devices ?? {};
+    this.devices = new DeviceWatch(
+      {
+        ffmpeg: opts.ffmpeg,
+        alsa: d.alsa ?? true,
+        pulse: d.pulse ?? true,
+        asoundDir: d.asoundDir ?? '/proc/asound',
+        devDir: opts.devDir ?? '/dev',
+      },
+      () => this.onDevices(),
+    );
     this.settingsNow = startSettings(config, state.peek());
     // The ring behind a `program` or shared `stream` input changed: the worker reads the new one, no restart.
     wire.onFollow((input) => void this.client.select(input).catch(() => {}));
@@ -80,15 +111,63 @@ export class AudioService {
     return this.settings();
   }
 
-  /** Opens the saved selection (or config audio.input when none was ever saved). */
+  /** Finds the capture devices, then opens the saved selection (or config audio.input when none was ever saved). */
   async start(): Promise<void> {
     // The worker runs without an input too: it owns the tempo clock.
     this.client.start();
+    await this.devices.start();
     const saved = this.state.peek().audio;
     const id = saved ? saved.input : this.configured;
     const input = id === null ? undefined : this.byId(id);
-    if (id !== null && !input) this.log.warn({ input: id }, 'the saved audio input is not configured any more; no audio input');
+    if (id !== null && !input) {
+      if (/^(alsa|pulse)-/.test(id)) {
+        this.waiting = id;
+        this.log.info({ input: id }, 'the saved audio device is not present; it opens when it appears');
+      } else this.log.warn({ input: id }, 'the saved audio input is not configured any more; no audio input');
+    }
     await this.client.select(await this.wire.wireOf(input ?? null));
+  }
+
+  /** Ends the device scans. */
+  stop(): void {
+    this.devices.stop();
+  }
+
+  /** Input kinds this box can open now (`test`, `stream`, `program` always; device kinds while a device or server is there). */
+  kinds(): AudioKind[] {
+    return ['test', 'stream', 'program', ...this.devices.kinds()];
+  }
+
+  /** The configured inputs, then the discovered devices no configured input already names. */
+  private get inputs(): AudioInputConfig[] {
+    const ids = new Set(this.configuredInputs.map((i) => i.id.toLowerCase()));
+    const pinned = new Set(
+      this.configuredInputs.flatMap((i) => (i.kind === 'alsa' || i.kind === 'pulse' ? [`${i.kind}:${i.device}`] : [])),
+    );
+    const found = this.devices.list().filter((d) => !ids.has(d.id.toLowerCase()) && !pinned.has(`${d.kind}:${d.device}`));
+    return [...this.configuredInputs, ...found];
+  }
+
+  /** Whether a configured device input is there now: its name (or its ALSA card) listed, or its kind usable. */
+  private present(i: AudioDeviceInputConfig): boolean {
+    const found = this.devices.list().filter((d) => d.kind === i.kind);
+    if (found.some((d) => d.device === i.device)) return true;
+    const m = i.kind === 'alsa' ? ALSA_CARD.exec(i.device) : null;
+    if (m) return found.some((d) => d.device === `plughw:CARD=${m[1]},DEV=${Number(m[2] ?? 0)}`);
+    // A PulseAudio source is always listed by name; other ALSA names (`default`, plugins) go with the kind.
+    return i.kind === 'alsa' && this.devices.kinds().includes('alsa');
+  }
+
+  private onDevices(): void {
+    if (this.waiting === null) return;
+    const input = this.byId(this.waiting);
+    if (!input) return;
+    this.waiting = null;
+    this.log.info({ input: input.id }, 'the saved audio device appeared; opening it');
+    this.wire
+      .wireOf(input)
+      .then((wired) => this.client.select(wired))
+      .catch((err: Error) => this.log.warn({ error: err.message }, 'audio select failed'));
   }
 
   /** Resolves `id` (exact, then like a name) or `name` (flexible); `"none"` is null. ITEM_NOT_FOUND otherwise. */
@@ -103,6 +182,7 @@ export class AudioService {
 
   /** Switches to `input` (null detaches) and persists the choice; resolves once the worker has switched. */
   async select(input: AudioInputConfig | null): Promise<void> {
+    this.waiting = null;
     const id = input?.id ?? null;
     if (this.state.peek().audio?.input !== id || this.state.peek().audio === undefined) {
       this.state.update((s) => void (s.audio = { input: id }));
@@ -111,14 +191,23 @@ export class AudioService {
     await this.client.select(await this.wire.wireOf(input));
   }
 
+  /** The worker thread's id and its ffmpeg's pid (test hook for the cost bench). */
+  threads(): ReturnType<AudioClient['threads']> {
+    return this.client.threads();
+  }
+
   /** Ends the worker thread as a crash would (test hook); false when none runs. */
   killWorker(): boolean {
     return this.client.killWorker();
   }
 
-  list(): Array<{ id: string; name: string; kind: AudioInputConfig['kind']; available: boolean }> {
-    // A lavfi source, a URL and the program are always there; device kinds will report their presence here.
-    return this.inputs.map((i) => ({ id: i.id, name: i.name, kind: i.kind, available: true }));
+  /** Lavfi sources, URLs and the program (always there), configured devices with their presence, and the discovered devices present now. */
+  list(): AudioInputView[] {
+    return this.inputs.map((i) =>
+      i.kind === 'alsa' || i.kind === 'pulse'
+        ? { id: i.id, name: i.name, kind: i.kind, device: i.device, available: !this.configuredInputs.includes(i) || this.present(i) }
+        : { id: i.id, name: i.name, kind: i.kind, available: true },
+    );
   }
 
   current(): string | null {

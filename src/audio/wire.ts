@@ -1,7 +1,7 @@
 // What the audio worker opens for a configured audio input. A `stream` whose URL is a live input's shares that
 // input's reader (one ffmpeg, one connection: the `audio` role in the reader pool) and reads its PCM ring; any
 // other URL the worker opens itself. `program` reads the PCM ring of whichever reader is on the program, and
-// follows takes and reopened readers.
+// follows takes and reopened readers. Test sources and capture devices (`alsa`, `pulse`) the worker opens itself.
 import type { AudioInputConfig } from '../config/audio.js';
 import { liveReaderKey, type ReaderPool } from '../inputs/reader-pool.js';
 import type { Logger } from '../log.js';
@@ -60,6 +60,11 @@ export class AudioWire {
     if (input.kind === 'program') {
       this.held = null;
       return this.ringInput(input, this.programPcm());
+    }
+    if (input.kind !== 'stream') {
+      // A capture device (alsa, pulse).
+      this.held = null;
+      return { id: input.id, kind: input.kind, device: input.device };
     }
     if (key === null) {
       this.held = null;

@@ -1,5 +1,5 @@
 // Config `audio`: the audio inputs, the one selected at a first start, a fixed gain instead of the automatic one,
-// the latency offset, and the tempo clock's bar length and search range.
+// the latency offset, the tempo clock's bar length and search range, and which capture devices are discovered.
 import Type from 'typebox';
 import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { InputUrl } from './input-url.js';
@@ -12,9 +12,20 @@ const LavfiSource = Type.String({
   description: `an ffmpeg lavfi audio source of 1 to ${AUDIO_LIMITS.sourceMaxLength} characters starting with a letter, such as "sine=frequency=440"`,
 });
 
+/** Capture device names reach an ffmpeg argument: a fixed set of characters, never an option (a leading `-`). */
+export const DEVICE_PATTERN = `^[A-Za-z0-9][A-Za-z0-9_.:,=@+-]{0,${AUDIO_LIMITS.deviceMaxLength - 1}}$`;
+const DEVICE_RE = new RegExp(DEVICE_PATTERN);
+
+/** True when `name` may be handed to ffmpeg as a capture device. */
+export function deviceNameOk(name: string): boolean {
+  return name.length <= AUDIO_LIMITS.deviceMaxLength && DEVICE_RE.test(name);
+}
+
 /** The fields each kind takes besides id, name and kind (audioProblem checks them, naming the key). */
-const KIND_FIELDS = { test: ['source'], stream: ['url'], program: [] } as const;
+const KIND_FIELDS = { test: ['source'], stream: ['url'], program: [], alsa: ['device'], pulse: ['device'] } as const;
 type AudioKind = keyof typeof KIND_FIELDS;
+/** Every per-kind field, in the order audioProblem looks at them. */
+const KIND_FIELD_NAMES = ['source', 'url', 'device'] as const;
 
 // One object for every kind, not a union: a union's error names whichever branch failed first, never the field
 // of the kind that was meant; the per-kind fields are checked in audioProblem instead.
@@ -22,17 +33,33 @@ const AudioInputSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'an id of 1 to 64 characters from A-Z a-z 0-9 _ -' }),
     name: Type.String({ minLength: 1, maxLength: 128, description: 'a name of 1 to 128 characters' }),
-    kind: Type.Union([Type.Literal('test'), Type.Literal('stream'), Type.Literal('program')], {
-      description: 'the input kind "test", "stream" or "program"',
+    kind: Type.Union([Type.Literal('test'), Type.Literal('stream'), Type.Literal('program'), Type.Literal('alsa'), Type.Literal('pulse')], {
+      description: 'the input kind "test", "stream", "program", "alsa" or "pulse"',
     }),
     source: Type.Optional(LavfiSource),
     /** Any URL ffmpeg reads; a live input of the same URL shares its reader (src/inputs/reader-pool.ts). */
     url: Type.Optional(InputUrl),
+    device: Type.Optional(
+      Type.String({
+        pattern: DEVICE_PATTERN,
+        description: `a capture device of 1 to ${AUDIO_LIMITS.deviceMaxLength} characters from A-Z a-z 0-9 _ . : , = @ + - starting with a letter or digit, such as "plughw:CARD=USB,DEV=0" or "alsa_input.usb-mic.analog-stereo"`,
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'an object {id, name, kind} with "source" for kind "test", "url" for kind "stream", nothing more for "program"',
+    description:
+      'an object {id, name, kind} with "source" for kind "test", "url" for kind "stream", "device" for kinds "alsa" and "pulse", nothing more for "program"',
   },
+);
+
+const DeviceDiscovery = Type.Object(
+  {
+    alsa: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    pulse: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    asoundDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'a folder path of 1 to 4096 characters' })),
+  },
+  { additionalProperties: false, description: 'an object {alsa?, pulse?, asoundDir?}' },
 );
 
 export const AudioConfigSchema = Type.Object(
@@ -74,8 +101,9 @@ export const AudioConfigSchema = Type.Object(
         { additionalProperties: false, description: `an object {min, max} of BPM from ${TEMPO_LIMITS.bpmMin} to ${TEMPO_LIMITS.bpmMax}` },
       ),
     ),
+    devices: Type.Optional(DeviceDiscovery),
   },
-  { additionalProperties: false, description: 'an object {inputs?, input?, gain?, offsetMs?, beatsPerBar?, tempoRange?}' },
+  { additionalProperties: false, description: 'an object {inputs?, input?, gain?, offsetMs?, beatsPerBar?, tempoRange?, devices?}' },
 );
 
 export type AudioInputConfig =
@@ -84,7 +112,26 @@ export type AudioInputConfig =
   /** `url`: anything ffmpeg reads; shares a live input's reader where that input has the same URL. */
   | { id: string; name: string; kind: 'stream'; url: string }
   /** The program source's own audio track, silence when it has none. */
-  | { id: string; name: string; kind: 'program' };
+  | { id: string; name: string; kind: 'program' }
+  /** `device`: a capture device, pinned here or found by discovery. */
+  | AudioDeviceInputConfig;
+
+/** A capture device pinned in the config file, or one found by discovery. */
+export interface AudioDeviceInputConfig {
+  id: string;
+  name: string;
+  kind: 'alsa' | 'pulse';
+  /** The ALSA PCM (`plughw:CARD=USB,DEV=0`) or PulseAudio source name ffmpeg opens; matches DEVICE_PATTERN. */
+  device: string;
+}
+
+/** Which capture devices are discovered; every key defaults (both on, `/proc/asound`). */
+export interface AudioDeviceDiscovery {
+  alsa?: boolean;
+  pulse?: boolean;
+  /** Where ALSA lists its cards and PCMs (procfs); another folder of the same layout serves tests. */
+  asoundDir?: string;
+}
 
 export interface AudioConfig {
   inputs: AudioInputConfig[];
@@ -97,6 +144,7 @@ export interface AudioConfig {
   beatsPerBar: number;
   /** The beat tracker's search range (BPM). */
   tempoRange: { min: number; max: number };
+  devices?: AudioDeviceDiscovery;
 }
 
 /** A short tone blip on every beat of a click track, so a new installation has something moving. */
@@ -157,16 +205,19 @@ interface LooseInput {
   kind: string;
   source?: string;
   url?: string;
+  device?: string;
 }
 
-/** The kind's own field present, and no other kind's field. */
+/** The kind's own fields present, then no other kind's field (a missing field is the likelier mistake, so it is named first). */
 function fieldProblem(a: LooseInput, i: number): { key: string; message: string } | null {
   const own: readonly string[] = KIND_FIELDS[a.kind as AudioKind] ?? [];
-  for (const f of ['source', 'url']) {
-    const has = a[f as 'source' | 'url'] !== undefined;
+  for (const f of KIND_FIELD_NAMES) {
     const key = `audio.inputs[${i}].${f}`;
-    if (own.includes(f) && !has) return { key, message: `${key} is required for kind ${JSON.stringify(a.kind)}` };
-    if (!own.includes(f) && has) return { key, message: `${key} is not taken by kind ${JSON.stringify(a.kind)}` };
+    if (own.includes(f) && a[f] === undefined) return { key, message: `${key} is required for kind ${JSON.stringify(a.kind)}` };
+  }
+  for (const f of KIND_FIELD_NAMES) {
+    const key = `audio.inputs[${i}].${f}`;
+    if (!own.includes(f) && a[f] !== undefined) return { key, message: `${key} is not taken by kind ${JSON.stringify(a.kind)}` };
   }
   return null;
 }

@@ -339,12 +339,14 @@ export type OutputToMain =
  * An audio input as the worker opens it. `test`: `source` is a lavfi audio graph from the config file only.
  * `stream`: a URL from the config file the worker's own ffmpeg reads. `ring`: samples an ingest reader decodes
  * into a PCM ring (src/shared/pcm-ring.ts), or null while there is none (silence); `follows` says whose ring it is:
- * a shared stream reader, or whichever reader is on the program.
+ * a shared stream reader, or whichever reader is on the program. `alsa`, `pulse`: a capture device name, checked
+ * against a whitelist pattern (DEVICE_PATTERN) before it gets here.
  */
 export type AudioInput =
   | { id: string; kind: 'test'; source: string }
   | { id: string; kind: 'stream'; url: string }
-  | { id: string; kind: 'ring'; follows: 'stream' | 'program'; pcm: SharedArrayBuffer | null };
+  | { id: string; kind: 'ring'; follows: 'stream' | 'program'; pcm: SharedArrayBuffer | null }
+  | { id: string; kind: 'alsa' | 'pulse'; device: string };
 
 export interface AudioInit {
   ffmpeg: string;
@@ -396,4 +398,6 @@ export type AudioToMain =
   | { t: 'done'; id: number }
   | { t: 'stopped'; id: number }
   | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
+  /** The worker thread's kernel thread id, sent once at start (its CPU time is read from /proc by the cost bench). */
+  | { t: 'thread'; tid: number }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

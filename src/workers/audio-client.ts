@@ -1,5 +1,5 @@
 // Main-thread handle of the audio worker: selects the input, keeps its state, reads the analysis block, sends tempo
-// clock commands, and restarts the worker (re-selecting the input) when it dies.
+// clock commands, and restarts the worker (re-selecting the input, with backoff) when it dies.
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -35,8 +35,13 @@ export class AudioClient {
   private readonly calls = new RpcCalls();
   private wanted: AudioInput | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** A worker that dies again and again is restarted less and less often, so a crash loop cannot eat a core. */
+  private restartDelayMs: number = AUDIO_LIMITS.workerRestartFirstMs;
+  private startedAt = 0;
   private stopped: Promise<void> | null = null;
   private pid: number | null = null;
+  /** The worker thread's kernel thread id (for the cost bench), null until it reports it. */
+  private tid: number | null = null;
   /** Replaced on every change, so a reader can compare it by identity. */
   status: AudioStatus = { input: null, state: 'stopped', message: null, restarts: 0 };
   private readonly onProcessExit = (): void => {
@@ -138,6 +143,11 @@ export class AudioClient {
     return true;
   }
 
+  /** The worker thread's id and its ffmpeg's pid, where their CPU time can be read in /proc (test hook). */
+  threads(): { tid: number | null; ffmpegPid: number | null } {
+    return { tid: this.worker ? this.tid : null, ffmpegPid: this.pid };
+  }
+
   private send(worker: Worker, msg: MainToAudio): void {
     worker.postMessage(msg);
   }
@@ -165,6 +175,8 @@ export class AudioClient {
     };
     const worker = new Worker(new URL('../../workers/audio/main.js', import.meta.url), { workerData: init });
     this.worker = worker;
+    this.startedAt = Date.now();
+    this.tid = null;
     worker.on('message', (msg: AudioToMain) => this.onMessage(msg));
     worker.on('error', (err) => this.log.error({ worker: 'audio', error: err.message }, 'audio worker crashed'));
     worker.on('exit', (code) => this.onExit(worker, code));
@@ -182,7 +194,10 @@ export class AudioClient {
     // The clock's last consistent values stay: the next worker goes on from them.
     releaseTempoBlock(this.tempo);
     if (this.stopped) return;
-    this.log.error({ worker: 'audio', code }, 'audio worker exited unexpectedly; restarting it');
+    if (Date.now() - this.startedAt >= AUDIO_LIMITS.workerStableMs) this.restartDelayMs = AUDIO_LIMITS.workerRestartFirstMs;
+    const delay = this.restartDelayMs;
+    this.restartDelayMs = Math.min(delay * 2, AUDIO_LIMITS.workerRestartMaxMs);
+    this.log.error({ worker: 'audio', code, retryInMs: delay }, 'audio worker exited unexpectedly; restarting it');
     if (this.wanted)
       this.setStatus({ ...this.status, input: this.wanted.id, state: 'retrying', message: 'audio worker exited; restarting' });
     // Restarted with or without an input: the tempo clock lives there.
@@ -191,7 +206,7 @@ export class AudioClient {
       if (this.stopped) return;
       if (this.wanted) void this.select(this.wanted);
       else this.ensureWorker();
-    }, AUDIO_LIMITS.workerRestartMs);
+    }, delay);
   }
 
   private onMessage(msg: AudioToMain): void {
@@ -206,6 +221,9 @@ export class AudioClient {
         if (msg.input !== (this.wanted?.id ?? null)) return;
         this.pid = msg.pid ?? null;
         this.setStatus({ input: msg.input, state: msg.state, message: msg.message ?? null, restarts: msg.restarts ?? 0 });
+        return;
+      case 'thread':
+        this.tid = msg.tid;
         return;
       case 'log':
         this.log[msg.level]({ worker: 'audio', ...msg.fields }, msg.msg);

@@ -58,7 +58,11 @@ test('refused: an option as the source, control characters, duplicate ids, an un
     [{ inputs: [input('None')] }, 'audio.inputs[0].id'],
     [{ inputs: [input('a')], input: 'b' }, 'audio.input'],
     [{ gain: 0 }, 'audio.gain'],
-    [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].kind'],
+    [{ inputs: [{ ...input('a'), kind: 'oss' }] }, 'audio.inputs[0].kind'],
+    [{ inputs: [{ ...input('a'), kind: 'alsa' }] }, 'audio.inputs[0].device is required'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'pulse', device: '-f lavfi' }] }, 'audio.inputs[0].device'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'stream', url: 'udp://x', device: 'hw:0' }] }, 'audio.inputs[0].device is not taken'],
+    [{ inputs: [{ id: 'a', name: 'a', kind: 'alsa', device: 'hw:0', url: 'udp://x' }] }, 'audio.inputs[0].url is not taken'],
     [{ offsetMs: 600 }, 'audio.offsetMs'],
     [{ beatsPerBar: 0 }, 'audio.beatsPerBar'],
     [{ tempoRange: { min: 140, max: 120 } }, 'audio.tempoRange'],
@@ -76,12 +80,15 @@ test('refused: an option as the source, control characters, duplicate ids, an un
   }
 });
 
-test('stream and program inputs load', async () => {
+test('stream, program, alsa and pulse inputs load', async () => {
   const r = await load({
     inputs: [
       { id: 'cam', name: 'Cam audio', kind: 'stream', url: 'udp://127.0.0.1:5000' },
       { id: 'prog', name: 'Program', kind: 'program' },
+      { id: 'card', name: 'USB card', kind: 'alsa', device: 'plughw:CARD=USB,DEV=0' },
+      { id: 'mic', name: 'Mic', kind: 'pulse', device: 'alsa_input.usb-mic.analog-stereo' },
     ],
+    devices: { alsa: false, pulse: false },
     input: 'prog',
   });
   assert.ok(r.ok, r.ok ? '' : r.message);

@@ -3097,6 +3097,11 @@ export interface operations {
                                 fpsDefault: number;
                             };
                         };
+                        /** @description what the audio inputs (GET /audio) can be on this box */
+                        audio: {
+                            /** @description audio input kinds this box can open: `test`, `stream` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s) */
+                            kinds: ("test" | "stream" | "program" | "alsa" | "pulse")[];
+                        };
                         limits: {
                             /** @description effects chain length ceiling of the license tier (community 8, pro 32, studio 128) */
                             effectCeiling: number;
@@ -11105,10 +11110,13 @@ export interface operations {
                             id: string;
                             name: string;
                             /**
-                             * @description `test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track
+                             * @description `test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
                              * @enum {string}
                              */
-                            kind: "test" | "stream" | "program";
+                            kind: "test" | "stream" | "program" | "alsa" | "pulse";
+                            /** @description the ALSA PCM or PulseAudio source (device kinds only) */
+                            device?: string;
+                            /** @description true while the input can be opened: always for `test`, `stream` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present */
                             available: boolean;
                         }[];
                         /** @description the selected input id; null when none */

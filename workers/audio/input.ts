@@ -21,7 +21,22 @@ const TICK_MS = 250;
 const KEEP_LINES = 4;
 const MAX_LINE_CHARS = 300;
 
-/** The ffmpeg arguments: the lavfi source in real time, decoded to mono float at the analysis rate on stdout. */
+/**
+ * How ffmpeg opens a lavfi or capture input: a lavfi source paced in real time; an ALSA PCM; a PulseAudio source
+ * asked for small fragments, so the server does not batch seconds of audio before handing them over.
+ */
+function inputArgs(input: Exclude<FfmpegAudioInput, { kind: 'stream' }>, sampleRate: number): string[] {
+  switch (input.kind) {
+    case 'alsa':
+      return ['-f', 'alsa', '-sample_rate', String(sampleRate), '-i', input.device];
+    case 'pulse':
+      return ['-f', 'pulse', '-sample_rate', String(sampleRate), '-channels', '1', '-fragment_size', '2048', '-i', input.device];
+    default:
+      return ['-re', '-f', 'lavfi', '-i', input.source];
+  }
+}
+
+/** The ffmpeg arguments: the input (a stream through its own arguments) decoded to mono float at the analysis rate on stdout. */
 export function audioArgs(input: FfmpegAudioInput, sampleRate: number): string[] {
   if (input.kind === 'stream') return streamArgs(input.url, sampleRate);
   return [
@@ -29,11 +44,7 @@ export function audioArgs(input: FfmpegAudioInput, sampleRate: number): string[]
     '-nostdin',
     '-loglevel',
     'error',
-    '-re',
-    '-f',
-    'lavfi',
-    '-i',
-    input.source,
+    ...inputArgs(input, sampleRate),
     '-vn',
     '-ac',
     '1',

@@ -1,5 +1,6 @@
 // Audio worker entry: runs the selected input's ffmpeg, analyses every hop and publishes the values in the shared
 // analysis block, so no message crosses threads per hop; owns the tempo clock (runs with or without an input).
+import { readlinkSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AUDIO_BINS, AudioBlockWriter } from '../../src/shared/audio-block.js';
@@ -128,3 +129,12 @@ port.on('message', (msg: MainToAudio) => {
 });
 
 process.on('exit', () => run?.killSync());
+
+// The analysis cost bench reads this thread's CPU time from /proc. /proc/thread-self names the calling thread's task,
+// so it is read synchronously here, once: an async read would run on a pool thread and name that one.
+try {
+  const path = readlinkSync('/proc/thread-self');
+  post({ t: 'thread', tid: Number(path.slice(path.lastIndexOf('/') + 1)) });
+} catch {
+  // no procfs: the bench reports the worker's CPU as unknown
+}
