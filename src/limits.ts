@@ -174,3 +174,17 @@ export const TEMPO_LIMITS = {
   offsetMaxMs: 500,
   beatsPerBarMax: 16,
 } as const;
+
+/** ISF `IMPORTED` images: bounded per shader file so one file cannot pin unbounded decoded memory. */
+export const ISF_IMPORTED_LIMITS = {
+  /** Images one ISF file may import. */
+  maxPerFile: 8,
+  /** Widest and tallest image, in pixels (also below every GL's texture size floor we run on). */
+  maxSide: 4096,
+  /** RGBA bytes of one decoded image (so a square image is at most 2048 × 2048). */
+  maxDecodedBytes: 16 * 1024 * 1024,
+  /** Bytes of one image file on disk, checked before decoding. */
+  maxFileBytes: 16 * 1024 * 1024,
+  /** Characters of a PATH in the header. */
+  pathMaxLength: 255,
+} as const;

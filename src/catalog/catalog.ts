@@ -9,6 +9,7 @@ import { parseIsf, isfTypeFromFileName } from './isf-parse.js';
 import { DirWatch } from '../util/dir-watch.js';
 import { parseEffectPreset, type EffectPreset } from './effect-presets.js';
 import type { Logger } from '../log.js';
+import { ImportedImages } from './imported-images.js';
 
 /** Repo-relative assets folder (the compiled file lives in dist/src/catalog/). */
 export const ASSETS_DIR = fileURLToPath(new URL('../../../assets/', import.meta.url));
@@ -53,6 +54,7 @@ export class Catalog extends EventEmitter {
   snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], effectPresets: [], noSignal: null, transitions: [] };
   private watch: DirWatch | null = null;
   private signature = '';
+  private readonly images: ImportedImages;
 
   constructor(
     private readonly dirs: CatalogDirs,
@@ -60,6 +62,7 @@ export class Catalog extends EventEmitter {
     private readonly assetsDir = ASSETS_DIR,
   ) {
     super();
+    this.images = new ImportedImages(log);
   }
 
   async start(): Promise<void> {
@@ -107,7 +110,7 @@ export class Catalog extends EventEmitter {
       for (const d of await this.scanIsf(dir, builtin)) {
         const problem = transitionProblem(d);
         if (problem) this.log.warn({ file: d.file, dir, reason: problem }, 'transition file skipped');
-        else transitions.set(d.type, d);
+        else replaceInto(d, transitions, this.log);
       }
     }
     const next = {
@@ -118,6 +121,7 @@ export class Catalog extends EventEmitter {
       noSignal,
       transitions: [...transitions.values()],
     };
+    this.images.sweep();
     const signature = JSON.stringify(next);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -134,7 +138,15 @@ export class Catalog extends EventEmitter {
         const text = await readSmall(path);
         const vsPath = join(dir, `${basename(name, '.fs')}.vs`);
         const vertex = await readSmall(vsPath).catch(() => undefined);
-        out.push(parseIsf(text, { file: builtin ? `builtin:${name}` : path, fileName: name, ...(vertex !== undefined ? { vertex } : {}) }));
+        const desc = parseIsf(text, {
+          file: builtin ? `builtin:${name}` : path,
+          fileName: name,
+          ...(vertex !== undefined ? { vertex } : {}),
+        });
+        await this.images.load(desc, dir);
+        for (const warning of desc.warnings ?? []) this.log.warn({ file: path, warning }, 'ISF header corrected');
+        for (const img of desc.imported ?? []) if (img.error) this.log.warn({ file: path, reason: img.error }, 'ISF image not loaded');
+        out.push(desc);
       } catch (err) {
         this.log.warn({ file: path, reason: (err as Error).message }, 'ISF file skipped');
       }
@@ -211,6 +223,16 @@ function place(d: IsfDescriptor, kind: 'effect' | 'generator', into: Map<string,
         : 'ISF file has an inputImage, so it is an effect; put it in an effects folder',
     );
     return;
+  }
+  replaceInto(d, into, log);
+}
+
+/** Files are placed built-ins first, so an operator file of a built-in's type replaces it and records which. */
+function replaceInto(d: IsfDescriptor, into: Map<string, IsfDescriptor>, log: Logger): void {
+  const old = into.get(d.type);
+  if (old?.file.startsWith('builtin:') && !d.file.startsWith('builtin:')) {
+    d.replaces = old.file;
+    log.info({ file: d.file, replaces: old.file }, 'ISF file replaces a built-in');
   }
   into.set(d.type, d);
 }

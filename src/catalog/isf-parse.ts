@@ -8,6 +8,7 @@ import {
   type IsfPass,
 } from '../shared/isf-types.js';
 import { exprVariables, IsfExprError, parseSizeExpr } from '../shared/isf-expr.js';
+import { parseImported } from './imported-header.js';
 
 export const MAX_ISF_BYTES = 256 * 1024;
 
@@ -110,7 +111,19 @@ function clampNum(v: number, min: number | undefined, max: number | undefined): 
   return v;
 }
 
-function parseInput(raw: unknown, index: number): IsfInput {
+/** Puts a MIN above MAX back in order, as desktop hosts do, and says so in `warnings`. */
+function ordered(
+  min: number | undefined,
+  max: number | undefined,
+  at: string,
+  warnings: string[],
+): [number | undefined, number | undefined] {
+  if (min === undefined || max === undefined || min <= max) return [min, max];
+  warnings.push(`${at}: MIN ${min} is greater than MAX ${max}; swapped`);
+  return [max, min];
+}
+
+function parseInput(raw: unknown, index: number, warnings: string[]): IsfInput {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail(`INPUTS[${index}] is not an object`);
   const o = raw as Record<string, unknown>;
   if (typeof o.NAME !== 'string' || o.NAME === '') return fail(`INPUTS[${index}] has no NAME`);
@@ -128,9 +141,12 @@ function parseInput(raw: unknown, index: number): IsfInput {
   switch (type) {
     case 'float':
     case 'long': {
-      const min = has('MIN') ? num(o.MIN, `${at} MIN`) : undefined;
-      const max = has('MAX') ? num(o.MAX, `${at} MAX`) : undefined;
-      if (min !== undefined && max !== undefined && min > max) fail(`${at}: MIN is greater than MAX`);
+      const [min, max] = ordered(
+        has('MIN') ? num(o.MIN, `${at} MIN`) : undefined,
+        has('MAX') ? num(o.MAX, `${at} MAX`) : undefined,
+        at,
+        warnings,
+      );
       if (min !== undefined) input.min = min;
       if (max !== undefined) input.max = max;
       let values: number[] | undefined;
@@ -161,6 +177,15 @@ function parseInput(raw: unknown, index: number): IsfInput {
       const len = type === 'color' ? 4 : 2;
       if (has('MIN')) input.min = vec(o.MIN, len, `${at} MIN`);
       if (has('MAX')) input.max = vec(o.MAX, len, `${at} MAX`);
+      if (Array.isArray(input.min) && Array.isArray(input.max)) {
+        const lo = input.min;
+        const hi = input.max;
+        if (lo.some((v, i) => v > hi[i]!)) {
+          warnings.push(`${at}: MIN is greater than MAX in some components; swapped there`);
+          input.min = lo.map((v, i) => Math.min(v, hi[i]!));
+          input.max = hi.map((v, i) => Math.max(v, lo[i]!));
+        }
+      }
       const d = has('DEFAULT') ? vec(o.DEFAULT, len, `${at} DEFAULT`) : type === 'color' ? [0, 0, 0, 1] : [0, 0];
       const lo = input.min as number[] | undefined;
       const hi = input.max as number[] | undefined;
@@ -253,13 +278,25 @@ export function parseIsf(text: string, opts: { file: string; fileName: string; v
   const h = header as Record<string, unknown>;
 
   if (h.INPUTS !== undefined && !Array.isArray(h.INPUTS)) fail('INPUTS must be an array');
-  const inputs = ((h.INPUTS as unknown[] | undefined) ?? []).map(parseInput);
+  const warnings: string[] = [];
+  const inputs = ((h.INPUTS as unknown[] | undefined) ?? []).map((raw, i) => parseInput(raw, i, warnings));
   const seen = new Set<string>();
   for (const i of inputs) {
     if (seen.has(i.name)) fail(`duplicate input name "${i.name}"`);
     seen.add(i.name);
   }
   const passes = parsePasses(h.PASSES, inputs);
+  const imported = parseImported(
+    h.IMPORTED,
+    (name) => {
+      if (!IDENT.test(name)) return 'is not a GLSL identifier';
+      if (isReserved(name)) return 'is a reserved word';
+      if (seen.has(name)) return 'has the name of an input';
+      if (passes.some((p) => p.target === name)) return 'has the name of a pass TARGET';
+      return null;
+    },
+    fail,
+  );
 
   const categories = Array.isArray(h.CATEGORIES) ? h.CATEGORIES.filter((c): c is string => typeof c === 'string') : [];
   const name = typeof h.NAME === 'string' && h.NAME.trim() !== '' ? h.NAME.trim() : titleCase(type);
@@ -282,5 +319,7 @@ export function parseIsf(text: string, opts: { file: string; fileName: string; v
   };
   if (typeof h.CREDIT === 'string') desc.credit = h.CREDIT;
   if (opts.vertex !== undefined) desc.vertex = opts.vertex;
+  if (imported.length > 0) desc.imported = imported;
+  if (warnings.length > 0) desc.warnings = warnings;
   return desc;
 }

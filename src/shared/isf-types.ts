@@ -65,4 +65,27 @@ export interface IsfDescriptor {
   fragment: string;
   /** Optional companion vertex shader source (`<name>.vs`). */
   vertex?: string;
+  /** `IMPORTED` images, declared as sampler2D uniforms under their names (absent when the header has none). */
+  imported?: IsfImported[];
+  /** Header problems vjd accepted and corrected (e.g. MIN above MAX), as shown in logs and the catalog. */
+  warnings?: string[];
+  /** The built-in file this operator file replaced (`builtin:<file>`), when it has a built-in's type. */
+  replaces?: string;
+}
+
+/** One `IMPORTED` image: the header's name and path; the catalog adds the decoded pixels or why there are none. */
+export interface IsfImported {
+  name: string;
+  /** As written in the header: relative to the `.fs` file's folder. */
+  path: string;
+  /** Absolute path once resolved: identifies the image, so instances and files naming it share one texture. */
+  file?: string;
+  /** Set when the image could not be used; a program with such an image refuses to compile with this message. */
+  error?: string;
+  /** Decoded RGBA, bottom row first (GL's texture orientation), shared with the render worker without a copy. */
+  pixels?: SharedArrayBuffer;
+  width?: number;
+  height?: number;
+  /** Grows with every decode: the render worker re-uploads a texture when it sees a higher one for the same file. */
+  serial?: number;
 }

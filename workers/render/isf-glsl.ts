@@ -26,10 +26,11 @@ const GLSL_TYPE: Record<IsfInput['type'], string> = {
   audioFFT: 'sampler2D',
 };
 
-/** Samplers the shader may name in IMG_* calls: image inputs and pass targets, in texture-unit order. */
+/** Samplers the shader may name in IMG_* calls: image inputs, pass targets and IMPORTED images, in texture-unit order. */
 export function samplerNames(desc: IsfDescriptor): string[] {
   const names = desc.inputs.filter(isSamplerInput).map((i) => i.name);
   for (const p of desc.passes) if (p.target && !names.includes(p.target)) names.push(p.target);
+  for (const i of desc.imported ?? []) names.push(i.name);
   return names;
 }
 

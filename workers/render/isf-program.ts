@@ -7,6 +7,7 @@ import { builtinLocations, setBuiltins, type BuiltinFrame, type BuiltinLocations
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
 import type { AudioTextureKind } from './audio-textures.js';
 import { AUDIO_BINS } from '../../src/shared/audio-block.js';
+import { acquireAll, releaseImported, type ImportedTexture } from './imported-textures.js';
 
 export { IsfCompileError };
 
@@ -45,6 +46,8 @@ interface Sampler {
   rect: WebGLUniformLocation | null;
   /** An ISF audio input: its kind and the columns it asked for (MAX, else every sample or bin the analysis has). */
   audio?: { kind: AudioTextureKind; columns: number; texture: WebGLTexture | null };
+  /** An IMPORTED image: its shared texture, whose size follows the file. */
+  imported?: { file: string; entry: ImportedTexture };
 }
 
 const COPY_FRAGMENT = `precision mediump float;
@@ -114,6 +117,7 @@ export class IsfProgram {
     public width: number,
     public height: number,
     private readonly quad: Quad,
+    private readonly imported: ReadonlyMap<string, { file: string; entry: ImportedTexture }>,
   ) {
     const at = (name: string): WebGLUniformLocation | null => gl.getUniformLocation(program, name);
     this.u = builtinLocations(gl, program);
@@ -130,6 +134,8 @@ export class IsfProgram {
         const columns = typeof input.max === 'number' ? input.max : AUDIO_BINS;
         s.audio = { kind: input.type, columns, texture: null };
       }
+      const image = imported.get(name);
+      if (image) s.imported = image;
       if (!targets.has(name)) this.images.push(s);
       else {
         // The first pass naming a buffer decides its size and format.
@@ -166,16 +172,30 @@ export class IsfProgram {
 
   /** Compiles and links; throws IsfCompileError with the first error line (file line numbers). */
   static create(gl: GL, desc: IsfDescriptor, width: number, height: number, quad: Quad): IsfProgram {
+    // An image that did not load fails the program as a compile error would, naming the image.
+    const imported = acquireAll(gl, desc.imported ?? []);
+    const release = (): void => {
+      for (const i of imported.values()) releaseImported(gl, i.file, i.entry);
+    };
     const src = buildIsfSources(desc);
-    const program = linkProgram(gl, src.vertex, src.fragment, src.vertexOffset, src.fragmentOffset);
+    let program: WebGLProgram;
+    try {
+      program = linkProgram(gl, src.vertex, src.fragment, src.vertexOffset, src.fragmentOffset);
+    } catch (err) {
+      release();
+      throw err;
+    }
     let p: IsfProgram | null = null;
     try {
-      p = new IsfProgram(gl, desc, program, width, height, quad);
+      p = new IsfProgram(gl, desc, program, width, height, quad, imported);
       p.allocate();
       return p;
     } catch (err) {
       if (p) p.destroy();
-      else gl.deleteProgram(program);
+      else {
+        gl.deleteProgram(program);
+        release();
+      }
       throw err;
     }
   }
@@ -274,6 +294,12 @@ export class IsfProgram {
         gl.uniform2f(s.size, s.audio.columns, 1);
         continue;
       }
+      if (s.imported) {
+        gl.activeTexture(gl.TEXTURE0 + s.unit);
+        gl.bindTexture(gl.TEXTURE_2D, s.imported.entry.texture);
+        gl.uniform2f(s.size, s.imported.entry.width, s.imported.entry.height);
+        continue;
+      }
       const tex = s.name === 'inputImage' ? frame.input : (frame.images?.[s.name] ?? null);
       gl.activeTexture(gl.TEXTURE0 + s.unit);
       gl.bindTexture(gl.TEXTURE_2D, tex ?? this.dummy);
@@ -322,6 +348,7 @@ export class IsfProgram {
     gl.deleteProgram(this.program);
     if (this.copy) gl.deleteProgram(this.copy.program);
     gl.deleteTexture(this.dummy);
+    for (const i of this.imported.values()) releaseImported(gl, i.file, i.entry);
     for (const b of this.buffers) {
       if (b.front) b.front.destroy();
       if (b.back) b.back.destroy();

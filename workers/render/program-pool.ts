@@ -128,5 +128,6 @@ function keyOf(desc: IsfDescriptor): string {
 }
 
 function signatureOf(desc: IsfDescriptor): string {
-  return JSON.stringify([desc.fragment, desc.vertex ?? '', desc.passes, desc.inputs]);
+  // IMPORTED: a new decode (serial) recompiles the spare, whose creation re-uploads the shared texture.
+  return JSON.stringify([desc.fragment, desc.vertex ?? '', desc.passes, desc.inputs, desc.imported ?? null]);
 }

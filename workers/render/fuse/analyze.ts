@@ -51,6 +51,7 @@ function run(desc: IsfDescriptor): Analysis {
   if (desc.vertex !== undefined) return no('has its own vertex shader');
   // An audio texture would need its own sampler unit inside the fused pass; such effects run on their own.
   if (desc.inputs.some((i) => i.type === 'audio' || i.type === 'audioFFT')) return no('has audio inputs');
+  if (desc.imported && desc.imported.length > 0) return no('has IMPORTED images');
   const images = desc.inputs.filter((i) => i.type === 'image');
   if (images.length !== 1 || images[0]!.name !== 'inputImage') return no('has other image inputs');
   const src = stripComments(desc.fragment);
