@@ -34,6 +34,10 @@ const CatalogItem = Type.Object({
   inputs: Type.Array(InputDescriptionSchema, {
     description: "the effect's ISF inputs in file order (`inputImage` included, not settable)",
   }),
+  replaces: Type.Optional(Type.String({ description: 'the built-in file (`builtin:<file>`) this operator file replaced' })),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), { description: 'header problems vjd corrected when loading the file (e.g. MIN above MAX)' }),
+  ),
 });
 
 const ChainList = Type.Object({
@@ -139,9 +143,14 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       errors: ['CHAIN_BUSY'],
       handler: () => {
         const inChain = new Set(d.render.readChain().items.map((i) => i.type));
-        const items = d
-          .catalog()
-          .effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type), inputs: describeInputs(e.inputs) }));
+        const items = d.catalog().effects.map((e) => ({
+          type: e.type,
+          name: e.name,
+          inChain: inChain.has(e.type),
+          inputs: describeInputs(e.inputs),
+          ...(e.replaces ? { replaces: e.replaces } : {}),
+          ...(e.warnings ? { warnings: e.warnings } : {}),
+        }));
         return { json: { count: items.length, inChainCount: items.filter((i) => i.inChain).length, items } };
       },
     }),

@@ -97,7 +97,7 @@ export class Catalog extends EventEmitter {
     const presets = new Map<string, SourcePreset>();
     const effectPresets = new Map<string, EffectPreset>();
     for (const dir of [join(this.assetsDir, 'presets'), join(this.assetsDir, 'effect-presets'), ...this.dirs.presets]) {
-      for (const p of await this.scanPresets(dir, generators, effects)) {
+      for (const p of await this.scanPresets(dir, generators, effects, dir.startsWith(this.assetsDir))) {
         if ('effect' in p) effectPresets.set(p.id, p);
         else presets.set(p.id, p);
       }
@@ -158,6 +158,7 @@ export class Catalog extends EventEmitter {
     dir: string,
     generators: Map<string, IsfDescriptor>,
     effects: Map<string, IsfDescriptor>,
+    builtin: boolean,
   ): Promise<Array<SourcePreset | EffectPreset>> {
     const out: Array<SourcePreset | EffectPreset> = [];
     for (const name of await this.list(dir, '.json')) {
@@ -166,7 +167,13 @@ export class Catalog extends EventEmitter {
         const raw = JSON.parse(await readSmall(path)) as Record<string, unknown>;
         if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('a preset file holds one JSON object');
         if ('effect' in raw) {
-          out.push(parseEffectPreset(raw, name, path, effects));
+          const preset = parseEffectPreset(raw, name, path, effects, builtin);
+          if (preset.dropped)
+            this.log.warn(
+              { file: path, replacedBy: effects.get(preset.effect)?.file, dropped: preset.dropped },
+              'built-in preset keeps the values its replaced effect accepts',
+            );
+          out.push(preset);
           continue;
         }
         const presetName = raw.name;

@@ -11,6 +11,8 @@ export interface EffectPreset {
   effect: string;
   inputs: Record<string, unknown>;
   file: string;
+  /** Values a built-in preset had to leave out because an operator file replaced its effect without those inputs. */
+  dropped?: string[];
 }
 
 /** Validates a parsed preset file; throws with the reason the file is skipped. */
@@ -19,6 +21,7 @@ export function parseEffectPreset(
   fileName: string,
   file: string,
   effects: ReadonlyMap<string, IsfDescriptor>,
+  builtin = false,
 ): EffectPreset {
   const name = raw.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 128)
@@ -28,15 +31,20 @@ export function parseEffectPreset(
   if (!desc) throw new Error(`"effect" must name an installed effect (got ${JSON.stringify(effect)?.slice(0, 80)})`);
   const inputs = raw.inputs ?? {};
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) throw new Error('"inputs" must be an object');
+  // A built-in preset whose effect an operator file replaced keeps working with the values the new file can take.
+  const lenient = builtin && desc.replaces !== undefined;
   const out: Record<string, unknown> = {};
+  const dropped: string[] = [];
   for (const [key, value] of Object.entries(inputs)) {
     const input = desc.inputs.find((i) => i.name === key);
-    if (!input || isSamplerInput(input)) throw new Error(`"inputs.${key}": effect ${desc.type} has no such input`);
-    const problem = checkValue(input, value);
-    if (problem) throw new Error(`"inputs.${key}": ${problem}`);
-    out[key] = value;
+    const problem = !input || isSamplerInput(input) ? `effect ${desc.type} has no such input` : checkValue(input, value);
+    if (problem && lenient) dropped.push(`"inputs.${key}": ${problem}`);
+    else if (problem) throw new Error(`"inputs.${key}": ${problem}`);
+    else out[key] = value;
   }
-  return { id: isfTypeFromFileName(fileName), name: name.trim(), effect: desc.type, inputs: out, file };
+  const preset: EffectPreset = { id: isfTypeFromFileName(fileName), name: name.trim(), effect: desc.type, inputs: out, file };
+  if (dropped.length > 0) preset.dropped = dropped;
+  return preset;
 }
 
 /** Type check only: ranges are clamped where values reach the shader, as for every other input value. */

@@ -3564,6 +3564,10 @@ export interface operations {
                                 /** @description long: a label per value (accepted in place of the value) */
                                 labels?: string[];
                             }[];
+                            /** @description the built-in file (`builtin:<file>`) this operator file replaced */
+                            replaces?: string;
+                            /** @description header problems vjd corrected when loading the file (e.g. MIN above MAX) */
+                            warnings?: string[];
                         }[];
                     };
                 };
