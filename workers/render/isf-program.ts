@@ -1,7 +1,8 @@
 // Runs one ISF descriptor on a WebGL 1 context: compile/link, cached uniforms, multi-pass buffers.
 import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/shared/isf-types.js';
 import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
-import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
+import { IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
+import { linkIsf } from './glsl-dialect/retry.js';
 import type { GL, Quad } from './gl-util.js';
 import { builtinLocations, setBuiltins, type BuiltinFrame, type BuiltinLocations } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
@@ -166,11 +167,11 @@ export class IsfProgram {
 
   /** Compiles and links; throws IsfCompileError with the first error line (file line numbers). */
   static create(gl: GL, desc: IsfDescriptor, width: number, height: number, quad: Quad): IsfProgram {
-    const src = buildIsfSources(desc);
-    const program = linkProgram(gl, src.vertex, src.fragment, src.vertexOffset, src.fragmentOffset);
+    // The file as written, or its desktop-GLSL rewrite when only that compiles (which the program then keeps).
+    const { program, desc: compiled } = linkIsf(gl, desc);
     let p: IsfProgram | null = null;
     try {
-      p = new IsfProgram(gl, desc, program, width, height, quad);
+      p = new IsfProgram(gl, compiled, program, width, height, quad);
       p.allocate();
       return p;
     } catch (err) {
