@@ -188,3 +188,18 @@ export const ISF_IMPORTED_LIMITS = {
   /** Characters of a PATH in the header. */
   pathMaxLength: 255,
 } as const;
+
+/**
+ * The desktop-GLSL rewrite of an ISF shader that does not compile as written (workers/render/glsl-dialect): it runs
+ * synchronously in the render worker, so its input is bounded. A shader past a bound keeps its original error.
+ */
+export const ISF_DIALECT_LIMITS = {
+  /** Source characters of one stage (the parser costs tens of microseconds per character on a loaded box). */
+  sourceMaxLength: 32 * 1024,
+  /** Bracket nesting ( [ { of the source, checked before parsing (the parser and the typing recurse on it). */
+  nestingMax: 64,
+  /** Expression nodes the typing visits in one stage. */
+  nodesMax: 50_000,
+  /** Depth of the typing's recursion over one expression (a long `a + a + …` chain is a deep tree). */
+  depthMax: 256,
+} as const;

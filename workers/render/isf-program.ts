@@ -1,7 +1,8 @@
 // Runs one ISF descriptor on a WebGL 1 context: compile/link, cached uniforms, multi-pass buffers.
 import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../src/shared/isf-types.js';
 import { clampSize, evalNode, parseSizeExpr, type SizeExpr } from '../../src/shared/isf-expr.js';
-import { buildIsfSources, IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
+import { IsfCompileError, linkProgram, POSITION_ATTRIBUTE, samplerNames } from './isf-glsl.js';
+import { linkIsf } from './glsl-dialect/retry.js';
 import type { GL, Quad } from './gl-util.js';
 import { builtinLocations, setBuiltins, type BuiltinFrame, type BuiltinLocations } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
@@ -177,17 +178,18 @@ export class IsfProgram {
     const release = (): void => {
       for (const i of imported.values()) releaseImported(gl, i.file, i.entry);
     };
-    const src = buildIsfSources(desc);
-    let program: WebGLProgram;
+    // The file as written, or its desktop-GLSL rewrite when only that compiles (which the program then keeps).
+    let linked: ReturnType<typeof linkIsf>;
     try {
-      program = linkProgram(gl, src.vertex, src.fragment, src.vertexOffset, src.fragmentOffset);
+      linked = linkIsf(gl, desc);
     } catch (err) {
       release();
       throw err;
     }
+    const { program, desc: compiled } = linked;
     let p: IsfProgram | null = null;
     try {
-      p = new IsfProgram(gl, desc, program, width, height, quad, imported);
+      p = new IsfProgram(gl, compiled, program, width, height, quad, imported);
       p.allocate();
       return p;
     } catch (err) {

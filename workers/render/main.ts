@@ -12,10 +12,12 @@ import {
 import { expired } from '../../src/shared/rpc.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
+import { dialectEvents } from './glsl-dialect/retry.js';
 
 const port = parentPort!;
 const init = workerData as RenderInit;
 const post = (m: RenderToMain): void => port.postMessage(m);
+dialectEvents.onRewrite = (fields) => post({ t: 'log', level: 'info', msg: 'ISF shader compiled after the desktop-GLSL rewrite', fields });
 /** Shared with the main thread and handed to every engine, so a rebuilt context keeps counting where it stopped. */
 const counters = init.counters ? new Int32Array(init.counters, 0, RENDER_COUNTERS.length) : null;
 
