@@ -89,6 +89,13 @@ export const StatusBody = Type.Object({
       description:
         'runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order',
     }),
+    programCompiles: Type.Object(
+      { ahead: Type.Integer(), onDemand: Type.Integer(), pending: Type.Integer() },
+      {
+        description:
+          'ISF programs compiled ahead (catalog load, used spares replaced between frames) and on demand (no spare was ready: the frame loop waited for the compile); pending: used spares still to be replaced',
+      },
+    ),
   }),
   thumbnails: Type.Object(
     {

@@ -295,6 +295,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       gl: stats?.gl ?? { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 },
       passes: stats?.passes ?? 0,
       fusedRuns: stats?.fusedRuns ?? [],
+      programCompiles: stats?.programCompiles ?? { ahead: 0, onDemand: 0, pending: 0 },
     };
     statusMemo = { stats, alive, value };
     return value;

@@ -158,6 +158,11 @@ export interface RenderStats {
   passes: number;
   /** Runs of effects drawn as one fused pass, as their types in chain order. */
   fusedRuns: string[][];
+  /**
+   * ISF programs compiled ahead (catalog load, spares between frames) and on demand (a stall of the frame loop);
+   * pending: used spares waiting for idle time to be replaced.
+   */
+  programCompiles: { ahead: number; onDemand: number; pending: number };
 }
 
 /** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */

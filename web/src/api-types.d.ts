@@ -2837,6 +2837,12 @@ export interface operations {
                             passes: number;
                             /** @description runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order */
                             fusedRuns: string[][];
+                            /** @description ISF programs compiled ahead (catalog load, used spares replaced between frames) and on demand (no spare was ready: the frame loop waited for the compile); pending: used spares still to be replaced */
+                            programCompiles: {
+                                ahead: number;
+                                onDemand: number;
+                                pending: number;
+                            };
                         };
                         /** @description thumbnail pipeline counters */
                         thumbnails: {

@@ -8,6 +8,8 @@ import { applyValues, firedEvents, inputStates, persistable, resetValues, type A
 /** One running effect: its own programs and buffers (two copies of one type never share persistent buffers). */
 export interface EffectInstance {
   destroy(): void;
+  /** Starts the instance over (its time from 0, its buffers cleared): called when a disabled effect is enabled. */
+  restart?(): void;
 }
 
 export interface ChainDeps<I extends EffectInstance> {
@@ -87,6 +89,8 @@ export class Chain<I extends EffectInstance> {
         const slot = this.slots[found.at]!;
         const next = cmd.op === 'toggle' ? !slot.enabled : cmd.enabled;
         if (next !== slot.enabled) {
+          // Enabling starts the effect as adding it does: shaders that set up state on their first frame do so again.
+          if (next) slot.instance.restart?.();
           slot.enabled = next;
           this.version++;
         }

@@ -121,6 +121,8 @@ export class RenderEngine {
       date: isfDate(),
       palette: this.palette,
       values: {},
+      // Every program drawn by the loop keeps its own TIME and FRAMEINDEX (time and frameIndex here are the loop's).
+      instanceClock: true,
     };
     this.audio = new AudioFrame(opts.audio?.block ?? null, opts.audio?.tempo ?? null);
     this.audio.textures = new AudioTextures(gl, this.audio);
@@ -133,7 +135,7 @@ export class RenderEngine {
       catalog: () => this.effects,
       instantiate: (desc) => {
         const program = this.pool.take(desc);
-        return { program, destroy: () => program.destroy() };
+        return { program, destroy: () => program.destroy(), restart: () => program.restart() };
       },
     });
     this.source = new SourceStage(gl, this.quad, this.pool, width, height);
@@ -247,7 +249,8 @@ export class RenderEngine {
       return;
     }
     try {
-      this.mix.command(cmd);
+      // The incoming source starts with the transition: a generator on preview counts from 0 again.
+      if (this.mix.command(cmd)) this.source.restartCued();
     } catch (err) {
       this.onMix(id, (err as Error).message);
       return;
@@ -282,7 +285,11 @@ export class RenderEngine {
       this.next += this.period;
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
-      if (this.next - performance.now() > 2) this.pool.refill();
+      // One spare per idle slot: effects and generators first, then transitions.
+      if (this.next - performance.now() > 2) {
+        if (this.pool.pending() > 0) this.pool.refill();
+        else this.mix.refill();
+      }
       // Fused programs compile one step at a time in the idle time (see Fuser.idle).
       this.fuse.idle(this.next - performance.now(), this.period);
       this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
@@ -420,6 +427,11 @@ export class RenderEngine {
       contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
       ...this.fuse.stats(),
+      programCompiles: {
+        ahead: this.pool.compiles.ahead + this.mix.compiles.ahead,
+        onDemand: this.pool.compiles.onDemand + this.mix.compiles.onDemand,
+        pending: this.pool.pending() + this.mix.pending(),
+      },
     };
   }
 

@@ -4,6 +4,7 @@ import { ISF_AUDIO_UNIFORMS } from '../../src/shared/isf-types.js';
 import { PALETTE_SLOTS } from '../../src/shared/palette.js';
 import type { GL } from './gl-util.js';
 import type { AudioTextures } from './audio-textures.js';
+import type { ClockValues } from './isf-clock.js';
 
 /** The audio built-ins, in the order of the values vector (see audio-frame.ts). */
 export const AUDIO_UNIFORMS = ISF_AUDIO_UNIFORMS;
@@ -74,13 +75,18 @@ export interface BuiltinFrame {
   palette: { rgb: Float32Array; count: number };
   /** Absent (thumbnails of generators, warm-up draws): the audio built-ins read 0 and audio textures are blank. */
   audio?: FrameAudio;
+  /**
+   * Set by the render loop: each program's TIME, TIMEDELTA and FRAMEINDEX come from its own clock (isf-clock.ts),
+   * time and frameIndex above being the loop's. Absent (thumbnails, warm-up draws): the values above are used as given.
+   */
+  instanceClock?: boolean;
 }
 
-/** Sets the frame-wide built-ins of the program in use. */
-export function setBuiltins(gl: GL, u: BuiltinLocations, frame: BuiltinFrame): void {
-  gl.uniform1f(u.time, frame.time);
-  gl.uniform1f(u.timeDelta, frame.timeDelta);
-  gl.uniform1i(u.frameIndex, frame.frameIndex);
+/** Sets the frame-wide built-ins of the program in use; `clock`: the instance's own time values, else the frame's. */
+export function setBuiltins(gl: GL, u: BuiltinLocations, frame: BuiltinFrame, clock: ClockValues = frame): void {
+  gl.uniform1f(u.time, clock.time);
+  gl.uniform1f(u.timeDelta, clock.timeDelta);
+  gl.uniform1i(u.frameIndex, clock.frameIndex);
   gl.uniform4fv(u.date, frame.date);
   gl.uniform3fv(u.palette, frame.palette.rgb);
   gl.uniform1i(u.paletteCount, frame.palette.count);

@@ -6,6 +6,7 @@ import { linkIsf } from './glsl-dialect/retry.js';
 import type { GL, Quad } from './gl-util.js';
 import { builtinLocations, setBuiltins, type BuiltinFrame, type BuiltinLocations } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
+import { InstanceClock } from './isf-clock.js';
 import type { AudioTextureKind } from './audio-textures.js';
 import { AUDIO_BINS } from '../../src/shared/audio-block.js';
 import { acquireAll, releaseImported, type ImportedTexture } from './imported-textures.js';
@@ -109,6 +110,8 @@ export class IsfProgram {
   private dummy: WebGLTexture | null = null;
   private copy: { program: WebGLProgram; src: WebGLUniformLocation | null } | null = null;
   private destroyed = false;
+  /** This instance's TIME, TIMEDELTA and FRAMEINDEX (fused runs tick it too, so a member keeps its own time). */
+  readonly clock = new InstanceClock();
 
   // Only looks things up; GL objects are made in allocate() so a failure there can be cleaned up by destroy().
   private constructor(
@@ -224,6 +227,28 @@ export class IsfProgram {
     }
   }
 
+  /**
+   * Starts the instance again: its next frame is FRAMEINDEX 0 at TIME 0 and its buffers are transparent black,
+   * as for a new instance (a re-enabled effect, a transition taken again).
+   */
+  restart(): void {
+    if (this.destroyed) return;
+    if (this.clock.running && this.buffers.length > 0) {
+      const gl = this.gl;
+      gl.disable(gl.SCISSOR_TEST);
+      gl.clearColor(0, 0, 0, 0);
+      for (const b of this.buffers) {
+        for (const t of [b.front, b.back]) {
+          if (!t) continue;
+          gl.bindFramebuffer(gl.FRAMEBUFFER, t.framebuffer);
+          gl.viewport(0, 0, t.width, t.height);
+          gl.clear(gl.COLOR_BUFFER_BIT);
+        }
+      }
+    }
+    this.clock.restart();
+  }
+
   private setInputs(values: Record<string, unknown>): void {
     IsfProgram.setInputUniforms(this.gl, this.inputs, values, this.vars);
   }
@@ -283,7 +308,7 @@ export class IsfProgram {
     for (const cap of this.caps) gl.disable(cap);
     gl.useProgram(this.program);
     const u = this.u;
-    setBuiltins(gl, u, frame);
+    setBuiltins(gl, u, frame, frame.instanceClock ? this.clock.tick(frame.time, frame.frameIndex) : frame);
     this.setInputs(frame.values);
     if (this.buffers.length > 0) this.layoutBuffers();
 

@@ -5,7 +5,7 @@ import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { MixCommand } from '../../src/shared/messages.js';
 import type { GL, Quad } from './gl-util.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
-import { ProgramPool, type CompileResult } from './program-pool.js';
+import { ProgramPool, type CompileCounts, type CompileResult } from './program-pool.js';
 import { createTarget, type RenderTarget } from './targets.js';
 
 export class MixStage {
@@ -36,9 +36,16 @@ export class MixStage {
     return this.pool.setCatalog(descs);
   }
 
-  /** Applies a take or a T-bar move; throws when the transition is unknown or does not compile. */
-  command(cmd: MixCommand): void {
+  /**
+   * Applies a take or a T-bar move; throws when the transition is unknown or does not compile. True when it
+   * starts a transition (a take, or the T-bar leaving the program end).
+   */
+  command(cmd: MixCommand): boolean {
+    const idle = this.auto === null && this.position === 0;
     this.use(cmd.transition);
+    // A transition starts at every take and when the T-bar leaves the program end: its time counts from 0 and
+    // its buffers are cleared, as a new instance's would be (the program is kept between takes, not recompiled).
+    if (cmd.op === 'take' || idle) this.program!.restart();
     if (cmd.op === 'take') {
       // A cut has no duration: the buses swap on the next frame.
       const durationMs = cmd.transition === 'cut' ? 0 : cmd.durationMs;
@@ -47,6 +54,7 @@ export class MixStage {
       this.auto = null;
       this.position = Math.min(1, Math.max(0, cmd.value));
     }
+    return cmd.op === 'take' || idle;
   }
 
   /** The transition's progress for this frame, or null while idle (the program alone is drawn). */
@@ -90,6 +98,20 @@ export class MixStage {
     } finally {
       ctx.images = null;
     }
+  }
+
+  /** Compiles one used spare (between frames); true while more are waiting. */
+  refill(): boolean {
+    return this.pool.refill();
+  }
+
+  /** How many used spares wait to be compiled. */
+  pending(): number {
+    return this.pool.pending();
+  }
+
+  get compiles(): CompileCounts {
+    return this.pool.compiles;
   }
 
   destroy(): void {

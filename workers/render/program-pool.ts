@@ -18,9 +18,17 @@ export interface CompileResult {
   error?: string;
 }
 
+/** Programs compiled: `ahead` at catalog load and between frames, `onDemand` when asked for with no spare ready. */
+export interface CompileCounts {
+  ahead: number;
+  onDemand: number;
+}
+
 export class ProgramPool {
   private readonly entries = new Map<string, Entry>();
   private readonly refills = new Set<string>();
+  /** An on-demand compile stalls the frame loop for the compile's length: a spare missing when it was needed. */
+  readonly compiles: CompileCounts = { ahead: 0, onDemand: 0 };
 
   constructor(
     private readonly gl: GL,
@@ -79,7 +87,13 @@ export class ProgramPool {
         return spare;
       }
     }
+    this.compiles.onDemand++;
     return this.compile(desc);
+  }
+
+  /** How many used spares wait to be compiled (see refill). */
+  pending(): number {
+    return this.refills.size;
   }
 
   /** Compiles one missing spare; called when the frame loop has time. Returns true while more are waiting. */
@@ -104,6 +118,7 @@ export class ProgramPool {
   }
 
   private fill(entry: Entry): void {
+    this.compiles.ahead++;
     try {
       entry.spare = this.compile(entry.desc);
       entry.error = null;

@@ -166,6 +166,11 @@ export class SourceStage {
     this.cuedKey = program.kind === 'none' ? '' : key;
   }
 
+  /** A transition to the preview bus started: a generator there starts over (time from 0, buffers cleared). */
+  restartCued(): void {
+    if (this.cued?.kind === 'generator') this.cued.program.restart();
+  }
+
   drop(source: Active): void {
     this.release(source);
   }

@@ -1,11 +1,12 @@
 // Generates one fragment shader for a run of fusable effects: effect k becomes `vec4 fxK(vec2 coord)`, its read of
 // inputImage a call of fx(K-1) at the coordinate it asked for (fx0 reads the run's input texture), its inputs and
-// top-level names renamed `fxK_<name>` so two copies of one type keep their own values.
+// top-level names renamed `fxK_<name>` so two copies of one type keep their own values, and its TIME, TIMEDELTA and
+// FRAMEINDEX renamed `fxK_TIME` … so each member keeps its own clock.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
 import { BUILTIN_UNIFORMS, PALETTE_COLOR_FUNCTION } from '../isf-builtins.js';
 import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
 import type { Fusable } from './analyze.js';
-import { callArgs, renameIdentifiers } from './glsl-scan.js';
+import { callArgs, identifiers, renameIdentifiers } from './glsl-scan.js';
 
 export const GLSL_TYPE: Record<string, string> = {
   float: 'float',
@@ -27,7 +28,25 @@ void main() {
 /** The uniform a fused program gives input `name` of the effect at `k` (1-based position in the run). */
 export const uniformName = (k: number, name: string): string => `fx${k}_${name}`;
 
-// The ISF uniforms every effect of the run shares: one frame, one size, one palette (as the unfused passes see them).
+/** The per-instance built-ins and their GLSL types: each member of a run gets its own copy (`fxK_TIME`). */
+export const CLOCK_UNIFORMS: ReadonlyArray<readonly [name: 'TIME' | 'TIMEDELTA' | 'FRAMEINDEX', type: string]> = [
+  ['TIME', 'float'],
+  ['TIMEDELTA', 'float'],
+  ['FRAMEINDEX', 'int'],
+];
+
+/** The per-instance built-ins an effect's source names (only those are declared for it in a fused program). */
+export function clockUniformsUsed(a: Fusable): ReadonlyArray<readonly [string, string]> {
+  const names = new Set(
+    identifiers(a.source)
+      .filter((id) => !id.member)
+      .map((id) => id.name),
+  );
+  return CLOCK_UNIFORMS.filter(([n]) => names.has(n));
+}
+
+// The ISF uniforms every effect of the run shares: one frame, one size, one palette, one audio analysis (as the
+// unfused passes see them); the clock built-ins declared here go unused, each member reading its own.
 const PRELUDE = [
   'precision highp float;',
   'precision highp int;',
@@ -60,6 +79,8 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable, last: boolea
   const renames = new Map<string, string>();
   for (const i of desc.inputs) if (i.type !== 'image') renames.set(i.name, uniformName(k, i.name));
   for (const g of a.globals) renames.set(g, `fx${k}_${g}`);
+  const clock = clockUniformsUsed(a);
+  for (const [n] of clock) renames.set(n, uniformName(k, n));
   renames.set('isf_FragNormCoord', coord).set('vv_FragNormCoord', coord).set('gl_FragCoord', fragCoord);
   const rename = (s: string): string => renameIdentifiers(s, (n) => renames.get(n));
 
@@ -77,6 +98,7 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable, last: boolea
     `vec2 ${coord};`,
     `vec4 ${fragCoord};`,
     ...desc.inputs.filter((i) => i.type !== 'image').map((i) => `uniform ${GLSL_TYPE[i.type]} ${uniformName(k, i.name)};`),
+    ...clock.map(([n, type]) => `uniform ${type} ${uniformName(k, n)};`),
     before,
     `vec4 fx${k}(vec2 fx_c) {`,
     `  ${coord} = fx_c;`,

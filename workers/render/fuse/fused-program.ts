@@ -6,17 +6,24 @@ import { builtinLocations, setBuiltins, type BuiltinLocations } from '../isf-bui
 import { linkProgram } from '../isf-glsl.js';
 import { IsfProgram, type IsfFrame } from '../isf-program.js';
 import { FUSED_VERTEX, uniformName } from './codegen.js';
+import type { InstanceClock } from '../isf-clock.js';
 
-/** What a fused program reads per effect each frame: the slot's current input values. */
+/** What a fused program reads per effect each frame: the slot's current input values and its instance's clock. */
 export interface FusedSlot {
   inputs: Record<string, unknown>;
+  /** The member's own program (a chain slot's instance): its clock gives the member's TIME and FRAMEINDEX. */
+  readonly instance?: { readonly program: { readonly clock: InstanceClock } };
 }
 
 type Loc = WebGLUniformLocation | null;
 
 export class FusedProgram {
   private readonly u: BuiltinLocations & Record<'input' | 'inputSize', Loc>;
-  private readonly effects: Array<{ inputs: Array<{ input: IsfInput; loc: Loc }>; vars: Record<string, number> }>;
+  private readonly effects: Array<{
+    inputs: Array<{ input: IsfInput; loc: Loc }>;
+    vars: Record<string, number>;
+    clock: Record<'time' | 'timeDelta' | 'frameIndex', Loc>;
+  }>;
   private readonly caps: number[];
   private destroyed = false;
 
@@ -35,6 +42,11 @@ export class FusedProgram {
     this.effects = descs.map((d, i) => ({
       inputs: d.inputs.filter((x) => x.type !== 'image').map((input) => ({ input, loc: at(uniformName(i + 1, input.name)) })),
       vars: {},
+      clock: {
+        time: at(uniformName(i + 1, 'TIME')),
+        timeDelta: at(uniformName(i + 1, 'TIMEDELTA')),
+        frameIndex: at(uniformName(i + 1, 'FRAMEINDEX')),
+      },
     }));
     this.caps = [gl.BLEND, gl.DEPTH_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.STENCIL_TEST];
   }
@@ -57,7 +69,14 @@ export class FusedProgram {
     gl.uniform2f(u.inputSize, frame.inputSize[0], frame.inputSize[1]);
     for (let k = 0; k < this.effects.length; k++) {
       const e = this.effects[k]!;
-      IsfProgram.setInputUniforms(gl, e.inputs, slots[k]!.inputs, e.vars);
+      const slot = slots[k]!;
+      IsfProgram.setInputUniforms(gl, e.inputs, slot.inputs, e.vars);
+      // Each member's clock ticks whether it draws fused or alone, so fusing never changes what a member reads.
+      const own = slot.instance?.program.clock;
+      const t = frame.instanceClock && own ? own.tick(frame.time, frame.frameIndex) : frame;
+      gl.uniform1f(e.clock.time, t.time);
+      gl.uniform1f(e.clock.timeDelta, t.timeDelta);
+      gl.uniform1i(e.clock.frameIndex, t.frameIndex);
     }
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, frame.input);

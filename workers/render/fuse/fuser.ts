@@ -7,7 +7,7 @@ import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
 import type { GL, Quad } from '../gl-util.js';
 import type { IsfFrame, IsfProgram } from '../isf-program.js';
 import { analyze } from './analyze.js';
-import { fusedFragment } from './codegen.js';
+import { clockUniformsUsed, fusedFragment } from './codegen.js';
 import type { CompileHelper } from './compile-helper.js';
 import { FusedProgram } from './fused-program.js';
 import { WarmUp } from './warm-up.js';
@@ -86,7 +86,11 @@ export function fusableRuns(descs: readonly IsfDescriptor[], maxUniformVectors =
   return runs;
 }
 
-const uniformCount = (d: IsfDescriptor): number => d.inputs.filter((x) => x.type !== 'image').length;
+// Inputs plus the member's own clock built-ins (only fusable descriptors are counted).
+const uniformCount = (d: IsfDescriptor): number => {
+  const a = analyze(d);
+  return d.inputs.filter((x) => x.type !== 'image').length + (a.fusable ? clockUniformsUsed(a).length : 0);
+};
 
 const descIds = new WeakMap<IsfDescriptor, number>();
 let nextDescId = 1;
