@@ -9,12 +9,15 @@ import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { describeInputs, inputStates } from '../shared/param-values.js';
 import { nestedValueProblem } from '../params/nested-values.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
+import { LoadErrorField, withLoadError } from './load-error-field.js';
 
 export interface EffectsDeps {
   render: RenderClient;
   catalog(): CatalogSnapshot;
   /** Effect ceiling of the active license tier. */
   ceiling(): number;
+  /** The compile message of a type that does not load (GET /catalog/errors), else undefined. */
+  loadError?(kind: 'effect', type: string): string | undefined;
 }
 
 const NAME = { minLength: 1, maxLength: 256 };
@@ -34,6 +37,7 @@ const CatalogItem = Type.Object({
   inputs: Type.Array(InputDescriptionSchema, {
     description: "the effect's ISF inputs in file order (`inputImage` included, not settable)",
   }),
+  loadError: Type.Optional(LoadErrorField),
 });
 
 const ChainList = Type.Object({
@@ -141,7 +145,12 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
         const inChain = new Set(d.render.readChain().items.map((i) => i.type));
         const items = d
           .catalog()
-          .effects.map((e) => ({ type: e.type, name: e.name, inChain: inChain.has(e.type), inputs: describeInputs(e.inputs) }));
+          .effects.map((e) =>
+            withLoadError(
+              { type: e.type, name: e.name, inChain: inChain.has(e.type), inputs: describeInputs(e.inputs) },
+              d.loadError?.('effect', e.type),
+            ),
+          );
         return { json: { count: items.length, inChainCount: items.filter((i) => i.inChain).length, items } };
       },
     }),

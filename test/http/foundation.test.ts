@@ -63,6 +63,7 @@ test('GET /status reports name, version, state and the native uWS engine', async
     'gl',
     'height',
     'passes',
+    'programs',
     'renderer',
     'running',
     'targetFps',
