@@ -23,6 +23,7 @@ const ALL = [
   'bpm',
   'audio-cost',
   'isf-dialect',
+  'isf-soak',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

@@ -24,6 +24,7 @@ for (const name of [
   'bpm',
   'audio-cost',
   'isf-dialect',
+  'isf-soak',
 ]) {
   let table;
   try {

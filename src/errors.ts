@@ -36,6 +36,8 @@ export const ERRORS = {
   UPGRADE_REQUIRED: { status: 426, message: 'this route is a WebSocket: connect with Upgrade: websocket' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
+  SOURCE_LOAD_FAILED: { status: 500, message: 'the generator is installed but its shader does not load or compile' },
+  TRANSITION_LOAD_FAILED: { status: 500, message: 'the transition is installed but its shader does not load or compile' },
   CHAIN_BUSY: {
     status: 503,
     message: `the effects chain was not readable or updatable within ${chainTimeoutMs} ms; nothing changed; retry`,

@@ -203,3 +203,15 @@ export const ISF_DIALECT_LIMITS = {
   /** Depth of the typing's recursion over one expression (a long `a + a + …` chain is a deep tree). */
   depthMax: 256,
 } as const;
+
+/** ISF programs the render worker keeps compiled ahead, and the catalog's list of files that did not load. */
+export const ISF_CACHE_LIMITS = {
+  /** Spare effect and generator programs kept compiled (least recently used dropped first); the rest compile on use. */
+  programCacheMax: 64,
+  /** Spare transition programs kept compiled (the mixer's own pool). */
+  transitionCacheMax: 16,
+  /** Files GET /catalog/errors lists at most (the rest are counted). */
+  catalogErrorsMax: 500,
+  /** A load or compile message is cut to this many characters (a GL log can be long). */
+  loadErrorMessageMax: 1000,
+} as const;

@@ -9,12 +9,15 @@ import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { describeInputs, inputStates } from '../shared/param-values.js';
 import { nestedValueProblem } from '../params/nested-values.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
+import { LoadErrorField, withLoadError } from './load-error-field.js';
 
 export interface EffectsDeps {
   render: RenderClient;
   catalog(): CatalogSnapshot;
   /** Effect ceiling of the active license tier. */
   ceiling(): number;
+  /** The compile message of a type that does not load (GET /catalog/errors), else undefined. */
+  loadError?(kind: 'effect', type: string): string | undefined;
 }
 
 const NAME = { minLength: 1, maxLength: 256 };
@@ -38,6 +41,7 @@ const CatalogItem = Type.Object({
   warnings: Type.Optional(
     Type.Array(Type.String(), { description: 'header problems vjd corrected when loading the file (e.g. MIN above MAX)' }),
   ),
+  loadError: Type.Optional(LoadErrorField),
 });
 
 const ChainList = Type.Object({
@@ -143,14 +147,19 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
       errors: ['CHAIN_BUSY'],
       handler: () => {
         const inChain = new Set(d.render.readChain().items.map((i) => i.type));
-        const items = d.catalog().effects.map((e) => ({
-          type: e.type,
-          name: e.name,
-          inChain: inChain.has(e.type),
-          inputs: describeInputs(e.inputs),
-          ...(e.replaces ? { replaces: e.replaces } : {}),
-          ...(e.warnings ? { warnings: e.warnings } : {}),
-        }));
+        const items = d.catalog().effects.map((e) =>
+          withLoadError(
+            {
+              type: e.type,
+              name: e.name,
+              inChain: inChain.has(e.type),
+              inputs: describeInputs(e.inputs),
+              ...(e.replaces ? { replaces: e.replaces } : {}),
+              ...(e.warnings ? { warnings: e.warnings } : {}),
+            },
+            d.loadError?.('effect', e.type),
+          ),
+        );
         return { json: { count: items.length, inChainCount: items.filter((i) => i.inChain).length, items } };
       },
     }),

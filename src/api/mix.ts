@@ -8,6 +8,7 @@ import type { SourceManager } from '../sources/source-manager.js';
 import { MAX_DURATION_MS, type Mixer } from '../sources/mixer.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { CurrentSourceSchema, idOrNameInvalid, usableIdOrName } from './sources.js';
+import { LoadErrorField, withLoadError } from './load-error-field.js';
 
 export const TransitionName = Type.String({
   minLength: 1,
@@ -62,6 +63,8 @@ export interface MixDeps {
   mixer: Mixer;
   sources: SourceManager;
   transitions(): readonly IsfDescriptor[];
+  /** The compile message of a transition or generator that does not load (GET /catalog/errors), else undefined. */
+  loadError?(kind: 'transition' | 'generator', type: string): string | undefined;
 }
 
 export function mixRoutes(d: MixDeps): RouteDef[] {
@@ -88,13 +91,14 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       summary: 'Load a source on the preview bus',
       description:
         `Any source (generator, preset, live input, media file); \`id\` and \`name\` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget ${LIMITS.activationTimeoutMs} ms); the program is never touched. ` +
-        'A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes.',
+        'A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes. ' +
+        '500 SOURCE_LOAD_FAILED at once when the generator does not compile (`message` has the `.fs` line); the preview is unchanged.',
       tags: ['mix'],
       feature: 'mixer',
       schema: { body: CueBody },
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'the mixer with the source on preview', schema: Answer } },
-      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT'],
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'SOURCE_LOAD_FAILED', 'ACTIVATION_TIMEOUT'],
       handler: async (req) => {
         const started = Date.now();
         const id = usable(req.body.id);
@@ -116,12 +120,13 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       summary: 'Run the transition from program to preview',
       description:
         "Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. " +
-        '`cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types).',
+        '`cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); ' +
+        '500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition).',
       tags: ['mix'],
       feature: 'mixer',
       schema: { body: TakeBody },
       responses: { 200: { description: 'the mixer as the transition starts', schema: Answer } },
-      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'CHAIN_BUSY'],
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'TRANSITION_LOAD_FAILED', 'CHAIN_BUSY'],
       handler: async (req) => ({
         json: { success: true, mix: await m.take({ transition: req.body.transition, durationMs: req.body.durationMs }) },
       }),
@@ -134,12 +139,12 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       summary: 'Move the T-bar',
       description:
         '0 shows the program, 1 the preview, values between show the transition at that progress (held until the next move). Reaching 1 completes the take: the buses swap and the position is 0 again. ' +
-        'Answers after the first output frame at the new position. 409 NOTHING_CUED when the preview is empty.',
+        'Answers after the first output frame at the new position. 409 NOTHING_CUED when the preview is empty; 500 TRANSITION_LOAD_FAILED at once when the transition does not compile.',
       tags: ['mix'],
       feature: 'mixer',
       schema: { body: PositionBody },
       responses: { 200: { description: 'the mixer at the new position', schema: Answer } },
-      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'CHAIN_BUSY'],
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'TRANSITION_LOAD_FAILED', 'CHAIN_BUSY'],
       handler: async (req) => ({ json: { success: true, mix: await m.setPosition(req.body.value, req.body.transition) } }),
     }),
     defineRoute({
@@ -156,13 +161,13 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
           description: 'the transitions',
           schema: Type.Object({
             count: Type.Integer({ minimum: 0 }),
-            items: Type.Array(Type.Object({ type: Type.String(), name: Type.String() })),
+            items: Type.Array(Type.Object({ type: Type.String(), name: Type.String(), loadError: Type.Optional(LoadErrorField) })),
           }),
         },
       },
       errors: [],
       handler: () => {
-        const items = d.transitions().map((t) => ({ type: t.type, name: t.name }));
+        const items = d.transitions().map((t) => withLoadError({ type: t.type, name: t.name }, d.loadError?.('transition', t.type)));
         return { json: { count: items.length, items } };
       },
     }),

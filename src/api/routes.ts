@@ -41,6 +41,7 @@ import { previewRoutes } from './preview.js';
 import { eventsRoutes } from './events.js';
 import { oscRoutes } from './osc.js';
 import { testHookRoutes } from './test-hooks.js';
+import { catalogRoutes } from './catalog.js';
 import { uiRoutes, loadUiAssets } from './ui.js';
 import { docsRoutes, loadDocsAssets } from './docs.js';
 
@@ -88,17 +89,23 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
   };
   const applyGlobal = (blackout: boolean, dimmer: number): void => show.render.setGlobal(blackout, dimmer);
   const catalog = () => show.catalog.snapshot;
+  const loadError = (kind: 'effect' | 'generator' | 'transition', type: string) => show.catalog.errors.of(kind, type);
   let openapiYaml: string | null = null;
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx, () => show.audio.kinds()),
     ...globalRoutes(state, applyGlobal),
-    ...effectsRoutes({ render: show.render, catalog, ceiling }),
-    ...sourcesRoutes(show.sources, {
-      mixer: show.mixer,
-      defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
-    }),
-    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
+    ...effectsRoutes({ render: show.render, catalog, ceiling, loadError }),
+    ...sourcesRoutes(
+      show.sources,
+      {
+        mixer: show.mixer,
+        defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
+      },
+      loadError,
+    ),
+    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions, loadError }),
+    ...catalogRoutes(() => show.catalog.errors),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
     ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),

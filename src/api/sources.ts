@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { SourceKind, SourceManager } from '../sources/source-manager.js';
 import { MAX_DURATION_MS, type Mixer, type Transition } from '../sources/mixer.js';
+import { LoadErrorField, withLoadError } from './load-error-field.js';
 
 const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description }));
 
@@ -60,7 +61,15 @@ const SelectBody = Type.Intersect([
 ]);
 
 // CHAIN_BUSY only with a transition: the renderer did not take the mix command in time (nothing changed).
-const SELECT_ERRORS = ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT', 'CHAIN_BUSY'] as const;
+// SOURCE_LOAD_FAILED and TRANSITION_LOAD_FAILED: the generator's or the transition's shader does not compile (at once).
+const SELECT_ERRORS = [
+  'INVALID_REQUEST',
+  'ITEM_NOT_FOUND',
+  'SOURCE_LOAD_FAILED',
+  'TRANSITION_LOAD_FAILED',
+  'ACTIVATION_TIMEOUT',
+  'CHAIN_BUSY',
+] as const;
 
 /** The mixer the select routes run transitions through, and config `mix` (their default transition). */
 export interface SelectMix {
@@ -72,7 +81,10 @@ type SelectRequest = {
   body: { id?: string | undefined; name?: string | undefined; transition?: string | undefined; durationMs?: number | undefined };
 };
 
-export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
+/** `loadError` of a listed generator type (GET /catalog/errors), else undefined. */
+type GeneratorLoadError = (kind: 'generator', type: string) => string | undefined;
+
+export function sourcesRoutes(m: SourceManager, mix: SelectMix, loadError?: GeneratorLoadError): RouteDef[] {
   const select = (kinds: SourceKind[], label: string) => async (req: SelectRequest) => {
     const started = Date.now();
     const id = usable(req.body.id);
@@ -95,6 +107,7 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
   const activation =
     `The answer is sent after the new source drew its first frame to the output (budget ${LIMITS.activationTimeoutMs} ms). On 504 ACTIVATION_TIMEOUT the previous ` +
     'source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. ' +
+    'A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. ' +
     'Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). ' +
     'Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; ' +
     'an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).';
@@ -120,6 +133,7 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
                 sourceKind: Type.String(),
                 type: Type.String(),
                 active: Type.Boolean(),
+                loadError: Type.Optional(LoadErrorField),
               }),
             ),
           }),
@@ -128,13 +142,18 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix): RouteDef[] {
       errors: [],
       handler: () => {
         const cur = m.currentSource();
-        const items = m.list().map((e) => ({
-          id: e.id,
-          name: e.name,
-          sourceKind: e.sourceKind,
-          type: e.type,
-          active: e.id === cur.id && e.sourceKind === cur.sourceKind,
-        }));
+        const items = m.list().map((e) =>
+          withLoadError(
+            {
+              id: e.id,
+              name: e.name,
+              sourceKind: e.sourceKind,
+              type: e.type,
+              active: e.id === cur.id && e.sourceKind === cur.sourceKind,
+            },
+            e.spec.kind === 'generator' ? loadError?.('generator', e.spec.type) : undefined,
+          ),
+        );
         return { json: { count: items.length, items } };
       },
     }),

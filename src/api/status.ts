@@ -82,6 +82,13 @@ export const StatusBody = Type.Object({
       },
       { description: 'GL objects alive; steady values mean no leaks' },
     ),
+    programs: Type.Object(
+      {
+        cached: Type.Integer({ minimum: 0, description: 'spare programs compiled ahead and held now' }),
+        limit: Type.Integer({ minimum: 0, description: 'the most kept (effects and generators, plus transitions)' }),
+      },
+      { description: 'the program cache: a type without a spare compiles when it is used' },
+    ),
     passes: Type.Integer({
       description: 'effect passes per frame: a fused run of effects counts one, a multi-pass effect each of its passes',
     }),

@@ -39,6 +39,7 @@ import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
+import { ISF_CACHE_LIMITS } from '../limits.js';
 
 export interface Show {
   display: Display;
@@ -72,6 +73,7 @@ export interface Show {
 }
 
 const LIVE_POLL_MS = 2000;
+const PROGRAM_CACHE = { programs: ISF_CACHE_LIMITS.programCacheMax, transitions: ISF_CACHE_LIMITS.transitionCacheMax };
 
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
   const cfg = loaded.config;
@@ -89,6 +91,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       height: cfg.render.height,
       fps: cfg.render.fps,
       fuse: cfg.render.fuse,
+      programCache: PROGRAM_CACHE,
       testHooks: process.env.VJD_TEST_HOOKS === '1',
     },
     log,
@@ -109,11 +112,15 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     log,
   );
   render.on('compiled', (r) => {
+    catalog.compiled(r);
     if (!r.ok) {
-      const file = (r.kind === 'effect' ? catalog.snapshot.effects : catalog.snapshot.generators).find((d) => d.type === r.type)?.file;
+      const s = catalog.snapshot;
+      const file = (r.kind === 'effect' ? s.effects : r.kind === 'generator' ? s.generators : s.transitions).find(
+        (d) => d.type === r.type,
+      )?.file;
       log.error(
         { type: r.type, kind: r.kind, file, error: r.error },
-        'shader does not compile; it stays in the catalog and fails when used',
+        'shader does not compile; it stays in the catalog and fails when used (GET /catalog/errors)',
       );
     }
   });
@@ -293,6 +300,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       contextRestarts: stats?.contextRestarts ?? 0,
       display: `${display.name} (${display.origin === 'xvfb' ? 'own Xvfb' : '$DISPLAY'})`,
       gl: stats?.gl ?? { textures: 0, programs: 0, framebuffers: 0, buffers: 0, shaders: 0, renderbuffers: 0 },
+      programs: stats?.programs ?? { cached: 0, limit: PROGRAM_CACHE.programs + PROGRAM_CACHE.transitions },
       passes: stats?.passes ?? 0,
       fusedRuns: stats?.fusedRuns ?? [],
       programCompiles: stats?.programCompiles ?? { ahead: 0, onDemand: 0, pending: 0 },

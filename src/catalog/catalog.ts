@@ -10,6 +10,7 @@ import { DirWatch } from '../util/dir-watch.js';
 import { parseEffectPreset, type EffectPreset } from './effect-presets.js';
 import type { Logger } from '../log.js';
 import { ImportedImages } from './imported-images.js';
+import { LoadErrors, parseError, type CompileReport, type LoadError, type LoadErrorKind } from './load-errors.js';
 
 /** Repo-relative assets folder (the compiled file lives in dist/src/catalog/). */
 export const ASSETS_DIR = fileURLToPath(new URL('../../../assets/', import.meta.url));
@@ -55,6 +56,8 @@ export class Catalog extends EventEmitter {
   private watch: DirWatch | null = null;
   private signature = '';
   private readonly images: ImportedImages;
+  /** Files that did not load or compile (GET /catalog/errors, `loadError` on listed items). */
+  readonly errors = new LoadErrors();
 
   constructor(
     private readonly dirs: CatalogDirs,
@@ -80,24 +83,27 @@ export class Catalog extends EventEmitter {
 
   /** Scans every folder; emits 'change' when anything differs from the last scan. */
   async reload(): Promise<void> {
+    // Local to this scan: a rescan started while one runs keeps its own list.
+    const problems: LoadError[] = [];
     const effects = new Map<string, IsfDescriptor>();
     const generators = new Map<string, IsfDescriptor>();
     // Built-ins first: an operator file of the same type replaces the built-in one.
     for (const [dir, builtin] of [[join(this.assetsDir, 'effects'), true], ...this.dirs.effects.map((d) => [d, false] as const)] as const) {
-      for (const d of await this.scanIsf(dir, builtin)) place(d, 'effect', effects, dir, this.log);
+      for (const d of await this.scanIsf(dir, builtin, 'effect', problems)) place(d, 'effect', effects, dir, this.log, problems);
     }
     for (const [dir, builtin] of [
       [join(this.assetsDir, 'generators'), true],
       ...this.dirs.sources.map((d) => [d, false] as const),
     ] as const) {
-      for (const d of await this.scanIsf(dir, builtin)) place(d, 'generator', generators, dir, this.log);
+      for (const d of await this.scanIsf(dir, builtin, 'generator', problems)) place(d, 'generator', generators, dir, this.log, problems);
     }
-    const noSignal = (await this.scanIsf(join(this.assetsDir, 'internal'), true)).find((d) => d.type === 'no_signal') ?? null;
+    const noSignal =
+      (await this.scanIsf(join(this.assetsDir, 'internal'), true, 'generator', problems)).find((d) => d.type === 'no_signal') ?? null;
     // A presets folder holds both kinds: a file with "source" is a source preset, one with "effect" an effect preset.
     const presets = new Map<string, SourcePreset>();
     const effectPresets = new Map<string, EffectPreset>();
     for (const dir of [join(this.assetsDir, 'presets'), join(this.assetsDir, 'effect-presets'), ...this.dirs.presets]) {
-      for (const p of await this.scanPresets(dir, generators, effects, dir.startsWith(this.assetsDir))) {
+      for (const p of await this.scanPresets(dir, generators, effects, dir.startsWith(this.assetsDir), problems)) {
         if ('effect' in p) effectPresets.set(p.id, p);
         else presets.set(p.id, p);
       }
@@ -107,10 +113,12 @@ export class Catalog extends EventEmitter {
       [join(this.assetsDir, 'transitions'), true],
       ...(this.dirs.transitions ?? []).map((d) => [d, false] as const),
     ] as const) {
-      for (const d of await this.scanIsf(dir, builtin)) {
+      for (const d of await this.scanIsf(dir, builtin, 'transition', problems)) {
         const problem = transitionProblem(d);
-        if (problem) this.log.warn({ file: d.file, dir, reason: problem }, 'transition file skipped');
-        else replaceInto(d, transitions, this.log);
+        if (problem) {
+          this.log.warn({ file: d.file, dir, reason: problem }, 'transition file skipped');
+          problems.push(parseError(d.file, 'transition', d.type, problem));
+        } else replaceInto(d, transitions, this.log);
       }
     }
     const next = {
@@ -122,6 +130,14 @@ export class Catalog extends EventEmitter {
       transitions: [...transitions.values()],
     };
     this.images.sweep();
+    this.errors.setParsed(problems);
+    this.errors.retain(
+      new Set([
+        ...next.effects.map((d) => `effect:${d.type}`),
+        ...next.generators.map((d) => `generator:${d.type}`),
+        ...next.transitions.map((d) => `transition:${d.type}`),
+      ]),
+    );
     const signature = JSON.stringify(next);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -130,7 +146,15 @@ export class Catalog extends EventEmitter {
     this.emit('change', this.snapshot);
   }
 
-  private async scanIsf(dir: string, builtin: boolean): Promise<IsfDescriptor[]> {
+  /** Records the render worker's compile result of a listed type against its file. */
+  compiled(r: CompileReport): void {
+    const s = this.snapshot;
+    const list = r.kind === 'effect' ? s.effects : r.kind === 'generator' ? s.generators : s.transitions;
+    const file = list.find((d) => d.type === r.type)?.file;
+    if (file !== undefined) this.errors.report(r, file);
+  }
+
+  private async scanIsf(dir: string, builtin: boolean, kind: LoadErrorKind, problems: LoadError[]): Promise<IsfDescriptor[]> {
     const out: IsfDescriptor[] = [];
     for (const name of await this.list(dir, '.fs')) {
       const path = join(dir, name);
@@ -149,6 +173,7 @@ export class Catalog extends EventEmitter {
         out.push(desc);
       } catch (err) {
         this.log.warn({ file: path, reason: (err as Error).message }, 'ISF file skipped');
+        problems.push(parseError(builtin ? `builtin:${name}` : path, kind, isfTypeFromFileName(name), (err as Error).message));
       }
     }
     return out;
@@ -159,6 +184,7 @@ export class Catalog extends EventEmitter {
     generators: Map<string, IsfDescriptor>,
     effects: Map<string, IsfDescriptor>,
     builtin: boolean,
+    problems: LoadError[],
   ): Promise<Array<SourcePreset | EffectPreset>> {
     const out: Array<SourcePreset | EffectPreset> = [];
     for (const name of await this.list(dir, '.json')) {
@@ -193,6 +219,7 @@ export class Catalog extends EventEmitter {
         });
       } catch (err) {
         this.log.warn({ file: path, reason: (err as Error).message }, 'preset file skipped');
+        problems.push(parseError(path, 'preset', isfTypeFromFileName(name), (err as Error).message));
       }
     }
     return out;
@@ -221,14 +248,21 @@ function transitionProblem(d: IsfDescriptor): string | null {
   return null;
 }
 
-function place(d: IsfDescriptor, kind: 'effect' | 'generator', into: Map<string, IsfDescriptor>, dir: string, log: Logger): void {
+function place(
+  d: IsfDescriptor,
+  kind: 'effect' | 'generator',
+  into: Map<string, IsfDescriptor>,
+  dir: string,
+  log: Logger,
+  problems: LoadError[],
+): void {
   if (d.kind !== kind) {
-    log.warn(
-      { file: d.file, dir },
+    const reason =
       kind === 'effect'
         ? 'ISF file has no inputImage, so it is a generator; put it in a sources folder'
-        : 'ISF file has an inputImage, so it is an effect; put it in an effects folder',
-    );
+        : 'ISF file has an inputImage, so it is an effect; put it in an effects folder';
+    log.warn({ file: d.file, dir }, reason);
+    problems.push(parseError(d.file, kind, d.type, reason));
     return;
   }
   replaceInto(d, into, log);

@@ -23,6 +23,8 @@ export interface RenderInit {
   counters?: SharedArrayBuffer;
   /** The audio analysis block and the tempo clock block the frames read (AudioClient's); absent: audio reads 0. */
   audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
+  /** Spare programs kept compiled at most: effects and generators, and transitions (absent: no limit). */
+  programCache?: { programs: number; transitions: number };
 }
 
 /** Int32 slots of RenderInit.counters. */
@@ -154,6 +156,8 @@ export interface RenderStats {
   /** Times the worker rebuilt its GL context after repeated frame failures. */
   contextRestarts: number;
   gl: { textures: number; programs: number; framebuffers: number; buffers: number; shaders: number; renderbuffers: number };
+  /** Spare programs compiled ahead and held now, and the most the worker keeps. */
+  programs: { cached: number; limit: number };
   /** Effect passes per frame: a fused run counts one. */
   passes: number;
   /** Runs of effects drawn as one fused pass, as their types in chain order. */
@@ -184,15 +188,17 @@ export type RenderToMain =
   /** The command's deadline had passed when the worker reached it: nothing was changed. */
   | { t: 'expired'; id: number }
   | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string }
-  | { t: 'source-reply'; id: number; bus: Bus; ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string }
+  /** `load-failed`: the generator's shader does not load or compile (the message names the file and line). */
+  | { t: 'source-reply'; id: number; bus: Bus; ok: false; reason: 'expired' | 'superseded' | 'failed' | 'load-failed'; message: string }
   | { t: 'mix-reply'; id: number; ok: true }
-  | { t: 'mix-reply'; id: number; ok: false; message: string }
+  /** `loadFailed`: the transition's shader does not load or compile. */
+  | { t: 'mix-reply'; id: number; ok: false; message: string; loadFailed?: boolean }
   /** A take completed: the buses swapped (keys as in `source`; '' for an empty bus). */
   | { t: 'mix-swap'; program: string; preview: string }
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */
-  | { t: 'compiled'; type: string; kind: 'effect' | 'generator'; ok: boolean; error?: string }
+  | { t: 'compiled'; type: string; kind: 'effect' | 'generator' | 'transition'; ok: boolean; error?: string }
   /** Sent every 250 ms: the heartbeat chain reads depend on, plus render statistics. */
   | { t: 'stats'; stats: RenderStats }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

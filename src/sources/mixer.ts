@@ -10,7 +10,16 @@ import { ApiError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { MixState, StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
-import { beforeDeadline, keyOf, readerOf, viewOf, type CurrentSource, type SourceEntry, type SourceManager } from './source-manager.js';
+import {
+  beforeDeadline,
+  keyOf,
+  loadFailed,
+  readerOf,
+  viewOf,
+  type CurrentSource,
+  type SourceEntry,
+  type SourceManager,
+} from './source-manager.js';
 
 const ACTIVATION_MS = LIMITS.activationTimeoutMs;
 export const MAX_DURATION_MS = 10_000;
@@ -100,6 +109,8 @@ export class Mixer extends EventEmitter {
     } catch (err) {
       result = { ok: false, reason: 'failed', message: (err as Error).message };
     }
+    if (!result.ok && result.reason === 'load-failed')
+      throw loadFailed(entry.name, result.message, 'the program and the preview are unchanged');
     if (!result.ok) {
       if (readerOf(entry) && !(this.preview && keyOf(this.preview) === key)) this.d.readers.release(key, 'cued');
       const why = result.reason === 'expired' ? `no first frame within ${ACTIVATION_MS} ms` : result.message;
@@ -124,12 +135,13 @@ export class Mixer extends EventEmitter {
     if (!this.preview) throw new ApiError('NOTHING_CUED');
     const type = opts.transition !== undefined ? this.resolveTransition(opts.transition) : this.transition.type;
     const durationMs = opts.durationMs ?? this.transition.durationMs;
+    const from = this.position;
+    // Remembered only once it runs: a transition that does not load leaves the mixer's choice as it was.
+    this.check(await this.d.render.mix({ op: 'take', transition: type, durationMs }));
     if (remember) {
       this.transition = { type, durationMs };
       this.persist();
     }
-    const from = this.position;
-    this.check(await this.d.render.mix({ op: 'take', transition: type, durationMs }));
     // A cut (or a zero duration) swapped on that frame already: the swap event came before the answer.
     if (this.preview && type !== 'cut' && durationMs > 0) this.auto = { startedAt: Date.now(), durationMs, from };
     return this.view();
@@ -139,11 +151,11 @@ export class Mixer extends EventEmitter {
   async setPosition(value: number, transition?: string): Promise<MixView> {
     if (!this.preview) throw new ApiError('NOTHING_CUED');
     const type = transition !== undefined ? this.resolveTransition(transition) : this.transition.type;
+    this.check(await this.d.render.mix({ op: 'position', transition: type, value }));
     if (type !== this.transition.type) {
       this.transition = { ...this.transition, type };
       this.persist();
     }
-    this.check(await this.d.render.mix({ op: 'position', transition: type, value }));
     if (value < 1) {
       this.auto = null;
       this.position = value;

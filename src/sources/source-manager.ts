@@ -135,6 +135,8 @@ export class SourceManager extends EventEmitter {
     // The worker may switch up to the end of the budget, so no request hears of a failure before its own budget
     // has passed (the activation itself is over: a new select of the same source starts a new one).
     return shared.catch(async (err: unknown) => {
+      // A shader that does not compile never switches later, so its answer is given at once.
+      if (err instanceof ApiError && err.code === 'SOURCE_LOAD_FAILED') throw err;
       const early = startedAt + ACTIVATION_MS - Date.now();
       if (early > 0) await sleep(early);
       throw err;
@@ -167,6 +169,8 @@ export class SourceManager extends EventEmitter {
       this.activating.delete(key);
       this.readers.release(key, 'activating');
     }
+    if (!result.ok && result.reason === 'load-failed')
+      throw loadFailed(entry.name, result.message, 'the previous source keeps driving the output');
     if (!result.ok) {
       const why = result.reason === 'expired' ? `no first frame within ${ACTIVATION_MS} ms` : result.message;
       const after =
@@ -269,6 +273,11 @@ export function readerOf(e: SourceEntry): ReaderSpec | null {
   if (s.kind === 'live') return { input: s.input.input, live: true };
   if (s.kind === 'file') return { input: { kind: 'file', path: s.path, still: s.still }, live: false };
   return null;
+}
+
+/** 500 SOURCE_LOAD_FAILED: the generator's shader does not load or compile (`message` names its file and line). */
+export function loadFailed(name: string, message: string, after: string): ApiError {
+  return new ApiError('SOURCE_LOAD_FAILED', `${name}: ${message}; ${after}`);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

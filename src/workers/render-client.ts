@@ -39,13 +39,14 @@ export interface ChainSnapshot {
   entries: ChainEntryWire[];
 }
 
-export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'superseded' | 'failed'; message: string };
+/** `load-failed`: the generator's shader does not load or compile; the message names the file and line. */
+export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'superseded' | 'failed' | 'load-failed'; message: string };
 
 export declare interface RenderClient {
   on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
   on(event: 'source', fn: (key: string) => void): this;
   on(event: 'mix-swap', fn: (keys: { program: string; preview: string }) => void): this;
-  on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator'; ok: boolean; error?: string }) => void): this;
+  on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator' | 'transition'; ok: boolean; error?: string }) => void): this;
 }
 
 export class RenderClient extends EventEmitter {
@@ -200,13 +201,18 @@ export class RenderClient extends EventEmitter {
     return r.ok ? { ok: true } : { ok: false, reason: r.reason, message: r.message };
   }
 
-  /** Runs a mix command; resolves null after the first frame that shows it, or with the reason it could not run. */
+  /**
+   * Runs a mix command; resolves null after the first frame that shows it, or with the reason it could not run.
+   * Throws TRANSITION_LOAD_FAILED at once when the transition's shader does not load or compile.
+   */
   async mix(cmd: MixCommand): Promise<string | null> {
     if (!this.ready) return 'the renderer is not running';
     const r = await this.calls.call<Extract<RenderToMain, { t: 'mix-reply' }>>(Date.now() + LIMITS.activationTimeoutMs, (env) =>
       this.post({ t: 'mix', ...env, cmd }),
     );
     if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
+    if (!r.ok && r.loadFailed === true)
+      throw new ApiError('TRANSITION_LOAD_FAILED', `transition "${cmd.transition}" does not load: ${r.message}`);
     return r.ok ? null : r.message;
   }
 

@@ -157,6 +157,7 @@ export const CORPUS: Record<string, Operation> = {
   },
   getMix: { method: 'GET', cases: () => [ok('mixer', A('/mix'))] },
   listTransitions: { method: 'GET', cases: () => [ok('transitions', A('/transitions'))] },
+  listCatalogErrors: { method: 'GET', cases: () => [ok('catalog errors', A('/catalog/errors'))] },
   cueSource: {
     method: 'POST',
     jsonBody: true,

@@ -64,6 +64,7 @@ test('GET /status reports name, version, state and the native uWS engine', async
     'height',
     'passes',
     'programCompiles',
+    'programs',
     'renderer',
     'running',
     'targetFps',

@@ -55,6 +55,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/audio/settings',
     '/api/v1/browse',
     '/api/v1/capabilities',
+    '/api/v1/catalog/errors',
     '/api/v1/docs',
     '/api/v1/effects',
     '/api/v1/effects/add',

@@ -479,7 +479,7 @@ export interface paths {
         put?: never;
         /**
          * Select any source by id or name
-         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
          */
         post: operations["selectSource"];
         delete?: never;
@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Make a live input the current source
-         * @description `id` is a device id or a browse node id `liveInput:<id>`. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` is a device id or a browse node id `liveInput:<id>`. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
          */
         post: operations["selectLiveInput"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Make a media file the current source
-         * @description `id` is a media file id from browse. Videos loop; stills stay. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` is a media file id from browse. Videos loop; stills stay. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
          */
         post: operations["selectFileInput"];
         delete?: never;
@@ -576,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Load a source on the preview bus
-         * @description Any source (generator, preset, live input, media file); `id` and `name` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget 5000 ms); the program is never touched. A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes.
+         * @description Any source (generator, preset, live input, media file); `id` and `name` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget 5000 ms); the program is never touched. A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes. 500 SOURCE_LOAD_FAILED at once when the generator does not compile (`message` has the `.fs` line); the preview is unchanged.
          */
         post: operations["cueSource"];
         delete?: never;
@@ -600,7 +600,7 @@ export interface paths {
         put?: never;
         /**
          * Run the transition from program to preview
-         * @description Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. `cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types).
+         * @description Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. `cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition).
          */
         post: operations["takeMix"];
         delete?: never;
@@ -624,7 +624,7 @@ export interface paths {
         put?: never;
         /**
          * Move the T-bar
-         * @description 0 shows the program, 1 the preview, values between show the transition at that progress (held until the next move). Reaching 1 completes the take: the buses swap and the position is 0 again. Answers after the first output frame at the new position. 409 NOTHING_CUED when the preview is empty.
+         * @description 0 shows the program, 1 the preview, values between show the transition at that progress (held until the next move). Reaching 1 completes the take: the buses swap and the position is 0 again. Answers after the first output frame at the new position. 409 NOTHING_CUED when the preview is empty; 500 TRANSITION_LOAD_FAILED at once when the transition does not compile.
          */
         post: operations["setMixPosition"];
         delete?: never;
@@ -659,6 +659,34 @@ export interface paths {
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listTransitionsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Catalog files that did not load or compile, and why
+         * @description Files of `effects.dirs`, `sources.dirs`, `transitions.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, or do not compile. A file's entry goes when it is fixed on disk (the folders are watched; a compile result follows the rescan). `count` is the whole number; `items` lists at most 500.
+         */
+        get: operations["listCatalogErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCatalogErrors"];
+        /**
+         * Catalog files that did not load or compile, and why (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["listCatalogErrorsHead"];
         patch?: never;
         trace?: never;
     };
@@ -1101,9 +1129,9 @@ export interface paths {
          *
          *     - **Effect Presets** (`preset.<id>`): adds the preset's effect with its saved input values, appended enabled, like POST /effects/add (never idempotent); `result` is the chain item, whose `presetId` is the preset id. Same 403 EFFECT_LIMIT_REACHED, 500 EFFECT_LOAD_FAILED and 503 CHAIN_BUSY rules.
          *
-         *     - **Sources** (`source.<sourceId>`): selects the source like POST /sources/select; `result` is the current source. 504 ACTIVATION_TIMEOUT as there.
+         *     - **Sources** (`source.<sourceId>`): selects the source like POST /sources/select; `result` is the current source. 500 SOURCE_LOAD_FAILED and 504 ACTIVATION_TIMEOUT as there.
          *
-         *     - **Mix** (`mix.take` with the mixer's transition, `mix.take.<transition>` with that one and the mixer's duration): a take like POST /mix/take; `result` is the mixer (GET /mix). 409 NOTHING_CUED as there.
+         *     - **Mix** (`mix.take` with the mixer's transition, `mix.take.<transition>` with that one and the mixer's duration): a take like POST /mix/take; `result` is the mixer (GET /mix). 409 NOTHING_CUED and 500 TRANSITION_LOAD_FAILED as there.
          *
          *     - **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.
          *
@@ -1748,7 +1776,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -2498,6 +2526,64 @@ export interface components {
                 };
             };
         };
+        /** @description 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile */
+        SOURCE_LOAD_FAILED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "SOURCE_LOAD_FAILED",
+                 *       "message": "the generator is installed but its shader does not load or compile"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "SOURCE_LOAD_FAILED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile */
+        TRANSITION_LOAD_FAILED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "TRANSITION_LOAD_FAILED",
+                 *       "message": "the transition is installed but its shader does not load or compile"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "TRANSITION_LOAD_FAILED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry */
         CHAIN_BUSY: {
             headers: {
@@ -2832,6 +2918,13 @@ export interface operations {
                                 buffers: number;
                                 shaders: number;
                                 renderbuffers: number;
+                            };
+                            /** @description the program cache: a type without a spare compiles when it is used */
+                            programs: {
+                                /** @description spare programs compiled ahead and held now */
+                                cached: number;
+                                /** @description the most kept (effects and generators, plus transitions) */
+                                limit: number;
                             };
                             /** @description effect passes per frame: a fused run of effects counts one, a multi-pass effect each of its passes */
                             passes: number;
@@ -3574,6 +3667,8 @@ export interface operations {
                             replaces?: string;
                             /** @description header problems vjd corrected when loading the file (e.g. MIN above MAX) */
                             warnings?: string[];
+                            /** @description present only when the file does not compile: the message with the `.fs` line (as in GET /catalog/errors); using it fails at once */
+                            loadError?: string;
                         }[];
                     };
                 };
@@ -5667,6 +5762,8 @@ export interface operations {
                             sourceKind: string;
                             type: string;
                             active: boolean;
+                            /** @description present only when the file does not compile: the message with the `.fs` line (as in GET /catalog/errors); using it fails at once */
+                            loadError?: string;
                         }[];
                     };
                 };
@@ -5967,7 +6064,48 @@ export interface operations {
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             /**
              * @description 503, one of:
              *
@@ -6099,7 +6237,48 @@ export interface operations {
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             /**
              * @description 503, one of:
              *
@@ -6231,7 +6410,48 @@ export interface operations {
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             /**
              * @description 503, one of:
              *
@@ -6539,7 +6759,40 @@ export interface operations {
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             503: components["responses"]["STATE_NOT_SAVED"];
             504: components["responses"]["ACTIVATION_TIMEOUT"];
         };
@@ -6652,7 +6905,40 @@ export interface operations {
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             /**
              * @description 503, one of:
              *
@@ -6799,7 +7085,40 @@ export interface operations {
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             /**
              * @description 503, one of:
              *
@@ -6895,6 +7214,8 @@ export interface operations {
                         items: {
                             type: string;
                             name: string;
+                            /** @description present only when the file does not compile: the message with the `.fs` line (as in GET /catalog/errors); using it fails at once */
+                            loadError?: string;
                         }[];
                     };
                 };
@@ -6945,6 +7266,147 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the transitions */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listCatalogErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the files that did not load */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        items: {
+                            /** @description the file: its path, or `builtin:<name>` for a shipped one */
+                            file: string;
+                            /** @description `effect`, `generator`, `transition` or `preset` (the folder it was found in) */
+                            kind: string;
+                            /** @description the type its file name gives */
+                            type: string;
+                            /** @description `parse`: skipped, not listed anywhere; `compile`: listed with `loadError`, and using it fails at once */
+                            stage: string;
+                            /** @description why, with the line of the file where the message names one */
+                            message: string;
+                            /** @description the line in the file, when known */
+                            line: number | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightCatalogErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listCatalogErrorsHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the files that did not load */
             200: {
                 headers: {
                     /** @description always `*` */
@@ -9852,6 +10314,8 @@ export interface operations {
              * @description 500, one of:
              *
              *     - 500 EFFECT_LOAD_FAILED: the effect type is installed but could not be created
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
              *     - 500 INTERNAL: internal error
              */
             500: {
@@ -9870,6 +10334,20 @@ export interface operations {
                         error: true;
                         /** @enum {string} */
                         code: "EFFECT_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
                         /** @description human-readable text */
                         message: string;
                     } | {

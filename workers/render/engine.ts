@@ -4,6 +4,7 @@ import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import {
   RENDER_COUNTERS,
   type MixCommand,
+  type RenderInit,
   type RenderStats,
   type SourceSpec,
   type ThumbJob,
@@ -22,7 +23,7 @@ import { AudioFrame } from './audio-frame.js';
 import { AudioTextures } from './audio-textures.js';
 import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
-import { ProgramPool, type CompileResult } from './program-pool.js';
+import { ProgramLoadError, ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
 import { SourceStage } from './source-stage.js';
 import { MixStage } from './mix-stage.js';
@@ -40,7 +41,7 @@ export interface SourceOutcome {
   id: number;
   ok: boolean;
   key: string;
-  reason?: 'expired' | 'superseded' | 'failed';
+  reason?: 'expired' | 'superseded' | 'failed' | 'load-failed';
   message?: string;
 }
 
@@ -77,8 +78,8 @@ export class RenderEngine {
   onSource: (o: SourceOutcome) => void = () => {};
   /** Called after each frame with the cue it completed or gave up, if any. */
   onCue: (o: SourceOutcome) => void = () => {};
-  /** Called after the first frame that shows a mix command (ok), or at once when it cannot run. */
-  onMix: (id: number, error: string | null) => void = () => {};
+  /** Called after the first frame that shows a mix command (ok), or at once when it cannot run (`loadFailed`: its shader). */
+  onMix: (id: number, error: string | null, loadFailed?: boolean) => void = () => {};
   /** Called after the frame on which a take completed and the buses swapped. */
   onSwap: (program: string, preview: string) => void = () => {};
   /** Mix commands applied and waiting for the frame that shows them. */
@@ -91,6 +92,8 @@ export class RenderEngine {
   failFrames = 0;
   /** Test hook: this many coming frames take at least `ms` longer, as frames of a heavy chain or a starved CPU would. */
   slowFrames = { ms: 0, frames: 0 };
+  /** Spare programs kept at most, effects and generators plus transitions (reported in the stats). */
+  private readonly cacheLimit: number;
   /** Reported in the stats; set by whoever rebuilt the context. */
   contextRestarts = 0;
   /** The audio of the frame being drawn: built-in values and ISF audio textures. */
@@ -107,7 +110,12 @@ export class RenderEngine {
     /** RenderInit.counters as Int32; null where nobody reads them (tests, benches). */
     private readonly counters: Int32Array | null = null,
     /** compileHelper: fused shaders compile in a helper process first (compile-helper.ts); the server's worker sets it. */
-    opts: { fuse?: boolean; compileHelper?: boolean; audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer } } = {},
+    opts: {
+      fuse?: boolean;
+      compileHelper?: boolean;
+      audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
+      programCache?: RenderInit['programCache'];
+    } = {},
   ) {
     this.period = 1000 / fps;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
@@ -128,7 +136,9 @@ export class RenderEngine {
     this.audio.textures = new AudioTextures(gl, this.audio);
     this.frame.audio = this.audio;
     this.quad = new Quad(gl);
-    this.pool = new ProgramPool(gl, this.quad, width, height);
+    // 0 reads "no limit": engines made outside the server (tests, benches) keep every spare.
+    this.cacheLimit = opts.programCache ? opts.programCache.programs + opts.programCache.transitions : 0;
+    this.pool = new ProgramPool(gl, this.quad, width, height, opts.programCache?.programs);
     const fuse = opts.fuse ?? true;
     this.fuse = new Fuser(gl, this.quad, width, height, fuse, fuse && opts.compileHelper ? new CompileHelper(width, height) : null);
     this.chain = new Chain<EffectRunner>({
@@ -140,7 +150,7 @@ export class RenderEngine {
     });
     this.source = new SourceStage(gl, this.quad, this.pool, width, height);
     this.output = new OutputStage(gl, this.quad, width, height);
-    this.mix = new MixStage(gl, this.quad, width, height);
+    this.mix = new MixStage(gl, this.quad, width, height, opts.programCache?.transitions);
     this.ping = [createTarget(gl, width, height), createTarget(gl, width, height)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
@@ -202,7 +212,13 @@ export class RenderEngine {
     try {
       built = this.source.build(spec, this.generators);
     } catch (err) {
-      this.onSource({ id, ok: false, key, reason: 'failed', message: (err as Error).message });
+      this.onSource({
+        id,
+        ok: false,
+        key,
+        reason: err instanceof ProgramLoadError ? 'load-failed' : 'failed',
+        message: (err as Error).message,
+      });
       return;
     }
     const old = this.source.pending;
@@ -225,7 +241,13 @@ export class RenderEngine {
     try {
       built = this.source.build(spec, this.generators);
     } catch (err) {
-      this.onCue({ id, ok: false, key, reason: 'failed', message: (err as Error).message });
+      this.onCue({
+        id,
+        ok: false,
+        key,
+        reason: err instanceof ProgramLoadError ? 'load-failed' : 'failed',
+        message: (err as Error).message,
+      });
       return;
     }
     const old = this.source.pendingCue;
@@ -252,7 +274,7 @@ export class RenderEngine {
       // The incoming source starts with the transition: a generator on preview counts from 0 again.
       if (this.mix.command(cmd)) this.source.restartCued();
     } catch (err) {
-      this.onMix(id, (err as Error).message);
+      this.onMix(id, (err as Error).message, err instanceof ProgramLoadError);
       return;
     }
     this.mixReplies.push(id);
@@ -426,6 +448,7 @@ export class RenderEngine {
       renderer: this.renderer,
       contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
+      programs: { cached: this.pool.cached() + this.mix.cachedPrograms(), limit: this.cacheLimit },
       ...this.fuse.stats(),
       programCompiles: {
         ahead: this.pool.compiles.ahead + this.mix.compiles.ahead,

@@ -55,6 +55,7 @@ function createEngine(): RenderEngine {
     fuse: init.fuse,
     compileHelper: true,
     audio: init.audio,
+    ...(init.programCache ? { programCache: init.programCache } : {}),
   });
   e.fuse.onLog = (msg, fields) => post({ t: 'log', level: 'warn', msg, fields });
   const answer = (bus: Bus, o: Parameters<RenderEngine['onSource']>[0]): void => {
@@ -66,7 +67,12 @@ function createEngine(): RenderEngine {
   };
   e.onSource = (o) => answer('program', o);
   e.onCue = (o) => answer('preview', o);
-  e.onMix = (id, error) => post(error === null ? { t: 'mix-reply', id, ok: true } : { t: 'mix-reply', id, ok: false, message: error });
+  e.onMix = (id, error, loadFailed) =>
+    post(
+      error === null
+        ? { t: 'mix-reply', id, ok: true }
+        : { t: 'mix-reply', id, ok: false, message: error, ...(loadFailed ? { loadFailed } : {}) },
+    );
   e.onSwap = (program, preview) => {
     const old = kept.source;
     kept.source = kept.cue;
@@ -200,14 +206,9 @@ function handle(m: MainToRender): void {
       return;
     case 'transitions':
       kept.transitions = m;
+      // Reported like the catalog's programs, so the main thread lists them among the files that did not load.
       for (const r of engine.mix.setTransitions(m.items)) {
-        if (!r.ok)
-          post({
-            t: 'log',
-            level: 'error',
-            msg: 'transition shader does not compile; taking it fails',
-            fields: { type: r.type, error: r.error },
-          });
+        post({ t: 'compiled', type: r.type, kind: 'transition', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
       }
       return;
     case 'generator-values': {

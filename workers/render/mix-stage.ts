@@ -27,8 +27,15 @@ export class MixStage {
     quad: Quad,
     private readonly width: number,
     private readonly height: number,
+    /** Spare transition programs kept at most. */
+    cacheLimit?: number,
   ) {
-    this.pool = new ProgramPool(gl, quad, width, height);
+    this.pool = new ProgramPool(gl, quad, width, height, cacheLimit);
+  }
+
+  /** Spare transition programs held now. */
+  cachedPrograms(): number {
+    return this.pool.cached();
   }
 
   setTransitions(descs: IsfDescriptor[]): CompileResult[] {
