@@ -174,3 +174,15 @@ export const TEMPO_LIMITS = {
   offsetMaxMs: 500,
   beatsPerBarMax: 16,
 } as const;
+
+/** Modulation (src/shared/modulation.ts, workers/render/modulation): not in LIMITS, whose shape GET /capabilities reports as is. */
+export const MOD_LIMITS = {
+  /** Highest LFO or step rate in Hz. */
+  maxHz: 50,
+  /** Most steps in one sequence. */
+  maxSteps: 64,
+  /** Most modulators on one chain effect or on the program generator. */
+  perTarget: 64,
+  /** Live reports (render worker to main thread) per second at most, sent only while modulators exist. */
+  liveHz: 20,
+} as const;

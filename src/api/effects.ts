@@ -8,6 +8,8 @@ import type { ChainItem } from '../shared/messages.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { describeInputs, inputStates } from '../shared/param-values.js';
 import { nestedValueProblem } from '../params/nested-values.js';
+import type { Modulation } from '../modulation/service.js';
+import { chainLive, withModulation } from '../modulation/views.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 
 export interface EffectsDeps {
@@ -15,6 +17,8 @@ export interface EffectsDeps {
   catalog(): CatalogSnapshot;
   /** Effect ceiling of the active license tier. */
   ceiling(): number;
+  /** Live values of modulated inputs (absent: every `live` reads null). */
+  modulation?: Modulation;
 }
 
 const NAME = { minLength: 1, maxLength: 256 };
@@ -68,7 +72,7 @@ const neither = (what: string) => (_where: string, problem: string) =>
   new ApiError('INVALID_REQUEST', problem.startsWith('body must have required') ? `send ${what}` : problem);
 
 /** `details` of a miss on the chain: chain names or types (not capped), or the valid positions. */
-const ChainMiss = Type.Object(
+export const ChainMiss = Type.Object(
   {
     requested: Type.Union([Type.String(), Type.Integer()], { description: 'the type, name or position sent' }),
     available: Type.Optional(
@@ -349,7 +353,8 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
           );
         }
         const desc = d.catalog().effects.find((e) => e.type === item.type);
-        return { json: { ...item, inputs: desc ? inputStates(desc.inputs, entry.inputs) : [] } };
+        const live = chainLive(d.modulation?.live ?? null, snap.version, index);
+        return { json: { ...item, inputs: desc ? withModulation(inputStates(desc.inputs, entry.inputs), entry.modulators, live) : [] } };
       },
     }),
     defineRoute({

@@ -21,6 +21,8 @@ import type { AudioService } from '../audio/service.js';
 import { audioRoutes } from './audio.js';
 import type { Tempo } from '../tempo/types.js';
 import { tempoRoutes } from './tempo.js';
+import { modulationRoutes } from './modulation.js';
+import type { Modulation } from '../modulation/service.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import type { AppContext } from './context.js';
 import { statusRoutes } from './status.js';
@@ -52,6 +54,7 @@ export interface RouteShow {
   sources: SourceManager;
   mixer: Mixer;
   generatorParams: GeneratorParams;
+  modulation: Modulation;
   presetsDir: string;
   browseTree(): BrowseTree;
   thumbnails: ThumbnailService;
@@ -92,15 +95,27 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx, () => show.audio.kinds()),
-    ...globalRoutes(state, applyGlobal),
-    ...effectsRoutes({ render: show.render, catalog, ceiling }),
+    ...globalRoutes(state, applyGlobal, show.modulation),
+    ...effectsRoutes({ render: show.render, catalog, ceiling, modulation: show.modulation }),
     ...sourcesRoutes(show.sources, {
       mixer: show.mixer,
       defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
     }),
-    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions }),
+    ...mixRoutes({
+      mixer: show.mixer,
+      sources: show.sources,
+      transitions: () => show.catalog.snapshot.transitions,
+      modulation: show.modulation,
+    }),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
-    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
+    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive(), modulation: show.modulation }),
+    ...modulationRoutes({
+      render: show.render,
+      modulation: show.modulation,
+      params: show.generatorParams,
+      state,
+      mixPosition: () => show.mixer.view().position,
+    }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails),
     ...paletteRoutes(show.palette, () => show.palettes.list()),

@@ -10,6 +10,8 @@ import { FUSED_VERTEX, uniformName } from './codegen.js';
 /** What a fused program reads per effect each frame: the slot's current input values. */
 export interface FusedSlot {
   inputs: Record<string, unknown>;
+  /** The values of this frame when modulators move some of them; null or absent: `inputs` as set. */
+  applied?: Record<string, unknown> | null;
 }
 
 type Loc = WebGLUniformLocation | null;
@@ -57,7 +59,7 @@ export class FusedProgram {
     gl.uniform2f(u.inputSize, frame.inputSize[0], frame.inputSize[1]);
     for (let k = 0; k < this.effects.length; k++) {
       const e = this.effects[k]!;
-      IsfProgram.setInputUniforms(gl, e.inputs, slots[k]!.inputs, e.vars);
+      IsfProgram.setInputUniforms(gl, e.inputs, slots[k]!.applied ?? slots[k]!.inputs, e.vars);
     }
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, frame.input);
