@@ -87,13 +87,16 @@ export const ChainMiss = Type.Object(
 const common = { auth: 'required' as const, tags: ['effects'] };
 
 /** Every chain item with its inputs and their values (GET /effects/params, the OSCQuery description). */
-export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog'>): Array<Static<typeof ChainItemWithInputs>> {
+export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog' | 'modulation'>): Array<Static<typeof ChainItemWithInputs>> {
   const snap = d.render.readChain();
   const effects = d.catalog().effects;
   return snap.items.map((item, i) => {
     const desc = effects.find((e) => e.type === item.type);
     const entry = snap.entries[i];
-    return { ...item, inputs: desc && entry ? (inputStates(desc.inputs, entry.inputs) as Array<Static<typeof InputStateSchema>>) : [] };
+    // `live` as of this read: the topic sends on changes only, never per frame.
+    const live = chainLive(d.modulation?.live ?? null, snap.version, i + 1);
+    const inputs = desc && entry ? withModulation(inputStates(desc.inputs, entry.inputs), entry.modulators, live) : [];
+    return { ...item, inputs: inputs as Array<Static<typeof InputStateSchema>> };
   });
 }
 

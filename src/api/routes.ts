@@ -140,7 +140,11 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       [...d.topics.map((t) => t.name), 'thumbnail'],
       d.topics.filter((t) => t.inHello).map((t) => t.name),
     ),
-    ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
+    ...oscRoutes({
+      name: 'vjd',
+      chain: () => chainWithInputs({ render: show.render, catalog, modulation: show.modulation }),
+      osc: () => ctx.osc(),
+    }),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),

@@ -7747,6 +7747,37 @@ export interface operations {
                             inputs: {
                                 [key: string]: number | boolean | number[];
                             };
+                            /** @description modulated inputs (`input` or `input.component`) → modulator, when it had any */
+                            modulators?: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            };
                         };
                     };
                 };
