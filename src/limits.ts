@@ -215,3 +215,15 @@ export const ISF_CACHE_LIMITS = {
   /** A load or compile message is cut to this many characters (a GL log can be long). */
   loadErrorMessageMax: 1000,
 } as const;
+
+/** Modulation (src/shared/modulation.ts, workers/render/modulation): not in LIMITS, whose shape GET /capabilities reports as is. */
+export const MOD_LIMITS = {
+  /** Highest LFO or step rate in Hz. */
+  maxHz: 50,
+  /** Most steps in one sequence. */
+  maxSteps: 64,
+  /** Most modulators on one chain effect or on the program generator. */
+  perTarget: 64,
+  /** Live reports (render worker to main thread) per second at most, sent only while modulators exist. */
+  liveHz: 20,
+} as const;

@@ -70,6 +70,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
             ceiling: d.ceiling(),
             presetId: t.preset.id,
             inputs: { ...t.preset.inputs },
+            ...(t.preset.modulators ? { modulators: t.preset.modulators } : {}),
           },
           started,
         );

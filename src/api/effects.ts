@@ -8,6 +8,8 @@ import type { ChainItem } from '../shared/messages.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { describeInputs, inputStates } from '../shared/param-values.js';
 import { nestedValueProblem } from '../params/nested-values.js';
+import type { Modulation } from '../modulation/service.js';
+import { chainLive, withModulation } from '../modulation/views.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 
@@ -18,6 +20,8 @@ export interface EffectsDeps {
   ceiling(): number;
   /** The compile message of a type that does not load (GET /catalog/errors), else undefined. */
   loadError?(kind: 'effect', type: string): string | undefined;
+  /** Live values of modulated inputs (absent: every `live` reads null). */
+  modulation?: Modulation;
 }
 
 const NAME = { minLength: 1, maxLength: 256 };
@@ -76,7 +80,7 @@ const neither = (what: string) => (_where: string, problem: string) =>
   new ApiError('INVALID_REQUEST', problem.startsWith('body must have required') ? `send ${what}` : problem);
 
 /** `details` of a miss on the chain: chain names or types (not capped), or the valid positions. */
-const ChainMiss = Type.Object(
+export const ChainMiss = Type.Object(
   {
     requested: Type.Union([Type.String(), Type.Integer()], { description: 'the type, name or position sent' }),
     available: Type.Optional(
@@ -91,13 +95,16 @@ const ChainMiss = Type.Object(
 const common = { auth: 'required' as const, tags: ['effects'] };
 
 /** Every chain item with its inputs and their values (GET /effects/params, the OSCQuery description). */
-export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog'>): Array<Static<typeof ChainItemWithInputs>> {
+export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog' | 'modulation'>): Array<Static<typeof ChainItemWithInputs>> {
   const snap = d.render.readChain();
   const effects = d.catalog().effects;
   return snap.items.map((item, i) => {
     const desc = effects.find((e) => e.type === item.type);
     const entry = snap.entries[i];
-    return { ...item, inputs: desc && entry ? (inputStates(desc.inputs, entry.inputs) as Array<Static<typeof InputStateSchema>>) : [] };
+    // `live` as of this read: the topic sends on changes only, never per frame.
+    const live = chainLive(d.modulation?.live ?? null, snap.version, i + 1);
+    const inputs = desc && entry ? withModulation(inputStates(desc.inputs, entry.inputs), entry.modulators, live) : [];
+    return { ...item, inputs: inputs as Array<Static<typeof InputStateSchema>> };
   });
 }
 
@@ -367,7 +374,8 @@ export function effectsRoutes(d: EffectsDeps): RouteDef[] {
           );
         }
         const desc = d.catalog().effects.find((e) => e.type === item.type);
-        return { json: { ...item, inputs: desc ? inputStates(desc.inputs, entry.inputs) : [] } };
+        const live = chainLive(d.modulation?.live ?? null, snap.version, index);
+        return { json: { ...item, inputs: desc ? withModulation(inputStates(desc.inputs, entry.inputs), entry.modulators, live) : [] } };
       },
     }),
     defineRoute({

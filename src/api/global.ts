@@ -2,11 +2,15 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { StateStore } from '../state/store.js';
+import type { Modulation } from '../modulation/service.js';
+import { modulationFields } from '../modulation/schemas.js';
 
 export const GlobalBody = Type.Object({
   blackout: Type.Boolean({ description: 'true: the output is black' }),
   dimmer: Type.Number({ minimum: 0, maximum: 1, description: 'output level multiplier, 0 (black) to 1 (full)' }),
 });
+
+const GlobalView = Type.Object({ ...GlobalBody.properties, ...modulationFields });
 
 const GlobalChange = Type.Object({
   success: Type.Literal(true),
@@ -15,7 +19,8 @@ const GlobalChange = Type.Object({
 });
 
 /** `apply` hands the new values to the render worker's output stage. */
-export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimmer: number) => void): RouteDef[] {
+/** `modulation`: the dimmer's modulator and live level, shown by GET /global. */
+export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimmer: number) => void, modulation?: Modulation): RouteDef[] {
   const current = (): { blackout: boolean; dimmer: number } => {
     const s = state.peek();
     return { blackout: s.blackout, dimmer: s.dimmer };
@@ -30,9 +35,13 @@ export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimme
       tags: ['global'],
       feature: 'global',
       schema: {},
-      responses: { 200: { description: 'current global output controls', schema: GlobalBody } },
+      responses: { 200: { description: 'current global output controls', schema: GlobalView } },
       errors: [],
-      handler: () => ({ json: current() }),
+      handler: () => {
+        const modulator = modulation?.view.dimmer ?? null;
+        if (!modulation) return { json: current() };
+        return { json: { ...current(), modulator, live: modulator ? (modulation.live?.dimmer ?? null) : null } };
+      },
     }),
     defineRoute({
       method: 'POST',

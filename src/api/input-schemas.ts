@@ -1,5 +1,6 @@
 // Schemas of described inputs and of value problems, shared by the effect and generator parameter routes.
 import Type from 'typebox';
+import { modulationFields } from '../modulation/schemas.js';
 
 const Value = Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())], {
   description: 'the current value, in the form of `default`; absent on image and audio inputs',
@@ -31,7 +32,7 @@ const descriptionProps = {
 export const InputDescriptionSchema = Type.Object(descriptionProps, { description: 'one ISF input' });
 
 export const InputStateSchema = Type.Object(
-  { ...descriptionProps, value: Type.Optional(Value) },
+  { ...descriptionProps, value: Type.Optional(Value), ...modulationFields },
   { description: 'one ISF input and its current value (an event reads true only until the frame it fired in)' },
 );
 

@@ -7,6 +7,8 @@ import { LIMITS } from '../limits.js';
 import type { SourceManager } from '../sources/source-manager.js';
 import { MAX_DURATION_MS, type Mixer } from '../sources/mixer.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
+import type { Modulation } from '../modulation/service.js';
+import { modulationFields } from '../modulation/schemas.js';
 import { CurrentSourceSchema, idOrNameInvalid, usableIdOrName } from './sources.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 
@@ -31,6 +33,7 @@ export const MixSchema = Type.Object(
       { description: 'the transition a take uses when it names none' },
     ),
     inTransition: Type.Boolean({ description: 'true while a take runs or the T-bar rests between its ends' }),
+    ...modulationFields,
   },
   { description: 'the mixer' },
 );
@@ -65,6 +68,8 @@ export interface MixDeps {
   transitions(): readonly IsfDescriptor[];
   /** The compile message of a transition or generator that does not load (GET /catalog/errors), else undefined. */
   loadError?(kind: 'transition' | 'generator', type: string): string | undefined;
+  /** The T-bar's modulator and live position (absent: not shown). */
+  modulation?: Modulation;
 }
 
 export function mixRoutes(d: MixDeps): RouteDef[] {
@@ -81,7 +86,12 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       schema: {},
       responses: { 200: { description: 'the mixer', schema: MixSchema } },
       errors: [],
-      handler: () => ({ json: m.view() }),
+      handler: () => {
+        const mod = d.modulation;
+        if (!mod) return { json: m.view() };
+        const modulator = mod.view.mix;
+        return { json: { ...m.view(), modulator, live: modulator ? (mod.live?.mix ?? null) : null } };
+      },
     }),
     defineRoute({
       method: 'POST',

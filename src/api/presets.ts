@@ -10,6 +10,7 @@ import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { matchNameIndex, nameKey } from '../shared/names.js';
 import { currentValue, settable } from '../shared/param-values.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
+import { ModulatorSchema } from '../modulation/schemas.js';
 
 export interface PresetsDeps {
   render: Pick<RenderClient, 'readChain'>;
@@ -27,6 +28,11 @@ const PresetSchema = Type.Object({
   inputs: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.Array(Type.Number())]), {
     description: 'every settable input with its value when saved (events left out)',
   }),
+  modulators: Type.Optional(
+    Type.Record(Type.String(), ModulatorSchema, {
+      description: 'modulated inputs (`input` or `input.component`) → modulator, when it had any',
+    }),
+  ),
 });
 
 const Miss = Type.Object(
@@ -135,7 +141,8 @@ export function presetRoutes(d: PresetsDeps): RouteDef[] {
           for (const i of desc?.inputs ?? []) {
             if (settable(i) && i.type !== 'event') inputs[i.name] = currentValue(i, entry.inputs[i.name]);
           }
-          const file = { name, effect: item.type, inputs };
+          const modulators = entry.modulators && Object.keys(entry.modulators).length > 0 ? entry.modulators : undefined;
+          const file = { name, effect: item.type, inputs, ...(modulators ? { modulators } : {}) };
           await mkdir(d.dir, { recursive: true });
           await atomicWriteFile(join(d.dir, `${id}.json`), `${JSON.stringify(file, null, 2)}\n`);
           await d.reload();

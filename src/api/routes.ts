@@ -21,6 +21,8 @@ import type { AudioService } from '../audio/service.js';
 import { audioRoutes } from './audio.js';
 import type { Tempo } from '../tempo/types.js';
 import { tempoRoutes } from './tempo.js';
+import { modulationRoutes } from './modulation.js';
+import type { Modulation } from '../modulation/service.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
 import type { AppContext } from './context.js';
 import { statusRoutes } from './status.js';
@@ -53,6 +55,7 @@ export interface RouteShow {
   sources: SourceManager;
   mixer: Mixer;
   generatorParams: GeneratorParams;
+  modulation: Modulation;
   presetsDir: string;
   browseTree(): BrowseTree;
   thumbnails: ThumbnailService;
@@ -94,8 +97,8 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx, () => show.audio.kinds()),
-    ...globalRoutes(state, applyGlobal),
-    ...effectsRoutes({ render: show.render, catalog, ceiling, loadError }),
+    ...globalRoutes(state, applyGlobal, show.modulation),
+    ...effectsRoutes({ render: show.render, catalog, ceiling, loadError, modulation: show.modulation }),
     ...sourcesRoutes(
       show.sources,
       {
@@ -104,10 +107,23 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       },
       loadError,
     ),
-    ...mixRoutes({ mixer: show.mixer, sources: show.sources, transitions: () => show.catalog.snapshot.transitions, loadError }),
+    ...mixRoutes({
+      mixer: show.mixer,
+      sources: show.sources,
+      transitions: () => show.catalog.snapshot.transitions,
+      loadError,
+      modulation: show.modulation,
+    }),
     ...catalogRoutes(() => show.catalog.errors),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
-    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive() }),
+    ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive(), modulation: show.modulation }),
+    ...modulationRoutes({
+      render: show.render,
+      modulation: show.modulation,
+      params: show.generatorParams,
+      state,
+      mixPosition: () => show.mixer.view().position,
+    }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails),
     ...paletteRoutes(show.palette, () => show.palettes.list()),
@@ -132,7 +148,11 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       [...d.topics.map((t) => t.name), 'thumbnail'],
       d.topics.filter((t) => t.inHello).map((t) => t.name),
     ),
-    ...oscRoutes({ name: 'vjd', chain: () => chainWithInputs({ render: show.render, catalog }), osc: () => ctx.osc() }),
+    ...oscRoutes({
+      name: 'vjd',
+      chain: () => chainWithInputs({ render: show.render, catalog, modulation: show.modulation }),
+      osc: () => ctx.osc(),
+    }),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),

@@ -4,12 +4,16 @@ import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { GeneratorParams } from '../sources/generator-params.js';
+import type { Modulation } from '../modulation/service.js';
+import { withModulation } from '../modulation/views.js';
 import { InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 
 export interface SourceParamsDeps {
   params: GeneratorParams;
   /** False while the render worker does not answer (CHAIN_BUSY, as for the effect parameters). */
   alive(): boolean;
+  /** The generator's modulators and live values (absent: none shown). */
+  modulation?: Modulation;
 }
 
 const View = Type.Object({
@@ -38,7 +42,12 @@ export function sourceParamsRoutes(d: SourceParamsDeps): RouteDef[] {
       errors: ['NOT_A_GENERATOR', 'CHAIN_BUSY'],
       handler: () => {
         busy();
-        return { json: d.params.get() };
+        const view = d.params.get();
+        const m = d.modulation;
+        if (!m) return { json: view };
+        const key = d.params.program().key;
+        const live = m.live?.generator?.key === key ? m.live.generator.values : null;
+        return { json: { ...view, inputs: withModulation(view.inputs, m.generatorMods(key), live) } };
       },
     }),
     defineRoute({

@@ -34,6 +34,7 @@ import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
 import { OutputKinds } from '../outputs/kinds.js';
 import type { OutputKind } from '../shared/messages.js';
+import { Modulation } from '../modulation/service.js';
 import { GeneratorParams } from '../sources/generator-params.js';
 import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
@@ -64,6 +65,8 @@ export interface Show {
   tempo: TempoService;
   /** Input values of the program generator (POST /sources/params). */
   generatorParams: GeneratorParams;
+  /** Modulators outside the chain, freeze and the live values the render worker reports. */
+  modulation: Modulation;
   /** `<dataDir>/presets`: where POST /presets/save writes; read by the catalog after the configured folders. */
   presetsDir: string;
   actions(): readonly Action[];
@@ -167,6 +170,12 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     apply: (key, values, fire) => render.setGeneratorValues(key, values, fire),
   });
   render.on('source', (key) => generatorParams.switched(key));
+  const modulation = new Modulation({
+    state,
+    send: (s) => render.setModulation(s),
+    chainCount: () => render.snapshot.entries.reduce((n, e) => n + Object.keys(e.modulators ?? {}).length, 0),
+  });
+  render.on('live', (r) => modulation.report(r));
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -328,6 +337,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     audio,
     tempo,
     generatorParams,
+    modulation,
     presetsDir,
     actions: () => actions,
     browseTree: () => tree,

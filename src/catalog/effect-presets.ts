@@ -2,6 +2,8 @@
 // (triggered through the actions facility). Checked against the effect's ISF inputs when the catalog loads.
 import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../shared/isf-types.js';
 import { isfTypeFromFileName } from './isf-parse.js';
+import { checkModulator, targetProblem, type Modulator } from '../shared/modulation.js';
+import { MOD_LIMITS } from '../limits.js';
 
 export interface EffectPreset {
   /** From the file name (`[a-z0-9_]`); carried by the chain item as `presetId`. */
@@ -10,6 +12,8 @@ export interface EffectPreset {
   /** Effect type it adds. */
   effect: string;
   inputs: Record<string, unknown>;
+  /** Modulated inputs (`input` or `input.component`) → modulator; absent when the look has none. */
+  modulators?: Record<string, Modulator>;
   file: string;
   /** Values a built-in preset had to leave out because an operator file replaced its effect without those inputs. */
   dropped?: string[];
@@ -42,9 +46,39 @@ export function parseEffectPreset(
     else if (problem) throw new Error(`"inputs.${key}": ${problem}`);
     else out[key] = value;
   }
-  const preset: EffectPreset = { id: isfTypeFromFileName(fileName), name: name.trim(), effect: desc.type, inputs: out, file };
+  const modulators = presetModulators(raw.modulators, desc);
+  const preset: EffectPreset = {
+    id: isfTypeFromFileName(fileName),
+    name: name.trim(),
+    effect: desc.type,
+    inputs: out,
+    ...(modulators ? { modulators } : {}),
+    file,
+  };
   if (dropped.length > 0) preset.dropped = dropped;
   return preset;
+}
+
+/** A preset's modulators, each checked as a request's would be and against the effect's inputs. */
+function presetModulators(raw: unknown, desc: IsfDescriptor): Record<string, Modulator> | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('"modulators" must be an object');
+  const entries = Object.entries(raw);
+  if (entries.length > MOD_LIMITS.perTarget) throw new Error(`"modulators": at most ${MOD_LIMITS.perTarget}`);
+  const out: Record<string, Modulator> = {};
+  for (const [key, value] of entries) {
+    const dot = key.indexOf('.');
+    const name = dot < 0 ? key : key.slice(0, dot);
+    const input = desc.inputs.find((i) => i.name === name);
+    const where = `"modulators.${key.slice(0, 80)}"`;
+    if (!input) throw new Error(`${where}: effect ${desc.type} has no such input`);
+    const problem = targetProblem(name, input.type, dot < 0 ? undefined : key.slice(dot + 1));
+    if (problem) throw new Error(`${where}: ${problem}`);
+    const c = checkModulator(value);
+    if (!c.ok) throw new Error(`${where}: ${c.problem.field} must be ${c.problem.rule}`);
+    out[key] = c.modulator;
+  }
+  return entries.length > 0 ? out : undefined;
 }
 
 /** Type check only: ranges are clamped where values reach the shader, as for every other input value. */

@@ -17,6 +17,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   palettes: 'Palettes and their colors; exactly one palette is current.',
   global: 'Output-wide controls such as blackout and dimmer.',
   actions: 'Named actions, including the Effect Presets category.',
+  modulation: 'Modulators that move inputs by themselves (LFOs, audio, beat, steps) and the freeze that holds them.',
   docs: 'This description and its interactive documentation; always reachable without an API key.',
 };
 

@@ -4,6 +4,7 @@ import type { IsfDescriptor } from './isf-types.js';
 import type { InputState } from './param-values.js';
 import type { RpcEnvelope } from './rpc.js';
 import type { OutputSpec } from './output-kinds/index.js';
+import type { Modulator } from './modulation.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -76,10 +77,21 @@ export interface ChainEntryWire {
   enabled: boolean;
   presetId: string;
   inputs: Record<string, unknown>;
+  /** Modulated inputs (`input` or `input.component`) → modulator; absent when none. */
+  modulators?: Record<string, Modulator>;
 }
 
 export type ChainCommand =
-  | { op: 'add'; type: string; idempotent: boolean; ceiling: number; presetId: string; inputs: Record<string, unknown> }
+  | {
+      op: 'add';
+      type: string;
+      idempotent: boolean;
+      ceiling: number;
+      presetId: string;
+      inputs: Record<string, unknown>;
+      /** A saved look's modulators (checked by the worker against the effect's inputs). */
+      modulators?: Record<string, Modulator>;
+    }
   | { op: 'remove'; type?: string; index?: number }
   | { op: 'toggle'; name?: string; index?: number }
   | { op: 'enabled'; enabled: boolean; name?: string; index?: number }
@@ -88,7 +100,29 @@ export type ChainCommand =
   /** Back to defaults: the named inputs, or all when `inputs` is absent. */
   | { op: 'reset'; name?: string; index?: number; inputs?: string[] }
   /** Moves the effect to position `to` (1-based); later indexes follow the new order. */
-  | { op: 'move'; name?: string; index?: number; to: number };
+  | { op: 'move'; name?: string; index?: number; to: number }
+  /** Sets (null: removes) the modulator of one input or input component (JSON already checked on the main thread). */
+  | { op: 'modulate'; name?: string; index?: number; input: string; component?: string; modulator: Modulator | null };
+
+/** Modulation outside the chain: the program generator's (for render key `key`), the T-bar, the dimmer, freeze. */
+export interface ModulationState {
+  generator: { key: string; modulators: Record<string, Modulator> } | null;
+  mix: Modulator | null;
+  dimmer: Modulator | null;
+  frozen: boolean;
+}
+
+/**
+ * Applied values of a recent frame, sent at most LIVE_REPORT_HZ times a second and only while modulators exist.
+ * `effects` follows the chain order of snapshot `version`; each map holds the modulated keys only.
+ */
+export interface LiveReport {
+  version: number;
+  effects: Array<Record<string, number | boolean> | null>;
+  generator: { key: string; values: Record<string, number | boolean> } | null;
+  mix: number | null;
+  dimmer: number | null;
+}
 
 /** What the render worker draws in its source stage. */
 export type SourceSpec =
@@ -129,6 +163,7 @@ export type MainToRender =
   /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
   | { t: 'generator-values'; key: string; values: Record<string, unknown>; fire: string[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
+  | ({ t: 'modulation' } & ModulationState)
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
   | ({ t: 'sample'; points: Array<[number, number]> } & RpcEnvelope)
@@ -171,7 +206,7 @@ export interface RenderStats {
 
 /** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */
 export type ChainReply =
-  | { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[] }
+  | { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[]; modulators?: Record<string, Modulator> }
   | {
       ok: false;
       code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST';
@@ -185,6 +220,8 @@ export type RenderToMain =
   /** The newest chain; sent after every change. `entries` are in chain order, parallel to `items`. */
   | { t: 'snapshot'; version: number; items: ChainItem[]; entries: ChainEntryWire[] }
   | { t: 'chain-reply'; id: number; reply: ChainReply }
+  /** Applied values of modulated inputs (see LiveReport); an empty report once the last modulator is gone. */
+  | ({ t: 'live' } & LiveReport)
   /** The command's deadline had passed when the worker reached it: nothing was changed. */
   | { t: 'expired'; id: number }
   | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string }

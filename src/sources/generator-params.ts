@@ -54,7 +54,8 @@ export class GeneratorParams {
     return { id: p.entry.id, inputs: inputStates(p.desc.inputs, r.values) };
   }
 
-  private program(): { entry: SourceEntry; desc: IsfDescriptor; key: string; values: Record<string, unknown> } {
+  /** The program generator: its source entry, descriptor, render key and values (409 NOT_A_GENERATOR otherwise). */
+  program(): { entry: SourceEntry; desc: IsfDescriptor; key: string; values: Record<string, unknown> } {
     const c = this.d.currentSource();
     const key = `${c.sourceKind}:${c.id}`;
     const entry = this.d.list().find((e) => e.id === c.id && e.sourceKind === c.sourceKind);

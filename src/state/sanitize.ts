@@ -1,5 +1,6 @@
 // What state.json may hold: each part kept only when its shape is right, so a hand-edited or older file loads.
-import type { ShowState, TempoState } from './store.js';
+import type { ModulationSaved, ShowState, TempoState } from './store.js';
+import { checkModulator, cleanModulators, type Modulator } from '../shared/modulation.js';
 
 /** The parts of a parsed file that have the right shape; the rest falls back to the defaults. */
 export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
@@ -25,7 +26,27 @@ export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
         : null;
     out.mix = { preview, transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) } };
   }
+  const mod = sanitizeModulation(p.modulation);
+  if (mod) out.modulation = mod;
   return out;
+}
+
+/** Each modulator checked as a request's would be; an invalid one is dropped, not the whole part. */
+function sanitizeModulation(m: unknown): ModulationSaved | undefined {
+  if (!m || typeof m !== 'object') return undefined;
+  const v = m as Partial<ModulationSaved>;
+  const one = (x: unknown): Modulator | null => {
+    const c = checkModulator(x);
+    return c.ok ? c.modulator : null;
+  };
+  const g = v.generator;
+  const mods = g && typeof g === 'object' && typeof g.key === 'string' && g.key.length <= 600 ? cleanModulators(g.modulators) : undefined;
+  return {
+    generator: g && mods ? { key: g.key, modulators: mods } : null,
+    mix: one(v.mix),
+    dimmer: one(v.dimmer),
+    frozen: v.frozen === true,
+  };
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -4,12 +4,23 @@ import { dirname } from 'node:path';
 import { atomicWriteFile, removeStaleTemps } from '../util/atomic-write.js';
 import type { Logger } from '../log.js';
 import { sanitize } from './sanitize.js';
+import type { Modulator } from '../shared/modulation.js';
 
 export interface ChainEntry {
   type: string;
   enabled: boolean;
   presetId: string;
   inputs: Record<string, unknown>;
+  /** Modulated inputs → modulator (absent when none). */
+  modulators?: Record<string, Modulator>;
+}
+
+/** Modulation outside the chain: the program generator's (for one render key), T-bar, dimmer, freeze. */
+export interface ModulationSaved {
+  generator: { key: string; modulators: Record<string, Modulator> } | null;
+  mix: Modulator | null;
+  dimmer: Modulator | null;
+  frozen: boolean;
 }
 
 export interface ShowState {
@@ -27,6 +38,8 @@ export interface ShowState {
   tempo?: TempoState;
   /** POST /audio/settings: gain (null: automatic) and offset; absent until then (the config applies). */
   audioSettings?: { gain: number | null; offsetMs: number };
+  /** Modulation outside the chain; absent until a modulator or freeze is set. */
+  modulation?: ModulationSaved;
 }
 
 export interface TempoState {

@@ -5,6 +5,8 @@ import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
 import type {
+  LiveReport,
+  ModulationState,
   Bus,
   ChainCommand,
   ChainEntryWire,
@@ -45,6 +47,7 @@ export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'supe
 export declare interface RenderClient {
   on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
   on(event: 'source', fn: (key: string) => void): this;
+  on(event: 'live', fn: (r: LiveReport) => void): this;
   on(event: 'mix-swap', fn: (keys: { program: string; preview: string }) => void): this;
   on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator' | 'transition'; ok: boolean; error?: string }) => void): this;
 }
@@ -112,6 +115,11 @@ export class RenderClient extends EventEmitter {
       case 'chain-reply':
         this.calls.settle(m.id, m.reply);
         return;
+      case 'live': {
+        const { t: _t, ...report } = m;
+        this.emit('live', report);
+        return;
+      }
       case 'expired':
         this.calls.settle(m.id, { rpc: 'timeout', id: m.id, message: 'the command reached the renderer past its deadline' });
         return;
@@ -263,6 +271,11 @@ export class RenderClient extends EventEmitter {
   /** Sets the program generator's input values (the worker ignores it when `key` is no longer the program). */
   setGeneratorValues(key: string, values: Record<string, unknown>, fire: string[]): void {
     this.post({ t: 'generator-values', key, values, fire });
+  }
+
+  /** Modulation outside the chain (generator, T-bar, dimmer) and freeze. */
+  setModulation(s: ModulationState): void {
+    this.post({ t: 'modulation', ...s });
   }
 
   setGlobal(blackout: boolean, dimmer: number): void {

@@ -343,6 +343,22 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  modulateEffect: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/effects/modulate');
+      const lfo = { kind: 'lfo', shape: 'sine', rate: '1/4', amount: 0.5 };
+      return [
+        p.ok('lfo by index', { index: 1, input: 'amount', modulator: lfo }),
+        p.ok('remove by name', { name: ids.effectType, input: 'amount', modulator: null }),
+        { ...p.ok('rate 0', { index: 1, input: 'amount', modulator: { ...lfo, rate: 0 } }), expect: [400] },
+        { ...p.ok('image input', { index: 1, input: 'inputImage', modulator: lfo }), expect: [400] },
+        p.miss('index miss', { index: 99, input: 'amount', modulator: lfo }),
+        p.bad('no input', { index: 1, modulator: lfo }),
+      ];
+    },
+  },
   moveEffect: {
     method: 'POST',
     jsonBody: true,
@@ -686,5 +702,52 @@ export const CORPUS: Record<string, Operation> = {
       { ...ok('unknown media', '/media/thumbnails/media-0000000000000000'), expect: [404] },
       bad('id over 256', `/media/thumbnails/${long(257)}`, 404),
     ],
+  },
+  modulateSource: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/sources/modulate');
+      return [
+        p.ok('unknown input or not a generator', { input: 'nope', modulator: null }, [400, 409]),
+        p.bad('no input', { modulator: null }),
+      ];
+    },
+  },
+  modulateMix: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/mix/modulate');
+      return [
+        p.ok('beat', { modulator: { kind: 'beat', every: 4, amount: 0.2 } }),
+        p.ok('remove', { modulator: null }),
+        { ...p.ok('amount above 1', { modulator: { kind: 'beat', amount: 2 } }), expect: [400] },
+      ];
+    },
+  },
+  modulateGlobal: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/global/modulate');
+      return [
+        p.ok('audio', { input: 'dimmer', modulator: { kind: 'audio', source: 'bass', amount: -0.5 } }),
+        p.ok('remove', { input: 'dimmer', modulator: null }),
+        p.bad('not the dimmer', { input: 'blackout', modulator: null }),
+      ];
+    },
+  },
+  freezeModulation: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/modulation/freeze');
+      return [p.ok('on', { enabled: true }), p.ok('off', { enabled: false }), p.bad('not a boolean', { enabled: 'yes' })];
+    },
+  },
+  getModulation: {
+    method: 'GET',
+    cases: () => [ok('overview', A('/modulation'))],
   },
 };

@@ -766,6 +766,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/effects/modulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove the modulator of one input of a chain effect
+         * @description Addresses the effect like toggle (`name` wins over `index`). `component`: x or y of a point2D, hue, saturation or brightness of a color; absent for float, long and bool inputs. Image, event and audio inputs cannot be modulated (400 naming the input). The modulator moves with the effect (move), leaves with it (remove), persists with the chain and is saved in looks.
+         */
+        post: operations["modulateEffect"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightEffectsModulate"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/modulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove the modulator of one input of the program source's generator
+         * @description As for effects. The modulators belong to the program source: selecting another source drops them (as its values); they persist across a restart.
+         */
+        post: operations["modulateSource"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightSourcesModulate"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mix/modulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove the modulator of the mixer's T-bar
+         * @description The T-bar moves around its held position (POST /mix/position) while a source is cued and no take runs; a modulated position never completes a take.
+         */
+        post: operations["modulateMix"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightMixModulate"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/global/modulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove the modulator of the dimmer
+         * @description `input` must be `dimmer`. The output level moves around the dimmer value set by POST /global/dimmer.
+         */
+        post: operations["modulateGlobal"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightGlobalModulate"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modulation/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold every modulated input at its current applied value, or release
+         * @description A panic button: while frozen every modulator repeats the value of its last frame. Released, tempo-synced ones continue in phase with the clock and free-running ones where they stopped.
+         */
+        post: operations["freezeModulation"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightModulationFreeze"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modulation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Freeze state and the number of modulators */
+        get: operations["getModulation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightModulation"];
+        /**
+         * Freeze state and the number of modulators (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getModulationHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/browse": {
         parameters: {
             query?: never;
@@ -3356,6 +3501,68 @@ export interface operations {
                         blackout: boolean;
                         /** @description output level multiplier, 0 (black) to 1 (full) */
                         dimmer: number;
+                        /** @description the modulator (per component for point2D and color), or null */
+                        modulator?: ({
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | {
+                            [key: string]: {
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            };
+                        }) | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live?: (number | boolean | {
+                            [key: string]: number | boolean;
+                        }) | null;
                     };
                 };
             };
@@ -4819,6 +5026,68 @@ export interface operations {
                                 labels?: string[];
                                 /** @description the current value, in the form of `default`; absent on image and audio inputs */
                                 value?: number | boolean | number[];
+                                /** @description the modulator (per component for point2D and color), or null */
+                                modulator?: ({
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                } | {
+                                    [key: string]: {
+                                        /** @enum {string} */
+                                        kind: "lfo" | "audio" | "beat" | "steps";
+                                        /** @description share of the input's range, -1..1 */
+                                        amount: number;
+                                        /** @enum {string} */
+                                        polarity?: "bipolar" | "unipolar";
+                                        /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                        shape?: string;
+                                        /** @description lfo, steps: Hz or a beat division */
+                                        rate?: number | string;
+                                        phase?: number;
+                                        width?: number;
+                                        /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                        source?: string;
+                                        gain?: number;
+                                        threshold?: number;
+                                        attackMs?: number;
+                                        releaseMs?: number;
+                                        /** @description beat: beats between triggers, or onset */
+                                        every?: number | "onset";
+                                        decayMs?: number;
+                                        /** @enum {string} */
+                                        curve?: "linear" | "exp";
+                                        /** @description steps: normalised positions */
+                                        values?: number[];
+                                        glide?: number;
+                                    };
+                                }) | null;
+                                /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                                live?: (number | boolean | {
+                                    [key: string]: number | boolean;
+                                }) | null;
                             }[];
                         }[];
                     };
@@ -4902,6 +5171,68 @@ export interface operations {
                                 labels?: string[];
                                 /** @description the current value, in the form of `default`; absent on image and audio inputs */
                                 value?: number | boolean | number[];
+                                /** @description the modulator (per component for point2D and color), or null */
+                                modulator?: ({
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                } | {
+                                    [key: string]: {
+                                        /** @enum {string} */
+                                        kind: "lfo" | "audio" | "beat" | "steps";
+                                        /** @description share of the input's range, -1..1 */
+                                        amount: number;
+                                        /** @enum {string} */
+                                        polarity?: "bipolar" | "unipolar";
+                                        /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                        shape?: string;
+                                        /** @description lfo, steps: Hz or a beat division */
+                                        rate?: number | string;
+                                        phase?: number;
+                                        width?: number;
+                                        /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                        source?: string;
+                                        gain?: number;
+                                        threshold?: number;
+                                        attackMs?: number;
+                                        releaseMs?: number;
+                                        /** @description beat: beats between triggers, or onset */
+                                        every?: number | "onset";
+                                        decayMs?: number;
+                                        /** @enum {string} */
+                                        curve?: "linear" | "exp";
+                                        /** @description steps: normalised positions */
+                                        values?: number[];
+                                        glide?: number;
+                                    };
+                                }) | null;
+                                /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                                live?: (number | boolean | {
+                                    [key: string]: number | boolean;
+                                }) | null;
                             }[];
                         };
                     };
@@ -5177,6 +5508,68 @@ export interface operations {
                             labels?: string[];
                             /** @description the current value, in the form of `default`; absent on image and audio inputs */
                             value?: number | boolean | number[];
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         }[];
                     };
                 };
@@ -5430,6 +5823,68 @@ export interface operations {
                                 labels?: string[];
                                 /** @description the current value, in the form of `default`; absent on image and audio inputs */
                                 value?: number | boolean | number[];
+                                /** @description the modulator (per component for point2D and color), or null */
+                                modulator?: ({
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                } | {
+                                    [key: string]: {
+                                        /** @enum {string} */
+                                        kind: "lfo" | "audio" | "beat" | "steps";
+                                        /** @description share of the input's range, -1..1 */
+                                        amount: number;
+                                        /** @enum {string} */
+                                        polarity?: "bipolar" | "unipolar";
+                                        /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                        shape?: string;
+                                        /** @description lfo, steps: Hz or a beat division */
+                                        rate?: number | string;
+                                        phase?: number;
+                                        width?: number;
+                                        /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                        source?: string;
+                                        gain?: number;
+                                        threshold?: number;
+                                        attackMs?: number;
+                                        releaseMs?: number;
+                                        /** @description beat: beats between triggers, or onset */
+                                        every?: number | "onset";
+                                        decayMs?: number;
+                                        /** @enum {string} */
+                                        curve?: "linear" | "exp";
+                                        /** @description steps: normalised positions */
+                                        values?: number[];
+                                        glide?: number;
+                                    };
+                                }) | null;
+                                /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                                live?: (number | boolean | {
+                                    [key: string]: number | boolean;
+                                }) | null;
                             }[];
                         };
                     };
@@ -6575,6 +7030,68 @@ export interface operations {
                         };
                         /** @description true while a take runs or the T-bar rests between its ends */
                         inTransition: boolean;
+                        /** @description the modulator (per component for point2D and color), or null */
+                        modulator?: ({
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | {
+                            [key: string]: {
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            };
+                        }) | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live?: (number | boolean | {
+                            [key: string]: number | boolean;
+                        }) | null;
                     };
                 };
             };
@@ -6749,6 +7266,68 @@ export interface operations {
                             };
                             /** @description true while a take runs or the T-bar rests between its ends */
                             inTransition: boolean;
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         };
                     };
                 };
@@ -6894,6 +7473,68 @@ export interface operations {
                             };
                             /** @description true while a take runs or the T-bar rests between its ends */
                             inTransition: boolean;
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         };
                     };
                 };
@@ -7074,6 +7715,68 @@ export interface operations {
                             };
                             /** @description true while a take runs or the T-bar rests between its ends */
                             inTransition: boolean;
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         };
                     };
                 };
@@ -7516,6 +8219,37 @@ export interface operations {
                             inputs: {
                                 [key: string]: number | boolean | number[];
                             };
+                            /** @description modulated inputs (`input` or `input.component`) → modulator, when it had any */
+                            modulators?: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            };
                         };
                     };
                 };
@@ -7670,6 +8404,68 @@ export interface operations {
                             labels?: string[];
                             /** @description the current value, in the form of `default`; absent on image and audio inputs */
                             value?: number | boolean | number[];
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         }[];
                     };
                 };
@@ -7859,6 +8655,68 @@ export interface operations {
                             labels?: string[];
                             /** @description the current value, in the form of `default`; absent on image and audio inputs */
                             value?: number | boolean | number[];
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         }[];
                     };
                 };
@@ -7967,6 +8825,900 @@ export interface operations {
                 content?: never;
             };
             421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    modulateEffect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1-based chain position */
+                    index?: number;
+                    /** @description display name first, then type */
+                    name?: string;
+                    /** @description the input name */
+                    input: string;
+                    /** @description x or y (point2D); hue, saturation or brightness (color) */
+                    component?: string;
+                    /** @description the modulator (see ModulatorSchema: checked field by field, 400 naming the field and the rule), or null to remove */
+                    modulator: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the input's new view */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the input name (`tbar` for the mixer, `dimmer`) */
+                        input: string;
+                        /** @description x, y (point2D); hue, saturation, brightness (color) */
+                        component?: string;
+                        /** @description the set value */
+                        value: number | boolean | number[];
+                        /** @description lfo {shape, rate, phase?, width?}; audio {source, gain?, threshold?, attackMs?, releaseMs?}; beat {every?, attackMs?, decayMs?, curve?}; steps {values, rate, glide?}; `rate`: Hz (above 0, at most 50) or a beat division "1/64" … "32", optionally suffixed d or t */
+                        modulator: {
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live: (number | boolean | {
+                            [key: string]: number | boolean;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused modulator or input; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the modulator field refused, e.g. modulator.rate */
+                            field?: string;
+                            /** @description what that field accepts */
+                            rule?: string;
+                            /** @description the input name sent */
+                            input?: string;
+                            /** @description inputs that can be modulated */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            /** @description 404 ITEM_NOT_FOUND: no matching item */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightEffectsModulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    modulateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the input name */
+                    input: string;
+                    /** @description x or y (point2D); hue, saturation or brightness (color) */
+                    component?: string;
+                    /** @description the modulator (see ModulatorSchema: checked field by field, 400 naming the field and the rule), or null to remove */
+                    modulator: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the input's new view */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the input name (`tbar` for the mixer, `dimmer`) */
+                        input: string;
+                        /** @description x, y (point2D); hue, saturation, brightness (color) */
+                        component?: string;
+                        /** @description the set value */
+                        value: number | boolean | number[];
+                        /** @description lfo {shape, rate, phase?, width?}; audio {source, gain?, threshold?, attackMs?, releaseMs?}; beat {every?, attackMs?, decayMs?, curve?}; steps {values, rate, glide?}; `rate`: Hz (above 0, at most 50) or a beat division "1/64" … "32", optionally suffixed d or t */
+                        modulator: {
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live: (number | boolean | {
+                            [key: string]: number | boolean;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused modulator or input; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the modulator field refused, e.g. modulator.rate */
+                            field?: string;
+                            /** @description what that field accepts */
+                            rule?: string;
+                            /** @description the input name sent */
+                            input?: string;
+                            /** @description inputs that can be modulated */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_GENERATOR"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightSourcesModulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    modulateMix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the modulator (see ModulatorSchema: checked field by field, 400 naming the field and the rule), or null to remove */
+                    modulator: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the T-bar with its modulator */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the input name (`tbar` for the mixer, `dimmer`) */
+                        input: string;
+                        /** @description x, y (point2D); hue, saturation, brightness (color) */
+                        component?: string;
+                        /** @description the set value */
+                        value: number | boolean | number[];
+                        /** @description lfo {shape, rate, phase?, width?}; audio {source, gain?, threshold?, attackMs?, releaseMs?}; beat {every?, attackMs?, decayMs?, curve?}; steps {values, rate, glide?}; `rate`: Hz (above 0, at most 50) or a beat division "1/64" … "32", optionally suffixed d or t */
+                        modulator: {
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live: (number | boolean | {
+                            [key: string]: number | boolean;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused modulator or input; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the modulator field refused, e.g. modulator.rate */
+                            field?: string;
+                            /** @description what that field accepts */
+                            rule?: string;
+                            /** @description the input name sent */
+                            input?: string;
+                            /** @description inputs that can be modulated */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightMixModulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    modulateGlobal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description dimmer
+                     * @enum {string}
+                     */
+                    input: "dimmer";
+                    /** @description the modulator (see ModulatorSchema: checked field by field, 400 naming the field and the rule), or null to remove */
+                    modulator: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the dimmer with its modulator */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the input name (`tbar` for the mixer, `dimmer`) */
+                        input: string;
+                        /** @description x, y (point2D); hue, saturation, brightness (color) */
+                        component?: string;
+                        /** @description the set value */
+                        value: number | boolean | number[];
+                        /** @description lfo {shape, rate, phase?, width?}; audio {source, gain?, threshold?, attackMs?, releaseMs?}; beat {every?, attackMs?, decayMs?, curve?}; steps {values, rate, glide?}; `rate`: Hz (above 0, at most 50) or a beat division "1/64" … "32", optionally suffixed d or t */
+                        modulator: {
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live: (number | boolean | {
+                            [key: string]: number | boolean;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused modulator or input; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the modulator field refused, e.g. modulator.rate */
+                            field?: string;
+                            /** @description what that field accepts */
+                            rule?: string;
+                            /** @description the input name sent */
+                            input?: string;
+                            /** @description inputs that can be modulated */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightGlobalModulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    freezeModulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: hold */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the freeze state */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        frozen: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightModulationFreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getModulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description modulation overview */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        frozen: boolean;
+                        /** @description modulators of the chain, the program generator, the T-bar and the dimmer */
+                        count: number;
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightModulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getModulationHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description modulation overview */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     browse: {
@@ -10213,6 +11965,68 @@ export interface operations {
                             };
                             /** @description true while a take runs or the T-bar rests between its ends */
                             inTransition: boolean;
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            }) | null;
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | boolean | {
+                                [key: string]: number | boolean;
+                            }) | null;
                         } | {
                             /** @description 0-based position in GET /palettes */
                             index: number;

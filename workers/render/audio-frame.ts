@@ -18,6 +18,10 @@ const OFFSET_MAX_MS = 500;
 
 export class AudioFrame implements FrameAudio {
   readonly values = new Float32Array(10);
+  /** Beats since beat 0 at the frame's instant, fractional (modulators read it in full precision); NaN without a clock. */
+  beats = Number.NaN;
+  /** A new onset arrived since the previous frame. */
+  onsetFresh = false;
   textures: AudioTextures | null = null;
   /** Frames updated so far: textures upload at most once per value of it. */
   frame = 0;
@@ -52,6 +56,7 @@ export class AudioFrame implements FrameAudio {
         offset = Number.isFinite(clock.offsetMs) ? Math.max(-OFFSET_MAX_MS, Math.min(OFFSET_MAX_MS, clock.offsetMs)) : 0;
         const b = beatAt(clock, due + offset);
         const ok = Number.isFinite(b.beats);
+        this.beats = ok ? b.beats : Number.NaN;
         v[BPM] = Number.isFinite(clock.bpm) ? clock.bpm : 0;
         v[BEAT_PHASE] = ok ? b.phase : 0;
         v[BEAT_COUNT] = ok ? b.beatCount : 0;
@@ -70,6 +75,7 @@ export class AudioFrame implements FrameAudio {
     // where within the frame period the onset's hop fell.
     const fresh = this.lastOnsets >= 0 && r.onsets > this.lastOnsets;
     v[ONSET] = fresh ? 1 : r.onset;
+    this.onsetFresh = fresh;
     this.lastOnsets = r.onsets;
   }
 

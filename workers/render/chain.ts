@@ -3,6 +3,7 @@
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/messages.js';
 import { matchNameIndex } from '../../src/shared/names.js';
+import { cleanModulators, componentsOf, modKey, targetProblem, type Modulator } from '../../src/shared/modulation.js';
 import { applyValues, firedEvents, inputStates, persistable, resetValues, type ApplyResult } from '../../src/shared/param-values.js';
 
 /** One running effect: its own programs and buffers (two copies of one type never share persistent buffers). */
@@ -24,6 +25,10 @@ export interface Slot<I extends EffectInstance> {
   enabled: boolean;
   presetId: string;
   inputs: Record<string, unknown>;
+  /** Modulated inputs (`input` or `input.component`) → modulator; replaced as a whole on every change. */
+  modulators: Record<string, Modulator>;
+  /** This frame's values with the modulators applied (the modulation stage sets it); null: `inputs` as set. */
+  applied: Record<string, unknown> | null;
   instance: I;
 }
 
@@ -49,6 +54,11 @@ export class Chain<I extends EffectInstance> {
     return this.enabledCache.slots;
   }
 
+  /** Every slot in chain order (the modulation stage runs disabled effects too, so their live values stay current). */
+  all(): ReadonlyArray<Slot<I>> {
+    return this.slots;
+  }
+
   items(): ChainItem[] {
     return this.slots.map((s, i) => item(s, i));
   }
@@ -59,6 +69,7 @@ export class Chain<I extends EffectInstance> {
       enabled: s.enabled,
       presetId: s.presetId,
       inputs: persistable(s.desc.inputs, s.inputs),
+      ...(Object.keys(s.modulators).length > 0 ? { modulators: s.modulators } : {}),
     }));
   }
 
@@ -118,6 +129,8 @@ export class Chain<I extends EffectInstance> {
         this.version++;
         return { ok: true, item: item(slot, found.at), inputs: inputStates(slot.desc.inputs, slot.inputs) };
       }
+      case 'modulate':
+        return this.modulate(cmd);
       case 'move': {
         const found = this.find(cmd.name, cmd.index);
         if (!found.ok) return found.reply;
@@ -154,7 +167,15 @@ export class Chain<I extends EffectInstance> {
         continue;
       }
       try {
-        this.slots.push({ desc, enabled: e.enabled, presetId: e.presetId, inputs: { ...e.inputs }, instance: this.deps.instantiate(desc) });
+        this.slots.push({
+          desc,
+          enabled: e.enabled,
+          presetId: e.presetId,
+          inputs: { ...e.inputs },
+          modulators: validModulators(desc, e.modulators),
+          applied: null,
+          instance: this.deps.instantiate(desc),
+        });
       } catch (err) {
         problems.push(`${e.type}: ${(err as Error).message}`);
       }
@@ -204,9 +225,34 @@ export class Chain<I extends EffectInstance> {
       return { ok: false, code: 'EFFECT_LOAD_FAILED', message: `${desc.type}: ${(err as Error).message}` };
     }
     const inputs = { ...cmd.inputs };
-    this.slots.push({ desc, enabled: true, presetId: cmd.presetId, inputs, instance });
+    const modulators = validModulators(desc, cmd.modulators);
+    this.slots.push({ desc, enabled: true, presetId: cmd.presetId, inputs, modulators, applied: null, instance });
     this.version++;
     return { ok: true, item: item(this.slots[this.slots.length - 1]!, this.slots.length - 1) };
+  }
+
+  private modulate(cmd: Extract<ChainCommand, { op: 'modulate' }>): ChainReply {
+    const found = this.find(cmd.name, cmd.index);
+    if (!found.ok) return found.reply;
+    const slot = this.slots[found.at]!;
+    const input = slot.desc.inputs.find((i) => i.name === cmd.input);
+    const problem = input ? targetProblem(input.name, input.type, cmd.component) : `no input is named "${cmd.input.slice(0, 80)}"`;
+    if (problem) {
+      const available = slot.desc.inputs.filter((i) => componentsOf(i.type) !== null);
+      return {
+        ok: false,
+        code: 'INVALID_REQUEST',
+        message: `${slot.desc.name}: ${problem}; nothing changed`,
+        details: { input: cmd.input.slice(0, 80), available: available.map((i) => i.name) },
+      };
+    }
+    const key = modKey(cmd.input, cmd.component);
+    const next = { ...slot.modulators };
+    if (cmd.modulator === null) delete next[key];
+    else next[key] = cmd.modulator;
+    slot.modulators = next;
+    this.version++;
+    return { ok: true, item: item(slot, found.at), inputs: inputStates(slot.desc.inputs, slot.inputs), modulators: next };
   }
 
   private remove(cmd: Extract<ChainCommand, { op: 'remove' }>): ChainReply {
@@ -269,4 +315,18 @@ function item<I extends EffectInstance>(s: Slot<I>, at: number): ChainItem {
 
 function clip(s: string): string {
   return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
+/** Stored or preset modulators that still fit the effect's inputs (a changed shader drops the ones that do not). */
+function validModulators(desc: IsfDescriptor, raw: unknown): Record<string, Modulator> {
+  const clean = cleanModulators(raw);
+  if (!clean) return {};
+  const out: Record<string, Modulator> = {};
+  for (const [key, mod] of Object.entries(clean)) {
+    const dot = key.indexOf('.');
+    const name = dot < 0 ? key : key.slice(0, dot);
+    const input = desc.inputs.find((i) => i.name === name);
+    if (input && targetProblem(name, input.type, dot < 0 ? undefined : key.slice(dot + 1)) === null) out[key] = mod;
+  }
+  return out;
 }

@@ -29,6 +29,7 @@ import { SourceStage } from './source-stage.js';
 import { MixStage } from './mix-stage.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
+import { ModulationStage } from './modulation/stage.js';
 
 /** Never signalled: Atomics.wait on it is a plain sleep (the slow-frames test hook). */
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
@@ -98,6 +99,8 @@ export class RenderEngine {
   contextRestarts = 0;
   /** The audio of the frame being drawn: built-in values and ISF audio textures. */
   private readonly audio: AudioFrame;
+  /** Modulators of the chain, the generator, the T-bar and the dimmer, applied before each frame draws. */
+  readonly modulation = new ModulationStage();
   /** Set while an output is active: every frame is read back into its ring. */
   private readback: ProgramReadback | null = null;
 
@@ -332,6 +335,7 @@ export class RenderEngine {
     const time = (now - this.t0) / 1000;
     const ctx = this.frame;
     this.audio.update(due);
+    this.modulate(due);
     ctx.time = time;
     ctx.timeDelta = this.frameIndex === 0 ? 0 : time - this.lastTime;
     ctx.frameIndex = this.frameIndex;
@@ -363,6 +367,12 @@ export class RenderEngine {
       this.mix.finish();
       swapped = true;
       progress = null;
+    }
+    // A modulated T-bar moves around its held position; only a take or a T-bar request completes a take.
+    const held = this.source.cued && this.modulation.hasMix() ? this.mix.held() : null;
+    if (held !== null) {
+      const p = this.modulation.mixPosition(held);
+      progress = p > 0 ? p : null;
     }
 
     // At full level the last stage draws straight into the output target: the grading pass costs a full-screen
@@ -403,6 +413,7 @@ export class RenderEngine {
     }
     if (swapped) this.onSwap(this.source.currentKey, this.source.cuedKey);
     if (this.mixReplies.length > 0) for (const id of this.mixReplies.splice(0)) this.onMix(id, null);
+    this.modulation.report(this.chain.all(), this.chain.version);
     this.frameIndex++;
     this.outputFrames++;
     if (this.counters) Atomics.store(this.counters, RENDER_COUNTERS.outputFrame, this.outputFrames);
@@ -413,6 +424,27 @@ export class RenderEngine {
     }
     this.stats.record(now, performance.now() - now);
   }
+
+  /** This frame's modulated values: chain slots, the program generator, the dimmer. */
+  private modulate(due: number): void {
+    const m = this.modulation;
+    const c = m.ctx;
+    m.begin(due);
+    c.beats = this.audio.beats;
+    c.bpm = this.audio.values[6] ?? 0;
+    for (let i = 0; i < 6; i++) c.audio[i] = this.audio.values[i] ?? 0;
+    c.onsetFresh = this.audio.onsetFresh;
+    if (this.modChainVersion !== this.chain.version) {
+      this.modChainVersion = this.chain.version;
+      m.prune(new Set(this.chain.all()));
+    }
+    m.chain(this.chain.all());
+    const g = this.source.programGenerator();
+    this.source.applied = g ? m.generatorValues(this.source.currentKey, g.program.desc.inputs, g.values) : null;
+    this.output.applied = m.hasDimmer() ? m.dimmerLevel(this.output.dimmer) : null;
+  }
+
+  private modChainVersion = -1;
 
   /** NEAREST where every read is at a pixel centre (the same values, cheaper on Mesa), LINEAR otherwise. */
   private filter(t: RenderTarget, nearest: boolean): void {

@@ -5,6 +5,7 @@ import {
   RENDER_COUNTERS,
   type Bus,
   type MainToRender,
+  type ModulationState,
   type RenderInit,
   type RenderToMain,
   type SourceSpec,
@@ -39,7 +40,17 @@ const kept: {
   cue: { key: string; spec: SourceSpec } | null;
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   outputRing: SharedArrayBuffer | null;
-} = { catalog: null, global: { blackout: false, dimmer: 1 }, palette: [], source: null, cue: null, transitions: null, outputRing: null };
+  modulation: ModulationState;
+} = {
+  catalog: null,
+  global: { blackout: false, dimmer: 1 },
+  palette: [],
+  source: null,
+  cue: null,
+  transitions: null,
+  outputRing: null,
+  modulation: { generator: null, mix: null, dimmer: null, frozen: false },
+};
 /** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source` or `kept.cue`. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
 let contextRestarts = 0;
@@ -79,6 +90,7 @@ function createEngine(): RenderEngine {
     kept.cue = old;
     post({ t: 'mix-swap', program, preview });
   };
+  e.modulation.onLive = (r) => post({ t: 'live', ...r, version: snapshotVersion });
   let lastError = '';
   e.onFrame = (error) => {
     if (error === null) {
@@ -122,6 +134,7 @@ function recover(): void {
   engine.output.blackout = kept.global.blackout;
   engine.output.dimmer = kept.global.dimmer;
   engine.setPalette(kept.palette);
+  engine.modulation.set(kept.modulation);
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
   if (kept.cue)
@@ -204,6 +217,12 @@ function handle(m: MainToRender): void {
     case 'mix':
       engine.mixCommand(m.id, m.cmd);
       return;
+    case 'modulation': {
+      const { t: _t, ...s } = m;
+      kept.modulation = s;
+      engine.modulation.set(s);
+      return;
+    }
     case 'transitions':
       kept.transitions = m;
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.

@@ -64,6 +64,11 @@ export class MixStage {
     return cmd.op === 'take' || idle;
   }
 
+  /** The T-bar's held position while no take runs and a transition is chosen (what modulation moves), else null. */
+  held(): number | null {
+    return this.auto === null && this.program !== null ? this.position : null;
+  }
+
   /** The transition's progress for this frame, or null while idle (the program alone is drawn). */
   progress(now: number): number | null {
     const a = this.auto;

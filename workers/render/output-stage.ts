@@ -19,6 +19,12 @@ export class OutputStage {
   private readonly uSrc: WebGLUniformLocation | null;
   blackout = false;
   dimmer = 1;
+  /** This frame's modulated dimmer, or null: `dimmer` as set. */
+  applied: number | null = null;
+
+  private level(): number {
+    return this.applied ?? this.dimmer;
+  }
 
   constructor(
     private readonly gl: GL,
@@ -34,7 +40,7 @@ export class OutputStage {
 
   /** True when the output equals its input (no dimming, no blackout), so the grading pass can be skipped. */
   passThrough(): boolean {
-    return !this.blackout && this.dimmer >= 1;
+    return !this.blackout && this.level() >= 1;
   }
 
   /** Draws `source` (a render-size texture) through the dimmer and blackout into the output target. */
@@ -46,7 +52,7 @@ export class OutputStage {
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, source);
     gl.uniform1i(this.uSrc, 0);
-    gl.uniform1f(this.uLevel, this.blackout ? 0 : Math.min(1, Math.max(0, this.dimmer)));
+    gl.uniform1f(this.uLevel, this.blackout ? 0 : Math.min(1, Math.max(0, this.level())));
     this.quad.draw();
   }
 

@@ -76,6 +76,14 @@ export class SourceStage {
     this.uFrame = gl.getUniformLocation(this.letterbox, 'frame');
   }
 
+  /** This frame's modulated values of the program generator (the modulation stage sets them); null: its set values. */
+  applied: Record<string, unknown> | null = null;
+
+  /** The program generator (its program and set values), or null when the program is not a generator. */
+  programGenerator(): { readonly program: IsfProgram; readonly values: Record<string, unknown> } | null {
+    return this.current.kind === 'generator' ? this.current : null;
+  }
+
   /** Events of the program generator fired by the last values message: cleared after the frame that showed them. */
   private firing: string[] = [];
 
@@ -181,7 +189,7 @@ export class SourceStage {
     if (source.kind === 'generator') {
       ctx.input = null;
       ctx.target = target.framebuffer;
-      ctx.values = source.values;
+      ctx.values = source === this.current && this.applied ? this.applied : source.values;
       source.program.render(ctx);
       if (source === this.current && this.firing.length > 0) this.endEvents(source);
       return;

@@ -13,6 +13,8 @@ export interface FusedSlot {
   inputs: Record<string, unknown>;
   /** The member's own program (a chain slot's instance): its clock gives the member's TIME and FRAMEINDEX. */
   readonly instance?: { readonly program: { readonly clock: InstanceClock } };
+  /** The values of this frame when modulators move some of them; null or absent: `inputs` as set. */
+  applied?: Record<string, unknown> | null;
 }
 
 type Loc = WebGLUniformLocation | null;
@@ -70,7 +72,7 @@ export class FusedProgram {
     for (let k = 0; k < this.effects.length; k++) {
       const e = this.effects[k]!;
       const slot = slots[k]!;
-      IsfProgram.setInputUniforms(gl, e.inputs, slot.inputs, e.vars);
+      IsfProgram.setInputUniforms(gl, e.inputs, slot.applied ?? slot.inputs, e.vars);
       // Each member's clock ticks whether it draws fused or alone, so fusing never changes what a member reads.
       const own = slot.instance?.program.clock;
       const t = frame.instanceClock && own ? own.tick(frame.time, frame.frameIndex) : frame;

@@ -15,6 +15,8 @@ import { WarmUp } from './warm-up.js';
 /** The part of a chain slot fusion needs; `inputs` is read every frame, so parameter changes apply at once. */
 export interface FuseSlot {
   readonly inputs: Record<string, unknown>;
+  /** The values of this frame when modulators move some of them (modulated values are plain uniform values). */
+  readonly applied?: Record<string, unknown> | null;
   readonly instance: { readonly program: IsfProgram };
 }
 
@@ -224,7 +226,7 @@ export class Fuser {
     info.passes += passes.length + (passes[passes.length - 1]?.target !== undefined ? 1 : 0);
     return {
       render: (frame) => {
-        frame.values = slot.inputs;
+        frame.values = slot.applied ?? slot.inputs;
         slot.instance.program.render(frame);
       },
       ownPixel: readsOwnPixel(slot.instance.program.desc),

@@ -1,0 +1,87 @@
+// Modulation on the main thread: it only stores and checks. The chain's modulators live with the chain (the render
+// worker's snapshot, persisted with it); the program generator's, the T-bar's, the dimmer's and freeze live here,
+// in state.json, and go to the render worker as one message per change. Live values arrive from the worker.
+import { EventEmitter } from 'node:events';
+import type { LiveReport, ModulationState } from '../shared/messages.js';
+import type { Modulator } from '../shared/modulation.js';
+import type { StateStore } from '../state/store.js';
+
+export interface ModulationDeps {
+  state: StateStore;
+  /** Hands the state to the render worker. */
+  send(s: ModulationState): void;
+  /** Modulators in the chain now (the snapshot's entries). */
+  chainCount(): number;
+}
+
+export declare interface Modulation {
+  on(event: 'change', fn: () => void): this;
+  on(event: 'live', fn: (r: LiveReport) => void): this;
+}
+
+export class Modulation extends EventEmitter {
+  private s: ModulationState;
+  /** The newest live report, or null before the first. */
+  live: LiveReport | null = null;
+
+  constructor(private readonly d: ModulationDeps) {
+    super();
+    const saved = d.state.peek().modulation;
+    this.s = {
+      generator: saved?.generator ?? null,
+      mix: saved?.mix ?? null,
+      dimmer: saved?.dimmer ?? null,
+      frozen: saved?.frozen ?? false,
+    };
+    d.send(this.s);
+  }
+
+  get view(): Readonly<ModulationState> {
+    return this.s;
+  }
+
+  /** Every modulator that exists: chain, program generator, T-bar, dimmer. */
+  count(): number {
+    return this.d.chainCount() + Object.keys(this.s.generator?.modulators ?? {}).length + (this.s.mix ? 1 : 0) + (this.s.dimmer ? 1 : 0);
+  }
+
+  /** A report from the render worker (kept for GETs and the `live` topic). */
+  report(r: LiveReport): void {
+    this.live = r;
+    this.emit('live', r);
+  }
+
+  /** The program generator's modulators for render key `key` (another key's are dropped: they belong to its activation). */
+  generatorMods(key: string): Record<string, Modulator> {
+    return this.s.generator?.key === key ? this.s.generator.modulators : {};
+  }
+
+  setGenerator(key: string, modKey: string, mod: Modulator | null): void {
+    const next = { ...this.generatorMods(key) };
+    if (mod === null) delete next[modKey];
+    else next[modKey] = mod;
+    this.change({ generator: Object.keys(next).length > 0 ? { key, modulators: next } : null });
+  }
+
+  setMix(mod: Modulator | null): void {
+    this.change({ mix: mod });
+  }
+
+  setDimmer(mod: Modulator | null): void {
+    this.change({ dimmer: mod });
+  }
+
+  freeze(enabled: boolean): void {
+    this.change({ frozen: enabled });
+  }
+
+  private change(part: Partial<ModulationState>): void {
+    this.s = { ...this.s, ...part };
+    const s = this.s;
+    this.d.state.update((st) => {
+      st.modulation = s;
+    });
+    this.d.send(s);
+    this.emit('change');
+  }
+}
