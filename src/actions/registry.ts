@@ -1,12 +1,12 @@
 // The actions facility: every one-shot control a button can fire, listed with a stable id and a category, built
 // from the effect presets, the sources, the mixer's transitions, the palettes, the global output controls, the tempo
-// clock and the audio inputs.
+// clock, modulation freeze and the audio inputs.
 import type { EffectPreset } from '../catalog/effect-presets.js';
 import type { SourceEntry } from '../sources/source-manager.js';
 import type { Palette } from '../palettes/library.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 
-export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Tempo', 'Audio'] as const;
+export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Tempo', 'Modulation', 'Audio'] as const;
 export type ActionCategory = (typeof CATEGORIES)[number];
 
 /** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
@@ -22,6 +22,8 @@ export type ActionTarget =
   | { kind: 'blackout'; mode: 'on' | 'off' | 'toggle' }
   | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' }
   | { kind: 'tempo'; op: 'tap' | 'resync' | 'half' | 'double' }
+  /** Hold every modulated input where it is, let it run on, or flip between the two. */
+  | { kind: 'modulation'; op: 'freeze' | 'release' | 'toggle' }
   /** `input` null: detach the audio input. */
   | { kind: 'audio'; input: string | null };
 
@@ -49,9 +51,16 @@ const TEMPO: Action[] = [
   { id: 'tempo.double', name: 'Tempo ×2', category: 'Tempo', target: { kind: 'tempo', op: 'double' } },
 ];
 
+const MODULATION: Action[] = [
+  { id: 'modulation.freeze', name: 'Freeze Modulation', category: 'Modulation', target: { kind: 'modulation', op: 'freeze' } },
+  { id: 'modulation.release', name: 'Release Modulation', category: 'Modulation', target: { kind: 'modulation', op: 'release' } },
+  { id: 'modulation.toggle', name: 'Freeze/Release Modulation', category: 'Modulation', target: { kind: 'modulation', op: 'toggle' } },
+];
+
 /**
  * All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`,
- * `palette.<paletteId>`, `palette.next`, `global.*`, `tempo.tap|resync|half|double`, `audio.<inputId>`, `audio.none`.
+ * `palette.<paletteId>`, `palette.next`, `global.*`, `tempo.tap|resync|half|double`,
+ * `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`.
  */
 export function buildActions(
   presets: readonly EffectPreset[],
@@ -70,7 +79,7 @@ export function buildActions(
   out.push({ id: 'palette.next', name: 'Next Palette', category: 'Palettes', target: { kind: 'palette-next' } });
   for (const p of palettes)
     out.push({ id: `palette.${p.id}`, name: p.name, category: 'Palettes', target: { kind: 'palette', palette: p } });
-  out.push(...GLOBAL, ...TEMPO);
+  out.push(...GLOBAL, ...TEMPO, ...MODULATION);
   for (const i of audioInputs)
     out.push({ id: `audio.${i.id}`, name: `Audio: ${i.name}`, category: 'Audio', target: { kind: 'audio', input: i.id } });
   out.push({ id: 'audio.none', name: 'Audio Off', category: 'Audio', target: { kind: 'audio', input: null } });

@@ -30,7 +30,17 @@ export interface ActionDeps {
   applyGlobal(blackout: boolean, dimmer: number): void;
   tempo: Pick<Tempo, 'tap' | 'resync' | 'multiply'>;
   audio: Pick<AudioService, 'resolve' | 'select'>;
+  /** Freeze and release of every modulator; without it the modulation actions are not offered. */
+  modulation?: ModulationFreeze;
 }
+
+/** What the modulation actions drive: the same freeze as POST /modulation/freeze. */
+export interface ModulationFreeze {
+  frozen(): boolean;
+  setFrozen(enabled: boolean): Promise<{ frozen: boolean }> | { frozen: boolean };
+}
+
+const Frozen = Type.Object({ frozen: Type.Boolean({ description: 'whether every modulated input is held (modulation actions)' }) });
 
 const AudioChoice = Type.Object({
   current: Type.Union([Type.String(), Type.Null()], { description: 'the selected audio input; null: none' }),
@@ -39,7 +49,7 @@ const AudioChoice = Type.Object({
 const ActionSchema = Type.Object({
   id: Type.String({
     description:
-      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none`',
+      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none`',
   }),
   name: Type.String(),
   category: Type.String({ description: CATEGORIES.map((c) => `\`${c}\``).join(', ') }),
@@ -53,11 +63,13 @@ const DESCRIPTION = [
   '- **Palettes** (`palette.<id>`, `palette.next`): selects a palette or the next one (wrapping); `result` is the palette. `palette.next` with an empty library: 404 NO_CURRENT_PALETTE.',
   '- **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.',
   '- **Tempo** (`tempo.tap`, `tempo.resync`, `tempo.half`, `tempo.double`): like POST /tempo/tap, /tempo/resync and /tempo/multiply; `result` is the tempo (GET /tempo). A Stream Deck button through Companion taps with `tempo.tap`.',
+  '- **Modulation** (`modulation.freeze`, `modulation.release`, `modulation.toggle`): holds every modulated input at its applied value, lets them run on in phase, or flips between the two, like POST /modulation/freeze; `result` is `{frozen}`.',
   '- **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.',
   `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
 ].join('\n\n');
 
 export function actionRoutes(d: ActionDeps): RouteDef[] {
+  const offered = (): readonly Action[] => (d.modulation ? d.actions() : d.actions().filter((a) => a.target.kind !== 'modulation'));
   const run = async (a: Action, started: number): Promise<unknown> => {
     const t = a.target;
     switch (t.kind) {
@@ -92,6 +104,10 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         await d.audio.select(input);
         return { current: input?.id ?? null };
       }
+      case 'modulation': {
+        const m = d.modulation!;
+        return m.setFrozen(t.op === 'toggle' ? !m.frozen() : t.op === 'freeze');
+      }
       case 'blackout':
       case 'dimmer': {
         d.state.update((s) => {
@@ -110,7 +126,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       path: `${API_PREFIX}/actions`,
       auth: 'required',
       operationId: 'listActions',
-      summary: 'Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio',
+      summary: 'Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio',
       tags: ['actions'],
       feature: 'actions',
       schema: {},
@@ -119,7 +135,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       },
       errors: [],
       handler: () => {
-        const items = d.actions().map((a) => ({ id: a.id, name: a.name, category: a.category }));
+        const items = offered().map((a) => ({ id: a.id, name: a.name, category: a.category }));
         return { json: { count: items.length, items } };
       },
     }),
@@ -140,10 +156,13 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
           schema: Type.Object({
             success: Type.Literal(true),
             action: ActionSchema,
-            result: Type.Union([ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody, TempoViewSchema, AudioChoice], {
-              description:
-                'what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo or `{current}` (audio)',
-            }),
+            result: Type.Union(
+              [ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody, TempoViewSchema, AudioChoice, Frozen],
+              {
+                description:
+                  'what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio) or `{frozen}` (modulation)',
+              },
+            ),
           }),
         },
       },
@@ -161,7 +180,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       handler: async (req) => {
         const started = Date.now();
         const id = req.params.id;
-        const all = d.actions();
+        const all = offered();
         const action = id.length <= LIMITS.selectIdMaxLength ? all.find((a) => a.id === id) : undefined;
         if (!action) {
           throw notFound(

@@ -28,14 +28,16 @@ const leaf = {
     ),
   ),
 };
-// The tree is at most five levels deep (/ → vjd → effects → {index} → input): one schema per level, no recursion.
+// The tree is at most seven levels deep (/ → vjd → effects → {index} → input → mod → amount): one schema per level,
+// no recursion.
 const level = (inner: TSchema | null, description: string) =>
   Type.Object(
     { ...leaf, ...(inner ? { CONTENTS: Type.Optional(Type.Record(Type.String(), inner, { description: 'child nodes by name' })) } : {}) },
     { description },
   );
+const Input = level(level(level(null, 'a modulator setting'), 'an input modulator node'), 'an input node');
 const Node = level(
-  level(level(level(level(null, 'an input node'), 'an effect item node'), 'a node'), 'a node'),
+  level(level(level(Input, 'an effect item node'), 'a node'), 'a node'),
   'an OSCQuery node (github.com/Vidvox/OSCQueryProposal)',
 );
 
@@ -62,7 +64,7 @@ export function oscRoutes(d: OscQueryDeps): RouteDef[] {
       summary: 'OSCQuery: the OSC address space as a JSON tree, or with `?HOST_INFO` where OSC listens',
       description:
         "The OSCQuery proposal's namespace JSON for the whole tree (sub-paths are not served): the fixed `/vjd/…` addresses and, per chain item, " +
-        '`enabled`, `toggle`, `name` and one node per float, bool, long or event input with its current value. ' +
+        '`enabled`, `toggle`, `name` and one node per float, bool, long or event input with its current value; an input with a modulator has `mod/amount` (and `mod/rate` for `lfo` and `steps`). ' +
         'With the `HOST_INFO` query key (any value, or none) it answers the OSC host, port and transport instead. Answered whether OSC is enabled or not.',
       schema: {
         query: Type.Object({ HOST_INFO: Type.Optional(Type.String({ maxLength: 64, description: 'present: answer the host info' })) }),

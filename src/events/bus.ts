@@ -21,6 +21,8 @@ export interface TopicDef {
   onDemand?: boolean;
   /** Events pushed by a service rather than read from `path`: started while wanted; returns its stop. */
   stream?: (emit: (dataText: string) => void) => () => void;
+  /** A new subscriber of a running stream gets its latest event at once (values that may not change for long). */
+  replay?: boolean;
 }
 
 export type BusListener = (topic: string, dataText: string) => void;
@@ -119,6 +121,12 @@ export class StateBus {
         t.text = null;
       }
     }
+  }
+
+  /** The latest event of a running replayed stream, for a client that just subscribed to it; else null. */
+  replayText(topic: string): string | null {
+    const t = this.topics.get(topic);
+    return t?.def.replay && this.running.has(topic) ? t.text : null;
   }
 
   listen(fn: BusListener): () => void {

@@ -253,9 +253,14 @@ export class EventHub {
     }
     const unknown = (topics as string[]).filter((t) => !known.includes(t));
     if (unknown.length > 0) return this.error(c, `unknown topic "${unknown[0]!.slice(0, 40)}"; topics: ${known.join(', ')}`);
+    const before = c.topics;
     c.topics = new Set(topics as string[]);
     this.d.bus.demandChanged();
     this.send(c, (seq) => `{"type":"subscribed","seq":${seq},"topics":${JSON.stringify([...c.topics])}}`);
+    for (const topic of c.topics) {
+      const text = before.has(topic) || !c.ready ? null : this.d.bus.replayText(topic);
+      if (text !== null) this.send(c, (seq) => `{"type":"event","seq":${seq},"topic":"${topic}","data":${text}}`);
+    }
   }
 
   private async request(c: Client, msg: Record<string, unknown>): Promise<void> {

@@ -5,6 +5,7 @@ import { API_PREFIX } from '../http/route.js';
 import type { TopicDef } from './bus.js';
 import type { Tempo } from '../tempo/types.js';
 import { tempoStream } from './tempo-topic.js';
+import { liveStream, type LiveValues } from './live-topic.js';
 
 /** The `audio` topic is read this often at most while someone subscribes: at most 30 events a second. */
 export const AUDIO_TOPIC_MS = 34;
@@ -25,6 +26,8 @@ export interface TopicSources {
   browseVersion(): unknown;
   /** The tempo clock (beats and changes of the `tempo` topic). */
   tempo: Pick<Tempo, 'view' | 'onBeat'>;
+  /** The applied values of the modulated inputs as the render worker last reported them (the `live` topic). */
+  live(): LiveValues;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -49,5 +52,6 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Streams, each running only while a client subscribes to it (or OSC feedback goes out).
     { name: 'audio', path: `${API_PREFIX}/audio/levels`, inHello: false, onDemand: true, periodMs: AUDIO_TOPIC_MS },
     { name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) },
+    { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
   ];
 }

@@ -64,6 +64,8 @@ export interface InputInfo {
   min?: number | number[];
   max?: number | number[];
   value?: unknown;
+  /** The input's modulator (GET /effects/{index}), null or absent when it has none. */
+  modulator?: unknown;
 }
 
 /** A button's release on an event input: nothing to fire. */

@@ -21,6 +21,8 @@ interface ChainInput {
   max?: unknown;
   values?: number[];
   value?: unknown;
+  /** Its modulator (null or absent: none); its amount and rate get nodes of their own. */
+  modulator?: unknown;
 }
 
 export interface ChainItem {
@@ -92,6 +94,7 @@ export function oscQueryTree(chain: ChainItem[]): OscQueryNode {
     for (const input of item.inputs) {
       const node = inputNode(input);
       if (node) put(root, `${at}/${input.name}`, { ...node, DESCRIPTION: `${item.name}: ${input.label ?? input.name}` });
+      modulatorNodes(root, `${at}/${input.name}`, input, item.name);
     }
   }
   return root;
@@ -114,6 +117,28 @@ function inputNode(i: ChainInput): Omit<OscQueryNode, 'FULL_PATH'> | null {
     };
   if (i.type === 'event') return { TYPE: 'i', ACCESS: 2, RANGE: [{ MIN: 0, MAX: 1 }] };
   return null;
+}
+
+/** An existing modulator's amount and, for the kinds that have one, its rate: OSC changes these, never creates one. */
+function modulatorNodes(root: OscQueryNode, at: string, i: ChainInput, itemName: string): void {
+  const m = i.modulator as { kind?: unknown; amount?: unknown; rate?: unknown } | null | undefined;
+  if (m === null || typeof m !== 'object') return;
+  const label = `${itemName}: ${i.label ?? i.name}`;
+  put(root, `${at}/mod`, { DESCRIPTION: `${label}: ${String(m.kind)} modulator` });
+  put(root, `${at}/mod/amount`, {
+    TYPE: 'f',
+    ACCESS: 2,
+    RANGE: [{ MIN: -1, MAX: 1 }],
+    ...(typeof m.amount === 'number' ? { VALUE: [m.amount] } : {}),
+    DESCRIPTION: `${label}: modulation amount`,
+  });
+  if (m.kind === 'lfo' || m.kind === 'steps')
+    put(root, `${at}/mod/rate`, {
+      TYPE: 's',
+      ACCESS: 2,
+      ...(typeof m.rate === 'string' ? { VALUE: [m.rate] } : {}),
+      DESCRIPTION: `${label}: modulation rate, a beat division (1/4, 1, 1/8d, 1/16t, …) or a float in Hz`,
+    });
 }
 
 /** Places a node at its address, creating the container nodes on the way. */

@@ -16,6 +16,7 @@ import {
   withString,
 } from './addresses.js';
 import { TEMPO_AUDIO_TABLE } from './tempo-table.js';
+import { MODULATION_TABLE } from './mod-table.js';
 
 /** What a mapper may read of the running show, synchronously, so each message is one request. */
 export interface OscLookup {
@@ -165,6 +166,7 @@ export const OSC_TABLE: readonly OscEntry[] = [
   },
   { address: '/vjd/status/fps', types: 'f', does: 'feedback only', query: { type: 'f', access: 1 } },
   ...TEMPO_AUDIO_TABLE,
+  ...MODULATION_TABLE,
 ];
 
 const FIXED = new Map(OSC_TABLE.filter((e) => !e.pattern).map((e) => [e.address, e]));

@@ -1241,7 +1241,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio */
+        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio */
         get: operations["listActions"];
         put?: never;
         post?: never;
@@ -1252,7 +1252,7 @@ export interface paths {
          */
         options: operations["preflightActions"];
         /**
-         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Audio (headers only)
+         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listActionsHead"];
@@ -1283,6 +1283,8 @@ export interface paths {
          *     - **Global** (`global.blackout-on|off|toggle`, `global.dimmer-up|down` by 0.1, `global.dimmer-full|zero`): `result` is `{blackout, dimmer}`.
          *
          *     - **Tempo** (`tempo.tap`, `tempo.resync`, `tempo.half`, `tempo.double`): like POST /tempo/tap, /tempo/resync and /tempo/multiply; `result` is the tempo (GET /tempo). A Stream Deck button through Companion taps with `tempo.tap`.
+         *
+         *     - **Modulation** (`modulation.freeze`, `modulation.release`, `modulation.toggle`): holds every modulated input at its applied value, lets them run on in phase, or flips between the two, like POST /modulation/freeze; `result` is `{frozen}`.
          *
          *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
          *
@@ -1795,13 +1797,13 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out).
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `live`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
          *     - `{"type":"subscribed","seq","topics"}` confirms a subscription; `{"type":"error","seq","code":"INVALID_REQUEST","message","id"?}` answers a malformed or unknown message; the connection stays open.
          *
-         *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status`, `thumbnail`, `audio` and `tempo`, which a client names to get them); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
+         *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status`, `thumbnail`, `audio`, `tempo` and `live`, which a client names to get them); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
          *
          *     **Limits**: at most `server.maxEventClients` (default 256) connections, the next is closed with 4429. Sockets still waiting to authenticate have 32 places of their own, at most 4 per remote address; a newcomer takes the place of the oldest waiting socket (of its own address, else of the address holding the most places), which is closed with 4429. A client whose unsent data passes 1 MiB has its queue dropped and gets a fresh hello once it drains. A message larger than 66560 bytes closes the connection (1009; a frame over 1 MiB is dropped by the engine without a close frame, 1006). The server pings every 15 s and closes a client silent for 45 s (1001).
          */
@@ -1831,7 +1833,7 @@ export interface paths {
         };
         /**
          * OSCQuery: the OSC address space as a JSON tree, or with `?HOST_INFO` where OSC listens
-         * @description The OSCQuery proposal's namespace JSON for the whole tree (sub-paths are not served): the fixed `/vjd/…` addresses and, per chain item, `enabled`, `toggle`, `name` and one node per float, bool, long or event input with its current value. With the `HOST_INFO` query key (any value, or none) it answers the OSC host, port and transport instead. Answered whether OSC is enabled or not.
+         * @description The OSCQuery proposal's namespace JSON for the whole tree (sub-paths are not served): the fixed `/vjd/…` addresses and, per chain item, `enabled`, `toggle`, `name` and one node per float, bool, long or event input with its current value; an input with a modulator has `mod/amount` (and `mod/rate` for `lfo` and `steps`). With the `HOST_INFO` query key (any value, or none) it answers the OSC host, port and transport instead. Answered whether OSC is enabled or not.
          */
         get: operations["getOscQuery"];
         put?: never;
@@ -11763,10 +11765,10 @@ export interface operations {
                     "application/json": {
                         count: number;
                         items: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio` */
                             category: string;
                         }[];
                     };
@@ -11906,13 +11908,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         action: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo or `{current}` (audio) */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio) or `{frozen}` (modulation) */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -12066,6 +12068,9 @@ export interface operations {
                         } | {
                             /** @description the selected audio input; null: none */
                             current: string | null;
+                        } | {
+                            /** @description whether every modulated input is held (modulation actions) */
+                            frozen: boolean;
                         };
                     };
                 };
@@ -15209,6 +15214,44 @@ export interface operations {
                                                             MAX?: number;
                                                             VALS?: number[];
                                                         }[];
+                                                        /** @description child nodes by name */
+                                                        CONTENTS?: {
+                                                            [key: string]: {
+                                                                /** @description the OSC address of this node; `/` for the root */
+                                                                FULL_PATH: string;
+                                                                DESCRIPTION?: string;
+                                                                /** @description OSC type tag of the argument: f, i or s */
+                                                                TYPE?: string;
+                                                                /** @description 1: sent as feedback only; 2: control only; 3: both */
+                                                                ACCESS?: number;
+                                                                /** @description current value where known (effect inputs: floats 0..1 over MIN..MAX) */
+                                                                VALUE?: (number | string)[];
+                                                                RANGE?: {
+                                                                    MIN?: number;
+                                                                    MAX?: number;
+                                                                    VALS?: number[];
+                                                                }[];
+                                                                /** @description child nodes by name */
+                                                                CONTENTS?: {
+                                                                    [key: string]: {
+                                                                        /** @description the OSC address of this node; `/` for the root */
+                                                                        FULL_PATH: string;
+                                                                        DESCRIPTION?: string;
+                                                                        /** @description OSC type tag of the argument: f, i or s */
+                                                                        TYPE?: string;
+                                                                        /** @description 1: sent as feedback only; 2: control only; 3: both */
+                                                                        ACCESS?: number;
+                                                                        /** @description current value where known (effect inputs: floats 0..1 over MIN..MAX) */
+                                                                        VALUE?: (number | string)[];
+                                                                        RANGE?: {
+                                                                            MIN?: number;
+                                                                            MAX?: number;
+                                                                            VALS?: number[];
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        };
                                                     };
                                                 };
                                             };

@@ -4,6 +4,7 @@
 // the only polling the page ever does.
 import { call, getKey } from './api';
 import { live, notify, update, type LiveState, type Topic, type TopicState } from './store';
+import { onWantedChange, wantedTopics } from './wanted';
 
 /** Topics a subscriber gets only when it names them: the status bar's once-a-second status, thumbnail ETags, the meter's levels, beats. */
 const OPT_IN: Topic[] = ['status', 'thumbnail', 'audio', 'tempo'];
@@ -29,6 +30,9 @@ function parse(text: string): ServerMessage | null {
 const FALLBACK_MS = 1000;
 
 let ws: WebSocket | null = null;
+/** The default topics the server named in its first hello; the subscription adds the opt-in and wanted ones. */
+let helloTopics: string[] | null = null;
+
 let retryMs = 500;
 let fallbackTimer: ReturnType<typeof setInterval> | undefined;
 let stopped = false;
@@ -73,6 +77,7 @@ function merge(topic: string, data: unknown, patch: Partial<LiveState>): void {
       break;
     case 'status':
       patch.status = { ...live().status, ...e.data };
+      frozenFrom(e.data, patch);
       return;
     // Streams, not state changes: they do not count as the last event (which measures state changes).
     case 'audio':
@@ -81,6 +86,9 @@ function merge(topic: string, data: unknown, patch: Partial<LiveState>): void {
     case 'tempo':
       patch.tempo = e.data;
       return;
+    case 'live':
+      patch.live = e.data;
+      return;
     case 'thumbnail':
       if (e.data && typeof e.data.url === 'string') patch.thumbs = { ...live().thumbs, [e.data.url]: String(e.data.etag ?? '') };
       return;
@@ -88,6 +96,12 @@ function merge(topic: string, data: unknown, patch: Partial<LiveState>): void {
       return;
   }
   patch.lastEventAt = performance.now();
+}
+
+/** Whether modulation is frozen, from GET /status's `modulation` member where the server has one. */
+function frozenFrom(status: unknown, patch: Partial<LiveState>): void {
+  const frozen = (status as { modulation?: { frozen?: unknown } } | null)?.modulation?.frozen;
+  if (typeof frozen === 'boolean') patch.frozen = frozen;
 }
 
 /** Applies one event. */
@@ -133,7 +147,10 @@ export async function snapshot(): Promise<void> {
     call('GET', '/outputs'),
   ]);
   const patch: Partial<LiveState> = {};
-  if (status.ok) patch.status = status.body;
+  if (status.ok) {
+    patch.status = status.body;
+    frozenFrom(status.body, patch);
+  }
   if (source.ok) patch.source = source.body;
   if (mix.ok) patch.mix = mix.body;
   if (chain.ok) patch.chain = chain.body;
@@ -167,11 +184,22 @@ function startFallback(): void {
   }, FALLBACK_MS);
 }
 
+function subscribe(sock: WebSocket): void {
+  const topics = [...new Set([...(helloTopics ?? []), ...OPT_IN, ...wantedTopics()])];
+  sock.send(JSON.stringify({ type: 'subscribe', topics }));
+}
+
+onWantedChange((topic, on) => {
+  if (!on && topic === 'live') update({ live: null });
+  if (ws !== null && ws.readyState === WebSocket.OPEN && helloTopics !== null) subscribe(ws);
+});
+
 export function connect(): void {
   stopped = false;
   ws?.close();
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/events`;
   let hello = false;
+  helloTopics = null;
   const sock = new WebSocket(url);
   ws = sock;
   update({ link: live().link === 'fallback' ? 'fallback' : 'connecting' });
@@ -186,8 +214,8 @@ export function connect(): void {
     if (msg.type === 'hello') {
       if (!hello) {
         // The hello names the default topics; the page adds the opt-in ones it shows. A resync's hello keeps them.
-        const topics = [...new Set([...msg.topics, ...OPT_IN])];
-        sock.send(JSON.stringify({ type: 'subscribe', topics }));
+        helloTopics = msg.topics;
+        subscribe(sock);
       }
       hello = true;
       retryMs = 500;

@@ -26,6 +26,21 @@ export interface TopicState {
   audio: Got<'/audio/levels'>;
   /** One per beat of the tempo clock, and one when its BPM or source changes. */
   tempo: { beat: number; bar: number; bpm: number; confidence: number; source: Got<'/tempo'>['source'] };
+  /** The applied values of the modulated inputs, at most 30 times a second while subscribed. */
+  live: LiveValues;
+}
+
+/** One modulated input's applied value (per component for point2D and color inputs). */
+export interface LiveInput {
+  input: string;
+  component?: string;
+  live: unknown;
+}
+export interface LiveValues {
+  effects: Array<{ index: number } & LiveInput>;
+  source: LiveInput[];
+  mix?: number;
+  dimmer?: number;
 }
 export type Topic = keyof TopicState;
 
@@ -60,6 +75,10 @@ export interface LiveState {
   audio: TopicState['audio'] | null;
   /** The latest `tempo` event; null before one arrives. */
   tempo: TopicState['tempo'] | null;
+  /** The latest `live` event; null while not subscribed or before one arrives. */
+  live: LiveValues | null;
+  /** Whether modulation is frozen (POST /modulation/freeze). */
+  frozen: boolean;
   notice: string;
   /** Milliseconds since page load when the last event reached the store (for the latency measurement). */
   lastEventAt: number;
@@ -88,6 +107,8 @@ let state: LiveState = {
   thumbs: {},
   audio: null,
   tempo: null,
+  live: null,
+  frozen: false,
   notice: '',
   lastEventAt: 0,
 };

@@ -1,8 +1,11 @@
 // One control per ISF input type, generated from the input descriptions the server gives (issue 16):
-// float slider with its value, bool checkbox, long select, color picker, point2D XY pad, event button.
+// float slider with its value, bool checkbox, long select, color picker, point2D XY pad, event button; float, long
+// and bool inputs get a modulation control and show their live (modulated) value.
 import { useMemo, useState } from 'preact/hooks';
 import type { Got } from '../api-shapes';
 import { latest } from '../throttle';
+import { ModControl } from './modulation';
+import type { ModInput, Modulator } from '../mod-api';
 
 /** One ISF input with its value, as GET /effects/{index} and GET /sources/current/params describe it. */
 export type Input = Got<'/effects/{index}'>['inputs'][number];
@@ -69,10 +72,27 @@ function XYPad(props: {
   );
 }
 
-export function Control(props: { input: Input; idPrefix: string; send: (name: string, value: unknown) => Promise<void> }) {
-  const { input } = props;
+/** What a modulatable control adds: its live value (null: unmodulated) and how to set or remove its modulator. */
+export interface Modulation {
+  live: unknown;
+  set: (name: string, m: Modulator | null) => Promise<boolean>;
+}
+
+export function Control(props: {
+  input: Input;
+  idPrefix: string;
+  send: (name: string, value: unknown) => Promise<void>;
+  mod?: Modulation;
+}) {
+  const { mod } = props;
+  const input = props.input as ModInput;
   const id = `${props.idPrefix}-${input.name}`;
   const label = input.label || input.name;
+  const modulator = (input.modulator ?? null) as Modulator | null;
+  const modSet = useMemo(() => (m: Modulator | null) => mod?.set(input.name, m) ?? Promise.resolve(false), [mod?.set, input.name]);
+  const modButton = mod ? <ModControl id={id} label={label} modulator={modulator} send={modSet} /> : null;
+  // The applied value of a recent frame, shown while a modulator runs.
+  const live = modulator !== null ? mod?.live : undefined;
   const [local, setLocal] = useState<unknown>(undefined);
   const push = useMemo(() => latest((v: unknown) => props.send(input.name, v)), [input.name, props.send]);
   const value = local ?? input.value ?? input.default;
@@ -86,27 +106,40 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
       const min = Number(input.min ?? 0);
       const max = Number(input.max ?? 1);
       const v = Number(value ?? min);
+      const at = typeof live === 'number' && max > min ? Math.max(0, Math.min(1, (live - min) / (max - min))) : null;
       return (
-        <div class="control slider">
+        <div class={`control slider${mod ? ' modulatable' : ''}`}>
           <label for={id}>{label}</label>
-          {/* step "any": a value set elsewhere shows as it is (not snapped to a step); arrow keys move 1% of the range. */}
-          <input
-            id={id}
-            type="range"
-            min={min}
-            max={max}
-            step="any"
-            value={v}
-            onInput={(e) => set(Number(e.currentTarget.value))}
-            onChange={settle}
-          />
-          <output for={id}>{v.toFixed(2)}</output>
+          <div class="track">
+            {/* step "any": a value set elsewhere shows as it is (not snapped to a step); arrow keys move 1% of the range. */}
+            <input
+              id={id}
+              type="range"
+              min={min}
+              max={max}
+              step="any"
+              value={v}
+              onInput={(e) => set(Number(e.currentTarget.value))}
+              onChange={settle}
+            />
+            {at !== null && (
+              <span
+                class="livemark"
+                data-testid={`${id}-live`}
+                data-value={String(live)}
+                style={{ left: `${at * 100}%` }}
+                aria-hidden="true"
+              />
+            )}
+          </div>
+          <output for={id}>{typeof live === 'number' ? live.toFixed(2) : v.toFixed(2)}</output>
+          {modButton}
         </div>
       );
     }
     case 'bool':
       return (
-        <div class="control check">
+        <div class={`control check${mod ? ' modulatable' : ''}`}>
           <input
             id={id}
             type="checkbox"
@@ -117,12 +150,18 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
             }}
           />
           <label for={id}>{label}</label>
+          {live !== undefined && live !== null && (
+            <span class="livetext" data-testid={`${id}-live`} data-value={String(live)}>
+              {live ? 'on' : 'off'}
+            </span>
+          )}
+          {modButton}
         </div>
       );
     case 'long': {
       const values = input.values ?? [];
       return (
-        <div class="control">
+        <div class={`control${mod ? ' modulatable' : ''}`}>
           <label for={id}>{label}</label>
           <select
             id={id}
@@ -136,6 +175,12 @@ export function Control(props: { input: Input; idPrefix: string; send: (name: st
               <option value={String(v)}>{input.labels?.[i] ?? String(v)}</option>
             ))}
           </select>
+          {live !== undefined && live !== null && (
+            <span class="livetext" data-testid={`${id}-live`} data-value={String(live)}>
+              {String(live)}
+            </span>
+          )}
+          {modButton}
         </div>
       );
     }

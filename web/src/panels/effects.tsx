@@ -1,89 +1,10 @@
 // Effects: the chain with enable toggles, reorder by dragging the handle (or arrow keys on it), remove, per-input
-// controls, reset and save-as-preset; an add menu from the catalog with a search.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { call, problem } from '../api';
-import type { ApiPaths, Op, RequestBody } from '../api-shapes';
-import { changed, refreshLists } from '../live';
+// controls (effect-params.tsx), a freeze button for every modulated input; an add menu from the catalog with a search.
+import { useRef, useState } from 'preact/hooks';
 import { matches } from '../names';
-import { notify, useLive, type LiveState } from '../store';
-import { Control, type Input } from './controls';
-
-type Posts = ApiPaths<'POST'>;
-
-/** One chain change; the answer's body, or null (the problem shown) when it was refused. */
-async function post<P extends Posts>(path: P, body: RequestBody<Op<'POST', P>>) {
-  const r = await call('POST', path, { body });
-  changed();
-  if (r.ok) return r.body;
-  notify(problem(r));
-  return null;
-}
-
-/** `params` is the latest `params` topic: the open effect's values follow it, whoever changed them. */
-function Params(props: { index: number; params: LiveState['params'] }) {
-  const [inputs, setInputs] = useState<Input[] | null>(null);
-  const [error, setError] = useState('');
-  const [preset, setPreset] = useState('');
-  const load = useCallback(async () => {
-    const r = await call('GET', '/effects/{index}', { path: { index: String(props.index) } });
-    if (r.ok) setInputs(r.body.inputs ?? []);
-    else setError(problem(r));
-  }, [props.index]);
-  useEffect(() => {
-    const item = props.params?.items.find((it) => it.index === props.index);
-    // Before the first params event (or on a server without the socket) the values are read once.
-    if (item) setInputs(item.inputs ?? []);
-    else void load();
-  }, [load, props.params, props.index]);
-  const send = useCallback(
-    async (name: string, value: unknown) => {
-      const body = await post('/effects/params', { index: props.index, values: { [name]: value } });
-      if (body?.current?.inputs) setInputs(body.current.inputs);
-    },
-    [props.index],
-  );
-  if (error !== '') return <p class="hint">{error}</p>;
-  if (inputs === null) return <p class="hint">Loading…</p>;
-  const prefix = `fx${props.index}`;
-  return (
-    <div class="params">
-      {inputs.length === 0 && <p class="hint">No inputs.</p>}
-      {inputs.map((i) => (
-        <Control key={i.name} input={i} idPrefix={prefix} send={send} />
-      ))}
-      <div class="row wrap">
-        <button
-          type="button"
-          onClick={async () => {
-            const b = await post('/effects/reset', { index: props.index });
-            if (b) void load();
-          }}
-        >
-          Reset
-        </button>
-        <form
-          class="row grow"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (preset.trim() === '') return;
-            const b = await post('/presets/save', { index: props.index, name: preset.trim() });
-            if (b) {
-              notify(`Saved preset ${b.preset?.name ?? preset}`);
-              setPreset('');
-              void refreshLists();
-            }
-          }}
-        >
-          <label class="field grow">
-            <span>Preset name</span>
-            <input value={preset} onInput={(e) => setPreset(e.currentTarget.value)} maxLength={128} />
-          </label>
-          <button type="submit">Save as preset</button>
-        </form>
-      </div>
-    </div>
-  );
-}
+import { useLive } from '../store';
+import { FreezeButton } from './modulation';
+import { Params, post } from './effect-params';
 
 function Chain() {
   const chain = useLive((s) => s.chain);
@@ -244,7 +165,12 @@ function AddMenu() {
 export function EffectsPanel() {
   return (
     <section class="panel" aria-labelledby="effects-h">
-      <h2 id="effects-h">Effects</h2>
+      <div class="row">
+        <h2 id="effects-h" class="grow">
+          Effects
+        </h2>
+        <FreezeButton />
+      </div>
       <Chain />
       <AddMenu />
     </section>

@@ -6,9 +6,11 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call, problem, type Problem } from '../api';
 import { notify, useLive } from '../store';
-import { Control, type Input } from './controls';
+import { Control } from './controls';
+import { useWantLive } from './modulation';
+import { modulateSource, type ModInput, type Modulator } from '../mod-api';
 
-type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: Input[] };
+type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: ModInput[] };
 
 const notGenerator = (r: { status: number; body: Problem | null }): boolean => r.status === 409 && r.body?.code === 'NOT_A_GENERATOR';
 
@@ -40,6 +42,20 @@ export function GeneratorPanel() {
       setView({ kind: 'inputs', id: pushed.id, inputs: pushed.inputs ?? [] });
     else void load();
   }, [load, source, programId, programType, pushed, pushes, link]);
+  const live = useLive((s) => s.live);
+  useWantLive(view.kind === 'inputs' && view.inputs.some((i) => i.modulator));
+  const modulate = useCallback(
+    async (name: string, modulator: Modulator | null): Promise<boolean> => {
+      const r = await modulateSource(name, modulator);
+      if (!r.ok) {
+        notify(problem(r));
+        return false;
+      }
+      void load();
+      return true;
+    },
+    [load],
+  );
   const send = useCallback(async (name: string, value: unknown) => {
     const r = await call('POST', '/sources/params', { body: { values: { [name]: value } } });
     if (r.ok) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
@@ -61,7 +77,13 @@ export function GeneratorPanel() {
           <p class="hint">{source?.name ?? view.id}</p>
           {view.inputs.length === 0 && <p class="hint">No inputs.</p>}
           {view.inputs.map((i) => (
-            <Control key={`${view.id}-${i.name}`} input={i} idPrefix="gen" send={send} />
+            <Control
+              key={`${view.id}-${i.name}`}
+              input={i}
+              idPrefix="gen"
+              send={send}
+              mod={{ live: live?.source.find((e) => e.input === i.name && e.component === undefined)?.live ?? i.live, set: modulate }}
+            />
           ))}
         </div>
       )}
