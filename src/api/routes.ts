@@ -138,6 +138,13 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       applyGlobal,
       audio: show.audio,
       tempo: show.tempo,
+      modulation: {
+        frozen: () => show.modulation.view.frozen,
+        setFrozen: (enabled) => {
+          show.modulation.freeze(enabled);
+          return { frozen: show.modulation.view.frozen };
+        },
+      },
     }),
     ...outputRoutes(show.outputs),
     ...recordingRoutes(show.recordings),

@@ -23,7 +23,7 @@ import { startShow } from './show.js';
 import { chainWithInputs } from '../api/effects.js';
 import { dispatchRequest, type NeutralRequest } from '../http/dispatch.js';
 import { StateBus } from '../events/bus.js';
-import { NO_LIVE_VALUES } from '../events/live-topic.js';
+import { liveValuesOf } from '../events/live-topic.js';
 import { eventTopics } from '../events/topics.js';
 import { EventHub } from '../events/socket.js';
 import { OscServer } from '../osc/server.js';
@@ -144,8 +144,8 @@ export async function serve(flags: Overrides): Promise<void> {
     outputsVersion: () => ctx.outputsVersion(),
     browseVersion: () => show.browseTree(),
     tempo: show.tempo,
-    // The render worker's reported live values, once the show keeps them; none until then.
-    live: () => NO_LIVE_VALUES,
+    // The render worker's latest report of the modulated inputs' applied values.
+    live: () => liveValuesOf(show.modulation.live),
   });
   const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log });
   router = compileRoutes(routes);
