@@ -324,14 +324,19 @@ export type EncodeTask =
    * The newest program frame of the output ring (bottom-up RGBA, render size), area-averaged down to width×height
    * and encoded as JPEG; nothing (empty bytes) when the ring has no frame newer than `after` or the frame was torn.
    */
-  | { op: 'program'; ring: SharedArrayBuffer; after: number; width: number; height: number };
+  | { op: 'program'; ring: SharedArrayBuffer; after: number; width: number; height: number }
+  /**
+   * An output thumbnail from the output ring's newest frame (bottom-up RGBA, render size), area-averaged down to
+   * width×height and encoded as `format`; empty bytes when the ring has no frame or it was torn.
+   */
+  | { op: 'program-thumb'; ring: SharedArrayBuffer; width: number; height: number; format: ImageFormat };
 
 /** What an encode task returns: the encoded image bytes. */
 export interface EncodeResult {
   bytes: Uint8Array;
   /** Milliseconds spent encoding inside the worker. */
   ms: number;
-  /** op `program`: the ring frame encoded (or `after` when nothing was). */
+  /** ops `program` and `program-thumb`: the ring frame encoded (or `after` when nothing was). */
   frameNo?: number;
 }
 
