@@ -6,7 +6,7 @@ import { constants as zlibConstants, crc32, deflateSync } from 'node:zlib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp, { type JpegOptions } from 'sharp';
 import type { EncodeResult, EncodeTask, ImageFormat } from '../../src/shared/messages.js';
-import { newestProgramFrame, scaledProgram } from './program-ring.js';
+import { boxScaledProgram, newestProgramFrame, scaledProgram } from './program-ring.js';
 
 // The pool runs one task per thread; libvips threads of its own would only fight the other pool threads.
 sharp.concurrency(1);
@@ -112,12 +112,9 @@ async function programThumb(
   height: number,
   format: ImageFormat,
 ): Promise<{ bytes: Uint8Array; frameNo: number } | null> {
-  const f = newestProgramFrame(ring, 0);
+  const f = boxScaledProgram(ring, width, height);
   if (!f) return null;
-  const scaled = scaledProgram(f, width, height);
-  if (format === 'jpg') return { bytes: await scaled.jpeg(JPEG_OPTIONS).toBuffer(), frameNo: f.frameNo };
-  const { data, info } = await scaled.raw().toBuffer({ resolveWithObject: true });
-  return { bytes: await encodeRaw(data, info.width, info.height, info.channels, format), frameNo: f.frameNo };
+  return { bytes: await encodeRaw(f.rgb, width, height, 3, format), frameNo: f.frameNo };
 }
 
 function checkSize(width: number, height: number): void {
