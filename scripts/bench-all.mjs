@@ -22,6 +22,7 @@ const ALL = [
   'audio-latency',
   'bpm',
   'audio-cost',
+  'modulation',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

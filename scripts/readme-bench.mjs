@@ -23,6 +23,7 @@ for (const name of [
   'osc-flood',
   'bpm',
   'audio-cost',
+  'modulation',
 ]) {
   let table;
   try {
