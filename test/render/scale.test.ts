@@ -122,13 +122,21 @@ test('a render.scale of 0, 2 or "fast" stops the start and names the key and fil
     const r = await runCli(['serve', '--config', file, '--data-dir', dir]);
     const out = r.stdout + r.stderr;
     assert.is(r.code, 2, out);
-    assert.match(out, /render\.scale/);
+    assert.match(out, /render\.scale must be a number from 0\.25 to 1, or /);
     assert.ok(out.includes(file), out);
   }
   await writeFile(file, JSON.stringify({ render: { scale: 'auto', minScale: 0.1 } }));
   const r = await runCli(['serve', '--config', file, '--data-dir', dir]);
   assert.is(r.code, 2);
   assert.match(r.stdout + r.stderr, /render\.minScale/);
+  // The accepted forms load (a command that reads the config without serving).
+  for (const good of [{ scale: 0.25 }, { scale: 1 }, { scale: 'auto', minScale: 0.25 }]) {
+    await writeFile(file, JSON.stringify({ render: good }));
+    const ok = await runCli(['license', 'status', '--config', file, '--data-dir', dir]);
+    const out = ok.stdout + ok.stderr;
+    assert.is.not(ok.code, 2, out);
+    assert.not.match(out, /render\./);
+  }
 });
 
 test.run();
