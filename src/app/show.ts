@@ -174,9 +174,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const modulation = new Modulation({
     state,
     send: (s) => render.setModulation(s),
+    want: (untilMs) => render.wantLive(untilMs),
     chainCount: () => render.snapshot.entries.reduce((n, e) => n + Object.keys(e.modulators ?? {}).length, 0),
   });
   render.on('live', (r) => modulation.report(r));
+  render.on('source', (key) => modulation.switched(key));
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];

@@ -121,7 +121,8 @@ export interface ModulationState {
 }
 
 /**
- * Applied values of a recent frame, sent at most LIVE_REPORT_HZ times a second and only while modulators exist.
+ * Applied values of a recent frame, sent at most LIVE_REPORT_HZ times a second, only while modulators exist and the
+ * main thread asked for them (live-want).
  * `effects` follows the chain order of snapshot `version`; each map holds the modulated keys only.
  */
 export interface LiveReport {
@@ -172,6 +173,8 @@ export type MainToRender =
   | { t: 'generator-values'; key: string; values: Record<string, unknown>; fire: string[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
   | ({ t: 'modulation' } & ModulationState)
+  /** Someone reads live values: report them until epoch ms `untilMs`. */
+  | { t: 'live-want'; untilMs: number }
   | { t: 'palette'; colors: string[] }
   /** A reloaded render.scale or render.minScale. */
   | ({ t: 'scale' } & RenderScaleSetting)

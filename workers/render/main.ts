@@ -43,6 +43,7 @@ const kept: {
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
   scale: RenderScaleSetting | undefined;
+  liveUntil: number;
 } = {
   catalog: null,
   global: { blackout: false, dimmer: 1 },
@@ -53,6 +54,7 @@ const kept: {
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
+  liveUntil: 0,
 };
 /** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source` or `kept.cue`. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
@@ -139,6 +141,7 @@ function recover(): void {
   engine.output.dimmer = kept.global.dimmer;
   engine.setPalette(kept.palette);
   engine.modulation.set(kept.modulation);
+  engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
   if (kept.cue)
@@ -227,6 +230,10 @@ function handle(m: MainToRender): void {
       engine.modulation.set(s);
       return;
     }
+    case 'live-want':
+      kept.liveUntil = m.untilMs;
+      engine.modulation.wantUntil = m.untilMs;
+      return;
     case 'transitions':
       kept.transitions = m;
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.
