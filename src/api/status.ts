@@ -103,6 +103,12 @@ export const StatusBody = Type.Object({
           'ISF programs compiled ahead (catalog load, used spares replaced between frames) and on demand (no spare was ready: the frame loop waited for the compile); pending: used spares still to be replaced',
       },
     ),
+    scale: Type.Number({
+      description:
+        'the factor of width × height the sources, chain and blends draw at now (config render.scale; with "auto" it follows the frame time); the picture is scaled up once into the output size',
+    }),
+    renderWidth: Type.Integer({ description: 'the size drawn at now (width × scale); ISF RENDERSIZE' }),
+    renderHeight: Type.Integer({ description: 'height × scale' }),
   }),
   thumbnails: Type.Object(
     {

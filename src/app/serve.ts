@@ -40,6 +40,8 @@ const LIVE_KEYS = new Set([
   'server.maxEventClients',
   'license.trustedKeys',
   'license.file',
+  'render.scale',
+  'render.minScale',
 ]);
 const SHUTDOWN_DRAIN_MS = 3000;
 const SHUTDOWN_HARD_MS = 8000;
@@ -233,6 +235,8 @@ export async function serve(flags: Overrides): Promise<void> {
           hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
           license.follow();
           void license.evaluate();
+          const r = loaded.config.render;
+          if (changed.some((k) => k === 'render.scale' || k === 'render.minScale')) show.render.setScale(r.scale, r.minScale);
         },
         () => loadConfig(flags, process.env, { oscRemote: 'loopback' }),
       )

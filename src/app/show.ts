@@ -95,6 +95,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       height: cfg.render.height,
       fps: cfg.render.fps,
       fuse: cfg.render.fuse,
+      scale: { scale: cfg.render.scale, minScale: cfg.render.minScale },
       programCache: PROGRAM_CACHE,
       testHooks: process.env.VJD_TEST_HOOKS === '1',
     },
@@ -324,6 +325,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       passes: stats?.passes ?? 0,
       fusedRuns: stats?.fusedRuns ?? [],
       programCompiles: stats?.programCompiles ?? { ahead: 0, onDemand: 0, pending: 0 },
+      scale: stats?.scale ?? 1,
+      renderWidth: stats?.renderWidth ?? cfg.render.width,
+      renderHeight: stats?.renderHeight ?? cfg.render.height,
     };
     statusMemo = { stats, alive, value };
     return value;

@@ -196,6 +196,12 @@ export const ConfigFileSchema = Type.Object(
           height: Type.Optional(integer(16, 4320)),
           fps: Type.Optional(integer(1, 240)),
           fuse: Type.Optional(flag()),
+          scale: Type.Optional(
+            Type.Union([Type.Number({ minimum: 0.25, maximum: 1 }), Type.Literal('auto')], {
+              description: 'a number from 0.25 to 1, or "auto"',
+            }),
+          ),
+          minScale: Type.Optional(Type.Number({ minimum: 0.25, maximum: 1, description: 'a number from 0.25 to 1' })),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -311,7 +317,8 @@ export interface Config {
     allowRemote: boolean;
   };
   license: { file: string | null; trustedKeys: string[] };
-  render: { width: number; height: number; fps: number; fuse: boolean };
+  /** `scale`: the factor of width × height the picture is drawn at, or "auto" (per frame time, not below `minScale`). */
+  render: { width: number; height: number; fps: number; fuse: boolean; scale: number | 'auto'; minScale: number };
   media: { roots: string[] };
   effects: { dirs: string[] };
   /** `firstRun`: the generator or preset put on the program when the data dir has no saved state yet (null: none). */
@@ -355,7 +362,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   },
   osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
-  render: { width: 1280, height: 720, fps: 30, fuse: true },
+  render: { width: 1280, height: 720, fps: 30, fuse: true, scale: 1, minScale: 0.5 },
   media: { roots: [] },
   effects: { dirs: [] },
   sources: { dirs: [], firstRun: 'preset:deep_plasma' },

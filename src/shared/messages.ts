@@ -26,6 +26,14 @@ export interface RenderInit {
   audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
   /** Spare programs kept compiled at most: effects and generators, and transitions (absent: no limit). */
   programCache?: { programs: number; transitions: number };
+  /** Config render.scale and render.minScale; absent: full size. */
+  scale?: RenderScaleSetting;
+}
+
+/** A fixed factor of the output size the picture is drawn at, or "auto": chosen per frame time, not below minScale. */
+export interface RenderScaleSetting {
+  scale: number | 'auto';
+  minScale: number;
 }
 
 /** Int32 slots of RenderInit.counters. */
@@ -168,6 +176,8 @@ export type MainToRender =
   /** Someone reads live values: report them until epoch ms `untilMs`. */
   | { t: 'live-want'; untilMs: number }
   | { t: 'palette'; colors: string[] }
+  /** A reloaded render.scale or render.minScale. */
+  | ({ t: 'scale' } & RenderScaleSetting)
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
   | ({ t: 'sample'; points: Array<[number, number]> } & RpcEnvelope)
   | ({ t: 'thumb' } & ThumbJob)
@@ -205,6 +215,10 @@ export interface RenderStats {
    * pending: used spares waiting for idle time to be replaced.
    */
   programCompiles: { ahead: number; onDemand: number; pending: number };
+  /** The factor of the output size the sources, chain and blends draw at now, and that size. */
+  scale: number;
+  renderWidth: number;
+  renderHeight: number;
 }
 
 /** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */

@@ -291,6 +291,11 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'palette', colors });
   }
 
+  /** A reloaded render.scale or render.minScale: applies from the next frame. */
+  setScale(scale: number | 'auto', minScale: number): void {
+    this.post({ t: 'scale', scale, minScale });
+  }
+
   /** Program readback into `ring` once per frame while set (an output is active); null stops it. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.post({ t: 'output-ring', ring });

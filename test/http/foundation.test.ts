@@ -65,8 +65,11 @@ test('GET /status reports name, version, state and the native uWS engine', async
     'passes',
     'programCompiles',
     'programs',
+    'renderHeight',
+    'renderWidth',
     'renderer',
     'running',
+    'scale',
     'targetFps',
     'width',
   ]);

@@ -3083,6 +3083,12 @@ export interface operations {
                                 onDemand: number;
                                 pending: number;
                             };
+                            /** @description the factor of width × height the sources, chain and blends draw at now (config render.scale; with "auto" it follows the frame time); the picture is scaled up once into the output size */
+                            scale: number;
+                            /** @description the size drawn at now (width × scale); ISF RENDERSIZE */
+                            renderWidth: number;
+                            /** @description height × scale */
+                            renderHeight: number;
                         };
                         /** @description thumbnail pipeline counters */
                         thumbnails: {

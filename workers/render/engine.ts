@@ -5,6 +5,7 @@ import {
   RENDER_COUNTERS,
   type MixCommand,
   type RenderInit,
+  type RenderScaleSetting,
   type RenderStats,
   type SourceSpec,
   type ThumbJob,
@@ -30,6 +31,7 @@ import { MixStage } from './mix-stage.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
 import { ModulationStage } from './modulation/stage.js';
+import { RenderScale, scaledSize } from './render-scale.js';
 
 /** Never signalled: Atomics.wait on it is a plain sleep (the slow-frames test hook). */
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
@@ -56,7 +58,11 @@ export class RenderEngine {
   readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
   private readonly quad: Quad;
-  private readonly ping: [RenderTarget, RenderTarget];
+  private ping: [RenderTarget, RenderTarget];
+  /** The scale the picture is drawn at (fixed, or chosen per frame time) and the size it gives. */
+  private scaler: RenderScale;
+  renderWidth: number;
+  renderHeight: number;
   /** Whether each ping target's texture samples NEAREST now (set only when a step needs the other filter). */
   private readonly nearest = new Map<RenderTarget, boolean>();
   private readonly stats = new FrameStats();
@@ -118,13 +124,18 @@ export class RenderEngine {
       compileHelper?: boolean;
       audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
       programCache?: RenderInit['programCache'];
+      scale?: RenderScaleSetting;
     } = {},
   ) {
     this.period = 1000 / fps;
+    this.scaler = new RenderScale(opts.scale ?? { scale: 1, minScale: 1 }, this.period);
+    [this.renderWidth, this.renderHeight] = scaledSize(width, height, this.scaler.scale);
+    const rw = this.renderWidth;
+    const rh = this.renderHeight;
     this.outputFrames = counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0;
     this.frame = {
       input: null,
-      inputSize: [width, height],
+      inputSize: [rw, rh],
       target: null,
       time: 0,
       timeDelta: 0,
@@ -141,9 +152,9 @@ export class RenderEngine {
     this.quad = new Quad(gl);
     // 0 reads "no limit": engines made outside the server (tests, benches) keep every spare.
     this.cacheLimit = opts.programCache ? opts.programCache.programs + opts.programCache.transitions : 0;
-    this.pool = new ProgramPool(gl, this.quad, width, height, opts.programCache?.programs);
+    this.pool = new ProgramPool(gl, this.quad, rw, rh, opts.programCache?.programs);
     const fuse = opts.fuse ?? true;
-    this.fuse = new Fuser(gl, this.quad, width, height, fuse, fuse && opts.compileHelper ? new CompileHelper(width, height) : null);
+    this.fuse = new Fuser(gl, this.quad, rw, rh, fuse, fuse && opts.compileHelper ? new CompileHelper(rw, rh) : null);
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {
@@ -151,10 +162,11 @@ export class RenderEngine {
         return { program, destroy: () => program.destroy(), restart: () => program.restart() };
       },
     });
-    this.source = new SourceStage(gl, this.quad, this.pool, width, height);
+    this.source = new SourceStage(gl, this.quad, this.pool, rw, rh);
+    // The output keeps the configured size: outputs, previews and thumbnails read it.
     this.output = new OutputStage(gl, this.quad, width, height);
-    this.mix = new MixStage(gl, this.quad, width, height, opts.programCache?.transitions);
-    this.ping = [createTarget(gl, width, height), createTarget(gl, width, height)];
+    this.mix = new MixStage(gl, this.quad, rw, rh, opts.programCache?.transitions);
+    this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
   }
@@ -203,6 +215,31 @@ export class RenderEngine {
   /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.readback = ring ? (this.readback?.ring === ring ? this.readback : new ProgramReadback(ring)) : null;
+  }
+
+  /** A new render.scale setting (a config reload): a fixed factor applies from the next frame, "auto" starts at 1. */
+  setScale(setting: RenderScaleSetting): void {
+    this.scaler = new RenderScale(setting, this.period);
+    this.resize(this.scaler.scale);
+  }
+
+  /** Sizes every render-size target and program for `scale` (between frames); feedback buffers start over. */
+  private resize(scale: number): void {
+    const [w, h] = scaledSize(this.width, this.height, scale);
+    if (w === this.renderWidth && h === this.renderHeight) return;
+    this.renderWidth = w;
+    this.renderHeight = h;
+    this.frame.inputSize = [w, h];
+    this.pool.resize(w, h);
+    for (const slot of this.chain.all()) slot.instance.program.resize(w, h);
+    this.source.resize(w, h);
+    this.mix.resize(w, h);
+    this.fuse.resize(w, h);
+    for (const t of this.ping) {
+      this.nearest.delete(t);
+      t.destroy();
+    }
+    this.ping = [createTarget(this.gl, w, h), createTarget(this.gl, w, h)];
   }
 
   setPalette(colors: string[]): void {
@@ -378,7 +415,9 @@ export class RenderEngine {
     // At full level the last stage draws straight into the output target: the grading pass costs a full-screen
     // draw (~4 ms at 720p on Mesa) and only runs while the dimmer or blackout changes the picture.
     const enabled = this.chain.enabled();
-    const direct = this.output.passThrough();
+    // A scaled picture always takes the output pass: it is the one upscale into the output size.
+    const full = this.renderWidth === this.width && this.renderHeight === this.height;
+    const direct = full && this.output.passThrough();
     const out = this.output.target;
     let [a, b] = this.ping;
     const first = direct && enabled.length === 0 ? out : a;
@@ -399,8 +438,8 @@ export class RenderEngine {
     // Fired events have had their frame.
     this.chain.endFrame();
     if (!direct) {
-      // The grading pass reads each pixel at its own centre.
-      this.filter(a, true);
+      // The grading pass reads each pixel at its own centre; an upscale interpolates between them.
+      this.filter(a, full);
       this.output.draw(a.texture);
     }
     if (this.readback) this.readback.read(gl, out, this.width, this.height);
@@ -419,10 +458,15 @@ export class RenderEngine {
     if (this.counters) Atomics.store(this.counters, RENDER_COUNTERS.outputFrame, this.outputFrames);
     if (this.slowFrames.frames > 0) {
       this.slowFrames.frames--;
-      // Sleeps rather than spins: a long frame without taking a core from the rest of the machine.
-      Atomics.wait(SLEEPER, 0, 0, this.slowFrames.ms);
+      // Sleeps rather than spins: a long frame without taking a core from the rest of the machine. The extra
+      // time follows the drawn pixel count, as a heavy chain's does, so a smaller render scale shortens it.
+      const area = (this.renderWidth * this.renderHeight) / (this.width * this.height);
+      Atomics.wait(SLEEPER, 0, 0, this.slowFrames.ms * area);
     }
-    this.stats.record(now, performance.now() - now);
+    const frameMs = performance.now() - now;
+    this.stats.record(now, frameMs);
+    const next = this.scaler.record(frameMs);
+    if (next !== null) this.resize(next);
   }
 
   /** This frame's modulated values: chain slots, the program generator, the dimmer. */
@@ -487,6 +531,9 @@ export class RenderEngine {
         onDemand: this.pool.compiles.onDemand + this.mix.compiles.onDemand,
         pending: this.pool.pending() + this.mix.pending(),
       },
+      scale: this.scaler.scale,
+      renderWidth: this.renderWidth,
+      renderHeight: this.renderHeight,
     };
   }
 

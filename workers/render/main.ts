@@ -7,6 +7,7 @@ import {
   type MainToRender,
   type ModulationState,
   type RenderInit,
+  type RenderScaleSetting,
   type RenderToMain,
   type SourceSpec,
 } from '../../src/shared/messages.js';
@@ -41,6 +42,7 @@ const kept: {
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
+  scale: RenderScaleSetting | undefined;
   liveUntil: number;
 } = {
   catalog: null,
@@ -51,6 +53,7 @@ const kept: {
   transitions: null,
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
+  scale: init.scale,
   liveUntil: 0,
 };
 /** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source` or `kept.cue`. */
@@ -69,6 +72,7 @@ function createEngine(): RenderEngine {
     compileHelper: true,
     audio: init.audio,
     ...(init.programCache ? { programCache: init.programCache } : {}),
+    ...(kept.scale ? { scale: kept.scale } : {}),
   });
   e.fuse.onLog = (msg, fields) => post({ t: 'log', level: 'warn', msg, fields });
   const answer = (bus: Bus, o: Parameters<RenderEngine['onSource']>[0]): void => {
@@ -256,6 +260,10 @@ function handle(m: MainToRender): void {
     case 'palette':
       kept.palette = m.colors;
       engine.setPalette(m.colors);
+      return;
+    case 'scale':
+      kept.scale = { scale: m.scale, minScale: m.minScale };
+      engine.setScale(kept.scale);
       return;
     case 'output-ring':
       kept.outputRing = m.ring;

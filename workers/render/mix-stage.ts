@@ -25,8 +25,8 @@ export class MixStage {
   constructor(
     private readonly gl: GL,
     quad: Quad,
-    private readonly width: number,
-    private readonly height: number,
+    private width: number,
+    private height: number,
     /** Spare transition programs kept at most. */
     cacheLimit?: number,
   ) {
@@ -124,6 +124,16 @@ export class MixStage {
 
   get compiles(): CompileCounts {
     return this.pool.compiles;
+  }
+
+  /** The render size changed: the blend targets are made again at the next transition. */
+  resize(width: number, height: number): void {
+    this.width = width;
+    this.height = height;
+    this.pool.resize(width, height);
+    this.program?.resize(width, height);
+    if (this.targets) for (const t of this.targets) t.destroy();
+    this.targets = null;
   }
 
   destroy(): void {

@@ -68,8 +68,8 @@ export class SourceStage {
     private readonly gl: GL,
     private readonly quad: Quad,
     private readonly pool: ProgramPool,
-    private readonly width: number,
-    private readonly height: number,
+    private width: number,
+    private height: number,
   ) {
     this.letterbox = compileProgram(gl, BLIT_VERTEX, LETTERBOX);
     this.uRect = gl.getUniformLocation(this.letterbox, 'rect');
@@ -216,6 +216,16 @@ export class SourceStage {
     gl.viewport(0, 0, this.width, this.height);
     gl.clearColor(0, 0, 0, 1);
     gl.clear(gl.COLOR_BUFFER_BIT);
+  }
+
+  /** The render size changed: generators on either bus, waiting or not, draw at the new size from the next frame. */
+  resize(width: number, height: number): void {
+    this.width = width;
+    this.height = height;
+    for (const s of [this.current, this.cued, this.pending?.source, this.pendingCue?.source]) {
+      if (s?.kind === 'generator') s.program.resize(width, height);
+    }
+    this.noSignal?.resize(width, height);
   }
 
   destroy(): void {

@@ -199,6 +199,8 @@ export class ThumbStage {
     try {
       this.generatorTarget ??= createTarget(this.gl, this.renderWidth, this.renderHeight);
       const t = this.generatorTarget;
+      // The pool's programs follow the render scale; a thumbnail draws the generator at the full render size.
+      if (program.width !== t.width || program.height !== t.height) program.resize(t.width, t.height);
       const inputs = values !== null && typeof values === 'object' ? values : {};
       program.render({
         input: null,

@@ -120,8 +120,8 @@ export class Fuser {
   constructor(
     private readonly gl: GL,
     private readonly quad: Quad,
-    private readonly width: number,
-    private readonly height: number,
+    private width: number,
+    private height: number,
     private enabled: boolean,
     /** Compiles each new fused shader in another process first, so the compile here is a cache hit. */
     private readonly helper: CompileHelper | null = null,
@@ -157,6 +157,13 @@ export class Fuser {
     this.steps = steps;
     this.info = info;
     return steps;
+  }
+
+  /** The render size changed: the next plan draws the fused runs at the new size. */
+  resize(width: number, height: number): void {
+    this.width = width;
+    this.height = height;
+    this.generation++;
   }
 
   stats(): FuseInfo {
