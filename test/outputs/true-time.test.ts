@@ -5,10 +5,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { createSocket } from 'node:dgram';
 import { startServer, req, sleep, waitUntil, type TestServer } from '../helpers/server.js';
 import { childPids } from '../hardening/faults-common.js';
 import { freeUdpPort, run } from './media.js';
+import { ptsDrift, ptsReceiver } from './true-time-media.js';
 
 const FPS = 30;
 const RUN_MS = 20_000;
@@ -97,31 +97,9 @@ test('a recording made with slowed rendering and a stalled encoder lasts its wal
   );
 });
 
-/** The 90 kHz PTS of each video PES start in an MPEG-TS datagram. */
-function videoPts(buf: Buffer): number[] {
-  const out: number[] = [];
-  for (let at = 0; at + 188 <= buf.length; at += 188) {
-    const p = buf.subarray(at, at + 188);
-    if (p[0] !== 0x47 || !(p[1]! & 0x40) || !(p[3]! & 0x10)) continue;
-    const start = 4 + (p[3]! & 0x20 ? 1 + p[4]! : 0);
-    const h = p.subarray(start);
-    if (h.length < 14 || h[0] !== 0 || h[1] !== 0 || h[2] !== 1 || (h[3]! & 0xf0) !== 0xe0 || !(h[7]! & 0x80)) continue;
-    const pts = ((h[9]! >> 1) & 7) * 2 ** 30 + h[10]! * 2 ** 22 + (h[11]! >> 1) * 2 ** 15 + h[12]! * 2 ** 7 + (h[13]! >> 1);
-    out.push(pts);
-  }
-  return out;
-}
-
 test("a UDP stream's timestamps track the wall clock within 1 % over slowed rendering and a stalled encoder", async () => {
   const port = await freeUdpPort();
-  const sock = createSocket('udp4');
-  // Each frame: when it arrived and its timestamp (ms).
-  const frames: Array<{ at: number; pts: number }> = [];
-  sock.on('message', (msg) => {
-    const at = performance.now();
-    for (const pts of videoPts(msg)) frames.push({ at, pts: pts / 90 });
-  });
-  await new Promise<void>((resolve) => sock.bind(port, '127.0.0.1', resolve));
+  const { frames, socket } = await ptsReceiver(port);
   try {
     await slowed(async () => {
       const url = `udp://127.0.0.1:${port}?pkt_size=1316`;
@@ -138,22 +116,11 @@ test("a UDP stream's timestamps track the wall clock within 1 % over slowed rend
       assert.is((await post('/outputs/remove', { id })).status, 200);
     });
   } finally {
-    sock.close();
+    socket.close();
   }
-  // A frame's lateness is its arrival less its timestamp; the least lateness over a window ignores the encode
-  // and scheduling delays, so its change between the first and the last seconds is the stream's drift.
-  const t0 = frames[0]!.at;
-  const tEnd = frames[frames.length - 1]!.at;
-  const least = (from: number, to: number) =>
-    frames.filter((f) => f.at >= from && f.at <= to).reduce((a, f) => (f.at - f.pts < a.at - a.pts ? f : a));
-  const early = least(t0, t0 + 3000);
-  const late = least(tEnd - 3000, tEnd);
-  const drift = (late.at - late.pts - (early.at - early.pts)) / (late.at - early.at);
-  assert.ok(late.at - early.at > RUN_MS / 2, `measured over ${late.at - early.at} ms`);
-  assert.ok(
-    Math.abs(drift) < 0.01,
-    `drift ${(drift * 100).toFixed(2)} % over ${Math.round(late.at - early.at)} ms (${frames.length} frames)`,
-  );
+  const { drift, overMs } = ptsDrift(frames);
+  assert.ok(overMs > RUN_MS / 2, `measured over ${overMs} ms`);
+  assert.ok(Math.abs(drift) < 0.01, `drift ${(drift * 100).toFixed(2)} % over ${Math.round(overMs)} ms (${frames.length} frames)`);
 });
 
 test.run();
