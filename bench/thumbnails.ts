@@ -1,9 +1,11 @@
 // Cold thumbnail throughput/latency against a running vjd (1280×720): current output and a live input, 192/512 px, png/jpg, plus a 64-request burst.
+// VJD_BENCH_THUMB_MODE=polls runs the output thumbnail polls with a stream output instead (bench/thumbnail-polls.ts).
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startServer, req, tempDir, ROOT, type TestServer } from '../test/helpers/server.js';
+import { pollBench } from './thumbnail-polls.js';
 
 const ROW_SECONDS = Number(process.env.VJD_BENCH_THUMB_SECONDS ?? 8);
 const CONCURRENCY = 4;
@@ -261,4 +263,9 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.env.VJD_BENCH_THUMB_MODE === 'polls') {
+  const md = await pollBench();
+  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(join(ROOT, 'bench', 'results', 'thumbnail-polls.md'), `${md}\n`);
+  process.stdout.write(`${md}\n`);
+} else await main();

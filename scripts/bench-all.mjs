@@ -24,6 +24,7 @@ const ALL = [
   'audio-cost',
   'isf-dialect',
   'isf-soak',
+  'modulation',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

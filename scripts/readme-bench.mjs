@@ -25,6 +25,7 @@ for (const name of [
   'audio-cost',
   'isf-dialect',
   'isf-soak',
+  'modulation',
 ]) {
   let table;
   try {

@@ -112,6 +112,14 @@ export const StatusBody = Type.Object({
       timeouts: Type.Integer({ description: '503 PREVIEW_TIMEOUT answers' }),
       placeholders: Type.Integer({ description: 'placeholder cards rendered' }),
       previewsOpen: Type.Integer({ description: 'live inputs open for preview only' }),
+      from: Type.Object(
+        {
+          readback: Type.Integer({ description: 'scaled in the encode pool from the program readback an output or preview runs' }),
+          render: Type.Integer({ description: 'drawn by the render worker (no readback was running)' }),
+        },
+        { description: 'where output thumbnails came from' },
+      ),
+      renderJobs: Type.Integer({ description: "jobs handed to the render worker's thumbnail stage (every subject)" }),
       queue: Type.Object(
         {
           depth: Type.Integer({ description: 'queued plus running jobs' }),

@@ -175,7 +175,7 @@ export async function serve(flags: Overrides): Promise<void> {
     allowedOrigins: () => loaded.config.server.allowedOrigins,
   });
   osc = new OscServer(loaded.config.osc, dispatch, bus, log, {
-    chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot }),
+    chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot, modulation: show.modulation }),
     paletteIds: () => show.palettes.list().map((p) => p.id),
   });
   bus.start();

@@ -27,6 +27,7 @@ import { PosterCache } from '../thumbnails/poster-cache.js';
 import { LivePreviews } from '../thumbnails/live-previews.js';
 import { ThumbnailService } from '../thumbnails/service.js';
 import { thumbnailSubjects } from '../thumbnails/subjects.js';
+import { ProgramSource } from '../thumbnails/program-source.js';
 import { buildActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
@@ -40,7 +41,7 @@ import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
-import { ISF_CACHE_LIMITS } from '../limits.js';
+import { ISF_CACHE_LIMITS, LIMITS } from '../limits.js';
 
 export interface Show {
   display: Display;
@@ -173,9 +174,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const modulation = new Modulation({
     state,
     send: (s) => render.setModulation(s),
+    want: (untilMs) => render.wantLive(untilMs),
     chainCount: () => render.snapshot.entries.reduce((n, e) => n + Object.keys(e.modulators ?? {}).length, 0),
   });
   render.on('live', (r) => modulation.report(r));
+  render.on('source', (key) => modulation.switched(key));
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -208,7 +211,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const encoder = new EncodePool({ log });
   const posters = new PosterCache({ dir: join(loaded.paths.dataDir, 'cache', 'posters'), log });
   const renderSize = { width: cfg.render.width, height: cfg.render.height };
+  const programSource = new ProgramSource(LIMITS.thumbnails.readbackTimeoutMs);
   const thumbnails = new ThumbnailService({
+    programRing: () => programSource.usable(),
     render,
     encoder,
     previews,
@@ -265,7 +270,13 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const outputClient = new OutputClient({ ffmpeg: 'ffmpeg', width: cfg.render.width, height: cfg.render.height, log });
   const outputs = new OutputService({
     configured: cfg.outputs,
-    render: { ...cfg.render, setOutputRing: (ring) => render.setOutputRing(ring) },
+    render: {
+      ...cfg.render,
+      setOutputRing: (ring) => {
+        programSource.set(ring);
+        render.setOutputRing(ring);
+      },
+    },
     dataDir: loaded.paths.dataDir,
     recordingsDir: loaded.paths.recordingsDir,
     client: outputClient,

@@ -10,9 +10,16 @@ export interface ModulationDeps {
   state: StateStore;
   /** Hands the state to the render worker. */
   send(s: ModulationState): void;
+  /** Asks the render worker for live reports until epoch ms `untilMs`. */
+  want(untilMs: number): void;
   /** Modulators in the chain now (the snapshot's entries). */
   chainCount(): number;
 }
+
+/** A live report older than this reads as none (the worker stops reporting when nobody asks). */
+const LIVE_FRESH_MS = 1000;
+/** How long one read keeps live reports coming. */
+const LIVE_WANT_MS = 5000;
 
 export declare interface Modulation {
   on(event: 'change', fn: () => void): this;
@@ -21,8 +28,9 @@ export declare interface Modulation {
 
 export class Modulation extends EventEmitter {
   private s: ModulationState;
-  /** The newest live report, or null before the first. */
-  live: LiveReport | null = null;
+  private report_: LiveReport | null = null;
+  private reportAt = 0;
+  private wantedAt = 0;
 
   constructor(private readonly d: ModulationDeps) {
     super();
@@ -45,15 +53,38 @@ export class Modulation extends EventEmitter {
     return this.d.chainCount() + Object.keys(this.s.generator?.modulators ?? {}).length + (this.s.mix ? 1 : 0) + (this.s.dimmer ? 1 : 0);
   }
 
+  /**
+   * The newest live report when it is recent, else null. Reading it asks the render worker for reports over the
+   * next few seconds: nobody reading live values costs the main thread nothing, however many modulators run.
+   */
+  get live(): LiveReport | null {
+    this.want();
+    return Date.now() - this.reportAt <= LIVE_FRESH_MS ? this.report_ : null;
+  }
+
+  /** Keeps live reports coming for LIVE_WANT_MS (at most one message a second). */
+  want(): void {
+    const now = Date.now();
+    if (now - this.wantedAt < 1000) return;
+    this.wantedAt = now;
+    this.d.want(now + LIVE_WANT_MS);
+  }
+
   /** A report from the render worker (kept for GETs and the `live` topic). */
   report(r: LiveReport): void {
-    this.live = r;
+    this.report_ = r;
+    this.reportAt = Date.now();
     this.emit('live', r);
   }
 
   /** The program generator's modulators for render key `key` (another key's are dropped: they belong to its activation). */
   generatorMods(key: string): Record<string, Modulator> {
     return this.s.generator?.key === key ? this.s.generator.modulators : {};
+  }
+
+  /** The program switched to render key `key`: another source's generator modulators are dropped, as its values are. */
+  switched(key: string): void {
+    if (this.s.generator && this.s.generator.key !== key) this.change({ generator: null });
   }
 
   setGenerator(key: string, modKey: string, mod: Modulator | null): void {

@@ -113,7 +113,8 @@ export interface ModulationState {
 }
 
 /**
- * Applied values of a recent frame, sent at most LIVE_REPORT_HZ times a second and only while modulators exist.
+ * Applied values of a recent frame, sent at most LIVE_REPORT_HZ times a second, only while modulators exist and the
+ * main thread asked for them (live-want).
  * `effects` follows the chain order of snapshot `version`; each map holds the modulated keys only.
  */
 export interface LiveReport {
@@ -164,6 +165,8 @@ export type MainToRender =
   | { t: 'generator-values'; key: string; values: Record<string, unknown>; fire: string[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
   | ({ t: 'modulation' } & ModulationState)
+  /** Someone reads live values: report them until epoch ms `untilMs`. */
+  | { t: 'live-want'; untilMs: number }
   | { t: 'palette'; colors: string[] }
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
   | ({ t: 'sample'; points: Array<[number, number]> } & RpcEnvelope)
@@ -324,14 +327,19 @@ export type EncodeTask =
    * The newest program frame of the output ring (bottom-up RGBA, render size), area-averaged down to width×height
    * and encoded as JPEG; nothing (empty bytes) when the ring has no frame newer than `after` or the frame was torn.
    */
-  | { op: 'program'; ring: SharedArrayBuffer; after: number; width: number; height: number };
+  | { op: 'program'; ring: SharedArrayBuffer; after: number; width: number; height: number }
+  /**
+   * An output thumbnail from the output ring's newest frame (bottom-up RGBA, render size), area-averaged down to
+   * width×height and encoded as `format`; empty bytes when the ring has no frame or it was torn.
+   */
+  | { op: 'program-thumb'; ring: SharedArrayBuffer; width: number; height: number; format: ImageFormat };
 
 /** What an encode task returns: the encoded image bytes. */
 export interface EncodeResult {
   bytes: Uint8Array;
   /** Milliseconds spent encoding inside the worker. */
   ms: number;
-  /** op `program`: the ring frame encoded (or `after` when nothing was). */
+  /** ops `program` and `program-thumb`: the ring frame encoded (or `after` when nothing was). */
   frameNo?: number;
 }
 

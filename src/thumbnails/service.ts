@@ -1,7 +1,8 @@
 // Thumbnails of live inputs, the output, generators and presets, media files and palettes. Each request first
 // computes its ETag from counters (no pixels touched on this thread) and answers 304 when the client has it;
 // only then is work admitted through the 32/16 queue: the render worker reads back a downscale, the encode
-// pool turns it into PNG or JPEG.
+// pool turns it into PNG or JPEG. While outputs or previews read the program back, output thumbnails are scaled
+// from that readback in the encode pool and the render worker draws none.
 import { randomBytes } from 'node:crypto';
 import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
 import type { RenderClient } from '../workers/render-client.js';
@@ -58,6 +59,8 @@ export interface ThumbnailDeps {
   encoder: Pick<EncodePool, 'run' | 'stats'>;
   previews: LivePreviews;
   posters: Pick<PosterCache, 'get' | 'stats'>;
+  /** The program readback's ring while it runs and has a current frame, else null. */
+  programRing?: () => SharedArrayBuffer | null;
   renderSize: { width: number; height: number };
   /** The live input an id names: exact id (or `liveInput:<id>`), then flexible name; ties go to enumeration order. */
   matchLive(id: string): LiveInput | undefined;
@@ -93,6 +96,9 @@ export class ThumbnailService {
   /** Media versions (id, size, mtime) whose poster could not be extracted. */
   private readonly failedPosters = new Set<string>();
   private readonly counts = { requests: 0, notModified: 0, cacheHits: 0, timeouts: 0, placeholders: 0 };
+  /** Where output thumbnails came from, and every job handed to the render worker's thumbnail stage. */
+  private readonly from = { readback: 0, render: 0 };
+  private renderJobs = 0;
 
   constructor(private readonly deps: ThumbnailDeps) {}
 
@@ -153,8 +159,13 @@ export class ThumbnailService {
         digest: `f${this.boot}.${frame.toString(36)}`,
         subject: 'current',
         make: async () => {
+          // Labelled with the counter read above: the readback holds that frame or a newer one, so a client that
+          // got this image is sent a new one as soon as the counter moves.
+          const fromReadback = await this.fromProgram(box, format);
+          if (fromReadback) return { bytes: fromReadback };
           const r = await this.readback({ kind: 'output' }, box, format);
           if (r === null) throw new ApiError('PREVIEW_TIMEOUT', 'the output has no frame yet; retry');
+          this.from.render++;
           return { bytes: r.bytes, etag: etagOf('current', box.width, box.height, format, `f${this.boot}.${r.frame.toString(36)}`) };
         },
       },
@@ -276,6 +287,16 @@ export class ThumbnailService {
     return { etag: finalEtag, image: { bytes: made.bytes, contentType: contentTypeOf(format) } };
   }
 
+  /** The output scaled from the program readback in the encode pool; null when no readback has a current frame. */
+  private async fromProgram(box: { width: number; height: number }, format: ImageFormat): Promise<Uint8Array | null> {
+    const ring = this.deps.programRing?.() ?? null;
+    if (!ring) return null;
+    const r = await this.deps.encoder.run({ op: 'program-thumb', ring, width: box.width, height: box.height, format });
+    if (r.bytes.byteLength === 0) return null;
+    this.from.readback++;
+    return r.bytes;
+  }
+
   /** Render-worker readback into a fresh slot, then encode; null when the subject has no frame to show. */
   private async readback(
     subject: ThumbSubject,
@@ -283,6 +304,7 @@ export class ThumbnailService {
     format: ImageFormat,
   ): Promise<{ bytes: Uint8Array; frame: number } | null> {
     const slot = new SharedArrayBuffer(box.width * box.height * 4);
+    this.renderJobs++;
     const reply = await this.deps.render.thumb({
       subject,
       width: box.width,
@@ -345,12 +367,25 @@ export class ThumbnailService {
   /** Changes whenever any counter does (every counter only grows), so status bodies can be memoised on it. */
   version(): number {
     const c = this.counts;
-    return c.requests + c.notModified + c.cacheHits + c.timeouts + c.placeholders + this.queue.version() + this.deps.previews.open() * 1e9;
+    return (
+      c.requests +
+      c.notModified +
+      c.cacheHits +
+      c.timeouts +
+      c.placeholders +
+      this.from.readback +
+      this.from.render +
+      this.renderJobs +
+      this.queue.version() +
+      this.deps.previews.open() * 1e9
+    );
   }
 
   stats(): ThumbnailStats {
     return {
       ...this.counts,
+      from: { ...this.from },
+      renderJobs: this.renderJobs,
       queue: this.queue.stats(),
       encoder: this.deps.encoder.stats(),
       posters: this.deps.posters.stats(),
@@ -366,6 +401,8 @@ export interface ThumbnailStats {
   cacheHits: number;
   timeouts: number;
   placeholders: number;
+  from: { readback: number; render: number };
+  renderJobs: number;
   queue: QueueStats;
   encoder: ReturnType<EncodePool['stats']>;
   posters: ReturnType<PosterCache['stats']>;

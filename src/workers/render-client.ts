@@ -278,6 +278,11 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'modulation', ...s });
   }
 
+  /** Live reports of modulated values until epoch ms `untilMs` (while modulators exist). */
+  wantLive(untilMs: number): void {
+    this.post({ t: 'live-want', untilMs });
+  }
+
   setGlobal(blackout: boolean, dimmer: number): void {
     this.post({ t: 'global', blackout, dimmer });
   }

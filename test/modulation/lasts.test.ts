@@ -129,6 +129,9 @@ test('everything persists across a restart; a removed effect takes its modulator
   for (let i = 1; i <= (await get('/effects')).count; i++) {
     for (const input of (await get(`/effects/${i}`)).inputs) assert.is(input.modulator ?? null, null);
   }
+  // The generator's modulators belong to its activation, as its values do.
+  assert.is((await post('/sources/select', { id: 'source:gradient' })).status, 200);
+  await waitUntil(async () => (await get('/modulation')).count === 2, 20000, 50);
 });
 
 test.run();

@@ -101,7 +101,10 @@ test('a 1 Hz sine moves the output with a period of about 1 s; GET shows modulat
   await afterFrames(3);
   const p = period(await series(3200));
   assert.ok(p > 800 && p < 1200, `period ${p.toFixed(0)} ms`);
-  const input = (await req('GET', api('/effects/1'))).json().inputs.find((i: { name: string }) => i.name === 'brightness');
+  const brightness = async () => (await req('GET', api('/effects/1'))).json().inputs.find((i: { name: string }) => i.name === 'brightness');
+  // The first read asks the renderer for live values; they follow within a frame or two.
+  await waitUntil(async () => typeof (await brightness()).live === 'number', 20000, 50);
+  const input = await brightness();
   assert.is(input.value, 0, 'the set value stays');
   assert.is(input.modulator.kind, 'lfo');
   assert.type(input.live, 'number');

@@ -3098,6 +3098,15 @@ export interface operations {
                             placeholders: number;
                             /** @description live inputs open for preview only */
                             previewsOpen: number;
+                            /** @description where output thumbnails came from */
+                            from: {
+                                /** @description scaled in the encode pool from the program readback an output or preview runs */
+                                readback: number;
+                                /** @description drawn by the render worker (no readback was running) */
+                                render: number;
+                            };
+                            /** @description jobs handed to the render worker's thumbnail stage (every subject) */
+                            renderJobs: number;
                             /** @description the admission queue (32/16 hysteresis) */
                             queue: {
                                 /** @description queued plus running jobs */

@@ -6,7 +6,7 @@ import { constants as zlibConstants, crc32, deflateSync } from 'node:zlib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp, { type JpegOptions } from 'sharp';
 import type { EncodeResult, EncodeTask, ImageFormat } from '../../src/shared/messages.js';
-import { FrameRingReader } from '../../src/shared/frame-ring.js';
+import { boxScaledProgram, newestProgramFrame, scaledProgram } from './program-ring.js';
 
 // The pool runs one task per thread; libvips threads of its own would only fight the other pool threads.
 sharp.concurrency(1);
@@ -81,45 +81,40 @@ export default async function encodeTask(task: EncodeTask): Promise<EncodeResult
       if (!r) return { bytes: new Uint8Array(0), ms: performance.now() - t0, frameNo: task.after };
       return transfer({ bytes: r.bytes, ms: performance.now() - t0, frameNo: r.frameNo });
     }
+    case 'program-thumb': {
+      if (!(task.ring instanceof SharedArrayBuffer)) throw new TypeError('ring must be a SharedArrayBuffer');
+      const r = await programThumb(task.ring, task.width, task.height, task.format);
+      if (!r) return { bytes: new Uint8Array(0), ms: performance.now() - t0, frameNo: 0 };
+      return transfer({ bytes: r.bytes, ms: performance.now() - t0, frameNo: r.frameNo });
+    }
     default:
       throw new TypeError(`unknown encode op ${String((task as { op?: unknown }).op)}`);
   }
   return transfer({ bytes, ms: performance.now() - t0 });
 }
 
-/** One reader per ring per thread: a reader announces the slot it holds, so it must outlive one task. */
-const readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
-
-/**
- * The program frame is copied out of the ring at once (the slot is held only for the copy, so the render writes
- * around it for a millisecond, not for the encode), then flipped (GL readback is bottom-up), reduced and encoded.
- * libvips' resize box-shrinks by the integer part of the factor and reduces the rest: an area average.
- */
+/** The newest program frame (if newer than `after`) as a JPEG preview part. */
 async function programFrame(
   ring: SharedArrayBuffer,
   after: number,
   width: number,
   height: number,
 ): Promise<{ bytes: Uint8Array; frameNo: number } | null> {
-  let reader = readers.get(ring);
-  if (!reader) readers.set(ring, (reader = new FrameRingReader(ring)));
-  if (reader.frameCount() <= after) return null;
-  const f = reader.acquire();
-  if (!f || f.frameNo <= after) {
-    reader.release();
-    return null;
-  }
-  const { width: w, height: h, frameNo } = f;
-  const copy = Buffer.allocUnsafe(w * h * 4);
-  copy.set(f.pixels);
-  if (!reader.release()) return null;
-  const bytes = await sharp(copy, { raw: { width: w, height: h, channels: 4 } })
-    .flip()
-    .resize(width, height, { fit: 'fill', kernel: 'linear' })
-    .removeAlpha()
-    .jpeg(JPEG_OPTIONS)
-    .toBuffer();
-  return { bytes, frameNo };
+  const f = newestProgramFrame(ring, after);
+  if (!f) return null;
+  return { bytes: await scaledProgram(f, width, height).jpeg(JPEG_OPTIONS).toBuffer(), frameNo: f.frameNo };
+}
+
+/** An output thumbnail from the newest program frame, in the thumbnail format (PNG through writePng, or JPEG). */
+async function programThumb(
+  ring: SharedArrayBuffer,
+  width: number,
+  height: number,
+  format: ImageFormat,
+): Promise<{ bytes: Uint8Array; frameNo: number } | null> {
+  const f = boxScaledProgram(ring, width, height);
+  if (!f) return null;
+  return { bytes: await encodeRaw(f.rgb, width, height, 3, format), frameNo: f.frameNo };
 }
 
 function checkSize(width: number, height: number): void {

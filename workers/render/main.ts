@@ -41,6 +41,7 @@ const kept: {
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
+  liveUntil: number;
 } = {
   catalog: null,
   global: { blackout: false, dimmer: 1 },
@@ -50,6 +51,7 @@ const kept: {
   transitions: null,
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
+  liveUntil: 0,
 };
 /** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source` or `kept.cue`. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
@@ -135,6 +137,7 @@ function recover(): void {
   engine.output.dimmer = kept.global.dimmer;
   engine.setPalette(kept.palette);
   engine.modulation.set(kept.modulation);
+  engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
   if (kept.cue)
@@ -223,6 +226,10 @@ function handle(m: MainToRender): void {
       engine.modulation.set(s);
       return;
     }
+    case 'live-want':
+      kept.liveUntil = m.untilMs;
+      engine.modulation.wantUntil = m.untilMs;
+      return;
     case 'transitions':
       kept.transitions = m;
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.

@@ -1,6 +1,7 @@
 // Modulation in the frame loop: before a frame draws, every modulated chain effect, the program generator, the
 // T-bar and the dimmer get this frame's applied values; a live report goes to the main thread at most
-// LIVE_REPORT_HZ times a second, only while modulators exist (and once more, empty, when the last one goes).
+// LIVE_REPORT_HZ times a second, only while modulators exist and someone reads them (and once, empty, when the
+// last modulator goes).
 import type { IsfInput } from '../../../src/shared/isf-types.js';
 import type { LiveReport, ModulationState } from '../../../src/shared/messages.js';
 import { LIVE_REPORT_HZ, type Modulator } from '../../../src/shared/modulation.js';
@@ -16,7 +17,12 @@ export interface ModSlot {
   applied: Record<string, unknown> | null;
 }
 
-const NONE: Record<string, Modulator> = {};
+/** Keys of `o`, counted without making an array (this runs per slot per frame). */
+function size(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
 const REPORT_MS = 1000 / LIVE_REPORT_HZ;
 
 /** One modulated scalar outside the chain (T-bar, dimmer): 0..1. */
@@ -46,6 +52,8 @@ export class ModulationStage {
   private counted = 0;
   private generatorLive: { key: string; values: Record<string, number | boolean> } | null = null;
   onLive: (r: LiveReport) => void = () => {};
+  /** Epoch ms until which the main thread wants live reports (nobody reading: no messages at all). */
+  wantUntil = 0;
 
   set(s: ModulationState): void {
     this.state = s;
@@ -67,7 +75,7 @@ export class ModulationStage {
   /** Applies the modulators of every chain slot (slots without any draw their set values). */
   chain(slots: Iterable<ModSlot>): void {
     for (const slot of slots) {
-      if (slot.modulators === NONE || Object.keys(slot.modulators).length === 0) {
+      if (size(slot.modulators) === 0) {
         slot.applied = null;
         continue;
       }
@@ -87,7 +95,7 @@ export class ModulationStage {
   /** The program generator's applied values, or null when it has no modulators (draw its set values). */
   generatorValues(key: string, inputs: readonly IsfInput[], values: Record<string, unknown>): Record<string, unknown> | null {
     const g = this.state.generator;
-    if (!g || g.key !== key || Object.keys(g.modulators).length === 0) {
+    if (!g || g.key !== key || size(g.modulators) === 0) {
       this.generatorLive = null;
       return null;
     }
@@ -117,10 +125,10 @@ export class ModulationStage {
   /** After the frame: sends a live report when one is due. `order`: the chain in order, `version` its snapshot. */
   report(order: readonly ModSlot[], version: number): void {
     let count = (this.mix ? 1 : 0) + (this.dimmer ? 1 : 0) + (this.generatorLive ? this.generator.count : 0);
-    for (const s of order) if (s.applied) count += Object.keys(s.modulators).length;
+    for (const s of order) if (s.applied) count += size(s.modulators);
     const ending = count === 0 && this.counted > 0;
     this.counted = count;
-    if (!ending && (count === 0 || this.ctx.due - this.lastReport < REPORT_MS)) return;
+    if (!ending && (count === 0 || this.ctx.due > this.wantUntil || this.ctx.due - this.lastReport < REPORT_MS)) return;
     this.lastReport = this.ctx.due;
     this.onLive({
       version,
