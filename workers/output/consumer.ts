@@ -1,6 +1,7 @@
-// One output: a supervised ffmpeg fed program frames at exactly its fps. A slot with no newer program frame
-// sends the last one again (repeated); a pipe that is still full drops the slot's frame (dropped), so a slow
-// consumer never holds up the render, the main thread or the other consumers. ffmpeg is restarted with backoff
+// One output: a supervised ffmpeg fed program frames at exactly its fps, each stamped with its slot's time. A slot
+// with no newer program frame sends the last one again (repeated); a pipe that is still full drops the slot's frame
+// (dropped) and the next frame's time carries the gap, so a slow consumer never holds up the render, the main
+// thread or the other consumers, and its file or stream still lasts as long as the wall clock ran. ffmpeg is restarted with backoff
 // (1 s doubling to 30 s) until the output is stopped. A display or v4l2 output whose target is missing is
 // `failed` and is checked again every few seconds, so an X server or a loopback device that comes up later is used.
 import { basename } from 'node:path';
@@ -9,6 +10,7 @@ import { redactText } from '../../src/shared/url.js';
 import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
 import { outputKind } from '../../src/shared/output-kinds/index.js';
 import { buildOutputArgs } from './ffmpeg-args.js';
+import { FRAME_HEADER_BYTES, mkvFrameHeader, mkvHeader } from './mkv-pipe.js';
 import { newPhaseLock, phaseStep } from './phase-lock.js';
 import { checkTarget, needsCheck } from './target-check.js';
 import type { ProgramFrames } from './program-frames.js';
@@ -116,7 +118,7 @@ export class Consumer {
     const { frames, ffmpeg, wrapper } = this.deps;
     let built: { args: string[]; file?: string; size?: { width: number; height: number } };
     try {
-      built = buildOutputArgs(this.id, this.spec, frames.size, new Date(), screen);
+      built = buildOutputArgs(this.id, this.spec, new Date(), screen);
     } catch (err) {
       this.lastError = (err as Error).message;
       this.setState('retrying');
@@ -145,6 +147,7 @@ export class Consumer {
     proc.child.stdin!.on('error', () => {
       // EPIPE when ffmpeg exits: the exit handler reports it.
     });
+    proc.child.stdin!.write(mkvHeader(frames.size.width, frames.size.height, this.spec.fps));
     this.setState('starting');
   }
 
@@ -179,7 +182,7 @@ export class Consumer {
     const now = performance.now();
     let due = Math.floor((now - this.t0) / this.period) + 1 - this.slots;
     if (due > this.spec.fps) {
-      // Over a second behind (a suspended process): those slots are gone, counted as dropped.
+      // Over a second behind (a suspended process): those slots are counted as dropped; their time stays a gap.
       this.counters.framesDropped += due - this.spec.fps;
       this.slots += due - this.spec.fps;
       due = this.spec.fps;
@@ -197,13 +200,17 @@ export class Consumer {
     if (frame && onTime) this.t0 += phaseStep(this.lock, this.period, Date.now(), frame.timeMs, frame.frameNo);
     if (!child || !frame || !child.stdin || child.stdin.destroyed) return;
     const stdin = child.stdin;
-    if (stdin.writableLength >= PIPE_FRAMES * frame.bytes.byteLength) {
+    if (stdin.writableLength >= PIPE_FRAMES * (FRAME_HEADER_BYTES + frame.bytes.byteLength)) {
       this.counters.framesDropped++;
       return;
     }
     if (frame.frameNo === this.lastFrameNo) this.counters.framesRepeated++;
     this.lastFrameNo = frame.frameNo;
     this.counters.framesSent++;
+    // The slot's own time, not the count of frames written: a dropped slot leaves its gap in the timeline.
+    const timeUs = ((this.slots - 1) * 1e6) / this.spec.fps;
+    stdin.cork();
+    stdin.write(mkvFrameHeader(timeUs, frame.bytes.byteLength));
     stdin.write(frame.bytes, (err) => {
       if (err || this.proc !== proc) return;
       // One second of frames taken by ffmpeg: the output is up.
@@ -213,6 +220,7 @@ export class Consumer {
         this.setState('running');
       }
     });
+    stdin.uncork();
   }
 
   /** Ends the output: stdin closed so ffmpeg finishes the file or stream, SIGKILL if it does not within the grace. */
