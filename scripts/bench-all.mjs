@@ -16,6 +16,7 @@ const ALL = [
   'mix',
   'params',
   'outputs',
+  'true-time',
   'events',
   'events-soak',
   'osc-flood',
