@@ -5,7 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { Got } from '../api-shapes';
 import { latest } from '../throttle';
 import { ModControl } from './modulation';
-import type { ModInput, Modulator } from '../mod-api';
+import { pickModulator, type Modulator } from '../mod-api';
 
 /** One ISF input with its value, as GET /effects/{index} and GET /sources/current/params describe it. */
 export type Input = Got<'/effects/{index}'>['inputs'][number];
@@ -85,10 +85,10 @@ export function Control(props: {
   mod?: Modulation;
 }) {
   const { mod } = props;
-  const input = props.input as ModInput;
+  const { input } = props;
   const id = `${props.idPrefix}-${input.name}`;
   const label = input.label || input.name;
-  const modulator = (input.modulator ?? null) as Modulator | null;
+  const modulator = pickModulator(input.modulator);
   const modSet = useMemo(() => (m: Modulator | null) => mod?.set(input.name, m) ?? Promise.resolve(false), [mod?.set, input.name]);
   const modButton = mod ? <ModControl id={id} label={label} modulator={modulator} send={modSet} /> : null;
   // The applied value of a recent frame, shown while a modulator runs.

@@ -1,5 +1,5 @@
-// The modulation control beside an input: a button that opens an editor (kind, shape, rate in Hz or beat divisions,
-// source, amount) and applies or removes the input's modulator; the freeze button for every modulated input.
+// The modulation control beside an input: a button that opens an editor (kind, shape or steps, rate in Hz or beat
+// divisions, source, amount) and applies or removes the input's modulator; the freeze button for every modulated input.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { problem } from '../api';
 import { freezeModulation, type Modulator } from '../mod-api';
@@ -15,7 +15,7 @@ const FEELS = [
   ['t', 'triplet'],
 ] as const;
 const SOURCES = ['level', 'bass', 'lowMid', 'highMid', 'high', 'onset'] as const;
-type Kind = 'lfo' | 'audio' | 'beat';
+type Kind = Modulator['kind'];
 
 /** The editor's fields; a modulator is built from them on apply. */
 interface Draft {
@@ -27,35 +27,54 @@ interface Draft {
   hz: number;
   source: (typeof SOURCES)[number];
   every: number;
+  /** Steps as typed (normalised positions). */
+  steps: string;
   amount: number;
 }
 
 function draftOf(m: Modulator | null | undefined): Draft {
-  const d: Draft = { kind: 'lfo', shape: 'sine', division: '1/4', feel: '', hz: 1, source: 'level', every: 1, amount: 0.5 };
+  const d: Draft = {
+    kind: 'lfo',
+    shape: 'sine',
+    division: '1/4',
+    feel: '',
+    hz: 1,
+    source: 'level',
+    every: 1,
+    steps: '0, 0.5, 1, 0.5',
+    amount: 0.5,
+  };
   if (!m) return d;
+  d.kind = m.kind;
   d.amount = m.amount;
-  if (m.kind === 'lfo' || m.kind === 'steps') {
-    if (typeof m.rate === 'number') {
-      d.division = 'hz';
-      d.hz = m.rate;
-    } else {
-      d.feel = /[dt]$/.test(m.rate) ? m.rate.slice(-1) : '';
-      d.division = d.feel ? m.rate.slice(0, -1) : m.rate;
-    }
+  if (typeof m.rate === 'number') {
+    d.division = 'hz';
+    d.hz = m.rate;
+  } else if (typeof m.rate === 'string') {
+    d.feel = /[dt]$/.test(m.rate) ? m.rate.slice(-1) : '';
+    d.division = d.feel ? m.rate.slice(0, -1) : m.rate;
   }
-  // A steps modulator is edited as an LFO of the same rate (the page has no step editor); apply replaces it.
-  if (m.kind === 'lfo' || m.kind === 'steps') d.kind = 'lfo';
-  else d.kind = m.kind;
-  if (m.kind === 'lfo' && (SHAPES as readonly string[]).includes(m.shape)) d.shape = m.shape as Draft['shape'];
-  if (m.kind === 'audio' && (SOURCES as readonly string[]).includes(m.source)) d.source = m.source as Draft['source'];
-  if (m.kind === 'beat' && typeof m.every === 'number') d.every = m.every;
+  const shape = SHAPES.find((s) => s === m.shape);
+  if (shape) d.shape = shape;
+  const source = SOURCES.find((s) => s === m.source);
+  if (source) d.source = source;
+  if (typeof m.every === 'number') d.every = m.every;
+  if (m.values) d.steps = m.values.join(', ');
   return d;
 }
+
+/** The step list as typed: numbers separated by commas or spaces; the server checks count and range. */
+const stepsOf = (text: string): number[] =>
+  text
+    .split(/[\s,]+/)
+    .filter((t) => t !== '')
+    .map(Number);
 
 function modulatorOf(d: Draft): Modulator {
   if (d.kind === 'audio') return { kind: 'audio', source: d.source, amount: d.amount };
   if (d.kind === 'beat') return { kind: 'beat', every: d.every, amount: d.amount };
   const rate = d.division === 'hz' ? d.hz : `${d.division}${d.feel}`;
+  if (d.kind === 'steps') return { kind: 'steps', values: stepsOf(d.steps), rate, amount: d.amount };
   return { kind: 'lfo', shape: d.shape, rate, amount: d.amount };
 }
 
@@ -94,22 +113,44 @@ export function ModControl(props: {
         <div class="modedit" data-testid={`${props.id}-modedit`}>
           <label>
             <span>Kind</span>
-            <select id={field('kind')} value={draft.kind} onChange={(e) => edit({ kind: e.currentTarget.value as Kind })}>
+            <select
+              id={field('kind')}
+              value={draft.kind}
+              data-testid={`${props.id}-mod-kind`}
+              onChange={(e) => edit({ kind: e.currentTarget.value as Kind })}
+            >
               <option value="lfo">LFO</option>
               <option value="audio">Audio</option>
               <option value="beat">Beat</option>
+              <option value="steps">Steps</option>
             </select>
           </label>
-          {draft.kind === 'lfo' && (
+          {(draft.kind === 'lfo' || draft.kind === 'steps') && (
             <>
-              <label>
-                <span>Shape</span>
-                <select value={draft.shape} onChange={(e) => edit({ shape: e.currentTarget.value as Draft['shape'] })}>
-                  {SHAPES.map((s) => (
-                    <option value={s}>{s}</option>
-                  ))}
-                </select>
-              </label>
+              {draft.kind === 'lfo' ? (
+                <label>
+                  <span>Shape</span>
+                  <select
+                    data-testid={`${props.id}-mod-shape`}
+                    value={draft.shape}
+                    onChange={(e) => edit({ shape: e.currentTarget.value as Draft['shape'] })}
+                  >
+                    {SHAPES.map((s) => (
+                      <option value={s}>{s}</option>
+                    ))}
+                  </select>
+                </label>
+              ) : (
+                <label class="wide">
+                  <span>Steps (0..1, one per period)</span>
+                  <input
+                    data-testid={`${props.id}-mod-steps`}
+                    value={draft.steps}
+                    maxLength={1024}
+                    onInput={(e) => edit({ steps: e.currentTarget.value })}
+                  />
+                </label>
+              )}
               <label>
                 <span>Rate</span>
                 <select
