@@ -1,6 +1,7 @@
 // The modulation control in Chromium against a running server: the ∿ button beside an effect's slider starts an LFO
 // (GET /effects/{index} shows it), the live marker moves with the applied value, Freeze holds it and Release lets it
-// run, a steps modulator can be applied, Remove takes it away; a freeze made elsewhere shows after a reload.
+// run, a steps modulator can be applied, Remove takes it away; a freeze made elsewhere shows after a reload; a
+// point2D's and a color's components each take their own modulator.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -39,6 +40,8 @@ test.before(async () => {
   s = await startServer({ config: { live: { test: [], streams: [], v4l2: { enabled: false } } } });
   browser = await launch();
   await api('POST', '/effects/add', { type: 'brightness_contrast' });
+  await api('POST', '/effects/add', { type: 'tile' });
+  await api('POST', '/effects/add', { type: 'strobe' });
   o = await open(browser, `${s.base}/ui/`);
   page = o.page;
   await loaded(page);
@@ -114,6 +117,27 @@ test('a steps modulator is applied from the editor; Remove takes the modulator a
   await until(async () => (await brightness()).modulator === null, 'removed on the server');
   await until(async () => (await marker().count()) === 0, 'the live marker is gone');
   assert.equal((await api('GET', '/modulation')).count, 0);
+  assert.equal(o.errors, []);
+  assert.equal(o.consoleErrors, []);
+});
+
+test('a point2D component and a color component each take a modulator of their own', async () => {
+  await page.getByRole('button', { name: 'Parameters of Tile' }).click();
+  await page.getByRole('button', { name: 'Parameters of Strobe' }).click();
+  await page.getByTestId('fx2-scroll-x-mod').click();
+  await page.getByTestId('fx2-scroll-x-mod-apply').click();
+  await page.getByTestId('fx3-flashColor-hue-mod').click();
+  await page.getByTestId('fx3-flashColor-hue-mod-kind').selectOption('beat');
+  await page.getByTestId('fx3-flashColor-hue-mod-apply').click();
+  const input = async (index: number, name: string) => (await api('GET', `/effects/${index}`)).inputs.find((i: any) => i.name === name);
+  await until(async () => (await input(2, 'scroll')).modulator?.x?.kind === 'lfo', 'scroll.x modulated');
+  await until(async () => (await input(3, 'flashColor')).modulator?.hue?.kind === 'beat', 'flashColor.hue modulated');
+  assert.equal(Object.keys((await input(2, 'scroll')).modulator), ['x']);
+  assert.equal(Object.keys((await input(3, 'flashColor')).modulator), ['hue']);
+  assert.equal((await api('GET', '/modulation')).count, 2);
+  await page.getByTestId('fx2-scroll-x-mod-remove').click();
+  await page.getByTestId('fx3-flashColor-hue-mod-remove').click();
+  await until(async () => (await api('GET', '/modulation')).count === 0, 'both removed');
   assert.equal(o.errors, []);
   assert.equal(o.consoleErrors, []);
 });

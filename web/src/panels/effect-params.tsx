@@ -6,7 +6,7 @@ import type { ApiPaths, Op, RequestBody } from '../api-shapes';
 import { changed, refreshLists } from '../live';
 import { notify, useLive, type LiveState } from '../store';
 import { Control, type Input } from './controls';
-import { useWantLive } from './modulation';
+import { useWantLive } from './mod-live';
 import { modulateEffect, type Modulator } from '../mod-api';
 
 type Posts = ApiPaths<'POST'>;
@@ -33,8 +33,8 @@ export function Params(props: { index: number; params: LiveState['params'] }) {
   const live = useLive((s) => s.live);
   useWantLive(inputs?.some((i) => i.modulator) ?? false);
   const modulate = useCallback(
-    async (name: string, modulator: Modulator | null): Promise<boolean> => {
-      const r = await modulateEffect(props.index, name, modulator);
+    async (name: string, modulator: Modulator | null, component?: string): Promise<boolean> => {
+      const r = await modulateEffect(props.index, name, modulator, component);
       changed();
       if (!r.ok) {
         notify(problem(r));

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call, problem, type Problem } from '../api';
 import { notify, useLive } from '../store';
 import { Control, type Input } from './controls';
-import { useWantLive } from './modulation';
+import { useWantLive } from './mod-live';
 import { modulateSource, type Modulator } from '../mod-api';
 
 type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: Input[] };
@@ -45,8 +45,8 @@ export function GeneratorPanel() {
   const live = useLive((s) => s.live);
   useWantLive(view.kind === 'inputs' && view.inputs.some((i) => i.modulator));
   const modulate = useCallback(
-    async (name: string, modulator: Modulator | null): Promise<boolean> => {
-      const r = await modulateSource(name, modulator);
+    async (name: string, modulator: Modulator | null, component?: string): Promise<boolean> => {
+      const r = await modulateSource(name, modulator, component);
       if (!r.ok) {
         notify(problem(r));
         return false;

@@ -1,82 +1,10 @@
 // The modulation control beside an input: a button that opens an editor (kind, shape or steps, rate in Hz or beat
-// divisions, source, amount) and applies or removes the input's modulator; the freeze button for every modulated input.
+// divisions, source, amount) and applies or removes the modulator of an input or of one of its components.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { problem } from '../api';
-import { freezeModulation, type Modulator } from '../mod-api';
+import { pickModulator, type Modulator } from '../mod-api';
+import { DIVISIONS, draftOf, FEELS, modulatorOf, SHAPES, SOURCES, type Draft, type Kind } from '../mod-draft';
 import { latest } from '../throttle';
-import { want } from '../wanted';
-import { notify, update, useLive } from '../store';
-
-const SHAPES = ['sine', 'triangle', 'saw', 'ramp', 'square', 'random', 'smooth'] as const;
-const DIVISIONS = ['1/64', '1/32', '1/16', '1/8', '1/4', '1/2', '1', '2', '4', '8', '16', '32'] as const;
-const FEELS = [
-  ['', 'straight'],
-  ['d', 'dotted'],
-  ['t', 'triplet'],
-] as const;
-const SOURCES = ['level', 'bass', 'lowMid', 'highMid', 'high', 'onset'] as const;
-type Kind = Modulator['kind'];
-
-/** The editor's fields; a modulator is built from them on apply. */
-interface Draft {
-  kind: Kind;
-  shape: (typeof SHAPES)[number];
-  /** A beat division (`1/4`), or `hz` for a rate in Hz. */
-  division: string;
-  feel: string;
-  hz: number;
-  source: (typeof SOURCES)[number];
-  every: number;
-  /** Steps as typed (normalised positions). */
-  steps: string;
-  amount: number;
-}
-
-function draftOf(m: Modulator | null | undefined): Draft {
-  const d: Draft = {
-    kind: 'lfo',
-    shape: 'sine',
-    division: '1/4',
-    feel: '',
-    hz: 1,
-    source: 'level',
-    every: 1,
-    steps: '0, 0.5, 1, 0.5',
-    amount: 0.5,
-  };
-  if (!m) return d;
-  d.kind = m.kind;
-  d.amount = m.amount;
-  if (typeof m.rate === 'number') {
-    d.division = 'hz';
-    d.hz = m.rate;
-  } else if (typeof m.rate === 'string') {
-    d.feel = /[dt]$/.test(m.rate) ? m.rate.slice(-1) : '';
-    d.division = d.feel ? m.rate.slice(0, -1) : m.rate;
-  }
-  const shape = SHAPES.find((s) => s === m.shape);
-  if (shape) d.shape = shape;
-  const source = SOURCES.find((s) => s === m.source);
-  if (source) d.source = source;
-  if (typeof m.every === 'number') d.every = m.every;
-  if (m.values) d.steps = m.values.join(', ');
-  return d;
-}
-
-/** The step list as typed: numbers separated by commas or spaces; the server checks count and range. */
-const stepsOf = (text: string): number[] =>
-  text
-    .split(/[\s,]+/)
-    .filter((t) => t !== '')
-    .map(Number);
-
-function modulatorOf(d: Draft): Modulator {
-  if (d.kind === 'audio') return { kind: 'audio', source: d.source, amount: d.amount };
-  if (d.kind === 'beat') return { kind: 'beat', every: d.every, amount: d.amount };
-  const rate = d.division === 'hz' ? d.hz : `${d.division}${d.feel}`;
-  if (d.kind === 'steps') return { kind: 'steps', values: stepsOf(d.steps), rate, amount: d.amount };
-  return { kind: 'lfo', shape: d.shape, rate, amount: d.amount };
-}
+import type { Input } from './controls';
 
 /** `send(modulator)` applies one (null removes); the control keeps its editor open until removed or closed. */
 export function ModControl(props: {
@@ -246,31 +174,15 @@ export function ModControl(props: {
   );
 }
 
-/** Holds every modulated input where it is (a performer's panic button); pressed again, they run on in phase. */
-export function FreezeButton() {
-  const frozen = useLive((s) => s.frozen);
-  return (
-    <button
-      type="button"
-      class={frozen ? 'danger' : ''}
-      aria-pressed={frozen}
-      data-testid="mod-freeze"
-      onClick={async () => {
-        const r = await freezeModulation(!frozen);
-        if (r.ok) update({ frozen: r.body.frozen });
-        else notify(problem(r));
-      }}
-    >
-      {frozen ? 'Release' : 'Freeze'}
-    </button>
-  );
+/** An input's (or a component's) modulator and how to set it, as a control beside the input takes them. */
+export interface Modulation {
+  live: unknown;
+  set: (name: string, m: Modulator | null, component?: string) => Promise<boolean>;
 }
 
-/** Subscribes to the `live` topic while `active` (a panel shows a modulated input), so the server runs it only then. */
-export function useWantLive(active: boolean): void {
-  useEffect(() => {
-    if (!active) return;
-    want('live', true);
-    return () => want('live', false);
-  }, [active]);
+/** The ∿ control of one input, or of one component of a point2D or color input. */
+export function ModFor(props: { id: string; label: string; input: Input; component?: string; mod: Modulation }) {
+  const { mod, input, component } = props;
+  const send = useMemo(() => (m: Modulator | null) => mod.set(input.name, m, component), [mod.set, input.name, component]);
+  return <ModControl id={props.id} label={props.label} modulator={pickModulator(input.modulator, component)} send={send} />;
 }
