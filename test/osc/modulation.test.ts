@@ -1,6 +1,8 @@
 // OSC modulation addresses over real UDP against a running server: an amount or rate for an input without a
 // modulator, an unknown input or effect, NaN, wrong types and over-long rate strings are refused with the usual OSC
-// accounting (a clear log line, `osc.rejected`), change nothing and stall nothing; OSCQuery lists freeze.
+// accounting (a clear log line, `osc.rejected`), change nothing and stall nothing; OSCQuery lists freeze. On a
+// modulated input, amount and rate (a division string or Hz) change the modulator GET /effects/{index} shows, and
+// freeze holds and releases every modulator as GET /modulation shows.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSocket } from 'node:dgram';
@@ -94,6 +96,48 @@ test('OSCQuery lists freeze and no modulator nodes for unmodulated inputs', asyn
   const input = tree.CONTENTS.vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS.brightness;
   assert.equal(input.TYPE, 'f');
   assert.equal(input.CONTENTS, undefined);
+});
+
+const brightnessOf = async () => (await get(`/effects/${index}`)).inputs.find((i: any) => i.name === 'brightness');
+
+test('on a modulated input, amount and rate change the modulator; freeze holds and releases', async () => {
+  const set = await req('POST', `${s.base}/api/v1/effects/modulate`, {
+    body: { index, input: 'brightness', modulator: { kind: 'lfo', shape: 'sine', rate: 1, amount: 0.2 } },
+  });
+  assert.equal(set.status, 200, set.text);
+  const before = await oscStats();
+  await send(`/vjd/effects/${index}/brightness/mod/amount`, { type: 'f', value: -0.5 });
+  await until(async () => (await brightnessOf()).modulator?.amount === -0.5);
+  await send(`/vjd/effects/${index}/brightness/mod/rate`, { type: 's', value: '1/8d' });
+  await until(async () => (await brightnessOf()).modulator?.rate === '1/8d');
+  await send(`/vjd/effects/${index}/brightness/mod/rate`, { type: 'f', value: 2.5 });
+  await until(async () => (await brightnessOf()).modulator?.rate === 2.5);
+  // The rest of the modulator and the set value stay as they were.
+  const m = (await brightnessOf()).modulator;
+  assert.equal(m, { ...m, kind: 'lfo', shape: 'sine', amount: -0.5, rate: 2.5 });
+  assert.equal((await brightnessOf()).value, 0.5);
+  // A rate the route refuses (above the Hz limit) leaves the modulator as it was.
+  await send(`/vjd/effects/${index}/brightness/mod/rate`, { type: 'f', value: 500 });
+  await until(async () => (await oscStats()).rejected > before.rejected);
+  assert.equal((await brightnessOf()).modulator.rate, 2.5);
+
+  await send('/vjd/modulation/freeze', { type: 'i', value: 1 });
+  await until(async () => (await get('/modulation')).frozen === true);
+  assert.equal(await get('/modulation'), { frozen: true, count: 1 });
+  await send('/vjd/modulation/freeze', { type: 'i', value: 0 });
+  await until(async () => (await get('/modulation')).frozen === false);
+  await send('/vjd/modulation/freeze', { type: 'T' });
+  await until(async () => (await get('/modulation')).frozen === true);
+  await send('/vjd/modulation/freeze', { type: 'F' });
+  await until(async () => (await get('/modulation')).frozen === false);
+});
+
+test('OSCQuery lists the amount and rate of a modulated input', async () => {
+  const tree = await get('/osc');
+  const mod = tree.CONTENTS.vjd.CONTENTS.effects.CONTENTS[String(index)].CONTENTS.brightness.CONTENTS.mod.CONTENTS;
+  assert.equal(mod.amount.TYPE, 'f');
+  assert.equal(mod.amount.VALUE, [-0.5]);
+  assert.equal(mod.rate.TYPE, 's');
 });
 
 test.run();

@@ -95,8 +95,3 @@ export function problem(a: { status: number; ok: false; body: Problem | null }):
   if (b?.message) return `${b.code ?? a.status}: ${b.message}`;
   return `HTTP ${a.status}`;
 }
-
-/** A POST to a route whose body and answer the caller types itself (see mod-api.ts); otherwise exactly `call`. */
-export function postLoose(path: string, body: unknown): Promise<Answer<unknown>> {
-  return call('POST', path as ApiPaths<'POST'>, { body } as never) as Promise<Answer<unknown>>;
-}

@@ -2,9 +2,13 @@
 // events). The subscription is the hello's own topic list plus the opt-in ones the page shows. A server without the
 // socket (an older build) is read with GETs instead: after each of this page's own changes and once a second, which is
 // the only polling the page ever does.
-import { call, getKey } from './api';
+import { getKey } from './api';
+import { merge } from './merge';
+import { refreshRecordings, snapshot } from './reads';
 import { live, notify, update, type LiveState, type Topic, type TopicState } from './store';
 import { onWantedChange, wantedTopics } from './wanted';
+
+export { refreshLists, refreshRecordings, snapshot } from './reads';
 
 /** Topics a subscriber gets only when it names them: the status bar's once-a-second status, thumbnail ETags, the meter's levels, beats. */
 const OPT_IN: Topic[] = ['status', 'thumbnail', 'audio', 'tempo'];
@@ -40,70 +44,6 @@ let pending = 0;
 /** Set after a close for a key change, so a second refusal asks for the key instead of looping. */
 let retriedAfterKeyChange = false;
 
-type TopicEvent = { [K in Topic]: { topic: K; data: TopicState[K] } }[Topic];
-
-/** Adds one topic's new full state to `patch`; a topic the page does not show matches no case and changes nothing. */
-function merge(topic: string, data: unknown, patch: Partial<LiveState>): void {
-  // The topic names which GET answer `data` is (documented with GET /events).
-  const e = { topic, data } as TopicEvent;
-  switch (e.topic) {
-    case 'source':
-      patch.source = e.data;
-      break;
-    case 'mix':
-      patch.mix = e.data;
-      break;
-    case 'chain':
-      patch.chain = e.data;
-      break;
-    case 'params':
-      patch.params = e.data;
-      break;
-    case 'generator':
-      patch.generator = e.data;
-      patch.generatorVersion = (patch.generatorVersion ?? live().generatorVersion) + 1;
-      break;
-    case 'palette':
-      patch.palette = e.data;
-      break;
-    case 'global':
-      patch.global = e.data;
-      break;
-    case 'outputs':
-      patch.outputs = e.data;
-      break;
-    case 'library':
-      patch.libraryVersion = live().libraryVersion + 1;
-      break;
-    case 'status':
-      patch.status = { ...live().status, ...e.data };
-      frozenFrom(e.data, patch);
-      return;
-    // Streams, not state changes: they do not count as the last event (which measures state changes).
-    case 'audio':
-      patch.audio = e.data;
-      return;
-    case 'tempo':
-      patch.tempo = e.data;
-      return;
-    case 'live':
-      patch.live = e.data;
-      return;
-    case 'thumbnail':
-      if (e.data && typeof e.data.url === 'string') patch.thumbs = { ...live().thumbs, [e.data.url]: String(e.data.etag ?? '') };
-      return;
-    default:
-      return;
-  }
-  patch.lastEventAt = performance.now();
-}
-
-/** Whether modulation is frozen, from GET /status's `modulation` member where the server has one. */
-function frozenFrom(status: unknown, patch: Partial<LiveState>): void {
-  const frozen = (status as { modulation?: { frozen?: unknown } } | null)?.modulation?.frozen;
-  if (typeof frozen === 'boolean') patch.frozen = frozen;
-}
-
 /** Applies one event. */
 function apply(topic: string, data: unknown): void {
   const patch: Partial<LiveState> = {};
@@ -111,58 +51,6 @@ function apply(topic: string, data: unknown): void {
   update(patch);
   // An output that stopped may have finished a recording: no topic carries the list.
   if (topic === 'outputs') void refreshRecordings();
-}
-
-/** Lists that no topic carries: read once at start and after the changes that alter them. */
-export async function refreshLists(): Promise<void> {
-  const [palettes, actions, catalog, transitions] = await Promise.all([
-    call('GET', '/palettes'),
-    call('GET', '/actions'),
-    call('GET', '/effects/available'),
-    call('GET', '/transitions'),
-  ]);
-  const patch: Partial<LiveState> = {};
-  if (palettes.ok) patch.palettes = palettes.body.items;
-  if (actions.ok) patch.actions = actions.body.items;
-  if (catalog.ok) patch.catalog = catalog.body.items;
-  if (transitions.ok) patch.transitions = transitions.body.items;
-  update(patch);
-  await refreshRecordings();
-}
-
-export async function refreshRecordings(): Promise<void> {
-  const r = await call('GET', '/recordings');
-  if (r.ok) update({ recordings: r.body.items });
-}
-
-/** Every topic read over HTTP: the start before the socket's hello, and the fallback. */
-export async function snapshot(): Promise<void> {
-  const [status, source, mix, chain, palette, global, outputs] = await Promise.all([
-    call('GET', '/status'),
-    call('GET', '/sources/current'),
-    call('GET', '/mix'),
-    call('GET', '/effects'),
-    call('GET', '/palettes/current'),
-    call('GET', '/global'),
-    call('GET', '/outputs'),
-  ]);
-  const patch: Partial<LiveState> = {};
-  if (status.ok) {
-    patch.status = status.body;
-    frozenFrom(status.body, patch);
-  }
-  if (source.ok) patch.source = source.body;
-  if (mix.ok) patch.mix = mix.body;
-  if (chain.ok) patch.chain = chain.body;
-  if (palette.ok) patch.palette = palette.body;
-  if (global.ok) patch.global = global.body;
-  if (outputs.ok) {
-    patch.outputs = outputs.body;
-    // An output that stopped may have finished a recording: no topic carries the list.
-    if (JSON.stringify(outputs.body) !== JSON.stringify(live().outputs)) void refreshRecordings();
-  }
-  patch.lastEventAt = performance.now();
-  update(patch);
 }
 
 /** After a change made by this page: in fallback mode read the state back at once (the socket pushes it otherwise). */

@@ -1,36 +1,33 @@
-// The modulation routes as the page calls them: a modulator's JSON, an input's view with its modulator and live
-// value, and the three calls (an effect input, a generator input, freeze), typed after the interface specification.
-import { postLoose, type Answer } from './api';
+// The modulation routes as the page calls them, typed from the generated description like every other call: a
+// modulator's JSON, an input's view with its modulator (per component for point2D and color) and the three calls.
+import { call } from './api';
+import type { Op, Success } from './api-shapes';
 import type { Input } from './panels/controls';
 
-interface Common {
-  amount: number;
-  polarity?: 'bipolar' | 'unipolar';
-}
-export type Modulator = Common &
-  (
-    | { kind: 'lfo'; shape: string; rate: number | string; phase?: number; width?: number }
-    | { kind: 'audio'; source: string; gain?: number; threshold?: number; attackMs?: number; releaseMs?: number }
-    | { kind: 'beat'; every?: number | 'onset'; attackMs?: number; decayMs?: number; curve?: 'linear' | 'exp' }
-    | { kind: 'steps'; values: number[]; rate: number | string; glide?: number }
-  );
-
-/** An input as GET /effects/{index} shows it, with its modulator (null: none) and the applied value of a recent frame. */
-export type ModInput = Input & { modulator?: Modulator | null; live?: unknown };
-
 /** What every modulate route answers: the input's new view. */
-export interface ModView {
-  input: string;
-  component?: string;
-  value: unknown;
-  modulator: Modulator | null;
-  live: unknown;
+export type ModView = Success<Op<'POST', '/effects/modulate'>>;
+
+/** One modulator as the routes answer and take it. */
+export type Modulator = NonNullable<ModView['modulator']>;
+
+/** An input's modulator as GET /effects/{index} shows it: one, one per component, or none. */
+export type InputModulator = Input['modulator'];
+
+const isModulator = (m: unknown): m is Modulator => typeof m === 'object' && m !== null && typeof (m as Modulator).kind === 'string';
+
+/** The modulator of a whole input (`component` absent) or of one component of a point2D or color input. */
+export function pickModulator(m: InputModulator, component?: string): Modulator | null {
+  if (m === null || m === undefined) return null;
+  if (component === undefined) return isModulator(m) ? m : null;
+  if (isModulator(m)) return null;
+  const one = (m as Record<string, unknown>)[component];
+  return isModulator(one) ? one : null;
 }
 
-export const modulateEffect = (index: number, input: string, modulator: Modulator | null) =>
-  postLoose('/effects/modulate', { index, input, modulator }) as Promise<Answer<ModView>>;
+export const modulateEffect = (index: number, input: string, modulator: Modulator | null, component?: string) =>
+  call('POST', '/effects/modulate', { body: { index, input, modulator, ...(component ? { component } : {}) } });
 
-export const modulateSource = (input: string, modulator: Modulator | null) =>
-  postLoose('/sources/modulate', { input, modulator }) as Promise<Answer<ModView>>;
+export const modulateSource = (input: string, modulator: Modulator | null, component?: string) =>
+  call('POST', '/sources/modulate', { body: { input, modulator, ...(component ? { component } : {}) } });
 
-export const freezeModulation = (enabled: boolean) => postLoose('/modulation/freeze', { enabled }) as Promise<Answer<{ frozen: boolean }>>;
+export const freezeModulation = (enabled: boolean) => call('POST', '/modulation/freeze', { body: { enabled } });

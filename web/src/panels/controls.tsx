@@ -1,11 +1,12 @@
 // One control per ISF input type, generated from the input descriptions the server gives (issue 16):
 // float slider with its value, bool checkbox, long select, color picker, point2D XY pad, event button; float, long
-// and bool inputs get a modulation control and show their live (modulated) value.
+// and bool inputs get a modulation control and show their live (modulated) value; point2D and color inputs get one
+// per component.
 import { useMemo, useState } from 'preact/hooks';
 import type { Got } from '../api-shapes';
 import { latest } from '../throttle';
-import { ModControl } from './modulation';
-import type { ModInput, Modulator } from '../mod-api';
+import { ModFor, type Modulation } from './modulation';
+import { pickModulator } from '../mod-api';
 
 /** One ISF input with its value, as GET /effects/{index} and GET /sources/current/params describe it. */
 export type Input = Got<'/effects/{index}'>['inputs'][number];
@@ -72,10 +73,23 @@ function XYPad(props: {
   );
 }
 
-/** What a modulatable control adds: its live value (null: unmodulated) and how to set or remove its modulator. */
-export interface Modulation {
-  live: unknown;
-  set: (name: string, m: Modulator | null) => Promise<boolean>;
+const POINT_PARTS = ['x', 'y'] as const;
+const COLOR_PARTS = ['hue', 'saturation', 'brightness'] as const;
+
+/** The ∿ controls of a point2D's or color's components, each with its own modulator. */
+function ComponentMods(props: { id: string; label: string; input: Input; components: readonly string[]; mod?: Modulation }) {
+  const { mod } = props;
+  if (!mod) return null;
+  return (
+    <span class="row wrap">
+      {props.components.map((c) => (
+        <span key={c} class="modpart">
+          <span class="hint">{c}</span>
+          <ModFor id={`${props.id}-${c}`} label={`${props.label} ${c}`} input={props.input} component={c} mod={mod} />
+        </span>
+      ))}
+    </span>
+  );
 }
 
 export function Control(props: {
@@ -85,12 +99,11 @@ export function Control(props: {
   mod?: Modulation;
 }) {
   const { mod } = props;
-  const input = props.input as ModInput;
+  const { input } = props;
   const id = `${props.idPrefix}-${input.name}`;
   const label = input.label || input.name;
-  const modulator = (input.modulator ?? null) as Modulator | null;
-  const modSet = useMemo(() => (m: Modulator | null) => mod?.set(input.name, m) ?? Promise.resolve(false), [mod?.set, input.name]);
-  const modButton = mod ? <ModControl id={id} label={label} modulator={modulator} send={modSet} /> : null;
+  const modulator = pickModulator(input.modulator);
+  const modButton = mod ? <ModFor id={id} label={label} input={input} mod={mod} /> : null;
   // The applied value of a recent frame, shown while a modulator runs.
   const live = modulator !== null ? mod?.live : undefined;
   const [local, setLocal] = useState<unknown>(undefined);
@@ -189,6 +202,7 @@ export function Control(props: {
         <div class="control">
           <label for={id}>{label}</label>
           <input id={id} type="color" value={toHex(value)} onInput={(e) => set(e.currentTarget.value.toUpperCase())} onChange={settle} />
+          <ComponentMods id={id} label={label} input={input} components={COLOR_PARTS} mod={mod} />
         </div>
       );
     case 'point2D': {
@@ -209,6 +223,7 @@ export function Control(props: {
               settle();
             }}
           />
+          <ComponentMods id={id} label={label} input={input} components={POINT_PARTS} mod={mod} />
         </div>
       );
     }

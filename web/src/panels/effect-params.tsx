@@ -5,9 +5,9 @@ import { call, problem } from '../api';
 import type { ApiPaths, Op, RequestBody } from '../api-shapes';
 import { changed, refreshLists } from '../live';
 import { notify, useLive, type LiveState } from '../store';
-import { Control } from './controls';
-import { useWantLive } from './modulation';
-import { modulateEffect, type ModInput, type Modulator } from '../mod-api';
+import { Control, type Input } from './controls';
+import { useWantLive } from './mod-live';
+import { modulateEffect, type Modulator } from '../mod-api';
 
 type Posts = ApiPaths<'POST'>;
 
@@ -22,7 +22,7 @@ export async function post<P extends Posts>(path: P, body: RequestBody<Op<'POST'
 
 /** `params` is the latest `params` topic: the open effect's values follow it, whoever changed them. */
 export function Params(props: { index: number; params: LiveState['params'] }) {
-  const [inputs, setInputs] = useState<ModInput[] | null>(null);
+  const [inputs, setInputs] = useState<Input[] | null>(null);
   const [error, setError] = useState('');
   const [preset, setPreset] = useState('');
   const load = useCallback(async () => {
@@ -33,8 +33,8 @@ export function Params(props: { index: number; params: LiveState['params'] }) {
   const live = useLive((s) => s.live);
   useWantLive(inputs?.some((i) => i.modulator) ?? false);
   const modulate = useCallback(
-    async (name: string, modulator: Modulator | null): Promise<boolean> => {
-      const r = await modulateEffect(props.index, name, modulator);
+    async (name: string, modulator: Modulator | null, component?: string): Promise<boolean> => {
+      const r = await modulateEffect(props.index, name, modulator, component);
       changed();
       if (!r.ok) {
         notify(problem(r));

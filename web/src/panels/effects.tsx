@@ -3,7 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { matches } from '../names';
 import { useLive } from '../store';
-import { FreezeButton } from './modulation';
+import { FreezeButton } from './mod-live';
 import { Params, post } from './effect-params';
 
 function Chain() {

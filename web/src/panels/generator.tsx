@@ -6,11 +6,11 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call, problem, type Problem } from '../api';
 import { notify, useLive } from '../store';
-import { Control } from './controls';
-import { useWantLive } from './modulation';
-import { modulateSource, type ModInput, type Modulator } from '../mod-api';
+import { Control, type Input } from './controls';
+import { useWantLive } from './mod-live';
+import { modulateSource, type Modulator } from '../mod-api';
 
-type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: ModInput[] };
+type View = { kind: 'loading' } | { kind: 'none' } | { kind: 'error'; text: string } | { kind: 'inputs'; id: string; inputs: Input[] };
 
 const notGenerator = (r: { status: number; body: Problem | null }): boolean => r.status === 409 && r.body?.code === 'NOT_A_GENERATOR';
 
@@ -45,8 +45,8 @@ export function GeneratorPanel() {
   const live = useLive((s) => s.live);
   useWantLive(view.kind === 'inputs' && view.inputs.some((i) => i.modulator));
   const modulate = useCallback(
-    async (name: string, modulator: Modulator | null): Promise<boolean> => {
-      const r = await modulateSource(name, modulator);
+    async (name: string, modulator: Modulator | null, component?: string): Promise<boolean> => {
+      const r = await modulateSource(name, modulator, component);
       if (!r.ok) {
         notify(problem(r));
         return false;

@@ -1,63 +1,10 @@
-// The modulation control beside an input: a button that opens an editor (kind, shape, rate in Hz or beat divisions,
-// source, amount) and applies or removes the input's modulator; the freeze button for every modulated input.
+// The modulation control beside an input: a button that opens an editor (kind, shape or steps, rate in Hz or beat
+// divisions, source, amount) and applies or removes the modulator of an input or of one of its components.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { problem } from '../api';
-import { freezeModulation, type Modulator } from '../mod-api';
+import { pickModulator, type Modulator } from '../mod-api';
+import { DIVISIONS, draftOf, FEELS, modulatorOf, SHAPES, SOURCES, type Draft, type Kind } from '../mod-draft';
 import { latest } from '../throttle';
-import { want } from '../wanted';
-import { notify, update, useLive } from '../store';
-
-const SHAPES = ['sine', 'triangle', 'saw', 'ramp', 'square', 'random', 'smooth'] as const;
-const DIVISIONS = ['1/64', '1/32', '1/16', '1/8', '1/4', '1/2', '1', '2', '4', '8', '16', '32'] as const;
-const FEELS = [
-  ['', 'straight'],
-  ['d', 'dotted'],
-  ['t', 'triplet'],
-] as const;
-const SOURCES = ['level', 'bass', 'lowMid', 'highMid', 'high', 'onset'] as const;
-type Kind = 'lfo' | 'audio' | 'beat';
-
-/** The editor's fields; a modulator is built from them on apply. */
-interface Draft {
-  kind: Kind;
-  shape: (typeof SHAPES)[number];
-  /** A beat division (`1/4`), or `hz` for a rate in Hz. */
-  division: string;
-  feel: string;
-  hz: number;
-  source: (typeof SOURCES)[number];
-  every: number;
-  amount: number;
-}
-
-function draftOf(m: Modulator | null | undefined): Draft {
-  const d: Draft = { kind: 'lfo', shape: 'sine', division: '1/4', feel: '', hz: 1, source: 'level', every: 1, amount: 0.5 };
-  if (!m) return d;
-  d.amount = m.amount;
-  if (m.kind === 'lfo' || m.kind === 'steps') {
-    if (typeof m.rate === 'number') {
-      d.division = 'hz';
-      d.hz = m.rate;
-    } else {
-      d.feel = /[dt]$/.test(m.rate) ? m.rate.slice(-1) : '';
-      d.division = d.feel ? m.rate.slice(0, -1) : m.rate;
-    }
-  }
-  // A steps modulator is edited as an LFO of the same rate (the page has no step editor); apply replaces it.
-  if (m.kind === 'lfo' || m.kind === 'steps') d.kind = 'lfo';
-  else d.kind = m.kind;
-  if (m.kind === 'lfo' && (SHAPES as readonly string[]).includes(m.shape)) d.shape = m.shape as Draft['shape'];
-  if (m.kind === 'audio' && (SOURCES as readonly string[]).includes(m.source)) d.source = m.source as Draft['source'];
-  if (m.kind === 'beat' && typeof m.every === 'number') d.every = m.every;
-  return d;
-}
-
-function modulatorOf(d: Draft): Modulator {
-  if (d.kind === 'audio') return { kind: 'audio', source: d.source, amount: d.amount };
-  if (d.kind === 'beat') return { kind: 'beat', every: d.every, amount: d.amount };
-  const rate = d.division === 'hz' ? d.hz : `${d.division}${d.feel}`;
-  return { kind: 'lfo', shape: d.shape, rate, amount: d.amount };
-}
+import type { Input } from './controls';
 
 /** `send(modulator)` applies one (null removes); the control keeps its editor open until removed or closed. */
 export function ModControl(props: {
@@ -94,22 +41,44 @@ export function ModControl(props: {
         <div class="modedit" data-testid={`${props.id}-modedit`}>
           <label>
             <span>Kind</span>
-            <select id={field('kind')} value={draft.kind} onChange={(e) => edit({ kind: e.currentTarget.value as Kind })}>
+            <select
+              id={field('kind')}
+              value={draft.kind}
+              data-testid={`${props.id}-mod-kind`}
+              onChange={(e) => edit({ kind: e.currentTarget.value as Kind })}
+            >
               <option value="lfo">LFO</option>
               <option value="audio">Audio</option>
               <option value="beat">Beat</option>
+              <option value="steps">Steps</option>
             </select>
           </label>
-          {draft.kind === 'lfo' && (
+          {(draft.kind === 'lfo' || draft.kind === 'steps') && (
             <>
-              <label>
-                <span>Shape</span>
-                <select value={draft.shape} onChange={(e) => edit({ shape: e.currentTarget.value as Draft['shape'] })}>
-                  {SHAPES.map((s) => (
-                    <option value={s}>{s}</option>
-                  ))}
-                </select>
-              </label>
+              {draft.kind === 'lfo' ? (
+                <label>
+                  <span>Shape</span>
+                  <select
+                    data-testid={`${props.id}-mod-shape`}
+                    value={draft.shape}
+                    onChange={(e) => edit({ shape: e.currentTarget.value as Draft['shape'] })}
+                  >
+                    {SHAPES.map((s) => (
+                      <option value={s}>{s}</option>
+                    ))}
+                  </select>
+                </label>
+              ) : (
+                <label class="wide">
+                  <span>Steps (0..1, one per period)</span>
+                  <input
+                    data-testid={`${props.id}-mod-steps`}
+                    value={draft.steps}
+                    maxLength={1024}
+                    onInput={(e) => edit({ steps: e.currentTarget.value })}
+                  />
+                </label>
+              )}
               <label>
                 <span>Rate</span>
                 <select
@@ -205,31 +174,15 @@ export function ModControl(props: {
   );
 }
 
-/** Holds every modulated input where it is (a performer's panic button); pressed again, they run on in phase. */
-export function FreezeButton() {
-  const frozen = useLive((s) => s.frozen);
-  return (
-    <button
-      type="button"
-      class={frozen ? 'danger' : ''}
-      aria-pressed={frozen}
-      data-testid="mod-freeze"
-      onClick={async () => {
-        const r = await freezeModulation(!frozen);
-        if (r.ok) update({ frozen: r.body.frozen });
-        else notify(problem(r));
-      }}
-    >
-      {frozen ? 'Release' : 'Freeze'}
-    </button>
-  );
+/** An input's (or a component's) modulator and how to set it, as a control beside the input takes them. */
+export interface Modulation {
+  live: unknown;
+  set: (name: string, m: Modulator | null, component?: string) => Promise<boolean>;
 }
 
-/** Subscribes to the `live` topic while `active` (a panel shows a modulated input), so the server runs it only then. */
-export function useWantLive(active: boolean): void {
-  useEffect(() => {
-    if (!active) return;
-    want('live', true);
-    return () => want('live', false);
-  }, [active]);
+/** The ∿ control of one input, or of one component of a point2D or color input. */
+export function ModFor(props: { id: string; label: string; input: Input; component?: string; mod: Modulation }) {
+  const { mod, input, component } = props;
+  const send = useMemo(() => (m: Modulator | null) => mod.set(input.name, m, component), [mod.set, input.name, component]);
+  return <ModControl id={props.id} label={props.label} modulator={pickModulator(input.modulator, component)} send={send} />;
 }

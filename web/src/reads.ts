@@ -1,0 +1,59 @@
+// The page's reads over HTTP: every topic's state at start and in fallback mode, and the lists no topic carries.
+import { call } from './api';
+import { frozenFrom } from './merge';
+import { live, update, type LiveState } from './store';
+
+/** Lists that no topic carries: read once at start and after the changes that alter them. */
+export async function refreshLists(): Promise<void> {
+  const [palettes, actions, catalog, transitions] = await Promise.all([
+    call('GET', '/palettes'),
+    call('GET', '/actions'),
+    call('GET', '/effects/available'),
+    call('GET', '/transitions'),
+  ]);
+  const patch: Partial<LiveState> = {};
+  if (palettes.ok) patch.palettes = palettes.body.items;
+  if (actions.ok) patch.actions = actions.body.items;
+  if (catalog.ok) patch.catalog = catalog.body.items;
+  if (transitions.ok) patch.transitions = transitions.body.items;
+  update(patch);
+  await refreshRecordings();
+}
+
+export async function refreshRecordings(): Promise<void> {
+  const r = await call('GET', '/recordings');
+  if (r.ok) update({ recordings: r.body.items });
+}
+
+/** Every topic read over HTTP: the start before the socket's hello, and the fallback. */
+export async function snapshot(): Promise<void> {
+  const [status, source, mix, chain, palette, global, outputs, modulation] = await Promise.all([
+    call('GET', '/status'),
+    call('GET', '/sources/current'),
+    call('GET', '/mix'),
+    call('GET', '/effects'),
+    call('GET', '/palettes/current'),
+    call('GET', '/global'),
+    call('GET', '/outputs'),
+    call('GET', '/modulation'),
+  ]);
+  const patch: Partial<LiveState> = {};
+  if (status.ok) {
+    patch.status = status.body;
+    frozenFrom(status.body, patch);
+  }
+  // No topic carries the freeze state: read here, so a reload or a reconnect shows a freeze made elsewhere.
+  if (modulation.ok) patch.frozen = modulation.body.frozen;
+  if (source.ok) patch.source = source.body;
+  if (mix.ok) patch.mix = mix.body;
+  if (chain.ok) patch.chain = chain.body;
+  if (palette.ok) patch.palette = palette.body;
+  if (global.ok) patch.global = global.body;
+  if (outputs.ok) {
+    patch.outputs = outputs.body;
+    // An output that stopped may have finished a recording: no topic carries the list.
+    if (JSON.stringify(outputs.body) !== JSON.stringify(live().outputs)) void refreshRecordings();
+  }
+  patch.lastEventAt = performance.now();
+  update(patch);
+}
