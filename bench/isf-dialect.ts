@@ -5,6 +5,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { ImportedImages } from '../src/catalog/imported-images.js';
 import { parseIsf } from '../src/catalog/isf-parse.js';
 import { log } from '../src/log.js';
 import type { IsfDescriptor } from '../src/shared/isf-types.js';
@@ -60,8 +61,13 @@ interface Row {
   compileMs: { hook: number; plain: number } | null;
 }
 
+/** The catalog's image decoding, so files with IMPORTED images compile and draw as they do in vjd. */
+const images = new ImportedImages(log);
+
 async function load(file: string, sub = ''): Promise<IsfDescriptor> {
-  return parseIsf(await readFile(join(DIR, sub, file), 'utf8'), { file, fileName: file });
+  const desc = parseIsf(await readFile(join(DIR, sub, file), 'utf8'), { file, fileName: file });
+  await images.load(desc, join(DIR, sub));
+  return desc;
 }
 
 export async function isfDialectBench(): Promise<{ rows: Row[]; renderer: string }> {
