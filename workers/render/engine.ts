@@ -77,6 +77,8 @@ export class RenderEngine {
   private timer: NodeJS.Timeout | null = null;
   private readonly thumbJobs: ThumbSchedule;
   private idleThumbs: NodeJS.Immediate | null = null;
+  /** The idle work after a frame, queued behind the messages that arrived while it drew. */
+  private afterFrame: NodeJS.Immediate | null = null;
   private next = 0;
   private readonly period: number;
   /** One frame record, refilled per frame and per pass: the steady state allocates nothing per frame. */
@@ -345,6 +347,13 @@ export class RenderEngine {
         this.onFrame((err as Error).message);
       }
       this.next += this.period;
+      // The idle work runs after the messages that came in during the frame (parameter changes, takes): an
+      // immediate runs after the event loop's poll phase, which delivers them, so they never queue behind it.
+      this.afterFrame = setImmediate(idle);
+    };
+    const idle = (): void => {
+      this.afterFrame = null;
+      if (this.timer === null) return;
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
       // One spare per idle slot: effects and generators first, then transitions.
@@ -364,6 +373,8 @@ export class RenderEngine {
     this.timer = null;
     if (this.idleThumbs) clearImmediate(this.idleThumbs);
     this.idleThumbs = null;
+    if (this.afterFrame) clearImmediate(this.afterFrame);
+    this.afterFrame = null;
   }
 
   /** `due`: the frame's due instant in epoch ms (clockNow's base); by default the moment it is drawn. */
