@@ -56,7 +56,7 @@ export class SharedEncoders {
   leave(m: SharedMember, spec: StreamSpec): Promise<void> {
     const key = encodeKey(spec);
     const g = this.groups.get(key);
-    if (!g || !g.members.delete(m) || g.members.size > 0) return Promise.resolve();
+    if (!g?.members.delete(m) || g.members.size > 0) return Promise.resolve();
     this.groups.delete(key);
     return g.encoder.stop();
   }
