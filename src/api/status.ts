@@ -160,6 +160,13 @@ export const StatusBody = Type.Object({
       framesSent: Type.Integer(),
       framesDropped: Type.Integer(),
       framesRepeated: Type.Integer(),
+      encoders: Type.Array(
+        Type.Object({
+          id: Type.String({ description: 'the encoder, e.g. "enc-1"' }),
+          outputs: Type.Array(Type.String(), { description: 'ids of the stream outputs its one encode feeds' }),
+        }),
+        { description: 'stream encoders running now: stream outputs with the same size, fps and bitrate share one' },
+      ),
       preview: Type.Object(
         {
           clients: Type.Integer({ description: 'open MJPEG preview streams' }),

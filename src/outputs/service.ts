@@ -171,15 +171,26 @@ export class OutputService {
   }
 
   summary(): OutputsSummary {
-    const s: OutputsSummary = { count: this.defs.length, enabled: 0, running: 0, framesSent: 0, framesDropped: 0, framesRepeated: 0 };
+    const s: OutputsSummary = {
+      count: this.defs.length,
+      enabled: 0,
+      running: 0,
+      framesSent: 0,
+      framesDropped: 0,
+      framesRepeated: 0,
+      encoders: [],
+    };
+    const encoders = new Map<string, string[]>();
     for (const d of this.defs) {
       const r = this.opts.client.status(d.id);
+      if (r.encoder && r.state !== 'stopped') encoders.set(r.encoder, [...(encoders.get(r.encoder) ?? []), d.id]);
       if (d.enabled) s.enabled++;
       if (r.state === 'running') s.running++;
       s.framesSent += r.framesSent;
       s.framesDropped += r.framesDropped;
       s.framesRepeated += r.framesRepeated;
     }
+    s.encoders = [...encoders].map(([id, outputs]) => ({ id, outputs }));
     return s;
   }
 

@@ -27,4 +27,12 @@ export interface OutputsSummary {
   framesSent: number;
   framesDropped: number;
   framesRepeated: number;
+  /** Stream encoders running now, each with the outputs that share it. */
+  encoders: SharedEncoderView[];
+}
+
+/** A stream encoder and the outputs its one encode feeds. */
+export interface SharedEncoderView {
+  id: string;
+  outputs: string[];
 }

@@ -397,6 +397,8 @@ export type OutputToMain =
       file?: string;
       pid?: number;
       size?: { width: number; height: number };
+      /** A stream output: the shared encoder its stream comes from (outputs with the same settings share one). */
+      encoder?: string;
     }
   /** Sent every 250 ms while consumers exist. */
   | { t: 'counters'; items: Array<{ id: string; gen: number } & OutputCounters> }

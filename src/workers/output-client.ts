@@ -15,6 +15,8 @@ export interface OutputRuntime extends OutputCounters {
   pid: number | null;
   /** The window a display output opened. */
   size: { width: number; height: number } | null;
+  /** A stream output: the shared encoder its stream comes from. */
+  encoder: string | null;
   /** The start this describes (0: never started). */
   gen: number;
 }
@@ -116,6 +118,7 @@ export class OutputClient {
         r.startedAt = m.startedAt;
         r.file = m.file ?? null;
         r.pid = m.pid ?? null;
+        r.encoder = m.encoder ?? null;
         if (m.size) r.size = m.size;
         this.version++;
         return;
@@ -148,6 +151,7 @@ function empty(): OutputRuntime {
     file: null,
     pid: null,
     size: null,
+    encoder: null,
     gen: 0,
     framesSent: 0,
     framesDropped: 0,

@@ -3160,6 +3160,13 @@ export interface operations {
                             framesSent: number;
                             framesDropped: number;
                             framesRepeated: number;
+                            /** @description stream encoders running now: stream outputs with the same size, fps and bitrate share one */
+                            encoders: {
+                                /** @description the encoder, e.g. "enc-1" */
+                                id: string;
+                                /** @description ids of the stream outputs its one encode feeds */
+                                outputs: string[];
+                            }[];
                             /** @description GET /output/preview.mjpeg */
                             preview: {
                                 /** @description open MJPEG preview streams */

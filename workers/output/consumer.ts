@@ -4,11 +4,13 @@
 // thread or the other consumers, and its file or stream still lasts as long as the wall clock ran. ffmpeg is restarted with backoff
 // (1 s doubling to 30 s) until the output is stopped. A display or v4l2 output whose target is missing is
 // `failed` and is checked again every few seconds, so an X server or a loopback device that comes up later is used.
+import { setPriority } from 'node:os';
 import { basename } from 'node:path';
 import { Backoff, spawnFfmpeg, type StopPlan, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 import { redactText } from '../../src/shared/url.js';
 import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
 import { outputKind } from '../../src/shared/output-kinds/index.js';
+import type { BuiltArgs, Size } from '../../src/shared/output-kinds/types.js';
 import { buildOutputArgs } from './ffmpeg-args.js';
 import { FRAME_HEADER_BYTES, mkvFrameHeader, mkvHeader } from './mkv-pipe.js';
 import { newPhaseLock, phaseStep } from './phase-lock.js';
@@ -32,6 +34,11 @@ const STOP_PLAN: StopPlan = { ask: 'stdin', killMs: STOP_GRACE_MS };
 const MAX_ERROR_CHARS = 300;
 /** How often a missing X display or video device is looked for again: cheap, and quick enough after a modprobe. */
 const RECHECK_MS = 5000;
+/**
+ * Encoders run below vjd's own priority: on a box with few cores the render loop keeps its core and an encoder that
+ * falls behind drops or repeats slots (true time holds either way) instead of slowing the picture.
+ */
+const ENCODER_NICE = 10;
 
 export interface ConsumerDeps {
   ffmpeg: string;
@@ -47,6 +54,10 @@ export interface ConsumerDeps {
     size: { width: number; height: number } | undefined,
   ): void;
   onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
+  /** A shared encoder's own command line (its kind's otherwise). */
+  args?(input: string[], now: Date, screen?: Size): BuiltArgs;
+  /** Where a shared encoder's encoded stream (its stdout) goes. */
+  onData?(chunk: Buffer): void;
 }
 
 export class Consumer {
@@ -118,7 +129,7 @@ export class Consumer {
     const { frames, ffmpeg, wrapper } = this.deps;
     let built: { args: string[]; file?: string; size?: { width: number; height: number } };
     try {
-      built = buildOutputArgs(this.id, this.spec, new Date(), screen);
+      built = buildOutputArgs(this.id, this.spec, new Date(), screen, this.deps.args);
     } catch (err) {
       this.lastError = (err as Error).message;
       this.setState('retrying');
@@ -127,7 +138,16 @@ export class Consumer {
     const own = outputKind<OutputSpec>(this.spec.kind).env?.(this.spec);
     const env = own ? { ...process.env, ...own } : process.env;
     const proc = spawnFfmpeg(
-      { ffmpeg, wrapper, args: built.args, stdin: 'pipe', stdout: 'ignore', env, stop: STOP_PLAN, lineBreak: /\r?\n/ },
+      {
+        ffmpeg,
+        wrapper,
+        args: built.args,
+        stdin: 'pipe',
+        stdout: this.deps.onData ? 'pipe' : 'ignore',
+        env,
+        stop: STOP_PLAN,
+        lineBreak: /\r?\n/,
+      },
       {
         onLine: (line) => {
           if (line.trim()) this.lastError = this.clean(line);
@@ -139,6 +159,15 @@ export class Consumer {
       },
     );
     this.proc = proc;
+    if (proc.child.pid !== undefined) {
+      try {
+        setPriority(proc.child.pid, ENCODER_NICE);
+      } catch {
+        // Not allowed here (a container without the capability): the encoder runs at vjd's priority.
+      }
+    }
+    const onData = this.deps.onData;
+    if (onData) proc.child.stdout!.on('data', (chunk: Buffer) => onData(chunk));
     this.file = built.file ? basename(built.file) : undefined;
     this.size = built.size;
     this.startedAt = new Date().toISOString();

@@ -9,9 +9,16 @@ export { recordingName } from '../../src/shared/output-kinds/record.js';
 /**
  * Arguments for one consumer. The frame size and rate come with the stream's header (mkv-pipe.ts); frames arrive
  * bottom-up, so the kinds' filter chains flip them first. Returns the file written for the record kind, the
- * window for a display.
+ * window for a display. A shared encoder brings its own (`own`).
  */
-export function buildOutputArgs(id: string, spec: OutputSpec, now = new Date(), screen?: Size): BuiltArgs {
+export function buildOutputArgs(
+  id: string,
+  spec: OutputSpec,
+  now = new Date(),
+  screen?: Size,
+  own?: (input: string[], now: Date, screen?: Size) => BuiltArgs,
+): BuiltArgs {
   const input = ['-hide_banner', '-nostats', '-loglevel', 'error', '-f', 'matroska', '-i', 'pipe:0'];
+  if (own) return own(input, now, screen);
   return outputKind<typeof spec>(spec.kind).args(id, spec, input, now, screen);
 }

@@ -5,6 +5,7 @@ import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import type { MainToOutput, OutputInit, OutputToMain } from '../../src/shared/messages.js';
 import { Consumer } from './consumer.js';
 import { ProgramFrames } from './program-frames.js';
+import { SharedEncoders } from './shared-stream.js';
 import { OutputSlots } from './slots.js';
 
 if (!parentPort) throw new Error('workers/output/main.js runs as a worker thread');
@@ -23,10 +24,26 @@ const ready = wrapper.then((p) => {
   prefix = p;
 });
 
+const onLog = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void =>
+  post({ t: 'log', level, msg, fields });
+// Built once the wrapper is known (the slots start nothing before).
+let shared: SharedEncoders | null = null;
+
 const slots = new OutputSlots({
   ready,
-  create: (id, gen, spec) =>
-    new Consumer(id, spec, {
+  create: (id, gen, spec) => {
+    // Streams share one encoder per distinct setting, each with its own target process.
+    if (spec.kind === 'stream') {
+      shared ??= new SharedEncoders({ ffmpeg: init.ffmpeg, wrapper: prefix, frames, onLog });
+      return shared.member(id, spec, {
+        ffmpeg: init.ffmpeg,
+        wrapper: prefix,
+        onLog,
+        onShared: (state, lastError, startedAt, pid, encoder) =>
+          post({ t: 'state', id, gen, state, lastError, startedAt, encoder, ...(pid !== undefined ? { pid } : {}) }),
+      });
+    }
+    return new Consumer(id, spec, {
       ffmpeg: init.ffmpeg,
       wrapper: prefix,
       frames,
@@ -42,8 +59,9 @@ const slots = new OutputSlots({
           ...(pid !== undefined ? { pid } : {}),
           ...(size !== undefined ? { size } : {}),
         }),
-      onLog: (level, msg, fields) => post({ t: 'log', level, msg, fields }),
-    }),
+      onLog,
+    });
+  },
   ended: (id, gen, c) => post({ t: 'counters', items: [{ id, gen, ...c.counters }] }),
   skipped: (id, gen) => post({ t: 'state', id, gen, state: 'stopped', lastError: null, startedAt: null }),
   failed: (id, err) => post({ t: 'log', level: 'error', msg: 'output start or stop failed', fields: { id, error: err.message } }),
