@@ -19,7 +19,7 @@ const GlobalChange = Type.Object({
 });
 
 /** `apply` hands the new values to the render worker's output stage. */
-/** `modulation`: the dimmer's modulator and live level, shown by GET /global. */
+/** `modulation`: the dimmer's modulator and live level, shown by GET /global while the dimmer is modulated. */
 export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimmer: number) => void, modulation?: Modulation): RouteDef[] {
   const current = (): { blackout: boolean; dimmer: number } => {
     const s = state.peek();
@@ -38,9 +38,10 @@ export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimme
       responses: { 200: { description: 'current global output controls', schema: GlobalView } },
       errors: [],
       handler: () => {
+        // The spec's shape `{blackout, dimmer}` stays as it was; a modulated dimmer adds its modulator and live level.
         const modulator = modulation?.view.dimmer ?? null;
-        if (!modulation) return { json: current() };
-        return { json: { ...current(), modulator, live: modulator ? (modulation.live?.dimmer ?? null) : null } };
+        if (!modulation || !modulator) return { json: current() };
+        return { json: { ...current(), modulator, live: modulation.live?.dimmer ?? null } };
       },
     }),
     defineRoute({

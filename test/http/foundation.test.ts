@@ -162,8 +162,7 @@ test('POST /global/blackout and /global/dimmer change and report state', async (
   r = await req('POST', api('/global/dimmer'), { body: { value: 0.25 } });
   assert.equal(r.json(), { success: true, blackout: true, dimmer: 0.25 });
   r = await req('GET', api('/global'));
-  // GET /global also shows the dimmer's modulator and its live level (null: none).
-  assert.equal(r.json(), { blackout: true, dimmer: 0.25, modulator: null, live: null });
+  assert.equal(r.json(), { blackout: true, dimmer: 0.25 });
   r = await req('POST', api('/global/blackout'), { body: { enabled: false } });
   assert.equal(r.json(), { success: true, blackout: false, dimmer: 0.25 });
 });
@@ -195,7 +194,7 @@ test('invalid bodies: 400 INVALID_REQUEST naming the problem; state unchanged', 
     assert.match(b.message, msg);
     assert.is(b.details, undefined, 'no details on INVALID_REQUEST');
   }
-  assert.equal((await req('GET', api('/global'))).json(), { blackout: false, dimmer: 0.5, modulator: null, live: null });
+  assert.equal((await req('GET', api('/global'))).json(), { blackout: false, dimmer: 0.5 });
 });
 
 test('bodies over 64 KiB: 413 PAYLOAD_TOO_LARGE; exactly 64 KiB is read', async () => {
