@@ -131,19 +131,27 @@ function convertKeyword(key: string, value: unknown): unknown {
   }
 }
 
-/** `anyOf: [X, null]` → X with `nullable: true`; several non-null branches keep the union and gain `nullable`. */
+/** `anyOf: [X, null]` → X with `nullable: true`; several non-null branches keep the union, each branch nullable. */
 function nullableUnion(schema: Json, union: 'anyOf' | 'oneOf', rest: unknown[]): object {
   const outer = toOpenApi30(withoutKey(schema, union)) as Json;
   if (rest.length === 0) return { ...outer, nullable: true, enum: [null] };
   if (rest.length > 1) {
     const merged = literalUnion({}, union, rest) as Json | undefined;
     if (merged) return { ...outer, ...merged, nullable: true };
-    return { ...outer, [union]: rest.map((b) => toOpenApi30(b)), nullable: true };
+    // `nullable` needs a sibling `type` in 3.0 (a bare one on the union is refused by linters): each branch carries it.
+    return { ...outer, [union]: rest.map((b) => nullableBranch(toOpenApi30(b) as Json)) };
   }
   const only = toOpenApi30(rest[0]) as Json;
   // A $ref ignores its siblings in 3.0, so the nullable flag needs an allOf wrapper.
   if (only['$ref'] !== undefined) return { ...outer, allOf: [only], nullable: true };
   return { ...outer, ...only, nullable: true };
+}
+
+/** One branch of a union that also admits null: typed branches gain `nullable`, a $ref is wrapped to carry it. */
+function nullableBranch(b: Json): Json {
+  if (b['$ref'] !== undefined) return { allOf: [b], nullable: true };
+  if (b['type'] !== undefined) return { ...b, nullable: true };
+  return b;
 }
 
 /** A union of literals of one type (TypeBox's `Union([Literal('a'), Literal('b')])`) reads better as one enum. */
