@@ -3553,7 +3553,7 @@ export interface operations {
                             /** @description steps: normalised positions */
                             values?: number[];
                             glide?: number;
-                        } | {
+                        } | null) | ({
                             [key: string]: {
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
@@ -3582,11 +3582,11 @@ export interface operations {
                                 values?: number[];
                                 glide?: number;
                             };
-                        }) | null;
+                        } | null);
                         /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live?: (number | boolean | {
+                        live?: (number | null) | (boolean | null) | ({
                             [key: string]: number | boolean;
-                        }) | null;
+                        } | null);
                     };
                 };
             };
@@ -5078,7 +5078,7 @@ export interface operations {
                                     /** @description steps: normalised positions */
                                     values?: number[];
                                     glide?: number;
-                                } | {
+                                } | null) | ({
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
@@ -5107,11 +5107,11 @@ export interface operations {
                                         values?: number[];
                                         glide?: number;
                                     };
-                                }) | null;
+                                } | null);
                                 /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                                live?: (number | boolean | {
+                                live?: (number | null) | (boolean | null) | ({
                                     [key: string]: number | boolean;
-                                }) | null;
+                                } | null);
                             }[];
                         }[];
                     };
@@ -5223,7 +5223,7 @@ export interface operations {
                                     /** @description steps: normalised positions */
                                     values?: number[];
                                     glide?: number;
-                                } | {
+                                } | null) | ({
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
@@ -5252,11 +5252,11 @@ export interface operations {
                                         values?: number[];
                                         glide?: number;
                                     };
-                                }) | null;
+                                } | null);
                                 /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                                live?: (number | boolean | {
+                                live?: (number | null) | (boolean | null) | ({
                                     [key: string]: number | boolean;
-                                }) | null;
+                                } | null);
                             }[];
                         };
                     };
@@ -5560,7 +5560,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -5589,11 +5589,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         }[];
                     };
                 };
@@ -5875,7 +5875,7 @@ export interface operations {
                                     /** @description steps: normalised positions */
                                     values?: number[];
                                     glide?: number;
-                                } | {
+                                } | null) | ({
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
@@ -5904,11 +5904,11 @@ export interface operations {
                                         values?: number[];
                                         glide?: number;
                                     };
-                                }) | null;
+                                } | null);
                                 /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                                live?: (number | boolean | {
+                                live?: (number | null) | (boolean | null) | ({
                                     [key: string]: number | boolean;
-                                }) | null;
+                                } | null);
                             }[];
                         };
                     };
@@ -7082,7 +7082,7 @@ export interface operations {
                             /** @description steps: normalised positions */
                             values?: number[];
                             glide?: number;
-                        } | {
+                        } | null) | ({
                             [key: string]: {
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
@@ -7111,11 +7111,11 @@ export interface operations {
                                 values?: number[];
                                 glide?: number;
                             };
-                        }) | null;
+                        } | null);
                         /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live?: (number | boolean | {
+                        live?: (number | null) | (boolean | null) | ({
                             [key: string]: number | boolean;
-                        }) | null;
+                        } | null);
                     };
                 };
             };
@@ -7318,7 +7318,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -7347,11 +7347,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         };
                     };
                 };
@@ -7525,7 +7525,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -7554,11 +7554,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         };
                     };
                 };
@@ -7767,7 +7767,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -7796,11 +7796,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         };
                     };
                 };
@@ -8456,7 +8456,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -8485,11 +8485,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         }[];
                     };
                 };
@@ -8707,7 +8707,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -8736,11 +8736,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         }[];
                     };
                 };
@@ -8924,9 +8924,9 @@ export interface operations {
                             glide?: number;
                         } | null;
                         /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live: (number | boolean | {
+                        live: (number | null) | (boolean | null) | ({
                             [key: string]: number | boolean;
-                        }) | null;
+                        } | null);
                     };
                 };
             };
@@ -9138,9 +9138,9 @@ export interface operations {
                             glide?: number;
                         } | null;
                         /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live: (number | boolean | {
+                        live: (number | null) | (boolean | null) | ({
                             [key: string]: number | boolean;
-                        }) | null;
+                        } | null);
                     };
                 };
             };
@@ -9317,9 +9317,9 @@ export interface operations {
                             glide?: number;
                         } | null;
                         /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live: (number | boolean | {
+                        live: (number | null) | (boolean | null) | ({
                             [key: string]: number | boolean;
-                        }) | null;
+                        } | null);
                     };
                 };
             };
@@ -9465,9 +9465,9 @@ export interface operations {
                             glide?: number;
                         } | null;
                         /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live: (number | boolean | {
+                        live: (number | null) | (boolean | null) | ({
                             [key: string]: number | boolean;
-                        }) | null;
+                        } | null);
                     };
                 };
             };
@@ -12017,7 +12017,7 @@ export interface operations {
                                 /** @description steps: normalised positions */
                                 values?: number[];
                                 glide?: number;
-                            } | {
+                            } | null) | ({
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
@@ -12046,11 +12046,11 @@ export interface operations {
                                     values?: number[];
                                     glide?: number;
                                 };
-                            }) | null;
+                            } | null);
                             /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                            live?: (number | boolean | {
+                            live?: (number | null) | (boolean | null) | ({
                                 [key: string]: number | boolean;
-                            }) | null;
+                            } | null);
                         } | {
                             /** @description 0-based position in GET /palettes */
                             index: number;
