@@ -6,11 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSocket } from 'node:dgram';
-import { createRequire } from 'node:module';
+import { freeUdpPort, osc } from '../helpers/osc.js';
 import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
-
-const require = createRequire(import.meta.url);
-const osc = require('osc') as { writePacket(p: unknown, o?: { metadata: boolean }): Uint8Array };
 
 let s: TestServer;
 let oscPort: number;
@@ -28,16 +25,6 @@ test.after(async () => {
   sender.close();
   await s.cleanup();
 });
-
-function freeUdpPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const u = createSocket('udp4');
-    u.bind(0, '127.0.0.1', () => {
-      const port = u.address().port;
-      u.close(() => resolve(port));
-    });
-  });
-}
 
 const send = (address: string, ...args: Array<{ type: string; value?: unknown }>): Promise<void> =>
   new Promise((resolve) => sender.send(osc.writePacket({ address, args }, { metadata: true }), oscPort, '127.0.0.1', () => resolve()));

@@ -4,47 +4,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSocket, type Socket } from 'node:dgram';
-import { createRequire } from 'node:module';
+import { freeUdpPort, osc, oscListener, type OscHeard } from '../helpers/osc.js';
 import { startServer, req, sleep, waitUntil, type TestServer } from '../helpers/server.js';
-
-const require = createRequire(import.meta.url);
-const osc = require('osc') as {
-  writePacket(p: unknown, o?: { metadata: boolean }): Uint8Array;
-  readPacket(d: Uint8Array, o: { metadata: boolean }): any;
-};
 
 let s: TestServer;
 let oscPort: number;
 let feedback: Socket;
-const heard: Array<{ address: string; args: Array<{ type: string; value: unknown }> }> = [];
+let heard: OscHeard[] = [];
 const sender = createSocket('udp4');
 
-function udpPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const u = createSocket('udp4');
-    u.bind(0, '127.0.0.1', () => {
-      const port = u.address().port;
-      u.close(() => resolve(port));
-    });
-  });
-}
-
-/** Every message of a packet, bundles flattened. */
-function flatten(p: any): any[] {
-  return Array.isArray(p?.packets) ? p.packets.flatMap(flatten) : p?.address ? [p] : [];
-}
-
 test.before(async () => {
-  oscPort = await udpPort();
-  feedback = createSocket('udp4');
-  await new Promise<void>((r) => feedback.bind(0, '127.0.0.1', () => r()));
-  feedback.on('message', (data) => {
-    try {
-      heard.push(...flatten(osc.readPacket(new Uint8Array(data), { metadata: true })));
-    } catch {
-      // not OSC: ignored
-    }
-  });
+  oscPort = await freeUdpPort();
+  ({ socket: feedback, heard } = await oscListener());
   s = await startServer({
     config: {
       osc: { enabled: true, host: '127.0.0.1', port: oscPort, feedback: [{ host: '127.0.0.1', port: feedback.address().port }] },
