@@ -210,6 +210,8 @@ export const ISF_CACHE_LIMITS = {
   programCacheMax: 64,
   /** Spare transition programs kept compiled (the mixer's own pool). */
   transitionCacheMax: 16,
+  /** Fused programs of effect runs kept compiled (the current chain's and the most recently drawn ones). */
+  fusedCacheMax: 32,
   /** Files GET /catalog/errors lists at most (the rest are counted). */
   catalogErrorsMax: 500,
   /** A load or compile message is cut to this many characters (a GL log can be long). */

@@ -96,6 +96,13 @@ export const StatusBody = Type.Object({
       description:
         'runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order',
     }),
+    fusedPrograms: Type.Object(
+      {
+        cached: Type.Integer({ minimum: 0, description: 'fused programs compiled and held now' }),
+        limit: Type.Integer({ minimum: 0, description: 'the most kept (least recently drawn dropped first)' }),
+      },
+      { description: 'the fused-program cache: one entry per run of effects drawn fused, the current chain first' },
+    ),
     programCompiles: Type.Object(
       { ahead: Type.Integer(), onDemand: Type.Integer(), pending: Type.Integer() },
       {

@@ -77,7 +77,11 @@ export interface Show {
 }
 
 const LIVE_POLL_MS = 2000;
-const PROGRAM_CACHE = { programs: ISF_CACHE_LIMITS.programCacheMax, transitions: ISF_CACHE_LIMITS.transitionCacheMax };
+const PROGRAM_CACHE = {
+  programs: ISF_CACHE_LIMITS.programCacheMax,
+  transitions: ISF_CACHE_LIMITS.transitionCacheMax,
+  fused: ISF_CACHE_LIMITS.fusedCacheMax,
+};
 
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
   const cfg = loaded.config;
@@ -324,6 +328,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       programs: stats?.programs ?? { cached: 0, limit: PROGRAM_CACHE.programs + PROGRAM_CACHE.transitions },
       passes: stats?.passes ?? 0,
       fusedRuns: stats?.fusedRuns ?? [],
+      fusedPrograms: stats?.fusedPrograms ?? { cached: 0, limit: PROGRAM_CACHE.fused },
       programCompiles: stats?.programCompiles ?? { ahead: 0, onDemand: 0, pending: 0 },
       scale: stats?.scale ?? 1,
       renderWidth: stats?.renderWidth ?? cfg.render.width,

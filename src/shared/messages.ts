@@ -25,7 +25,7 @@ export interface RenderInit {
   /** The audio analysis block and the tempo clock block the frames read (AudioClient's); absent: audio reads 0. */
   audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
   /** Spare programs kept compiled at most: effects and generators, and transitions (absent: no limit). */
-  programCache?: { programs: number; transitions: number };
+  programCache?: { programs: number; transitions: number; fused: number };
   /** Config render.scale and render.minScale; absent: full size. */
   scale?: RenderScaleSetting;
 }
@@ -210,6 +210,8 @@ export interface RenderStats {
   passes: number;
   /** Runs of effects drawn as one fused pass, as their types in chain order. */
   fusedRuns: string[][];
+  /** Fused programs compiled and held now, and the most the worker keeps. */
+  fusedPrograms: { cached: number; limit: number };
   /**
    * ISF programs compiled ahead (catalog load, spares between frames) and on demand (a stall of the frame loop);
    * pending: used spares waiting for idle time to be replaced.

@@ -18,7 +18,9 @@ async function withServer(fuse: boolean | undefined, fn: (s: TestServer) => Prom
   }
 }
 
-const status = async (s: TestServer): Promise<{ passes: number; fusedRuns: string[][]; frames: number }> =>
+const status = async (
+  s: TestServer,
+): Promise<{ passes: number; fusedRuns: string[][]; frames: number; fusedPrograms: { cached: number; limit: number } }> =>
   (await req('GET', `${s.base}/api/v1/status`)).json().render;
 
 async function addChain(s: TestServer): Promise<void> {
@@ -39,6 +41,8 @@ test('by default runs of fusable effects become one pass each; a disabled effect
     );
     framesToFuse = (await status(s)).frames - before;
     const r = await status(s);
+    // Both runs' programs are held (maybe also ones of the chain on its way, while effects were added one by one).
+    assert.ok(r.fusedPrograms.cached >= 2 && r.fusedPrograms.cached <= r.fusedPrograms.limit, JSON.stringify(r.fusedPrograms));
     const blurPasses = r.passes - 2;
     assert.ok(blurPasses >= 2, `blur is multi-pass (passes ${r.passes})`);
     // saturation off: hue_shift stands alone, the other run stays fused.

@@ -211,6 +211,26 @@ test('a run that does not compile is logged once and drawn unfused', () => {
   f.destroy();
 });
 
+test('the fused-program cache holds at most its size, the least recently drawn run dropped first; stats count it', () => {
+  const f = new Fuser(gl, quad, W, H, true, null, 2);
+  const slots = (types: string[]): FuseSlot[] => types.map((t) => ({ inputs: {}, instance: { program: programOf(byType(t)) } }));
+  const chains = [
+    ['invert', 'hue_shift'],
+    ['hue_shift', 'invert'],
+    ['invert', 'levels'],
+  ];
+  for (const [i, chain] of chains.entries()) {
+    f.plan(slots(chain));
+    while (f.compileNext());
+    assert.equal(f.programs(), { cached: Math.min(i + 1, 2), limit: 2 });
+  }
+  // The first chain was dropped: planning it again queues a compile and draws it unfused meanwhile.
+  f.plan(slots(chains[0]!));
+  assert.equal(f.stats().fusedRuns, []);
+  assert.ok(f.compileNext(), 'the dropped run compiles again');
+  f.destroy();
+});
+
 test.after(() => {
   process.stdout.write(`fuse test: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   releaseAll();

@@ -3077,6 +3077,13 @@ export interface operations {
                             passes: number;
                             /** @description runs of consecutive enabled effects drawn as one fused pass (config render.fuse), each as its effect types in chain order */
                             fusedRuns: string[][];
+                            /** @description the fused-program cache: one entry per run of effects drawn fused, the current chain first */
+                            fusedPrograms: {
+                                /** @description fused programs compiled and held now */
+                                cached: number;
+                                /** @description the most kept (least recently drawn dropped first) */
+                                limit: number;
+                            };
                             /** @description ISF programs compiled ahead (catalog load, used spares replaced between frames) and on demand (no spare was ready: the frame loop waited for the compile); pending: used spares still to be replaced */
                             programCompiles: {
                                 ahead: number;

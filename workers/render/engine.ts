@@ -156,7 +156,15 @@ export class RenderEngine {
     this.cacheLimit = opts.programCache ? opts.programCache.programs + opts.programCache.transitions : 0;
     this.pool = new ProgramPool(gl, this.quad, rw, rh, opts.programCache?.programs);
     const fuse = opts.fuse ?? true;
-    this.fuse = new Fuser(gl, this.quad, rw, rh, fuse, fuse && opts.compileHelper ? new CompileHelper(rw, rh) : null);
+    this.fuse = new Fuser(
+      gl,
+      this.quad,
+      rw,
+      rh,
+      fuse,
+      fuse && opts.compileHelper ? new CompileHelper(rw, rh) : null,
+      opts.programCache?.fused,
+    );
     this.chain = new Chain<EffectRunner>({
       catalog: () => this.effects,
       instantiate: (desc) => {
@@ -537,6 +545,7 @@ export class RenderEngine {
       gl: glCounts(this.gl),
       programs: { cached: this.pool.cached() + this.mix.cachedPrograms(), limit: this.cacheLimit },
       ...this.fuse.stats(),
+      fusedPrograms: this.fuse.programs(),
       programCompiles: {
         ahead: this.pool.compiles.ahead + this.mix.compiles.ahead,
         onDemand: this.pool.compiles.onDemand + this.mix.compiles.onDemand,

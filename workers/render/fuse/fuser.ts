@@ -49,7 +49,7 @@ export const MAX_RUN = 12;
 const PRELUDE_VECTORS = 16;
 /** Compile work waits at most this long for a free half frame before it takes a frame slot. */
 const STARVED_MS = 500;
-/** Fused programs kept compiled (the current chain's and recent ones). */
+/** Fused programs kept compiled when the worker is not told (the current chain's and recent ones). */
 const CACHE_SIZE = 32;
 
 interface Entry {
@@ -125,6 +125,7 @@ export class Fuser {
     private enabled: boolean,
     /** Compiles each new fused shader in another process first, so the compile here is a cache hit. */
     private readonly helper: CompileHelper | null = null,
+    private readonly cacheSize = CACHE_SIZE,
   ) {
     this.warm = new WarmUp(gl, width, height);
     this.maxVectors = Number(gl.getParameter(0x8dfd /* MAX_FRAGMENT_UNIFORM_VECTORS */)) || 16;
@@ -168,6 +169,13 @@ export class Fuser {
 
   stats(): FuseInfo {
     return this.info;
+  }
+
+  /** Fused programs compiled and held now, and the most kept. */
+  programs(): { cached: number; limit: number } {
+    let cached = 0;
+    for (const e of this.cache.values()) if (e.program) cached++;
+    return { cached, limit: this.cacheSize };
   }
 
   /**
@@ -272,9 +280,9 @@ export class Fuser {
     return e;
   }
 
-  /** Drops the least recently planned programs beyond CACHE_SIZE. */
+  /** Drops the least recently planned programs beyond the cache size. */
   private evict(): void {
-    while (this.cache.size > CACHE_SIZE) {
+    while (this.cache.size > this.cacheSize) {
       let oldest: Entry | null = null;
       for (const e of this.cache.values()) if (!oldest || e.used < oldest.used) oldest = e;
       if (!oldest) return;
