@@ -118,7 +118,10 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
     const rssSamples: number[] = [];
     const sampler = setInterval(() => {
       void status().then(
-        (st) => (fps.push(st.render.fps), scales.push(st.render.scale)),
+        (st) => {
+          fps.push(st.render.fps);
+          scales.push(st.render.scale);
+        },
         () => undefined,
       );
       void rssMiB(s.proc.pid!).then((m) => rssSamples.push(m));
