@@ -172,7 +172,10 @@ export const StatusBody = Type.Object({
           id: Type.String({ description: 'the encoder, e.g. "enc-1"' }),
           outputs: Type.Array(Type.String(), { description: 'ids of the stream outputs its one encode feeds' }),
         }),
-        { description: 'stream encoders running now: stream outputs with the same size, fps and bitrate share one' },
+        {
+          description:
+            'shared encoders running now: streams (and recordings, config recordings.shareEncoder) with the same size, fps and bitrate share one',
+        },
       ),
       preview: Type.Object(
         {

@@ -284,6 +284,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     },
     dataDir: loaded.paths.dataDir,
     recordingsDir: loaded.paths.recordingsDir,
+    shareRecordings: cfg.recordings.shareEncoder,
     client: outputClient,
     log,
   });

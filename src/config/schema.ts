@@ -257,7 +257,10 @@ export const ConfigFileSchema = Type.Object(
     audio: Type.Optional(AudioConfigSchema),
     recordings: Type.Optional(
       Type.Object(
-        { dir: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })) },
+        {
+          dir: Type.Optional(Type.Union([Type.Null(), PathSchema], { description: 'null or a path of 1 to 4096 characters' })),
+          shareEncoder: Type.Optional(Type.Boolean({ description: 'true or false' })),
+        },
         { additionalProperties: false, description: 'an object' },
       ),
     ),
@@ -334,8 +337,11 @@ export interface Config {
     v4l2: { enabled: boolean; devDir: string; sysfsDir: string };
   };
   outputs: OutputConfig[];
-  /** Where record outputs write: null = `<dataDir>/recordings`; a relative path is under dataDir. */
-  recordings: { dir: string | null };
+  /**
+   * Where record outputs write: null = `<dataDir>/recordings`; a relative path is under dataDir. `shareEncoder`: a
+   * recording whose settings match a stream's copies that stream's encode instead of encoding again.
+   */
+  recordings: { dir: string | null; shareEncoder: boolean };
   audio: AudioConfig;
 }
 
@@ -376,7 +382,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     v4l2: { enabled: true, devDir: '/dev', sysfsDir: '/sys/class/video4linux' },
   },
   outputs: [],
-  recordings: { dir: null },
+  recordings: { dir: null, shareEncoder: true },
   audio: DEFAULT_AUDIO,
 });
 

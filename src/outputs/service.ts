@@ -57,6 +57,8 @@ export class OutputService {
       dataDir: string;
       /** Where record outputs write (config `recordings.dir`, default `<dataDir>/recordings`). */
       recordingsDir: string;
+      /** Config `recordings.shareEncoder` (read at start). */
+      shareRecordings: boolean;
       client: OutputClient;
       log: Logger;
     },
@@ -230,7 +232,7 @@ export class OutputService {
   private spec(d: Definition): OutputSpec {
     const size = this.size(d);
     const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * size.width * size.height * size.fps) / (1280 * 720 * 30)));
-    return outputKind(d.kind).spec(d, { size, bitrateKbps, recordingsDir: this.recordings });
+    return outputKind(d.kind).spec(d, { size, bitrateKbps, recordingsDir: this.recordings, shareRecordings: this.opts.shareRecordings });
   }
 
   private view(d: Definition): OutputView {

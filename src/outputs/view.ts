@@ -27,11 +27,11 @@ export interface OutputsSummary {
   framesSent: number;
   framesDropped: number;
   framesRepeated: number;
-  /** Stream encoders running now, each with the outputs that share it. */
+  /** Shared encoders running now, each with the outputs (streams, recordings) it feeds. */
   encoders: SharedEncoderView[];
 }
 
-/** A stream encoder and the outputs its one encode feeds. */
+/** A shared encoder and the outputs its one encode feeds. */
 export interface SharedEncoderView {
   id: string;
   outputs: string[];

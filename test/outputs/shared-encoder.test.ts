@@ -1,11 +1,13 @@
 // Stream outputs with the same settings share one encoder: one libx264 ffmpeg for two UDP targets, both decoded;
-// a target that refuses or whose process is killed fails alone while the other keeps receiving frames.
+// a target that refuses or whose process is killed fails alone while the other keeps receiving frames. A recording
+// with the same settings copies that encode into its file (unless config recordings.shareEncoder is false).
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, req, waitUntil, type TestServer } from '../helpers/server.js';
 import { childPids } from '../hardening/faults-common.js';
-import { freeUdpPort, meanRgb, receiveUdp } from './media.js';
+import { freeUdpPort, meanRgb, probe, receive, receiveUdp } from './media.js';
 
 let server: TestServer;
 const api = (p: string): string => `${server.base}/api/v1${p}`;
@@ -96,6 +98,50 @@ test("a refusing target and a killed target fail alone: the other stream's frame
   assert.equal(await encoderPids(), [encoder], 'the encoder was never restarted');
   const [f] = await receiveUdp(Number(new URL(other.target).port), 160, 90, 1, { skip: 3 });
   assert.ok(isRed(f!), 'the restarted target carries the program again');
+});
+
+/** Records for a few seconds with the streams running; the file's picture, length and the encoders meanwhile. */
+async function recordBeside(): Promise<{ encoders: number; sharedWith: string[]; id: string; file: string }> {
+  const r = await post('/outputs/add', { kind: 'record', name: 'rec', width: 160, height: 90, fps: 15 });
+  assert.is(r.status, 200, r.text);
+  const id = r.json().current.id as string;
+  await waitUntil(async () => (await output(id)).state === 'running', 20000);
+  await new Promise((done) => setTimeout(done, 3000));
+  const count = (await encoderPids()).length;
+  const sharedWith = (await encoders()).find((e) => e.outputs.includes(id))?.outputs ?? [];
+  assert.is((await post('/outputs/enabled', { id, enabled: false })).status, 200);
+  await waitUntil(async () => (await output(id)).state === 'stopped', 20000);
+  const file = join(server.dataDir, 'recordings', (await output(id)).target as string);
+  assert.is((await post('/outputs/remove', { id })).status, 200);
+  return { encoders: count, sharedWith, id, file };
+}
+
+test('a recording with the streams’ settings copies their encode: still one encoder, a red file that plays', async () => {
+  const { encoders: n, sharedWith, id, file } = await recordBeside();
+  assert.is(n, 1, 'the recording added no encoder');
+  assert.ok(sharedWith.includes(id) && sharedWith.length >= 3, `one encoder feeds the streams and the recording: ${sharedWith}`);
+  const p = await probe(file);
+  assert.ok(p.frames >= 15 && p.width === 160 && p.height === 90, JSON.stringify(p));
+  const [f] = await receive(file, 160, 90, 1, { skip: 5 });
+  assert.ok(isRed(f!), `red in the file, got ${meanRgb(f!).map(Math.round)}`);
+});
+
+test('recordings.shareEncoder false: the same recording runs its own encoder', async () => {
+  await server.cleanup();
+  server = await startServer({
+    config: {
+      live: { test: [{ id: 'red', name: 'Red', pattern: 'color=c=red:size=320x180:rate=30' }], streams: [], v4l2: { enabled: false } },
+      recordings: { shareEncoder: false },
+    },
+  });
+  assert.is((await post('/sources/select', { id: 'red' })).status, 200);
+  const pa = await freeUdpPort();
+  assert.is((await post('/outputs/add', { ...same, name: 'a', url: `udp://127.0.0.1:${pa}` })).status, 200);
+  const { encoders: n, sharedWith, file } = await recordBeside();
+  assert.is(n, 2, 'the stream and the recording each encode');
+  assert.equal(sharedWith, []);
+  const [f] = await receive(file, 160, 90, 1, { skip: 5 });
+  assert.ok(isRed(f!), 'red in the file');
 });
 
 test.run();

@@ -1,5 +1,6 @@
 // Stopping an output whose ffmpeg never finishes after its input closes (here: SIGSTOPped): the supervisor kills it
 // once the grace has passed, the output reaches `stopped`, and enabling it again starts a fresh ffmpeg.
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, req, waitUntil } from '../helpers/server.js';
@@ -14,8 +15,9 @@ test('a hung output ffmpeg is killed after the stop grace; the output stops and 
   const server = await startServer({ config });
   const api = (p: string): string => `${server.base}/api/v1${p}`;
   const output = async () => (await req('GET', api('/outputs'))).json().items[0];
-  // The recording's ffmpeg is the only child writing Matroska.
-  const recorders = (): Promise<number[]> => childPids(server.proc.pid!, 'matroska');
+  // The recording's ffmpeg is the only child that names the recordings folder (its own encoder, or its copy of a
+  // shared encode).
+  const recorders = (): Promise<number[]> => childPids(server.proc.pid!, join(server.dataDir, 'recordings'));
   let hung = 0;
   try {
     const on = await req('POST', api('/outputs/enabled'), { body: { id: 'rec', enabled: true } });

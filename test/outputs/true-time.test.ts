@@ -64,7 +64,8 @@ test('a recording made with slowed rendering and a stalled encoder lasts its wal
     let startedAt = NaN;
     await waitUntil(async () => Number.isFinite((startedAt = Date.parse((await output('rec')).startedAt ?? ''))), 20000);
     await sleep(3000);
-    await stall('/recordings/rec-');
+    // The encoder (the recording's own, or the one it shares): its pipe fills and slots are dropped meanwhile.
+    await stall('-muxdelay');
     await sleep(Math.max(0, startedAt + RUN_MS - Date.now()));
     const sentAt = Date.now();
     const off = await post('/outputs/enabled', { id: 'rec', enabled: false });

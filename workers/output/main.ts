@@ -32,15 +32,25 @@ let shared: SharedEncoders | null = null;
 const slots = new OutputSlots({
   ready,
   create: (id, gen, spec) => {
-    // Streams share one encoder per distinct setting, each with its own target process.
-    if (spec.kind === 'stream') {
+    // Streams (and recordings that may) share one encoder per distinct setting, each with its own target process.
+    if (spec.kind === 'stream' || (spec.kind === 'record' && spec.share)) {
       shared ??= new SharedEncoders({ ffmpeg: init.ffmpeg, wrapper: prefix, frames, onLog });
       return shared.member(id, spec, {
         ffmpeg: init.ffmpeg,
         wrapper: prefix,
         onLog,
-        onShared: (state, lastError, startedAt, pid, encoder) =>
-          post({ t: 'state', id, gen, state, lastError, startedAt, encoder, ...(pid !== undefined ? { pid } : {}) }),
+        onShared: (state, lastError, startedAt, pid, encoder, file) =>
+          post({
+            t: 'state',
+            id,
+            gen,
+            state,
+            lastError,
+            startedAt,
+            encoder,
+            ...(file !== undefined ? { file } : {}),
+            ...(pid !== undefined ? { pid } : {}),
+          }),
       });
     }
     return new Consumer(id, spec, {

@@ -1,11 +1,11 @@
-// One stream output's target under a shared encoder: a lightweight ffmpeg that copies the encoded stream to the
-// output's URL. It is supervised on its own (restarted with backoff, 1 s doubling to 30 s), so a target that fails
+// One output's target under a shared encoder: a lightweight ffmpeg that copies the encoded stream to the output's
+// URL (a stream) or to a new file (a recording). It is supervised on its own (restarted with backoff, 1 s doubling to 30 s), so a target that fails
 // or stalls never interrupts the encoder or the other targets fed from it.
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 import { redactText } from '../../src/shared/url.js';
-import type { StreamSpec } from '../../src/shared/output-kinds/stream.js';
+import { basename } from 'node:path';
 import type { OutputState } from '../../src/shared/messages.js';
-import { remuxArgs } from './shared-args.js';
+import { remuxArgs, type SharedSpec } from './shared-args.js';
 
 const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 30_000;
@@ -20,7 +20,8 @@ const UP_AFTER_MS = 1000;
 export interface RemuxDeps {
   ffmpeg: string;
   wrapper: string[];
-  onState(state: OutputState, lastError: string | null, startedAt: string | null, pid: number | undefined): void;
+  /** `file`: a recording's file name (each start writes a new one). */
+  onState(state: OutputState, lastError: string | null, startedAt: string | null, pid: number | undefined, file: string | undefined): void;
   onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
 }
 
@@ -32,6 +33,7 @@ export class RemuxTarget {
   private state: OutputState = 'stopped';
   private lastError: string | null = null;
   private startedAt: string | null = null;
+  private file: string | undefined;
   private spawnedAt = 0;
   private runningSince = 0;
   private stopping = false;
@@ -40,7 +42,7 @@ export class RemuxTarget {
 
   constructor(
     readonly id: string,
-    private readonly spec: StreamSpec,
+    private readonly spec: SharedSpec,
     private readonly deps: RemuxDeps,
   ) {}
 
@@ -51,7 +53,7 @@ export class RemuxTarget {
 
   private setState(state: OutputState): void {
     this.state = state;
-    this.deps.onState(state, this.lastError, this.startedAt, this.proc?.child.pid);
+    this.deps.onState(state, this.lastError, this.startedAt, this.proc?.child.pid, this.file);
   }
 
   private clean(line: string): string {
@@ -61,7 +63,9 @@ export class RemuxTarget {
   private spawn(): void {
     let args: string[];
     try {
-      args = remuxArgs(this.id, this.spec);
+      const built = remuxArgs(this.id, this.spec);
+      args = built.args;
+      this.file = built.file ? basename(built.file) : undefined;
     } catch (err) {
       this.lastError = (err as Error).message;
       this.setState('failed');
@@ -103,7 +107,7 @@ export class RemuxTarget {
     this.lastError ??= `ffmpeg exited (${signal ?? `code ${code}`})`;
     if (this.runningSince > 0) this.backoff.resetIfStable(this.runningSince, performance.now());
     const wait = this.backoff.take();
-    this.deps.onLog('warn', 'stream target ffmpeg exited; retrying', {
+    this.deps.onLog('warn', `${this.spec.kind} target ffmpeg exited; retrying`, {
       id: this.id,
       code,
       signal,

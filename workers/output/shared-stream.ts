@@ -1,11 +1,11 @@
-// Stream outputs with the same encoding settings share one encoder: the first one to start creates it (a paced
-// Consumer whose ffmpeg writes MPEG-TS to its stdout), every member adds its own remux target fed from that
-// stream, and the last one to stop ends it. A member's counters are the encoder's since the member joined.
+// Stream outputs (and recordings, unless config says otherwise) with the same encoding settings share one encoder:
+// the first one to start creates it (a paced Consumer whose ffmpeg writes MPEG-TS to its stdout), every member
+// adds its own remux target fed from that stream, and the last one to stop ends it. A member's counters are the
+// encoder's since the member joined.
 import type { OutputCounters, OutputState } from '../../src/shared/messages.js';
-import type { StreamSpec } from '../../src/shared/output-kinds/stream.js';
 import { Consumer, type ConsumerDeps } from './consumer.js';
 import { RemuxTarget, type RemuxDeps } from './remux.js';
-import { encodeKey, encoderArgs } from './shared-args.js';
+import { encodeKey, encoderArgs, type SharedSpec } from './shared-args.js';
 
 interface Group {
   /** What /status shows as the encoder's id. */
@@ -16,7 +16,14 @@ interface Group {
 
 export interface MemberDeps extends Omit<RemuxDeps, 'onState'> {
   /** Same as RemuxDeps.onState, with the encoder this output's stream comes from. */
-  onShared(state: OutputState, lastError: string | null, startedAt: string | null, pid: number | undefined, encoder: string): void;
+  onShared(
+    state: OutputState,
+    lastError: string | null,
+    startedAt: string | null,
+    pid: number | undefined,
+    encoder: string,
+    file: string | undefined,
+  ): void;
 }
 
 export class SharedEncoders {
@@ -25,11 +32,11 @@ export class SharedEncoders {
 
   constructor(private readonly encoderDeps: Omit<ConsumerDeps, 'onState' | 'args' | 'onData'>) {}
 
-  member(id: string, spec: StreamSpec, deps: MemberDeps): SharedMember {
+  member(id: string, spec: SharedSpec, deps: MemberDeps): SharedMember {
     return new SharedMember(id, spec, this, deps);
   }
 
-  join(m: SharedMember, spec: StreamSpec): Group {
+  join(m: SharedMember, spec: SharedSpec): Group {
     const key = encodeKey(spec);
     let g = this.groups.get(key);
     if (!g) {
@@ -53,7 +60,7 @@ export class SharedEncoders {
     return g;
   }
 
-  leave(m: SharedMember, spec: StreamSpec): Promise<void> {
+  leave(m: SharedMember, spec: SharedSpec): Promise<void> {
     const key = encodeKey(spec);
     const g = this.groups.get(key);
     if (!g?.members.delete(m) || g.members.size > 0) return Promise.resolve();
@@ -66,7 +73,7 @@ export class SharedEncoders {
   }
 }
 
-/** One stream output in a shared encoder: its run, as the output slots drive it. */
+/** One output in a shared encoder: its run, as the output slots drive it. */
 export class SharedMember {
   readonly target: RemuxTarget;
   private group: Group | null = null;
@@ -76,13 +83,13 @@ export class SharedMember {
 
   constructor(
     readonly id: string,
-    private readonly spec: StreamSpec,
+    private readonly spec: SharedSpec,
     private readonly shared: SharedEncoders,
     private readonly deps: MemberDeps,
   ) {
     this.target = new RemuxTarget(id, spec, {
       ...deps,
-      onState: (state, lastError, startedAt, pid) => deps.onShared(state, lastError, startedAt, pid, this.group?.name ?? ''),
+      onState: (state, lastError, startedAt, pid, file) => deps.onShared(state, lastError, startedAt, pid, this.group?.name ?? '', file),
     });
   }
 

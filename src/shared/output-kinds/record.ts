@@ -7,12 +7,17 @@ export interface RecordSpec extends SpecBase {
   kind: 'record';
   /** The folder files are written to. */
   dir: string;
+  /** Copies the encode of streams with the same settings (one encoder per setting) instead of its own. */
+  share: boolean;
 }
 
 /** `<id>-<UTC timestamp>.mkv`, e.g. `rec-1-20261124T091427123Z.mkv`: sortable, never from the network. */
 export function recordingName(id: string, now = new Date()): string {
   return `${id}-${now.toISOString().replace(/[-:.]/g, '')}.mkv`;
 }
+
+/** The muxer of a recording: Matroska with short clusters, so a file cut by SIGKILL still plays up to its last one. */
+export const RECORD_MUX = ['-f', 'matroska', '-cluster_time_limit', '1000', '-flush_packets', '1', '-y'];
 
 export const recordKind: OutputKindDescriptor<'record', RecordSpec> = {
   kind: 'record',
@@ -22,11 +27,17 @@ export const recordKind: OutputKindDescriptor<'record', RecordSpec> = {
   refused: { url: 'is not allowed for a recording (files go to the recordings folder)' },
   problem: () => null,
   built: (encoders) => HAS_X264.test(encoders),
-  spec: (_o, { size, bitrateKbps, recordingsDir }) => ({ kind: 'record', ...size, bitrateKbps, dir: recordingsDir, secrets: [] }),
+  spec: (_o, { size, bitrateKbps, recordingsDir, shareRecordings }) => ({
+    kind: 'record',
+    ...size,
+    bitrateKbps,
+    dir: recordingsDir,
+    share: shareRecordings,
+    secrets: [],
+  }),
   target: (_o, file) => file,
   args(id, spec, input, now) {
     const file = join(spec.dir, recordingName(id, now));
-    // Matroska with short clusters: a file cut by SIGKILL still plays up to its last cluster.
-    return { args: [...input, ...h264(spec), '-f', 'matroska', '-cluster_time_limit', '1000', '-flush_packets', '1', '-y', file], file };
+    return { args: [...input, ...h264(spec), ...RECORD_MUX, file], file };
   },
 };

@@ -47,6 +47,8 @@ export interface SpecContext {
   size: Size & { fps: number };
   bitrateKbps: number;
   recordingsDir: string;
+  /** Config `recordings.shareEncoder`. */
+  shareRecordings: boolean;
 }
 
 export interface OutputKindDescriptor<K extends string, S extends SpecBase & { kind: K }> {
