@@ -3167,7 +3167,7 @@ export interface operations {
                             framesSent: number;
                             framesDropped: number;
                             framesRepeated: number;
-                            /** @description stream encoders running now: stream outputs with the same size, fps and bitrate share one */
+                            /** @description shared encoders running now: streams (and recordings, config recordings.shareEncoder) with the same size, fps and bitrate share one */
                             encoders: {
                                 /** @description the encoder, e.g. "enc-1" */
                                 id: string;
