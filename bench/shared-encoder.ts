@@ -14,7 +14,7 @@ async function outputProcs(root: number): Promise<number[]> {
   const out: number[] = [];
   for (const pid of await processTree(root)) {
     const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (/-f\0(matroska|mpegts)\0-i\0pipe:0/.test(cmd)) out.push(pid);
+    if (/-f\0(matroska|mpegts)\0(-analyzeduration\0\d+\0)?-i\0pipe:0/.test(cmd)) out.push(pid);
   }
   return out;
 }

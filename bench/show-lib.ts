@@ -111,7 +111,7 @@ async function kindOf(pid: number, root: number): Promise<Kind> {
   const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   if (!cmd.includes('ffmpeg')) return 'other';
   if (/-f\0matroska\0-i\0pipe:0/.test(cmd)) return 'encoders';
-  if (/-f\0mpegts\0-i\0pipe:0/.test(cmd)) return 'remux';
+  if (/-f\0mpegts\0(-analyzeduration\0\d+\0)?-i\0pipe:0/.test(cmd)) return 'remux';
   return /-i\0/.test(cmd) && !cmd.includes('pipe:0') ? 'inputs' : 'other';
 }
 

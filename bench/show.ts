@@ -21,8 +21,8 @@ export interface ShowSetting {
   width: number;
   height: number;
   scale: number | 'auto';
-  /** A second UDP stream with the stream's settings (shared encoder) or another bitrate (its own encoder). */
-  second?: 'shared' | 'separate';
+  /** config recordings.shareEncoder: the recording copies the stream's encode (default) or runs its own. */
+  share?: boolean;
   /** Length of the show (default VJD_BENCH_SHOW_SECONDS or 60). */
   seconds?: number;
 }
@@ -60,6 +60,7 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
         v4l2: { enabled: false },
       },
       outputs: [{ id: 'rec', kind: 'record', enabled: false }],
+      recordings: { shareEncoder: set.share ?? true },
     },
   });
   const api = (p: string): string => `${s.base}/api/v1${p}`;
@@ -82,13 +83,6 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
     await post('/sources/select', { id: 'cam' });
     for (const type of ['hue_shift', 'vignette', 'kaleidoscope', 'scanlines']) await post('/effects/add', { type });
     await post('/outputs/add', { kind: 'stream', name: 'lan', url: `udp://127.0.0.1:${inPort}?pkt_size=1316` });
-    if (set.second) {
-      const sink = createSocket('udp4');
-      await new Promise<void>((r) => sink.bind(0, '127.0.0.1', r));
-      closers.push(() => sink.close());
-      const url = `udp://127.0.0.1:${(sink.address() as { port: number }).port}?pkt_size=1316`;
-      await post('/outputs/add', { kind: 'stream', name: 'lan2', url, ...(set.second === 'separate' ? { bitrateKbps: 3000 } : {}) });
-    }
     for (let i = 0; i < 2; i++) {
       const m = new MjpegReader(api('/output/preview.mjpeg?size=480&fps=15'), false);
       closers.push(() => m.close());
@@ -199,11 +193,10 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
 }
 
 export const SETTINGS: ShowSetting[] = [
-  { label: '1280×720, scale 1', width: 1280, height: 720, scale: 1 },
-  { label: '1280×720, scale auto', width: 1280, height: 720, scale: 'auto' },
-  { label: '1280×720, auto, + identical stream (shared encoder)', width: 1280, height: 720, scale: 'auto', second: 'shared' },
-  { label: '1280×720, auto, + stream at another bitrate (own encoder)', width: 1280, height: 720, scale: 'auto', second: 'separate' },
-  { label: '640×360, scale 1', width: 640, height: 360, scale: 1 },
+  { label: '1280×720, scale 1, shared encoder', width: 1280, height: 720, scale: 1 },
+  { label: '1280×720, scale "auto", shared encoder', width: 1280, height: 720, scale: 'auto' },
+  { label: '1280×720, scale "auto", separate encoders', width: 1280, height: 720, scale: 'auto', share: false },
+  { label: '640×360, scale 1, shared encoder', width: 640, height: 360, scale: 1 },
 ];
 
 export function showTable(rows: ShowRow[]): string {

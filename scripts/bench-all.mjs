@@ -26,6 +26,8 @@ const ALL = [
   'isf-dialect',
   'isf-soak',
   'modulation',
+  'show',
+  'show-soak',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

@@ -26,6 +26,8 @@ for (const name of [
   'isf-dialect',
   'isf-soak',
   'modulation',
+  'show',
+  'show-soak',
 ]) {
   let table;
   try {
