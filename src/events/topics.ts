@@ -26,6 +26,8 @@ export interface TopicSources {
   browseVersion(): unknown;
   /** The tempo clock (beats and changes of the `tempo` topic). */
   tempo: Pick<Tempo, 'view' | 'onBeat'>;
+  /** A clip on a bus changed transport or moved on (several times a second while it plays). */
+  onTransportChange(cb: () => void): void;
   /** The applied values of the modulated inputs as the render worker last reported them (the `live` topic). */
   live(): LiveValues;
 }
@@ -52,6 +54,13 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Streams, each running only while a client subscribes to it (or OSC feedback goes out).
     { name: 'audio', path: `${API_PREFIX}/audio/levels`, inHello: false, onDemand: true, periodMs: AUDIO_TOPIC_MS },
     { name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) },
+    // State changes at once; the position several times a second while a clip plays (each report is a signal).
+    {
+      name: 'transport',
+      path: `${API_PREFIX}/transport`,
+      inHello: false,
+      signals: [s.onTransportChange, s.onSourcesChange, s.onMixChange],
+    },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
   ];
 }
