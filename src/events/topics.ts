@@ -9,6 +9,8 @@ import { liveStream, type LiveValues } from './live-topic.js';
 
 /** The `audio` topic is read this often at most while someone subscribes: at most 30 events a second. */
 export const AUDIO_TOPIC_MS = 34;
+/** The `transport` topic is read this often while someone subscribes (a playing clip's position moves on). */
+export const TRANSPORT_TOPIC_MS = 100;
 
 /** What the topics hook into: the store and services that change state, never individual routes. */
 export interface TopicSources {
@@ -54,11 +56,13 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Streams, each running only while a client subscribes to it (or OSC feedback goes out).
     { name: 'audio', path: `${API_PREFIX}/audio/levels`, inHello: false, onDemand: true, periodMs: AUDIO_TOPIC_MS },
     { name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) },
-    // State changes at once; the position several times a second while a clip plays (each report is a signal).
+    // On demand: read every 100 ms while wanted (the position moves), and at once on a state change.
     {
       name: 'transport',
       path: `${API_PREFIX}/transport`,
       inHello: false,
+      onDemand: true,
+      periodMs: TRANSPORT_TOPIC_MS,
       signals: [s.onTransportChange, s.onSourcesChange, s.onMixChange],
     },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },

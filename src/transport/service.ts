@@ -184,9 +184,7 @@ export class TransportService extends EventEmitter {
     const t = this.clipOn(bus);
     if (t) return t;
     const src = this.d.onBus(bus);
-    throw new ApiError('NOT_A_CLIP', src ? `${src.name} on the ${bus} bus is not a media clip` : `nothing is on the ${bus} bus`, {
-      bus,
-    });
+    throw new ApiError('NOT_A_CLIP', src ? `${src.name} on the ${bus} bus is not a media clip` : `nothing is on the ${bus} bus`);
   }
 
   private busKeys(): string[] {
@@ -219,7 +217,7 @@ export class TransportService extends EventEmitter {
     try {
       status = await this.d.ingest.clipCommand(t.key, cmd, Date.now() + TRANSPORT_LIMITS.seekTimeoutMs);
     } catch (err) {
-      throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${(err as Error).message}`, { bus: t.bus });
+      throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${(err as Error).message}`);
     }
     this.emit('change');
     return viewOf(t, this.saved(t.id), status, this.d.bpm());
