@@ -78,6 +78,11 @@ export class ClipReader {
       o.onReadable(this);
     });
     this.stdout.on('error', () => {});
+    // The exit report waits for stdout to close, which an unread pipe never does: a process that died is let go of
+    // at once (its unread frames are of a run that failed), so the failure shows without waiting for the reads.
+    this.proc.child.once('exit', (code) => {
+      if (!this.stopped && code !== 0) this.stdout.destroy();
+    });
     if (o.pcm) tapPcm(this.proc.child, o.pcm);
   }
 

@@ -328,9 +328,9 @@ export class ClipSource {
     if (this.closing) return;
     const now = Date.now();
     const seek = this.seeking;
-    if (seek && now - seek.since > this.o.stallMs) return this.fail(seek.reader, `no first frame within ${this.o.stallMs} ms`);
+    if (seek && now - seek.since > this.o.stallMs) return this.fail(seek.reader, `no first frame within ${this.o.stallMs} ms`, true);
     if (this.waitingSince && now - this.waitingSince > this.o.stallMs && this.current)
-      return this.fail(this.current, `no new frame for ${this.o.stallMs} ms`);
+      return this.fail(this.current, `no new frame for ${this.o.stallMs} ms`, true);
     if (this.clock.playing && !this.ended && this.current) this.o.onStatus(this.status());
   }
 
@@ -349,7 +349,7 @@ export class ClipSource {
   }
 
   /** The reader died or stalled: no picture until a new one delivers; retried at the position shown, with backoff. */
-  private fail(r: ClipReader, message: string): void {
+  private fail(r: ClipReader, message: string, stalled = false): void {
     const at = r === this.current ? this.shownS : r.startS;
     const play = this.seeking?.play;
     for (const x of [this.current, this.next, this.seeking?.reader]) if (x) void x.stop();
@@ -360,8 +360,9 @@ export class ClipSource {
     this.writer.setDown();
     this.writer.endRun();
     this.pcm?.setAudio(false);
-    this.o.onLog('warn', 'clip reader failed; retrying', { source: this.o.key, reason: message, retryInMs: this.backoff.nextMs });
-    this.setState('retrying', message);
+    const what = stalled ? 'ffmpeg stalled; restarting it' : 'clip reader failed; retrying';
+    this.o.onLog('warn', what, { source: this.o.key, pid: r.pid, reason: message, retryInMs: this.backoff.nextMs });
+    this.setState(stalled ? 'stalled' : 'retrying', message);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
