@@ -29,6 +29,7 @@ export const ERRORS = {
   RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
   PRESET_EXISTS: { status: 409, message: 'an effect preset of that name exists; send overwrite: true to replace it' },
   NOT_A_GENERATOR: { status: 409, message: 'the program source is not a generator, so it has no parameters' },
+  NOT_A_CLIP: { status: 409, message: 'the source on that bus is not a media clip, so it has no transport' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'the Range header asks for no byte of the file' },

@@ -229,3 +229,18 @@ export const MOD_LIMITS = {
   /** Live reports (render worker to main thread) per second at most, sent only while modulators exist. */
   liveHz: 20,
 } as const;
+
+/** Media transport (POST /transport/*): not in LIMITS, whose shape GET /capabilities reports as is. */
+export const TRANSPORT_LIMITS = {
+  speedMin: 0.1,
+  speedMax: 4,
+  /** `sync`: the in-out span lasts this many beats at most. */
+  beatsMax: 256,
+  /** Named cue points per media file, and the length of a name. */
+  cuesMax: 32,
+  cueNameMaxLength: 64,
+  /** Media files whose transport settings are kept; past it the least recently changed are forgotten. */
+  savedMax: 1000,
+  /** A seek (or a command that needs a new reader) answers within this, or 504 ACTIVATION_TIMEOUT. */
+  seekTimeoutMs: 5000,
+} as const;

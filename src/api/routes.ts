@@ -21,6 +21,8 @@ import type { AudioService } from '../audio/service.js';
 import { audioRoutes } from './audio.js';
 import type { Tempo } from '../tempo/types.js';
 import { tempoRoutes } from './tempo.js';
+import { transportRoutes } from './transport.js';
+import type { TransportService } from '../transport/service.js';
 import { modulationRoutes } from './modulation.js';
 import type { Modulation } from '../modulation/service.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
@@ -67,6 +69,7 @@ export interface RouteShow {
   preview: PreviewHub;
   audio: AudioService;
   tempo: Tempo;
+  transport: TransportService;
 }
 
 export interface RouteDeps {
@@ -151,6 +154,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...previewRoutes(show.preview),
     ...audioRoutes(show.audio),
     ...tempoRoutes(show.tempo),
+    ...transportRoutes(show.transport),
     ...eventsRoutes(
       [...d.topics.map((t) => t.name), 'thumbnail'],
       d.topics.filter((t) => t.inHello).map((t) => t.name),

@@ -146,6 +146,7 @@ export async function serve(flags: Overrides): Promise<void> {
     outputsVersion: () => ctx.outputsVersion(),
     browseVersion: () => show.browseTree(),
     tempo: show.tempo,
+    onTransportChange: (cb) => void show.transport.on('change', cb),
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
   });

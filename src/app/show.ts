@@ -42,6 +42,7 @@ import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
 import { ISF_CACHE_LIMITS, LIMITS } from '../limits.js';
+import { TransportService } from '../transport/service.js';
 
 export interface Show {
   display: Display;
@@ -64,6 +65,8 @@ export interface Show {
   audio: AudioService;
   /** The tempo clock (owned by the audio worker). */
   tempo: TempoService;
+  /** Play, pause, seek, speed, loop, in/out and cue points of the clips on the buses. */
+  transport: TransportService;
   /** Input values of the program generator (POST /sources/params). */
   generatorParams: GeneratorParams;
   /** Modulators outside the chain, freeze and the live values the render worker reports. */
@@ -206,6 +209,19 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     log,
   });
   library.on('change', () => rebuild());
+  // Before any media reader opens: a clip's reader starts with its saved transport.
+  let tempoNow: TempoService | null = null;
+  const transport = new TransportService({
+    ingest,
+    onBus: (bus) => (bus === 'program' ? sources.currentSource() : mixer.view().preview),
+    duration: (id) => {
+      const f = library.snapshot().byId.get(id);
+      return f ? f.durationSec : undefined;
+    },
+    bpm: () => tempoNow?.view().bpm ?? 120,
+    fps: cfg.render.fps,
+    state,
+  });
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
     render.setTransitions(s.transitions);
@@ -303,6 +319,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const audioWire = new AudioWire({ readers, program: sources, streams: cfg.live.streams, log });
   const audio = new AudioService(cfg.audio, audioClient, state, log, audioWire);
   const tempo = new TempoService(audioClient, state, log, firstClock.manualBpm);
+  tempoNow = tempo;
   await audio.start();
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
@@ -357,6 +374,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     outputClient,
     audio,
     tempo,
+    transport,
     generatorParams,
     modulation,
     presetsDir,
@@ -376,6 +394,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       await encoder.close();
       await outputClient.stop();
       tempo.stop();
+      transport.stop();
       await audioClient.stop();
       await library.stop();
       await ingest.stop();

@@ -9,6 +9,8 @@ import { liveStream, type LiveValues } from './live-topic.js';
 
 /** The `audio` topic is read this often at most while someone subscribes: at most 30 events a second. */
 export const AUDIO_TOPIC_MS = 34;
+/** The `transport` topic is read this often while someone subscribes (a playing clip's position moves on). */
+export const TRANSPORT_TOPIC_MS = 100;
 
 /** What the topics hook into: the store and services that change state, never individual routes. */
 export interface TopicSources {
@@ -26,6 +28,8 @@ export interface TopicSources {
   browseVersion(): unknown;
   /** The tempo clock (beats and changes of the `tempo` topic). */
   tempo: Pick<Tempo, 'view' | 'onBeat'>;
+  /** A clip on a bus changed transport or moved on (several times a second while it plays). */
+  onTransportChange(cb: () => void): void;
   /** The applied values of the modulated inputs as the render worker last reported them (the `live` topic). */
   live(): LiveValues;
 }
@@ -52,6 +56,15 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Streams, each running only while a client subscribes to it (or OSC feedback goes out).
     { name: 'audio', path: `${API_PREFIX}/audio/levels`, inHello: false, onDemand: true, periodMs: AUDIO_TOPIC_MS },
     { name: 'tempo', path: `${API_PREFIX}/tempo`, inHello: false, onDemand: true, stream: tempoStream(s.tempo) },
+    // On demand: read every 100 ms while wanted (the position moves), and at once on a state change.
+    {
+      name: 'transport',
+      path: `${API_PREFIX}/transport`,
+      inHello: false,
+      onDemand: true,
+      periodMs: TRANSPORT_TOPIC_MS,
+      signals: [s.onTransportChange, s.onSourcesChange, s.onMixChange],
+    },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
   ];
 }

@@ -1,6 +1,7 @@
 // What state.json may hold: each part kept only when its shape is right, so a hand-edited or older file loads.
 import type { ModulationSaved, ShowState, TempoState } from './store.js';
 import { checkModulator, cleanModulators, type Modulator } from '../shared/modulation.js';
+import { sanitizeTransport } from '../transport/settings.js';
 
 /** The parts of a parsed file that have the right shape; the rest falls back to the defaults. */
 export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
@@ -28,6 +29,8 @@ export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   }
   const mod = sanitizeModulation(p.modulation);
   if (mod) out.modulation = mod;
+  const transport = sanitizeTransport(p.transport);
+  if (transport) out.transport = transport;
   return out;
 }
 

@@ -5,6 +5,7 @@ import { atomicWriteFile, removeStaleTemps } from '../util/atomic-write.js';
 import type { Logger } from '../log.js';
 import { sanitize } from './sanitize.js';
 import type { Modulator } from '../shared/modulation.js';
+import type { TransportSaved } from '../transport/settings.js';
 
 export interface ChainEntry {
   type: string;
@@ -40,6 +41,8 @@ export interface ShowState {
   audioSettings?: { gain: number | null; offsetMs: number };
   /** Modulation outside the chain; absent until a modulator or freeze is set. */
   modulation?: ModulationSaved;
+  /** Media transport settings and cue points per media file id; absent until one is changed. */
+  transport?: Record<string, TransportSaved>;
 }
 
 export interface TempoState {

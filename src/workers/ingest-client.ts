@@ -4,7 +4,17 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { log } from '../log.js';
 import { INGEST_LIMITS } from '../limits.js';
-import type { IngestInit, IngestInput, IngestOpenReply, IngestState, IngestToMain, MainToIngest } from '../shared/messages.js';
+import type {
+  ClipCommand,
+  ClipStart,
+  ClipStatus,
+  IngestInit,
+  IngestInput,
+  IngestOpenReply,
+  IngestState,
+  IngestToMain,
+  MainToIngest,
+} from '../shared/messages.js';
 import { answered, NO_DEADLINE, RpcCalls, type RpcOutcome } from '../shared/rpc.js';
 import { stopWorker } from './stop-worker.js';
 
@@ -19,6 +29,8 @@ export interface SourceStatus {
 }
 
 type StateListener = (key: string, state: IngestState, message: string | undefined) => void;
+type ClipListener = (key: string, status: ClipStatus) => void;
+type ClipReply = Extract<IngestToMain, { t: 'clip-reply' }>;
 
 const STOP_TIMEOUT_MS = 5000;
 
@@ -26,6 +38,12 @@ export interface IngestClient {
   on(event: 'state', listener: StateListener): this;
   off(event: 'state', listener: StateListener): this;
   once(event: 'state', listener: StateListener): this;
+}
+
+/** A clip reader's transport changed or moved on (several times a second while it plays). */
+export interface IngestClient {
+  on(event: 'clip', listener: ClipListener): this;
+  off(event: 'clip', listener: ClipListener): this;
 }
 
 /** A source opened and not closed since: reopened on a restarted worker, onto its ring once it has one. */
@@ -53,6 +71,9 @@ export class IngestClient extends EventEmitter {
   /** ffmpeg pids by key, killed synchronously if this process exits with the worker still running. */
   private readonly pids = new Map<string, number>();
   private stopped: Promise<void> | null = null;
+  /** The transport a media video's reader starts with; undefined reads the file as a plain loop. */
+  clipStart: ((key: string, input: IngestInput) => ClipStart | undefined) | null = null;
+  private readonly clips = new Map<string, ClipStatus>();
   private readonly onProcessExit = (): void => {
     for (const pid of this.pids.values()) {
       try {
@@ -86,8 +107,12 @@ export class IngestClient extends EventEmitter {
   /** Sends the key's open as a call; `reopen` hands the ring back so a restarted worker writes on it. */
   private sendOpen(worker: Worker, key: string, held: Held, reopen: boolean): void {
     const ring = reopen && held.ring ? { ring: held.ring, ...(held.pcm ? { pcm: held.pcm } : {}) } : {};
+    // A reopen after a worker restart goes on from the position last reported.
+    const clip = this.clipStart?.(key, held.input);
+    const last = reopen ? this.clips.get(key) : undefined;
+    const start = clip && last ? { ...clip, positionS: last.positionS, paused: last.state !== 'playing' } : clip;
     held.call = this.calls.call<IngestOpenReply>(NO_DEADLINE, (env) =>
-      this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring }),
+      this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring, ...(start ? { clip: start } : {}) }),
     );
     void held.call.then((r) => {
       if (answered(r) && r.ok && this.held.get(key) === held) {
@@ -129,8 +154,28 @@ export class IngestClient extends EventEmitter {
     this.send(this.worker, { t: 'restart', key });
   }
 
+  /** The key's last reported transport; undefined when it is not open as a clip. */
+  clip(key: string): ClipStatus | undefined {
+    return this.clips.get(key);
+  }
+
+  /** Sends a transport command to the key's clip reader; resolves once its effect is in the ring. */
+  async clipCommand(key: string, cmd: ClipCommand, deadline: number): Promise<ClipStatus> {
+    const worker = this.worker;
+    if (!worker || this.stopped) throw new Error('the ingest worker is not running');
+    const r = await this.calls.call<ClipReply>(deadline, (env) => this.send(worker, { t: 'clip', ...env, key, cmd }), {
+      graceMs: 100,
+      timeoutMessage: 'the clip did not show the new position in time',
+    });
+    if (!answered(r)) throw new Error(r.message);
+    if (!r.ok) throw new Error(r.message);
+    this.clips.set(key, r.status);
+    return r.status;
+  }
+
   close(key: string): void {
     this.held.delete(key);
+    this.clips.delete(key);
     if (!this.worker || this.stopped) return;
     this.send(this.worker, { t: 'close', key });
   }
@@ -226,6 +271,7 @@ export class IngestClient extends EventEmitter {
   private onMessage(msg: IngestToMain): void {
     switch (msg.t) {
       case 'open-reply':
+      case 'clip-reply':
       case 'stopped':
         this.calls.settle(msg.id, msg);
         return;
@@ -236,6 +282,12 @@ export class IngestClient extends EventEmitter {
         if (msg.pid !== undefined) this.pids.set(msg.key, msg.pid);
         else if (msg.state !== 'stalled') this.pids.delete(msg.key);
         this.setStatus(msg.key, msg.state, msg.message);
+        return;
+      case 'clip-status':
+        // A status of a key closed meanwhile is stale.
+        if (!this.held.has(msg.key)) return;
+        this.clips.set(msg.key, msg.status);
+        this.emit('clip', msg.key, msg.status);
         return;
       case 'log':
         log[msg.level]({ worker: 'ingest', ...msg.fields }, msg.msg);

@@ -695,6 +695,78 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  // The fixture's program is no clip: well-formed transport requests answer 409 NOT_A_CLIP (test/transport plays one).
+  getTransport: { method: 'GET', cases: () => [ok('both buses', A('/transport'))] },
+  playTransport: {
+    method: 'POST',
+    cases: () => [ok('no body', A('/transport/play'), { expect: [409] }), post('/transport/play').bad('unknown bus', { bus: 'aux' })],
+  },
+  pauseTransport: {
+    method: 'POST',
+    cases: () => [ok('preview bus', A('/transport/pause'), { body: { bus: 'preview' }, expect: [409] })],
+  },
+  toggleTransport: { method: 'POST', cases: () => [ok('empty object', A('/transport/toggle'), { body: {}, expect: [409] })] },
+  restartTransport: { method: 'POST', cases: () => [ok('no body', A('/transport/restart'), { expect: [409] })] },
+  seekTransport: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/seek');
+      return [
+        p.ok('position', { positionS: 1.5 }, [409]),
+        p.ok('fraction', { fraction: 0.5 }, [409]),
+        p.ok('cue', { cue: 'drop' }, [409]),
+        p.bad('negative', { positionS: -1 }),
+        p.bad('NaN as a string', { positionS: 'NaN' }),
+        p.bad('fraction above 1', { fraction: 1.5 }),
+        p.bad('empty cue name', { cue: '' }),
+      ];
+    },
+  },
+  setTransportSpeed: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/speed');
+      return [
+        p.ok('double', { speed: 2 }, [409]),
+        p.ok('four beats', { sync: { beats: 4 } }, [409]),
+        p.bad('zero', { speed: 0 }),
+        p.bad('too fast', { speed: 100 }),
+        p.bad('no beats', { sync: {} }),
+      ];
+    },
+  },
+  setTransportLoop: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/loop');
+      return [p.ok('once', { mode: 'once' }, [409]), p.bad('unknown mode', { mode: 'sideways' })];
+    },
+  },
+  setTransportInOut: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/inout');
+      return [p.ok('both', { in: 1, out: 3 }, [409]), p.ok('clear', { in: null, out: null }, [409]), p.bad('negative', { in: -1 })];
+    },
+  },
+  addTransportCue: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/cues');
+      return [
+        p.ok('cue', { name: 'drop', positionS: 2 }, [409]),
+        p.bad('no name', { positionS: 2 }),
+        p.bad('long name', { name: long(65), positionS: 1 }),
+      ];
+    },
+  },
+  removeTransportCue: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/cues/remove');
+      return [p.ok('cue', { name: 'drop' }, [409]), p.bad('no name', {})];
+    },
+  },
   getMediaThumbnail: {
     method: 'GET',
     cases: (ids) => [

@@ -117,6 +117,17 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/thumbnails/palette/{id}',
     '/api/v1/thumbnails/source/{id}',
     '/api/v1/transitions',
+    '/api/v1/transport',
+    '/api/v1/transport/cues',
+    '/api/v1/transport/cues/remove',
+    '/api/v1/transport/inout',
+    '/api/v1/transport/loop',
+    '/api/v1/transport/pause',
+    '/api/v1/transport/play',
+    '/api/v1/transport/restart',
+    '/api/v1/transport/seek',
+    '/api/v1/transport/speed',
+    '/api/v1/transport/toggle',
     '/media/thumbnails/{id}',
   ]);
   assert.not.ok(

@@ -1780,6 +1780,274 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transport of the clip on each bus
+         * @description State, position of the frame on the output, length, time remaining to the out point, speed, loop mode, in/out and cue points; a bus without a clip is null.
+         */
+        get: operations["getTransport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransport"];
+        /**
+         * The transport of the clip on each bus (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getTransportHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/play": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play the clip
+         * @description An ended clip starts again from its in point. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["playTransport"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportPlay"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause the clip
+         * @description The output holds the frame it shows. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["pauseTransport"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportPause"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/toggle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a paused clip, pause a playing one
+         * @description On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["toggleTransport"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportToggle"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play the clip from its in point
+         * @description Answers once the in point is on the output. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["restartTransport"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportRestart"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/seek": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move to a position, a fraction of the in-out span, or a cue point
+         * @description Exactly one of `positionS` (seconds from the in point to below the out point; 400 names the range), `fraction` (0..1 of the in-out span) or `cue` (a cue point name; 404 ITEM_NOT_FOUND lists the clip’s cue points). The output holds the last frame until the new position is decoded; the answer comes once that frame is on the output. Play or pause stays as it was. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["seekTransport"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportSeek"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/speed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the speed, or sync the clip to the tempo
+         * @description Exactly one of `speed` (0.1-4) or `sync: {beats}` (1-256): the in-out span then lasts that many beats at the current tempo, following tempo changes (speed = span ÷ (beats × 60 / BPM), kept within 0.1-4). Applies from the next frame. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["setTransportSpeed"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportSpeed"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/loop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set what happens at the out point
+         * @description `mode`: `loop` (the default), `once` (hold the last frame, state `ended`) or `once-black`. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["setTransportLoop"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportLoop"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/inout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the in and out points
+         * @description `in` and `out` in seconds; a field left out keeps its value, `null` clears it (the file’s start or end). 400 names the valid range. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["setTransportInOut"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportInout"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/cues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or move a named cue point
+         * @description Seek to it with `POST /transport/seek {"cue": name}`. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["addTransportCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportCues"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/cues/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a named cue point
+         * @description 404 ITEM_NOT_FOUND lists the clip’s cue points. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["removeTransportCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportCuesRemove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -1797,13 +2065,13 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `live`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `live`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
          *     - `{"type":"subscribed","seq","topics"}` confirms a subscription; `{"type":"error","seq","code":"INVALID_REQUEST","message","id"?}` answers a malformed or unknown message; the connection stays open.
          *
-         *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status`, `thumbnail`, `audio`, `tempo` and `live`, which a client names to get them); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
+         *     **Client messages**: `{"type":"subscribe","topics":[…]}` replaces the subscription (default: every topic except `status`, `thumbnail`, `audio`, `tempo`, `live` and `transport`, which a client names to get them); `{"type":"request","id","method":"GET"|"POST"|"DELETE","path":"/api/v1/…","body":{…}}` runs through the same route table, validation, auth and errors as HTTP.
          *
          *     **Limits**: at most `server.maxEventClients` (default 256) connections, the next is closed with 4429. Sockets still waiting to authenticate have 32 places of their own, at most 4 per remote address; a newcomer takes the place of the oldest waiting socket (of its own address, else of the address holding the most places), which is closed with 4429. A client whose unsent data passes 1 MiB has its queue dropped and gets a fresh hello once it drains. A message larger than 66560 bytes closes the connection (1009; a frame over 1 MiB is dropped by the engine without a close frame, 1006). The server pings every 15 s and closes a client silent for 45 s (1001).
          */
@@ -1923,7 +2191,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -2465,6 +2733,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "NOT_A_GENERATOR";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 409 NOT_A_CLIP: the source on that bus is not a media clip, so it has no transport */
+        NOT_A_CLIP: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "NOT_A_CLIP",
+                 *       "message": "the source on that bus is not a media clip, so it has no transport"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "NOT_A_CLIP";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -14959,6 +15256,1358 @@ export interface operations {
         };
     };
     preflightTempoRange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description both buses */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null while the bus holds no clip */
+                        program: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        } | null;
+                        /** @description null while the bus holds no clip */
+                        preview: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getTransportHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description both buses */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    playTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportPlay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    pauseTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    toggleTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportToggle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    restartTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportRestart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    seekTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /** @description seconds from the start of the file */
+                    positionS?: number;
+                    fraction?: number;
+                    /** @description cue point name */
+                    cue?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportSeek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTransportSpeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    speed?: number;
+                    sync?: {
+                        beats: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportSpeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTransportLoop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /**
+                     * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                     * @enum {string}
+                     */
+                    mode: "loop" | "once" | "once-black";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportLoop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTransportInOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /** @description seconds from the start of the file */
+                    in?: number | null;
+                    /** @description seconds from the start of the file */
+                    out?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportInout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    addTransportCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /** @description cue point name */
+                    name: string;
+                    /** @description seconds from the start of the file */
+                    positionS: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportCues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    removeTransportCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /** @description cue point name */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportCuesRemove: {
         parameters: {
             query?: never;
             header?: never;

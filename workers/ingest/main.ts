@@ -2,10 +2,11 @@
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
-import type { IngestInit, IngestInput, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
+import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
 import { expired } from '../../src/shared/rpc.js';
 import { createPcmRing, isPcmRing } from '../../src/shared/pcm-ring.js';
 import { FfmpegSource } from './ffmpeg-source.js';
+import { ClipSource } from './clip-source.js';
 import { wantsAudio } from './pcm-output.js';
 
 if (!parentPort) throw new Error('workers/ingest/main.js runs as a worker thread');
@@ -13,7 +14,8 @@ const port = parentPort;
 const init = workerData as IngestInit;
 
 interface Entry {
-  source: FfmpegSource;
+  /** A media video opened with its transport reads through a ClipSource; every other input through FfmpegSource. */
+  source: FfmpegSource | ClipSource;
   ring: SharedArrayBuffer;
   /** The PCM ring of its audio track, when its input asks for one. */
   pcm: SharedArrayBuffer | undefined;
@@ -56,7 +58,7 @@ function adoptable(ring: SharedArrayBuffer | undefined): ring is SharedArrayBuff
 
 type OpenRequest = Extract<MainToIngest, { t: 'open' }>;
 
-async function open({ id, key, input, live, ring: handed, pcm: handedPcm }: OpenRequest): Promise<void> {
+async function open({ id, key, input, live, ring: handed, pcm: handedPcm, clip }: OpenRequest): Promise<void> {
   const signature = signatureOf(input, live);
   const existing = entries.get(key);
   if (existing?.signature === signature) {
@@ -75,10 +77,14 @@ async function open({ id, key, input, live, ring: handed, pcm: handedPcm }: Open
   // The audio side keeps reading the ring it was given, across a restart of this worker too.
   const pcm = wantsAudio(input) ? (isPcmRing(handedPcm) ? handedPcm : createPcmRing()) : undefined;
   let entry: Entry | undefined;
-  const source = new FfmpegSource({
+  const onState = (state: IngestState, message: string | undefined, pid: number | undefined): void => {
+    // A replaced or closed entry speaks no more for its key, except to say it closed while nothing reopened it.
+    const current = entries.get(key);
+    if (current !== entry && !(state === 'closed' && current === undefined)) return;
+    post({ t: 'state', key, state, message, pid });
+  };
+  const common = {
     key,
-    input,
-    live,
     ring,
     pcm,
     maxWidth: init.maxWidth,
@@ -86,16 +92,22 @@ async function open({ id, key, input, live, ring: handed, pcm: handedPcm }: Open
     fps: init.fps,
     ffmpeg: init.ffmpeg,
     wrapper: await wrapper,
-    stall: init.stall,
     adopted,
-    onState: (state, message, pid) => {
-      // A replaced or closed entry speaks no more for its key, except to say it closed while nothing reopened it.
-      const current = entries.get(key);
-      if (current !== entry && !(state === 'closed' && current === undefined)) return;
-      post({ t: 'state', key, state, message, pid });
-    },
+    onState,
     onLog: logToMain,
-  });
+  };
+  const source =
+    clip && input.kind === 'file' && !input.still
+      ? new ClipSource({
+          ...common,
+          path: input.path,
+          start: clip,
+          stallMs: init.stall.fileMs,
+          onStatus: (status) => {
+            if (entries.get(key) === entry) post({ t: 'clip-status', key, status });
+          },
+        })
+      : new FfmpegSource({ ...common, input, live, stall: init.stall });
   entry = { source, ring, pcm, signature };
   if (stopping) return;
   entries.set(key, entry);
@@ -105,6 +117,21 @@ async function open({ id, key, input, live, ring: handed, pcm: handedPcm }: Open
 
 function pcmOf(entry: Entry): { pcm?: SharedArrayBuffer } {
   return entry.pcm ? { pcm: entry.pcm } : {};
+}
+
+function clipCommand(msg: Extract<MainToIngest, { t: 'clip' }>): void {
+  const { id, key } = msg;
+  const source = entries.get(key)?.source;
+  if (!(source instanceof ClipSource)) {
+    post({ t: 'clip-reply', id, key, ok: false, message: 'the source is not open as a clip' });
+    return;
+  }
+  Promise.resolve()
+    .then(() => source.command(msg.cmd))
+    .then(
+      (status) => post({ t: 'clip-reply', id, key, ok: true, status }),
+      (err: Error) => post({ t: 'clip-reply', id, key, ok: false, message: err.message }),
+    );
 }
 
 async function close(key: string): Promise<void> {
@@ -136,6 +163,8 @@ port.on('message', (msg: MainToIngest) => {
       if (msg.t === 'open' && expired(msg)) post({ t: 'expired', id: msg.id });
       else if (msg.t === 'open') await open(msg);
       else if (msg.t === 'restart') entries.get(msg.key)?.source.restart();
+      // Not awaited: a seek answers once its frame is in the ring, and other commands must not queue behind it.
+      else if (msg.t === 'clip') clipCommand(msg);
       // Not awaited: the key is free at once, and a slow kill must not delay the next open.
       else if (msg.t === 'close') void close(msg.key);
       else if (msg.t === 'stop') await stop(msg.id);

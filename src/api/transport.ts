@@ -1,0 +1,173 @@
+// Transport routes: play, pause, seek, speed or tempo sync, loop mode, in/out and cue points of the clip on a bus.
+import Type, { type TSchema } from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../errors.js';
+import { TRANSPORT_LIMITS } from '../limits.js';
+import { CLIP_LOOPS } from '../shared/messages.js';
+import type { Bus, TransportService, TransportView } from '../transport/service.js';
+
+const { speedMin, speedMax, beatsMax, cueNameMaxLength } = TRANSPORT_LIMITS;
+
+const BusField = Type.Optional(
+  Type.Union([Type.Literal('program'), Type.Literal('preview')], { description: 'the bus whose clip to drive (default program)' }),
+);
+const Seconds = Type.Number({ minimum: 0, description: 'seconds from the start of the file' });
+const Loop = Type.Union(
+  CLIP_LOOPS.map((m) => Type.Literal(m)),
+  { description: '`loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end' },
+);
+
+export const TransportViewSchema = Type.Object({
+  bus: Type.Union([Type.Literal('program'), Type.Literal('preview')]),
+  id: Type.String({ description: 'media file id' }),
+  name: Type.String(),
+  state: Type.Union([Type.Literal('playing'), Type.Literal('paused'), Type.Literal('ended'), Type.Literal('opening')]),
+  positionS: Type.Number({ description: 'position of the frame on the output (s)' }),
+  durationS: Type.Union([Type.Number(), Type.Null()], { description: "the file's length (null: unknown)" }),
+  remainingS: Type.Union([Type.Number(), Type.Null()], { description: 'seconds to the out point at the current speed' }),
+  speed: Type.Number({ description: 'the speed playing now (a synced clip: the one its tempo gives)' }),
+  sync: Type.Union([Type.Object({ beats: Type.Number() }), Type.Null()], { description: 'the in-out span lasts this many beats' }),
+  loop: Loop,
+  in: Type.Union([Seconds, Type.Null()]),
+  out: Type.Union([Seconds, Type.Null()]),
+  cues: Type.Array(Type.Object({ name: Type.String(), positionS: Type.Number() })),
+});
+const Nullable = Type.Union([TransportViewSchema, Type.Null()], { description: 'null while the bus holds no clip' });
+const Answer = Type.Object({ success: Type.Literal(true), transport: TransportViewSchema });
+const CueName = Type.String({ minLength: 1, maxLength: cueNameMaxLength, description: 'cue point name' });
+
+const explain =
+  (rule: string) =>
+  (_where: string, problem: string): ApiError =>
+    new ApiError('INVALID_REQUEST', `${rule} (${problem})`);
+
+export function transportRoutes(t: TransportService): RouteDef[] {
+  const common = { auth: 'required' as const, tags: ['transport'], feature: 'transport' };
+  const post = <B extends TSchema>(
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    body: B,
+    rule: string,
+    run: (body: never, bus: Bus) => Promise<TransportView>,
+    errors: Array<'ITEM_NOT_FOUND'> = [],
+  ): RouteDef =>
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: `${API_PREFIX}/transport/${path}`,
+      operationId,
+      summary,
+      description: `${description} On the program bus unless \`bus\` is \`preview\`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.`,
+      schema: { body },
+      emptyBody: true,
+      invalid: explain(rule),
+      responses: { 200: { description: 'the clip after the change', schema: Answer } },
+      errors: ['INVALID_REQUEST', 'NOT_A_CLIP', 'ACTIVATION_TIMEOUT', ...errors],
+      handler: async (req) => {
+        const b = req.body as { bus?: Bus };
+        return { json: { success: true, transport: await run(req.body as never, b.bus ?? 'program') } };
+      },
+    });
+  const busOnly = Type.Object({ bus: BusField });
+  const busRule = '`bus` may be program or preview';
+  return [
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: `${API_PREFIX}/transport`,
+      operationId: 'getTransport',
+      summary: 'The transport of the clip on each bus',
+      description:
+        'State, position of the frame on the output, length, time remaining to the out point, speed, loop mode, in/out and cue points; a bus without a clip is null.',
+      schema: {},
+      errors: [],
+      responses: { 200: { description: 'both buses', schema: Type.Object({ program: Nullable, preview: Nullable }) } },
+      handler: () => ({ json: t.view() }),
+    }),
+    post('play', 'playTransport', 'Play the clip', 'An ended clip starts again from its in point.', busOnly, busRule, (_b, bus) =>
+      t.play(bus),
+    ),
+    post('pause', 'pauseTransport', 'Pause the clip', 'The output holds the frame it shows.', busOnly, busRule, (_b, bus) => t.pause(bus)),
+    post('toggle', 'toggleTransport', 'Play a paused clip, pause a playing one', '', busOnly, busRule, (_b, bus) => t.toggle(bus)),
+    post(
+      'restart',
+      'restartTransport',
+      'Play the clip from its in point',
+      'Answers once the in point is on the output.',
+      busOnly,
+      busRule,
+      (_b, bus) => t.restart(bus),
+    ),
+    post(
+      'seek',
+      'seekTransport',
+      'Move to a position, a fraction of the in-out span, or a cue point',
+      'Exactly one of `positionS` (seconds from the in point to below the out point; 400 names the range), `fraction` (0..1 of the in-out span) or `cue` (a cue point name; 404 ITEM_NOT_FOUND lists the clip’s cue points). The output holds the last frame until the new position is decoded; the answer comes once that frame is on the output. Play or pause stays as it was.',
+      Type.Object({
+        bus: BusField,
+        positionS: Type.Optional(Seconds),
+        fraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+        cue: Type.Optional(CueName),
+      }),
+      '`positionS` must be a number of seconds ≥ 0, `fraction` a number from 0 to 1, `cue` a name of 1-64 characters',
+      (b: { positionS?: number; fraction?: number; cue?: string }, bus) => t.seek(bus, b),
+      ['ITEM_NOT_FOUND'],
+    ),
+    post(
+      'speed',
+      'setTransportSpeed',
+      'Set the speed, or sync the clip to the tempo',
+      `Exactly one of \`speed\` (${speedMin}-${speedMax}) or \`sync: {beats}\` (1-${beatsMax}): the in-out span then lasts that many beats at the current tempo, following tempo changes (speed = span ÷ (beats × 60 / BPM), kept within ${speedMin}-${speedMax}). Applies from the next frame. Saved per media file.`,
+      Type.Object({
+        bus: BusField,
+        speed: Type.Optional(Type.Number({ minimum: speedMin, maximum: speedMax })),
+        sync: Type.Optional(Type.Object({ beats: Type.Number({ minimum: 1, maximum: beatsMax }) })),
+      }),
+      `\`speed\` must be a number from ${speedMin} to ${speedMax}, \`sync.beats\` a number from 1 to ${beatsMax}`,
+      (b: { speed?: number; sync?: { beats: number } }, bus) => t.speed(bus, b),
+    ),
+    post(
+      'loop',
+      'setTransportLoop',
+      'Set what happens at the out point',
+      '`mode`: `loop` (the default), `once` (hold the last frame, state `ended`) or `once-black`. Saved per media file.',
+      Type.Object({ bus: BusField, mode: Loop }),
+      '`mode` must be one of loop, once, once-black',
+      (b: { mode: (typeof CLIP_LOOPS)[number] }, bus) => t.loop(bus, b.mode),
+    ),
+    post(
+      'inout',
+      'setTransportInOut',
+      'Set the in and out points',
+      '`in` and `out` in seconds; a field left out keeps its value, `null` clears it (the file’s start or end). 400 names the valid range. Saved per media file.',
+      Type.Object({
+        bus: BusField,
+        in: Type.Optional(Type.Union([Seconds, Type.Null()])),
+        out: Type.Optional(Type.Union([Seconds, Type.Null()])),
+      }),
+      '`in` and `out` must be numbers of seconds ≥ 0 or null',
+      (b: { in?: number | null; out?: number | null }, bus) => t.inout(bus, b),
+    ),
+    post(
+      'cues',
+      'addTransportCue',
+      'Add or move a named cue point',
+      'Seek to it with `POST /transport/seek {"cue": name}`. Saved per media file.',
+      Type.Object({ bus: BusField, name: CueName, positionS: Seconds }),
+      '`name` must be 1-64 characters and `positionS` a number of seconds ≥ 0',
+      (b: { name: string; positionS: number }, bus) => t.addCue(bus, b.name, b.positionS),
+    ),
+    post(
+      'cues/remove',
+      'removeTransportCue',
+      'Remove a named cue point',
+      '404 ITEM_NOT_FOUND lists the clip’s cue points.',
+      Type.Object({ bus: BusField, name: CueName }),
+      '`name` must be 1-64 characters',
+      (b: { name: string }, bus) => t.removeCue(bus, b.name),
+      ['ITEM_NOT_FOUND'],
+    ),
+  ];
+}

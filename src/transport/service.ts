@@ -1,0 +1,247 @@
+// Media transport on the program and preview buses: resolves the bus's clip, validates positions against it, keeps
+// the settings per media file id (state.json) and sends commands to the clip's reader in the ingest worker, whose
+// reports are the state GET /transport, the `transport` topic and OSC feedback show.
+import { EventEmitter } from 'node:events';
+import { ApiError, notFound } from '../errors.js';
+import { TRANSPORT_LIMITS } from '../limits.js';
+import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/messages.js';
+import type { StateStore } from '../state/store.js';
+import type { IngestClient } from '../workers/ingest-client.js';
+import { clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved } from './settings.js';
+import { type Bus, type TransportView, viewOf } from './view.js';
+
+export type { Bus, TransportView };
+
+export interface TransportDeps {
+  ingest: IngestClient;
+  /** The source on each bus: id, kind and type as the mix view gives them. */
+  onBus(bus: Bus): { id: string; name: string; sourceKind: string; type: string } | null;
+  /** A media file's length (null: unknown), undefined when the library has no such file. */
+  duration(id: string): number | null | undefined;
+  bpm(): number;
+  fps: number;
+  state: StateStore;
+}
+
+interface Target {
+  bus: Bus;
+  id: string;
+  name: string;
+  key: string;
+  durationS: number | null;
+}
+
+/** How often a tempo-synced clip's speed is compared with the tempo. */
+const SYNC_POLL_MS = 250;
+
+export class TransportService extends EventEmitter {
+  private readonly synced = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly d: TransportDeps) {
+    super();
+    d.ingest.clipStart = (key, input) => this.startFor(key, input);
+    d.ingest.on('clip', (key) => {
+      if (this.busKeys().includes(key)) this.emit('change');
+    });
+    this.timer = setInterval(() => this.followTempo(), SYNC_POLL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Both buses; null where the bus holds no clip. */
+  view(): { program: TransportView | null; preview: TransportView | null } {
+    return { program: this.viewOf('program'), preview: this.viewOf('preview') };
+  }
+
+  viewOf(bus: Bus): TransportView | null {
+    const t = this.clipOn(bus);
+    return t ? viewOf(t, this.saved(t.id), this.d.ingest.clip(t.key), this.d.bpm()) : null;
+  }
+
+  play(bus: Bus): Promise<TransportView> {
+    return this.send(this.target(bus), { op: 'play' });
+  }
+
+  pause(bus: Bus): Promise<TransportView> {
+    return this.send(this.target(bus), { op: 'pause' });
+  }
+
+  toggle(bus: Bus): Promise<TransportView> {
+    const t = this.target(bus);
+    return this.send(t, { op: this.d.ingest.clip(t.key)?.state === 'playing' ? 'pause' : 'play' });
+  }
+
+  restart(bus: Bus): Promise<TransportView> {
+    const t = this.target(bus);
+    return this.send(t, { op: 'seek', positionS: this.saved(t.id).in ?? 0, play: true });
+  }
+
+  seek(bus: Bus, to: { positionS?: number | undefined; fraction?: number | undefined; cue?: string | undefined }): Promise<TransportView> {
+    const t = this.target(bus);
+    const s = this.saved(t.id);
+    const lo = s.in ?? 0;
+    const hi = s.out ?? t.durationS ?? Number.POSITIVE_INFINITY;
+    const given = [to.positionS, to.fraction, to.cue].filter((v) => v !== undefined).length;
+    if (given !== 1) throw new ApiError('INVALID_REQUEST', 'send exactly one of positionS, fraction or cue');
+    let pos: number;
+    if (to.cue !== undefined) {
+      const at = Object.hasOwn(s.cues, to.cue) ? s.cues[to.cue] : undefined;
+      if (at === undefined) throw notFound('cue', to.cue, Object.keys(s.cues));
+      pos = Math.min(Math.max(at, lo), hi);
+    } else if (to.fraction !== undefined) {
+      if (!Number.isFinite(hi)) throw new ApiError('INVALID_REQUEST', 'the clip has no known length; seek by positionS');
+      pos = lo + to.fraction * (hi - lo);
+    } else {
+      pos = to.positionS!;
+      if (!(pos >= lo && pos < hi))
+        throw new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
+    }
+    // The last frame starts one frame period before the out point.
+    pos = Math.max(lo, Math.min(pos, hi - 1 / this.d.fps));
+    return this.send(t, { op: 'seek', positionS: pos });
+  }
+
+  speed(bus: Bus, v: { speed?: number | undefined; sync?: { beats: number } | undefined }): Promise<TransportView> {
+    const t = this.target(bus);
+    if ((v.speed === undefined) === (v.sync === undefined)) throw new ApiError('INVALID_REQUEST', 'send exactly one of speed or sync');
+    return this.change(t, (s) => {
+      if (v.speed !== undefined) {
+        s.speed = v.speed;
+        s.sync = null;
+      } else s.sync = { beats: v.sync!.beats };
+    });
+  }
+
+  loop(bus: Bus, mode: ClipLoop): Promise<TransportView> {
+    return this.change(this.target(bus), (s) => {
+      s.loop = mode;
+    });
+  }
+
+  inout(bus: Bus, v: { in?: number | null | undefined; out?: number | null | undefined }): Promise<TransportView> {
+    const t = this.target(bus);
+    const s = this.saved(t.id);
+    const a = v.in === undefined ? s.in : v.in;
+    const b = v.out === undefined ? s.out : v.out;
+    const len = t.durationS ?? Number.POSITIVE_INFINITY;
+    const minSpan = 2 / this.d.fps;
+    const lo = a ?? 0;
+    const hi = b ?? len;
+    if (lo < 0 || hi > len || hi - lo < minSpan)
+      throw new ApiError('INVALID_REQUEST', `in and out must lie from 0 to ${fmt(len)} s with out at least ${fmt(minSpan)} s after in`);
+    return this.change(t, (x) => {
+      x.in = a;
+      x.out = b;
+    });
+  }
+
+  async addCue(bus: Bus, name: string, positionS: number): Promise<TransportView> {
+    const t = this.target(bus);
+    const len = t.durationS ?? Number.POSITIVE_INFINITY;
+    if (!(positionS >= 0 && positionS < len)) throw new ApiError('INVALID_REQUEST', `positionS must be from 0 to below ${fmt(len)} s`);
+    const s = this.saved(t.id);
+    if (!Object.hasOwn(s.cues, name) && Object.keys(s.cues).length >= TRANSPORT_LIMITS.cuesMax)
+      throw new ApiError('INVALID_REQUEST', `a clip holds at most ${TRANSPORT_LIMITS.cuesMax} cue points; remove one first`);
+    return this.change(t, (x) => {
+      x.cues = { ...x.cues, [name]: positionS };
+    });
+  }
+
+  async removeCue(bus: Bus, name: string): Promise<TransportView> {
+    const t = this.target(bus);
+    const s = this.saved(t.id);
+    if (!Object.hasOwn(s.cues, name)) throw notFound('cue', name, Object.keys(s.cues));
+    return this.change(t, (x) => {
+      const { [name]: _gone, ...rest } = x.cues;
+      x.cues = rest;
+    });
+  }
+
+  /** The transport a media video's reader starts with (its saved settings), or undefined for anything else. */
+  private startFor(key: string, input: IngestInput): ClipStart | undefined {
+    if (input.kind !== 'file' || input.still || !key.startsWith('file:')) return undefined;
+    const id = key.slice('file:'.length);
+    const durationS = this.d.duration(id) ?? null;
+    return { settings: clipSettings(this.saved(id), durationS, this.d.bpm()), durationS };
+  }
+
+  private saved(id: string): TransportSaved {
+    return this.d.state.peek().transport?.[id] ?? DEFAULT_SAVED;
+  }
+
+  private clipOn(bus: Bus): Target | null {
+    const src = this.d.onBus(bus);
+    if (src?.sourceKind !== 'file' || src.type !== 'video') return null;
+    const durationS = this.d.duration(src.id);
+    return { bus, id: src.id, name: src.name, key: `file:${src.id}`, durationS: durationS ?? null };
+  }
+
+  private target(bus: Bus): Target {
+    const t = this.clipOn(bus);
+    if (t) return t;
+    const src = this.d.onBus(bus);
+    throw new ApiError('NOT_A_CLIP', src ? `${src.name} on the ${bus} bus is not a media clip` : `nothing is on the ${bus} bus`);
+  }
+
+  private busKeys(): string[] {
+    return (['program', 'preview'] as const).map((b) => this.clipOn(b)?.key ?? '');
+  }
+
+  /** Saves a settings change, then hands the reader its new settings. */
+  private async change(t: Target, edit: (s: TransportSaved) => void): Promise<TransportView> {
+    const next = structuredClone(this.saved(t.id));
+    edit(next);
+    next.at = Date.now();
+    this.d.state.update((st) => {
+      const all = { ...(st.transport ?? {}), [t.id]: next };
+      const ids = Object.keys(all);
+      if (ids.length > TRANSPORT_LIMITS.savedMax) {
+        ids.sort((x, y) => all[x]!.at - all[y]!.at);
+        for (const id of ids.slice(0, ids.length - TRANSPORT_LIMITS.savedMax)) delete all[id];
+      }
+      st.transport = all;
+    });
+    const settings = clipSettings(next, t.durationS, this.d.bpm());
+    this.synced.set(t.key, settings.speed);
+    // A reader not open as a clip (still opening) takes the saved settings when it opens.
+    if (this.d.ingest.clip(t.key) === undefined) return this.afterChange(t);
+    return this.send(t, { op: 'settings', settings });
+  }
+
+  private async send(t: Target, cmd: ClipCommand): Promise<TransportView> {
+    let status: ClipStatus;
+    try {
+      status = await this.d.ingest.clipCommand(t.key, cmd, Date.now() + TRANSPORT_LIMITS.seekTimeoutMs);
+    } catch (err) {
+      throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${(err as Error).message}`);
+    }
+    this.emit('change');
+    return viewOf(t, this.saved(t.id), status, this.d.bpm());
+  }
+
+  private afterChange(t: Target): TransportView {
+    this.emit('change');
+    return viewOf(t, this.saved(t.id), this.d.ingest.clip(t.key), this.d.bpm());
+  }
+
+  /** Tempo-synced clips on a bus follow tempo changes. */
+  private followTempo(): void {
+    for (const bus of ['program', 'preview'] as const) {
+      const t = this.clipOn(bus);
+      if (!t) continue;
+      const s = this.saved(t.id);
+      const status = this.d.ingest.clip(t.key);
+      if (!s.sync || !status) continue;
+      const speed = effectiveSpeed(s, t.durationS, this.d.bpm());
+      if (Math.abs(speed - status.settings.speed) < 1e-6 || this.synced.get(t.key) === speed) continue;
+      this.synced.set(t.key, speed);
+      void this.send(t, { op: 'settings', settings: clipSettings(s, t.durationS, this.d.bpm()) }).catch(() => this.synced.delete(t.key));
+    }
+  }
+}
+
+const fmt = (s: number): string => (Number.isFinite(s) ? String(Math.round(s * 1000) / 1000) : 'the end');

@@ -1,0 +1,67 @@
+// A media file's transport settings as vjd keeps them (per media file id in state.json): speed or tempo sync, loop
+// mode, in/out points and named cue points; and what the clip reader is told of them.
+import { CLIP_LOOPS, type ClipLoop, type ClipSettings } from '../shared/messages.js';
+import { TRANSPORT_LIMITS } from '../limits.js';
+
+export interface TransportSaved {
+  speed: number;
+  /** The in-out span lasts `beats` beats at the current tempo; null: `speed` applies. */
+  sync: { beats: number } | null;
+  loop: ClipLoop;
+  in: number | null;
+  out: number | null;
+  cues: Record<string, number>;
+  /** Epoch ms of the last change: the oldest are forgotten first past the limit. */
+  at: number;
+}
+
+export const DEFAULT_SAVED: TransportSaved = { speed: 1, sync: null, loop: 'loop', in: null, out: null, cues: {}, at: 0 };
+
+/** Seconds from the in to the out point (null when the clip's length is unknown). */
+export function spanS(s: TransportSaved, durationS: number | null): number | null {
+  const end = s.out ?? durationS;
+  return end === null ? null : end - (s.in ?? 0);
+}
+
+/** The speed the reader plays: `sync` fits the span into its beats at `bpm`, within the speed limits. */
+export function effectiveSpeed(s: TransportSaved, durationS: number | null, bpm: number): number {
+  const span = spanS(s, durationS);
+  if (!s.sync || span === null || span <= 0) return s.speed;
+  const raw = span / ((s.sync.beats * 60) / bpm);
+  return Math.min(TRANSPORT_LIMITS.speedMax, Math.max(TRANSPORT_LIMITS.speedMin, raw));
+}
+
+export function clipSettings(s: TransportSaved, durationS: number | null, bpm: number): ClipSettings {
+  return { speed: effectiveSpeed(s, durationS, bpm), loop: s.loop, inS: s.in, outS: s.out };
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const point = (v: unknown): number | null => (isNum(v) && v >= 0 ? v : null);
+
+/** The saved entries of a parsed state.json that have the right shape (hand-edited files load). */
+export function sanitizeTransport(t: unknown): Record<string, TransportSaved> | undefined {
+  if (!t || typeof t !== 'object') return undefined;
+  const out: Record<string, TransportSaved> = {};
+  for (const [id, raw] of Object.entries(t as Record<string, unknown>).slice(0, TRANSPORT_LIMITS.savedMax)) {
+    if (id.length > 64 || !raw || typeof raw !== 'object') continue;
+    const v = raw as Partial<TransportSaved>;
+    const speed = isNum(v.speed) && v.speed >= TRANSPORT_LIMITS.speedMin && v.speed <= TRANSPORT_LIMITS.speedMax ? v.speed : 1;
+    const beats = v.sync && isNum(v.sync.beats) && v.sync.beats > 0 && v.sync.beats <= TRANSPORT_LIMITS.beatsMax ? v.sync.beats : null;
+    const cues: Record<string, number> = {};
+    if (v.cues && typeof v.cues === 'object') {
+      for (const [name, pos] of Object.entries(v.cues).slice(0, TRANSPORT_LIMITS.cuesMax)) {
+        if (name.length <= TRANSPORT_LIMITS.cueNameMaxLength && point(pos) !== null) cues[name] = pos as number;
+      }
+    }
+    out[id] = {
+      speed,
+      sync: beats === null ? null : { beats },
+      loop: CLIP_LOOPS.includes(v.loop as ClipLoop) ? (v.loop as ClipLoop) : 'loop',
+      in: point(v.in),
+      out: point(v.out),
+      cues,
+      at: isNum(v.at) ? v.at : 0,
+    };
+  }
+  return out;
+}

@@ -1,0 +1,388 @@
+// A media video under transport control: one ClipReader at a time writes into the frame ring, paced by the clip's
+// own clock (play, pause, speed), so pause holds the reader and speed needs no respawn. A seek starts a reader at the
+// target while the ring keeps the last frame, and answers once the target's frame is in the ring. A loop starts the
+// next reader at the in point shortly before the out point, so the wrap shows no gap.
+import type { ClipCommand, ClipStart, ClipStatus, IngestState } from '../../src/shared/messages.js';
+import { FrameRingWriter } from '../../src/shared/frame-ring.js';
+import { Backoff } from '../../src/shared/ffmpeg-supervisor.js';
+import { PcmRingWriter } from '../../src/shared/pcm-ring.js';
+import { ClipClock } from './clip-clock.js';
+import { ClipReader } from './clip-reader.js';
+
+export interface ClipSourceOptions {
+  key: string;
+  path: string;
+  start: ClipStart;
+  ring: SharedArrayBuffer;
+  pcm?: SharedArrayBuffer;
+  maxWidth: number;
+  maxHeight: number;
+  fps: number;
+  ffmpeg: string;
+  wrapper: string[];
+  /** A reader that owes a frame this long counts as stalled and is replaced. */
+  stallMs: number;
+  adopted?: boolean;
+  onState(state: IngestState, message?: string, pid?: number): void;
+  onStatus(status: ClipStatus): void;
+  onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Status reports while playing come this often (at least four a second). */
+const REPORT_MS = 200;
+/** The next loop's reader starts this long (wall time) before the out point. */
+const PRESPAWN_MS = 1500;
+
+interface Seek {
+  reader: ClipReader;
+  since: number;
+  /** Play state once the target frame is shown; undefined keeps the current one. */
+  play: boolean | undefined;
+  waiters: Array<{ resolve(s: ClipStatus): void; reject(e: Error): void }>;
+}
+
+export class ClipSource {
+  private readonly writer: FrameRingWriter;
+  private readonly pcm: PcmRingWriter | null;
+  private readonly clock = new ClipClock();
+  private settings: ClipStart['settings'];
+  private readonly durationS: number | null;
+  private current: ClipReader | null = null;
+  private next: ClipReader | null = null;
+  private seeking: Seek | null = null;
+  private ended = false;
+  /** Position of the frame in the ring: in the file, and on its reader's time line (the clock's). */
+  private shownS: number;
+  private shownRaw: number;
+  private frameNo = 0;
+  private frameW = 0;
+  private frameH = 0;
+  private waitingSince = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly house: NodeJS.Timeout;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly backoff = new Backoff({ firstMs: 1000, maxMs: 10_000, stableMs: 10_000 });
+  private closing = false;
+  private closed: Promise<void> | null = null;
+  private audio: boolean;
+  state: IngestState = 'connecting';
+  message: string | undefined;
+
+  constructor(private readonly o: ClipSourceOptions) {
+    this.writer = new FrameRingWriter(o.ring);
+    this.pcm = o.pcm ? new PcmRingWriter(o.pcm) : null;
+    this.audio = this.pcm !== null;
+    this.settings = { ...o.start.settings };
+    this.durationS = o.start.durationS;
+    this.clock.speed = this.settings.speed;
+    this.clock.playing = o.start.paused !== true;
+    this.shownS = o.start.positionS ?? this.inS();
+    this.shownRaw = this.shownS;
+    if (o.adopted) {
+      this.writer.setDown();
+      this.writer.endRun();
+    }
+    this.house = setInterval(() => this.housekeeping(), REPORT_MS);
+  }
+
+  get pid(): number | undefined {
+    return (this.seeking?.reader ?? this.current)?.pid;
+  }
+
+  start(): void {
+    if (!this.closing && !this.current && !this.seeking) this.beginSeek(this.shownS, undefined);
+  }
+
+  /** A fresh reader at the position shown (the caller knows this one delivers nothing). */
+  restart(): void {
+    if (this.closing) return;
+    this.backoff.reset();
+    this.beginSeek(this.shownS, undefined);
+  }
+
+  close(silent = false): Promise<void> {
+    if (this.closed) return this.closed;
+    this.closing = true;
+    this.writer.setDown();
+    clearInterval(this.house);
+    if (this.timer) clearTimeout(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.failWaiters('the clip was closed');
+    const readers = [this.current, this.next, this.seeking?.reader].filter((r): r is ClipReader => r !== null && r !== undefined);
+    this.current = this.next = null;
+    this.seeking = null;
+    this.closed = Promise.all(readers.map((r) => r.stop())).then(() => {
+      if (!silent) this.setState('closed');
+    });
+    return this.closed;
+  }
+
+  killSync(): void {
+    this.closing = true;
+    for (const r of [this.current, this.next, this.seeking?.reader]) r?.kill();
+  }
+
+  status(): ClipStatus {
+    const state = this.ended ? 'ended' : (this.seeking?.play ?? this.clock.playing) ? 'playing' : 'paused';
+    return { state, positionS: this.shownS, frameNo: this.frameNo, settings: { ...this.settings }, durationS: this.durationS };
+  }
+
+  /** Applies a transport command; resolves with the status once its effect is in the ring. */
+  command(cmd: ClipCommand): Promise<ClipStatus> {
+    if (this.closing) return Promise.reject(new Error('the clip is closed'));
+    const now = Date.now();
+    switch (cmd.op) {
+      case 'play':
+        if (this.ended) return this.seekAndWait(this.inS(), true);
+        if (this.seeking) this.seeking.play = true;
+        else if (!this.clock.playing) {
+          this.clock.setPlaying(true, this.shownRaw, now);
+          // Nothing else wakes a paused reader: its pipe is full and unread.
+          this.tick();
+        }
+        break;
+      case 'pause':
+        if (this.seeking) this.seeking.play = false;
+        if (this.clock.playing) this.clock.setPlaying(false, this.shownRaw, now);
+        break;
+      case 'seek':
+        return this.seekAndWait(cmd.positionS, cmd.play ?? (this.ended ? false : undefined));
+      case 'settings':
+        return this.applySettings(cmd.settings, now);
+    }
+    this.changed();
+    return Promise.resolve(this.status());
+  }
+
+  private applySettings(s: ClipStart['settings'], now: number): Promise<ClipStatus> {
+    const bounds = s.inS !== this.settings.inS || s.outS !== this.settings.outS;
+    const loop = s.loop !== this.settings.loop;
+    this.settings = { ...s };
+    if (this.clock.speed !== s.speed) this.clock.setSpeed(s.speed, now);
+    if (bounds || loop) this.dropNext();
+    // A reader that loops by itself cannot stop at an out point.
+    if (this.current?.loop && !this.plainLoop() && !this.ended) {
+      const here = this.shownS >= this.inS() && this.shownS < this.outS() ? this.shownS : this.inS();
+      return this.seekAndWait(here, undefined);
+    }
+    if (bounds) {
+      const inside = this.shownS >= this.inS() && this.shownS < this.outS();
+      // A reader decodes to the out point it was started with: a moved out point needs one that reads to the new one.
+      if (!inside) return this.seekAndWait(this.inS(), undefined);
+      if (this.current && this.current.endS !== this.endOf()) return this.seekAndWait(this.current.inFile(this.clock.at(now)), undefined);
+    }
+    if (loop && this.ended && s.loop === 'loop') return this.seekAndWait(this.inS(), true);
+    this.schedule(now);
+    this.changed();
+    return Promise.resolve(this.status());
+  }
+
+  private seekAndWait(positionS: number, play: boolean | undefined): Promise<ClipStatus> {
+    return new Promise<ClipStatus>((resolve, reject) => {
+      this.beginSeek(positionS, play);
+      this.seeking!.waiters.push({ resolve, reject });
+    });
+  }
+
+  private inS(): number {
+    return this.settings.inS ?? 0;
+  }
+
+  private outS(): number {
+    return this.settings.outS ?? this.durationS ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Loop mode without in/out points: one reader loops the file by itself, as media always played. */
+  private plainLoop(): boolean {
+    return this.settings.loop === 'loop' && this.settings.inS === null && this.settings.outS === null;
+  }
+
+  /** Where a reader stops: the out point, or null to read to the file's end. */
+  private endOf(): number | null {
+    return this.settings.outS;
+  }
+
+  private spawn(startS: number): ClipReader {
+    return new ClipReader({
+      path: this.o.path,
+      startS,
+      endS: this.endOf(),
+      // ffmpeg's own loop goes back to its seek point's keyframe, not to the start: only a reader from 0 loops itself.
+      loop: this.plainLoop() && startS <= 0,
+      wrapS: this.durationS,
+      maxWidth: this.writer.geometry.maxWidth,
+      maxHeight: this.writer.geometry.maxHeight,
+      fps: this.o.fps,
+      ffmpeg: this.o.ffmpeg,
+      wrapper: this.o.wrapper,
+      pcm: this.audio ? this.pcm : null,
+      onReadable: (r) => {
+        if (r === this.current || r === this.seeking?.reader) this.tick();
+      },
+      onExit: (r, failed) => this.onReaderExit(r, failed),
+    });
+  }
+
+  private beginSeek(positionS: number, play: boolean | undefined): void {
+    const waiters = this.seeking?.waiters ?? [];
+    const keep = play ?? this.seeking?.play;
+    if (this.seeking) void this.seeking.reader.stop();
+    this.seeking = { reader: this.spawn(positionS), since: Date.now(), play: keep, waiters };
+    if (this.state !== 'live') this.setState('connecting');
+  }
+
+  private dropNext(): void {
+    if (this.next) void this.next.stop();
+    this.next = null;
+  }
+
+  /** Writes what is due now: a seek's first frame, or the frames the clock has reached. */
+  private tick(): void {
+    if (this.closing) return;
+    const now = Date.now();
+    const seek = this.seeking;
+    if (seek) {
+      const frame = seek.reader.take();
+      if (!frame) return;
+      if (this.current) void this.current.stop();
+      this.dropNext();
+      this.current = seek.reader;
+      this.seeking = null;
+      this.ended = false;
+      this.clock.setPlaying(seek.play ?? this.clock.playing, seek.reader.startS, now);
+      this.write(frame, seek.reader.startS, seek.reader);
+      for (const w of seek.waiters) w.resolve(this.status());
+      this.changed();
+    }
+    const cur = this.current;
+    if (!cur || !this.clock.playing || this.ended) return this.schedule(now);
+    const target = this.clock.at(now);
+    let frame: Buffer | null = null;
+    let at = 0;
+    // The newest frame due wins: a speed above 1 (or a late tick) skips the ones in between.
+    while (cur.nextPositionS() <= target + 1e-6) {
+      const p = cur.nextPositionS();
+      const f = cur.take();
+      if (!f) break;
+      frame = f;
+      at = p;
+    }
+    if (frame) this.write(frame, at, cur);
+    const owed = cur.nextPositionS() <= target && !cur.eof;
+    this.waitingSince = owed ? this.waitingSince || now : 0;
+    if (cur.eof && target >= cur.nextPositionS()) return this.atEnd(now);
+    const end = cur.loop ? null : (cur.endS ?? this.durationS);
+    if (this.settings.loop === 'loop' && !this.next && end !== null && this.clock.msUntil(end, now) <= PRESPAWN_MS) {
+      this.next = this.spawn(this.inS());
+    }
+    this.schedule(now);
+  }
+
+  private atEnd(now: number): void {
+    if (this.settings.loop === 'loop') {
+      const next = this.next ?? this.spawn(this.inS());
+      this.next = null;
+      void this.current?.stop();
+      this.current = next;
+      this.clock.anchor(next.startS, now);
+      this.changed();
+      return this.tick();
+    }
+    this.ended = true;
+    this.clock.setPlaying(false, this.shownRaw, now);
+    if (this.settings.loop === 'once-black' && this.frameW > 0) {
+      const slot = this.writer.begin(this.frameW, this.frameH);
+      slot.fill(0);
+      for (let i = 3; i < slot.length; i += 4) slot[i] = 255;
+      this.frameNo = this.writer.commit(now);
+    }
+    this.changed();
+  }
+
+  private write(frame: Buffer, positionS: number, reader: ClipReader): void {
+    const { width, height } = reader.run;
+    const slot = this.writer.begin(width, height);
+    slot.set(frame.subarray(0, slot.length));
+    const now = Date.now();
+    this.frameNo = this.writer.commit(now);
+    this.frameW = width;
+    this.frameH = height;
+    this.shownRaw = positionS;
+    this.shownS = reader.inFile(positionS);
+    this.waitingSince = 0;
+    if (reader.run.frames === 1 && reader.run.firstFrameAt === 0) reader.run.firstFrameAt = now;
+    this.backoff.resetIfStable(reader.run.startedAt, now);
+    if (this.state !== 'live') this.setState('live');
+  }
+
+  private schedule(now: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const cur = this.current;
+    if (this.closing || !cur || !this.clock.playing || this.ended) return;
+    const ms = Math.min(1000 / this.o.fps, Math.max(1, this.clock.msUntil(cur.nextPositionS(), now)));
+    this.timer = setTimeout(() => this.tick(), ms);
+  }
+
+  private housekeeping(): void {
+    if (this.closing) return;
+    const now = Date.now();
+    const seek = this.seeking;
+    if (seek && now - seek.since > this.o.stallMs) return this.fail(seek.reader, `no first frame within ${this.o.stallMs} ms`, true);
+    if (this.waitingSince && now - this.waitingSince > this.o.stallMs && this.current)
+      return this.fail(this.current, `no new frame for ${this.o.stallMs} ms`, true);
+    if (this.clock.playing && !this.ended && this.current) this.o.onStatus(this.status());
+  }
+
+  private onReaderExit(r: ClipReader, failed: string | null): void {
+    if (this.closing) return;
+    if (r === this.next && failed) this.next = null;
+    if (r.noAudio && this.audio && (r === this.current || r === this.seeking?.reader)) {
+      // No audio track: the same reader again without the audio output, not a failure.
+      this.audio = false;
+      this.dropNext();
+      return this.beginSeek(r === this.current ? this.shownS : r.startS, undefined);
+    }
+    if (failed && (r === this.current || r === this.seeking?.reader)) this.fail(r, failed);
+    // A reader that ended cleanly is read to its end by tick(); one killed in a stop is done.
+    else if (r === this.current) this.tick();
+  }
+
+  /** The reader died or stalled: no picture until a new one delivers; retried at the position shown, with backoff. */
+  private fail(r: ClipReader, message: string, stalled = false): void {
+    const at = r === this.current ? this.shownS : r.startS;
+    const play = this.seeking?.play;
+    for (const x of [this.current, this.next, this.seeking?.reader]) if (x) void x.stop();
+    this.failWaiters(message);
+    this.current = this.next = null;
+    this.seeking = null;
+    this.waitingSince = 0;
+    this.writer.setDown();
+    this.writer.endRun();
+    this.pcm?.setAudio(false);
+    const what = stalled ? 'ffmpeg stalled; restarting it' : 'clip reader failed; retrying';
+    this.o.onLog('warn', what, { source: this.o.key, pid: r.pid, reason: message, retryInMs: this.backoff.nextMs });
+    this.setState(stalled ? 'stalled' : 'retrying', message);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.closing && !this.seeking) this.beginSeek(at, play);
+    }, this.backoff.take());
+  }
+
+  private failWaiters(message: string): void {
+    const waiters = this.seeking?.waiters ?? [];
+    if (this.seeking) this.seeking.waiters = [];
+    for (const w of waiters) w.reject(new Error(message));
+  }
+
+  private changed(): void {
+    this.o.onStatus(this.status());
+  }
+
+  private setState(state: IngestState, message?: string): void {
+    this.state = state;
+    this.message = message;
+    this.o.onState(state, message, state === 'connecting' || state === 'live' ? this.pid : undefined);
+  }
+}
