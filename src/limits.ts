@@ -204,6 +204,15 @@ export const ISF_DIALECT_LIMITS = {
   depthMax: 256,
 } as const;
 
+/** Caches of encoded images that a show fills (their figures: /status `thumbnails.cache` and `thumbnails.posters`). */
+export const IMAGE_CACHE_LIMITS = {
+  /** Encoded thumbnails kept for repeat requests: bytes and entries (least recently used dropped first). */
+  thumbnailCacheBytes: 16 * 1024 * 1024,
+  thumbnailCacheEntries: 256,
+  /** Media poster files kept in `<dataDir>/cache/posters` (the oldest go first). */
+  posterFilesMax: 2000,
+} as const;
+
 /** ISF programs the render worker keeps compiled ahead, and the catalog's list of files that did not load. */
 export const ISF_CACHE_LIMITS = {
   /** Spare effect and generator programs kept compiled (least recently used dropped first); the rest compile on use. */

@@ -41,7 +41,7 @@ import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
-import { ISF_CACHE_LIMITS, LIMITS } from '../limits.js';
+import { IMAGE_CACHE_LIMITS, ISF_CACHE_LIMITS, LIMITS } from '../limits.js';
 import { TransportService } from '../transport/service.js';
 
 export interface Show {
@@ -230,7 +230,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
 
   const previews = new LivePreviews(readers);
   const encoder = new EncodePool({ log });
-  const posters = new PosterCache({ dir: join(loaded.paths.dataDir, 'cache', 'posters'), log });
+  const posters = new PosterCache({
+    dir: join(loaded.paths.dataDir, 'cache', 'posters'),
+    log,
+    maxEntries: IMAGE_CACHE_LIMITS.posterFilesMax,
+  });
   const renderSize = { width: cfg.render.width, height: cfg.render.height };
   const programSource = new ProgramSource(LIMITS.thumbnails.readbackTimeoutMs);
   const thumbnails = new ThumbnailService({

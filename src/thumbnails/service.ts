@@ -8,7 +8,7 @@ import type { ImageFormat, ThumbSubject } from '../shared/messages.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
 import { ApiError } from '../errors.js';
-import { LIMITS } from '../limits.js';
+import { IMAGE_CACHE_LIMITS, LIMITS } from '../limits.js';
 import { etagOf, fitSize, shortHash, type ThumbKind } from './params.js';
 import { etagMatches } from '../util/etag.js';
 import { ThumbQueue, type QueueStats } from './queue.js';
@@ -87,7 +87,7 @@ export class ThumbnailService {
     low: LIMITS.thumbnails.queueResumeAt,
     concurrency: CONCURRENCY,
   });
-  private readonly cache = new ResultCache(16 * 1024 * 1024, 256);
+  private readonly cache = new ResultCache(IMAGE_CACHE_LIMITS.thumbnailCacheBytes, IMAGE_CACHE_LIMITS.thumbnailCacheEntries);
   /** Per-process nonce in frame digests: frame numbers restart with the process, ETags must not repeat. */
   private readonly boot = randomBytes(3).toString('hex');
   private readonly ringSerials = new WeakMap<SharedArrayBuffer, string>();

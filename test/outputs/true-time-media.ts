@@ -1,20 +1,9 @@
 // Reading a stream's clock off the wire: the PTS of each video PES in MPEG-TS datagrams, and the drift of those
 // timestamps against the arrival times (for the true-time test and its benchmark).
 import { createSocket, type Socket } from 'node:dgram';
+import { videoPts } from '../../src/shared/ts-pts.js';
 
-/** The 90 kHz PTS of each video PES start in an MPEG-TS datagram. */
-export function videoPts(buf: Buffer): number[] {
-  const out: number[] = [];
-  for (let at = 0; at + 188 <= buf.length; at += 188) {
-    const p = buf.subarray(at, at + 188);
-    if (p[0] !== 0x47 || !(p[1]! & 0x40) || !(p[3]! & 0x10)) continue;
-    const start = 4 + (p[3]! & 0x20 ? 1 + p[4]! : 0);
-    const h = p.subarray(start);
-    if (h.length < 14 || h[0] !== 0 || h[1] !== 0 || h[2] !== 1 || (h[3]! & 0xf0) !== 0xe0 || !(h[7]! & 0x80)) continue;
-    out.push(((h[9]! >> 1) & 7) * 2 ** 30 + h[10]! * 2 ** 22 + (h[11]! >> 1) * 2 ** 15 + h[12]! * 2 ** 7 + (h[13]! >> 1));
-  }
-  return out;
-}
+export { videoPts };
 
 export interface PtsArrival {
   /** performance.now() when the datagram came. */

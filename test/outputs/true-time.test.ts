@@ -126,4 +126,58 @@ test("a UDP stream's timestamps track the wall clock within 1 % over slowed rend
   assert.ok(Math.abs(drift) < 0.01, `drift ${(drift * 100).toFixed(2)} % over ${Math.round(overMs)} ms (${frames.length} frames)`);
 });
 
+test('a recording that shares a stream’s encoder and stops while that encoder lags still lasts its wall time within 1 %', async () => {
+  const port = await freeUdpPort();
+  const url = `udp://127.0.0.1:${port}?pkt_size=1316`;
+  const added = await post('/outputs/add', { kind: 'stream', name: 'beside', url, width: 320, height: 180, fps: FPS });
+  assert.is(added.status, 200, added.text);
+  const stream = added.json().current.id as string;
+  await waitUntil(async () => (await output(stream)).state === 'running', 20000);
+  assert.is((await post('/outputs/enabled', { id: 'rec', enabled: true })).status, 200);
+  let startedAt = NaN;
+  await waitUntil(async () => Number.isFinite((startedAt = Date.parse((await output('rec')).startedAt ?? ''))), 20000);
+  const together = async (): Promise<boolean> =>
+    ((await req('GET', api('/status'))).json().outputs.encoders as Array<{ outputs: string[] }>).some(
+      (e) => e.outputs.includes('rec') && e.outputs.includes(stream),
+    );
+  await waitUntil(together, 20000);
+  await sleep(Math.max(0, startedAt + 10_000 - Date.now()));
+  // The shared encoder stops taking frames a second before the stop and until well after it: the recording must
+  // wait for the encode to reach the stop instead of ending where the encoder happened to be.
+  let pids: number[] = [];
+  await waitUntil(async () => (pids = await childPids(server.proc.pid!, '-muxdelay')).length === 1, 20000);
+  process.kill(pids[0]!, 'SIGSTOP');
+  let sentAt = 0;
+  let off: ReturnType<typeof post>;
+  try {
+    await sleep(1000);
+    sentAt = Date.now();
+    off = post('/outputs/enabled', { id: 'rec', enabled: false });
+    await sleep(1500);
+  } finally {
+    process.kill(pids[0]!, 'SIGCONT');
+  }
+  assert.is((await off!).status, 200);
+  const answeredAt = Date.now();
+  await waitUntil(async () => (await output('rec')).state === 'stopped', 20000);
+  const o = await output('rec');
+  const r = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    join(server.dataDir, 'recordings', o.target),
+  ]);
+  const duration = Number(r.stdout);
+  const lo = ((sentAt - startedAt) / 1000) * 0.99;
+  const hi = ((answeredAt - startedAt) / 1000) * 1.01;
+  assert.ok(
+    duration >= lo && duration <= hi,
+    `duration ${duration} s vs wall ${(sentAt - startedAt) / 1000}-${(answeredAt - startedAt) / 1000} s`,
+  );
+  assert.is((await post('/outputs/remove', { id: stream })).status, 200);
+});
+
 test.run();

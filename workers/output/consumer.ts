@@ -81,6 +81,8 @@ export class Consumer {
   private readonly lock = newPhaseLock();
   private lastFrameNo = 0;
   private accepted = 0;
+  /** The timestamp of the first frame written to this ffmpeg (µs; -1 before the first). */
+  private firstUs = -1;
   private runningSince = 0;
   private readonly period: number;
 
@@ -172,6 +174,7 @@ export class Consumer {
     this.size = built.size;
     this.startedAt = new Date().toISOString();
     this.accepted = 0;
+    this.firstUs = -1;
     this.runningSince = 0;
     proc.child.stdin!.on('error', () => {
       // EPIPE when ffmpeg exits: the exit handler reports it.
@@ -238,6 +241,7 @@ export class Consumer {
     this.counters.framesSent++;
     // The slot's own time, not the count of frames written: a dropped slot leaves its gap in the timeline.
     const timeUs = ((this.slots - 1) * 1e6) / this.spec.fps;
+    if (this.firstUs < 0) this.firstUs = timeUs;
     stdin.cork();
     stdin.write(mkvFrameHeader(timeUs, frame.bytes.byteLength));
     stdin.write(frame.bytes, (err) => {
@@ -250,6 +254,14 @@ export class Consumer {
       }
     });
     stdin.uncork();
+  }
+
+  /**
+   * Where the latest slot (written or dropped) sits on this ffmpeg's output clock (ms; ffmpeg starts its output at
+   * the first frame's time), or -1 before any frame: the encode has caught up with now once it passes this.
+   */
+  clockMs(): number {
+    return this.firstUs < 0 ? -1 : ((this.slots - 1) * 1e6) / this.spec.fps / 1000 - this.firstUs / 1000;
   }
 
   /** Ends the output: stdin closed so ffmpeg finishes the file or stream, SIGKILL if it does not within the grace. */

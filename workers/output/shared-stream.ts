@@ -6,13 +6,20 @@ import type { OutputCounters, OutputState } from '../../src/shared/messages.js';
 import { Consumer, type ConsumerDeps } from './consumer.js';
 import { RemuxTarget, type RemuxDeps } from './remux.js';
 import { encodeKey, encoderArgs, type SharedSpec } from './shared-args.js';
+import { TsClock } from '../../src/shared/ts-pts.js';
 
 interface Group {
   /** What /status shows as the encoder's id. */
   name: string;
   encoder: Consumer;
   members: Set<SharedMember>;
+  /** The encoded stream's clock, and the members waiting for it to pass a time before they leave. */
+  clock: TsClock;
+  waiters: Array<{ ms: number; done: () => void }>;
 }
+
+/** A member that stops waits at most this long for the encode to catch up with what it was given. */
+const DRAIN_MS = 3000;
 
 export interface MemberDeps extends Omit<RemuxDeps, 'onState'> {
   /** Same as RemuxDeps.onState, with the encoder this output's stream comes from. */
@@ -42,17 +49,23 @@ export class SharedEncoders {
     if (!g) {
       const name = `enc-${++this.made}`;
       const members = new Set<SharedMember>();
+      const clock = new TsClock();
+      const waiters: Group['waiters'] = [];
       const encoder = new Consumer(name, spec, {
         ...this.encoderDeps,
         onState: (state, lastError) => {
+          // A new encoder process starts its clock again.
+          if (state === 'starting') clock.reset();
           if (state === 'retrying' || state === 'failed') for (const x of members) x.encoderTrouble(lastError);
         },
         args: (input) => encoderArgs(spec, input),
         onData: (chunk) => {
           for (const x of members) x.target.write(chunk);
+          clock.feed(chunk);
+          for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.ms <= clock.latestMs) waiters.splice(i, 1)[0]!.done();
         },
       });
-      g = { name, encoder, members };
+      g = { name, encoder, members, clock, waiters };
       this.groups.set(key, g);
       encoder.start();
     }
@@ -60,17 +73,48 @@ export class SharedEncoders {
     return g;
   }
 
-  leave(m: SharedMember, spec: SharedSpec): Promise<void> {
+  /**
+   * Takes `m` out of its encoder so that its stream or file ends where the stop came, not an encode latency
+   * earlier: with others staying it waits (at most DRAIN_MS) until the encode has passed the slot of the stop;
+   * the last member stops the encoder instead, which flushes every frame it holds before it exits.
+   */
+  async leave(m: SharedMember, spec: SharedSpec): Promise<void> {
     const key = encodeKey(spec);
     const g = this.groups.get(key);
-    if (!g?.members.delete(m) || g.members.size > 0) return Promise.resolve();
+    if (!g?.members.has(m)) return;
+    if (g.members.size > 1) {
+      await drained(g, g.encoder.clockMs());
+      g.members.delete(m);
+      // The others may have left while this one waited: then it ends the encoder.
+      if (g.members.size > 0 || this.groups.get(key) !== g) return;
+    }
     this.groups.delete(key);
-    return g.encoder.stop();
+    await g.encoder.stop();
+    g.members.delete(m);
   }
 
   killAll(): void {
     for (const g of this.groups.values()) g.encoder.kill();
   }
+}
+
+function drained(g: Group, ms: number): Promise<void> {
+  if (ms < 0 || g.clock.latestMs >= ms) return Promise.resolve();
+  return new Promise((resolve) => {
+    const w = {
+      ms,
+      done: () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    };
+    const timer = setTimeout(() => {
+      const at = g.waiters.indexOf(w);
+      if (at >= 0) g.waiters.splice(at, 1);
+      resolve();
+    }, DRAIN_MS);
+    g.waiters.push(w);
+  });
 }
 
 /** One output in a shared encoder: its run, as the output slots drive it. */
@@ -117,11 +161,11 @@ export class SharedMember {
   }
 
   async stop(): Promise<void> {
-    await this.target.stop();
+    // Out of the encoder first (its last frames reach the target meanwhile), then the target ends its file or stream.
+    await this.shared.leave(this, this.spec);
     this.final = this.counters;
-    const done = this.shared.leave(this, this.spec);
     this.group = null;
-    await done;
+    await this.target.stop();
   }
 
   kill(): void {
