@@ -3,6 +3,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
 const root = new URL('..', import.meta.url);
+
+/** Tables in the README's own compact form (results files may come padded): cells trimmed, separators `---`. */
+const compact = (md) =>
+  md
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith('|') || !line.endsWith('|')) return line;
+      const cells = line.slice(1, -1).split('|').map((c) => c.trim());
+      if (cells.every((c) => /^:?-+:?$/.test(c))) return `|${cells.map((c) => `${c.startsWith(':') ? ':' : ''}---${c.endsWith(':') && c.length > 1 ? ':' : ''}`).join('|')}|`;
+      return `|${cells.map((c) => (c ? ` ${c} ` : '  ')).join('|')}|`;
+    })
+    .join('\n');
 const readmeUrl = new URL('README.md', root);
 let readme = await readFile(readmeUrl, 'utf8');
 for (const name of [
@@ -31,7 +43,7 @@ for (const name of [
 ]) {
   let table;
   try {
-    table = (await readFile(new URL(`bench/results/${name}.md`, root), 'utf8')).trim();
+    table = compact((await readFile(new URL(`bench/results/${name}.md`, root), 'utf8')).trim());
   } catch {
     continue;
   }
