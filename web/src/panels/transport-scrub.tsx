@@ -13,6 +13,8 @@ const KEY_STEP = 0.05;
 export function Scrub({ view, bus, positionS }: { view: ClipView; bus: Bus; positionS: number }) {
   const bar = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<number | null>(null);
+  // A ref as well as state: a quick click's pointerup can come before the re-render that pointerdown asked for.
+  const dragging = useRef(false);
   const send = useMemo(() => paced((fraction: number) => drive('/transport/seek', bus, { fraction }), DRAG_GAP_MS), [bus]);
   const at = (clientX: number): number => {
     const r = bar.current?.getBoundingClientRect();
@@ -38,21 +40,26 @@ export function Scrub({ view, bus, positionS }: { view: ClipView; bus: Bus; posi
         onPointerDown={(e) => {
           e.currentTarget.setPointerCapture(e.pointerId);
           const f = at(e.clientX);
+          dragging.current = true;
           setDrag(f);
           send(f);
         }}
         onPointerMove={(e) => {
-          if (drag === null) return;
+          if (!dragging.current) return;
           const f = at(e.clientX);
           setDrag(f);
           send(f);
         }}
         onPointerUp={(e) => {
-          if (drag === null) return;
+          if (!dragging.current) return;
+          dragging.current = false;
           send(at(e.clientX));
           setDrag(null);
         }}
-        onPointerCancel={() => setDrag(null)}
+        onPointerCancel={() => {
+          dragging.current = false;
+          setDrag(null);
+        }}
         onKeyDown={(e) => {
           const step = e.key === 'ArrowRight' ? KEY_STEP : e.key === 'ArrowLeft' ? -KEY_STEP : 0;
           if (step === 0) return;
