@@ -1,7 +1,7 @@
 // The transport panel in Chromium against a server playing a generated clip whose colour changes every second: the
 // panel shows for a clip and not for a generator, the time remaining counts down, the toggle pauses, a click half-way
 // along the scrub bar seeks there, a cue added shows as a marker that seeks, the loop select sets the loop mode, and
-// the panel fits a phone without console errors.
+// the panel fits a phone without console errors; a clip cued on preview alone is driven on the preview bus.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
@@ -181,6 +181,23 @@ test('back on a generator the panel goes and the transport subscription ends', a
     () => o.wsSent.slice(before).some((f) => f.includes('"subscribe"') && !(JSON.parse(f).topics as string[]).includes('transport')),
     'the page drops the transport topic',
   );
+});
+
+test('a clip cued on preview alone gets the panel, which drives the preview bus', async () => {
+  await api('POST', '/mix/cue', { name: 'Colours' });
+  const cued = async (): Promise<any> => (await api('GET', '/transport')).preview;
+  await until(async () => (await cued()) !== null, 'the cued clip has a transport');
+  // The loop mode set above is saved for the file: loop again (and play, had it ended), so it plays until the click.
+  await api('POST', '/transport/loop', { bus: 'preview', mode: 'loop' });
+  await api('POST', '/transport/play', { bus: 'preview' });
+  await until(async () => (await cued()).state === 'playing', 'the cued clip plays');
+  await until(async () => (await page.getByTestId('transport-loop').count()) === 1, 'the controls show');
+  await until(async () => (await page.getByTestId('transport-toggle').textContent()) === 'Pause', 'the toggle offers Pause');
+  assert.is(await page.getByTestId('transport-bus').count(), 0);
+  await page.getByTestId('transport-toggle').click();
+  await until(async () => (await cued()).state === 'paused', 'the preview clip pauses');
+  assert.is((await api('GET', '/transport')).program, null);
+  assert.equal(o.consoleErrors, []);
 });
 
 test.run();
