@@ -28,6 +28,7 @@ const ALL = [
   'modulation',
   'show',
   'show-soak',
+  'transport-seek',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

@@ -40,6 +40,7 @@ for (const name of [
   'modulation',
   'show',
   'show-soak',
+  'transport-seek',
 ]) {
   let table;
   try {

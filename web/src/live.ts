@@ -79,6 +79,7 @@ function subscribe(sock: WebSocket): void {
 
 onWantedChange((topic, on) => {
   if (!on && topic === 'live') update({ live: null });
+  if (!on && topic === 'transport') update({ transport: null });
   if (ws !== null && ws.readyState === WebSocket.OPEN && helloTopics !== null) subscribe(ws);
 });
 

@@ -15,6 +15,7 @@ import { GeneratorPanel } from './panels/generator';
 import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
 import { AudioPanel } from './panels/audio';
+import { TransportPanel } from './panels/transport';
 
 declare global {
   interface Window {
@@ -68,6 +69,7 @@ function App() {
       <main class="grid">
         <div class="col">
           <ProgramPanel />
+          <TransportPanel />
           <BrowsePanel />
         </div>
         <div class="col">

@@ -51,6 +51,10 @@ export function merge(topic: string, data: unknown, patch: Partial<LiveState>): 
     case 'live':
       patch.live = e.data;
       return;
+    case 'transport':
+      patch.transport = e.data;
+      patch.transportAt = performance.now();
+      return;
     case 'thumbnail':
       if (e.data && typeof e.data.url === 'string') patch.thumbs = { ...live().thumbs, [e.data.url]: String(e.data.etag ?? '') };
       return;

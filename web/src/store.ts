@@ -28,6 +28,8 @@ export interface TopicState {
   tempo: { beat: number; bar: number; bpm: number; confidence: number; source: Got<'/tempo'>['source'] };
   /** The applied values of the modulated inputs, at most 30 times a second while subscribed. */
   live: LiveValues;
+  /** The clip on each bus (GET /transport): at once on a change, several times a second while one plays. */
+  transport: Got<'/transport'>;
 }
 
 /** One modulated input's applied value (per component for point2D and color inputs). */
@@ -77,6 +79,10 @@ export interface LiveState {
   tempo: TopicState['tempo'] | null;
   /** The latest `live` event; null while not subscribed or before one arrives. */
   live: LiveValues | null;
+  /** The latest `transport` event; null while not subscribed or before one arrives. */
+  transport: TopicState['transport'] | null;
+  /** Milliseconds since page load when `transport` arrived (the panel moves the position on from there). */
+  transportAt: number;
   /** Whether modulation is frozen (POST /modulation/freeze). */
   frozen: boolean;
   notice: string;
@@ -108,6 +114,8 @@ let state: LiveState = {
   audio: null,
   tempo: null,
   live: null,
+  transport: null,
+  transportAt: 0,
   frozen: false,
   notice: '',
   lastEventAt: 0,

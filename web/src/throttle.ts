@@ -20,3 +20,14 @@ export function latest<T>(send: (v: T) => Promise<unknown>): (v: T) => void {
     else void run(v);
   };
 }
+
+/** Like latest(), and sends start at least `gapMs` apart: a drag sends a few values a second, the last one always. */
+export function paced<T>(send: (v: T) => Promise<unknown>, gapMs: number): (v: T) => void {
+  let lastAt = -Infinity;
+  return latest(async (v: T) => {
+    const wait = lastAt + gapMs - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    lastAt = performance.now();
+    await send(v);
+  });
+}
