@@ -10,8 +10,12 @@ const compact = (md) =>
     .split('\n')
     .map((line) => {
       if (!line.startsWith('|') || !line.endsWith('|')) return line;
-      const cells = line.slice(1, -1).split('|').map((c) => c.trim());
-      if (cells.every((c) => /^:?-+:?$/.test(c))) return `|${cells.map((c) => `${c.startsWith(':') ? ':' : ''}---${c.endsWith(':') && c.length > 1 ? ':' : ''}`).join('|')}|`;
+      const cells = line
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim());
+      if (cells.every((c) => /^:?-+:?$/.test(c)))
+        return `|${cells.map((c) => `${c.startsWith(':') ? ':' : ''}---${c.endsWith(':') && c.length > 1 ? ':' : ''}`).join('|')}|`;
       return `|${cells.map((c) => (c ? ` ${c} ` : '  ')).join('|')}|`;
     })
     .join('\n');
