@@ -219,6 +219,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       return f ? f.durationSec : undefined;
     },
     bpm: () => tempoNow?.view().bpm ?? 120,
+    shown: (key, afterFrame, deadline) => render.shown(key, afterFrame, deadline),
     fps: cfg.render.fps,
     state,
   });

@@ -19,6 +19,8 @@ export interface TransportDeps {
   /** A media file's length (null: unknown), undefined when the library has no such file. */
   duration(id: string): number | null | undefined;
   bpm(): number;
+  /** Resolves null once the program source `key` has drawn a ring frame newer than `afterFrame`, else why not. */
+  shown(key: string, afterFrame: number, deadline: number): Promise<string | null>;
   fps: number;
   state: StateStore;
 }
@@ -214,10 +216,20 @@ export class TransportService extends EventEmitter {
 
   private async send(t: Target, cmd: ClipCommand): Promise<TransportView> {
     let status: ClipStatus;
+    const deadline = Date.now() + TRANSPORT_LIMITS.seekTimeoutMs;
+    const before = this.d.ingest.clip(t.key);
+    // A play from the end starts over from the in point, and a settings change may move the position: a new frame
+    // like a seek's.
+    const fresh = cmd.op === 'seek' || cmd.op === 'settings' || (cmd.op === 'play' && before?.state === 'ended');
     try {
-      status = await this.d.ingest.clipCommand(t.key, cmd, Date.now() + TRANSPORT_LIMITS.seekTimeoutMs);
+      status = await this.d.ingest.clipCommand(t.key, cmd, deadline);
     } catch (err) {
       throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${(err as Error).message}`);
+    }
+    // On the program the answer waits until the output has drawn the command's frame (the preview bus is not drawn).
+    if (fresh && t.bus === 'program' && (cmd.op !== 'settings' || status.frameNo !== before?.frameNo)) {
+      const why = await this.d.shown(t.key, status.frameNo - 1, deadline);
+      if (why !== null) throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${why}`);
     }
     this.emit('change');
     return viewOf(t, this.saved(t.id), status, this.d.bpm());
