@@ -141,6 +141,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       applyGlobal,
       audio: show.audio,
       tempo: show.tempo,
+      transport: show.transport,
       modulation: {
         frozen: () => show.modulation.view.frozen,
         setFrozen: (enabled) => {

@@ -28,7 +28,7 @@ import { LivePreviews } from '../thumbnails/live-previews.js';
 import { ThumbnailService } from '../thumbnails/service.js';
 import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { ProgramSource } from '../thumbnails/program-source.js';
-import { buildActions, type Action } from '../actions/registry.js';
+import { buildActions, transportActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
@@ -379,7 +379,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     generatorParams,
     modulation,
     presetsDir,
-    actions: () => actions,
+    // The cue point actions follow the clip on the program bus, so they are listed as asked.
+    actions: () => [...actions, ...transportActions(transport.viewOf('program')?.cues.map((c) => c.name) ?? [])],
     browseTree: () => tree,
     renderStatus,
     async stop() {

@@ -2,23 +2,12 @@
 // keyframes) is played, paused, sped up, sought, bounded and ended, and its colours are read back from the output.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { COLOURS, makeColourClip, shownColour } from '../helpers/colour-clip.js';
 import { req, sampleOutput, sleep, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 import { connectWs, wsUrl } from '../helpers/ws.js';
 
-const run = promisify(execFile);
-/** The clip's colour in each second, in order. */
-const COLOURS: Array<[string, [number, number, number]]> = [
-  ['red', [255, 0, 0]],
-  ['lime', [0, 255, 0]],
-  ['blue', [0, 0, 255]],
-  ['yellow', [255, 255, 0]],
-  ['magenta', [255, 0, 255]],
-  ['cyan', [0, 255, 255]],
-];
 const FPS = 25;
 const FRAME_S = 1 / FPS;
 let s: TestServer;
@@ -29,13 +18,7 @@ const api = (p: string): string => `${s.base}/api/v1${p}`;
 const post = (p: string, body: unknown = {}) => req('POST', api(p), { body, timeoutMs: 20000 });
 const transport = async () => (await req('GET', api('/transport'), { timeoutMs: 15000 })).json().program;
 
-/** Index of the clip colour the output's middle shows; -1 for black, -2 for anything else. */
-async function shown(): Promise<number> {
-  const [px] = await sampleOutput(s.base);
-  const [r, g, b] = px as [number, number, number];
-  if (r < 40 && g < 40 && b < 40) return -1;
-  return COLOURS.findIndex(([, c]) => Math.abs(c[0] - r) < 60 && Math.abs(c[1] - g) < 60 && Math.abs(c[2] - b) < 60);
-}
+const shown = (): Promise<number> => shownColour(s.base);
 
 async function ok(p: string, body: unknown = {}): Promise<any> {
   const r = await post(p, body);
@@ -60,24 +43,7 @@ test.before(async () => {
   data = join(work, 'data');
   media = join(work, 'media');
   await mkdir(media);
-  const inputs = COLOURS.flatMap(([c]) => ['-f', 'lavfi', '-i', `color=c=${c}:s=96x72:r=${FPS}:d=1`]);
-  const concat = `${COLOURS.map((_, i) => `[${i}]`).join('')}concat=n=${COLOURS.length}:v=1:a=0`;
-  await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    ...inputs,
-    '-filter_complex',
-    concat,
-    '-c:v',
-    'libx264',
-    '-g',
-    String(FPS),
-    '-pix_fmt',
-    'yuv420p',
-    join(media, 'Colours.mp4'),
-  ]);
+  await makeColourClip(media, 'Colours', FPS);
   await boot();
 });
 

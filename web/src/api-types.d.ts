@@ -1241,7 +1241,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio */
+        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio, Transport */
         get: operations["listActions"];
         put?: never;
         post?: never;
@@ -1252,7 +1252,7 @@ export interface paths {
          */
         options: operations["preflightActions"];
         /**
-         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio (headers only)
+         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio, Transport (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listActionsHead"];
@@ -1287,6 +1287,8 @@ export interface paths {
          *     - **Modulation** (`modulation.freeze`, `modulation.release`, `modulation.toggle`): holds every modulated input at its applied value, lets them run on in phase, or flips between the two, like POST /modulation/freeze; `result` is `{frozen}`.
          *
          *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
+         *
+         *     - **Transport** (`transport.play`, `transport.pause`, `transport.toggle`, `transport.restart`, and `transport.cue.<name>` for each cue point of the clip on the program bus): like POST /transport/play, /pause, /toggle, /restart and /transport/seek `{cue}` on the program bus; `result` is the clip's transport. 409 NOT_A_CLIP and 504 ACTIVATION_TIMEOUT as there.
          *
          *     Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).
          */
@@ -12091,10 +12093,10 @@ export interface operations {
                     "application/json": {
                         count: number;
                         items: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport` */
                             category: string;
                         }[];
                     };
@@ -12234,13 +12236,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         action: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio) or `{frozen}` (modulation) */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation) or the clip's transport */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -12397,6 +12399,39 @@ export interface operations {
                         } | {
                             /** @description whether every modulated input is held (modulation actions) */
                             frozen: boolean;
+                        } | {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
                         };
                     };
                 };
@@ -12451,7 +12486,40 @@ export interface operations {
                     };
                 };
             };
-            409: components["responses"]["NOTHING_CUED"];
+            /**
+             * @description 409, one of:
+             *
+             *     - 409 NOTHING_CUED: nothing is cued on the preview bus; POST /mix/cue first
+             *     - 409 NOT_A_CLIP: the source on that bus is not a media clip, so it has no transport
+             */
+            409: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "NOTHING_CUED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "NOT_A_CLIP";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
