@@ -38,6 +38,8 @@ const SYNC_POLL_MS = 250;
 
 export class TransportService extends EventEmitter {
   private readonly synced = new Map<string, number>();
+  /** Where a reader about to open starts (a select's `positionS`), by reader key. */
+  private readonly startAt = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly d: TransportDeps) {
@@ -85,8 +87,7 @@ export class TransportService extends EventEmitter {
   seek(bus: Bus, to: { positionS?: number | undefined; fraction?: number | undefined; cue?: string | undefined }): Promise<TransportView> {
     const t = this.target(bus);
     const s = this.saved(t.id);
-    const lo = s.in ?? 0;
-    const hi = s.out ?? t.durationS ?? Number.POSITIVE_INFINITY;
+    const { lo, hi } = this.span(t);
     const given = [to.positionS, to.fraction, to.cue].filter((v) => v !== undefined).length;
     if (given !== 1) throw new ApiError('INVALID_REQUEST', 'send exactly one of positionS, fraction or cue');
     let pos: number;
@@ -97,14 +98,63 @@ export class TransportService extends EventEmitter {
     } else if (to.fraction !== undefined) {
       if (!Number.isFinite(hi)) throw new ApiError('INVALID_REQUEST', 'the clip has no known length; seek by positionS');
       pos = lo + to.fraction * (hi - lo);
-    } else {
-      pos = to.positionS!;
-      if (!(pos >= lo && pos < hi))
-        throw new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
-    }
+    } else pos = this.checked(t, to.positionS!);
     // The last frame starts one frame period before the out point.
     pos = Math.max(lo, Math.min(pos, hi - 1 / this.d.fps));
     return this.send(t, { op: 'seek', positionS: pos });
+  }
+
+  /**
+   * Runs `select` (of media file `entry` to the program) so that the clip starts at `positionS`: a reader already
+   * open (current, cued or warm) is sought first, so the switch shows the new position; one still to open starts
+   * there. 409 NOT_A_CLIP for anything but a media video; 400 outside its in-out range.
+   */
+  async selectAt<T>(
+    entry: { id: string; name: string; sourceKind: string; type: string },
+    positionS: number,
+    select: () => Promise<T>,
+  ): Promise<T> {
+    if (entry.sourceKind !== 'file' || entry.type !== 'video')
+      throw new ApiError('NOT_A_CLIP', `${entry.name} is not a media clip; positionS applies to media videos`);
+    const durationS = this.d.duration(entry.id) ?? null;
+    const t: Target = { bus: 'program', id: entry.id, name: entry.name, key: `file:${entry.id}`, durationS };
+    const { lo, hi } = this.span(t);
+    const pos = Math.max(lo, Math.min(this.checked(t, positionS), hi - 1 / this.d.fps));
+    if (this.d.ingest.clip(t.key) !== undefined) {
+      await this.send(t, { op: 'seek', positionS: pos });
+      return select();
+    }
+    this.startAt.set(t.key, pos);
+    let result: T;
+    try {
+      result = await select();
+    } catch (err) {
+      this.startAt.delete(t.key);
+      throw err;
+    }
+    // A reader that was opening already when the select came started where it was: it is sought now.
+    if (this.startAt.delete(t.key) && this.clipOn('program')?.key === t.key) await this.send(t, { op: 'seek', positionS: pos });
+    return result;
+  }
+
+  /** `POST /mix/take {restart: true}`: the clip cued on preview goes back to its in point, playing; anything else is left as it is. */
+  async restartCued(): Promise<void> {
+    const t = this.clipOn('preview');
+    if (t) await this.send(t, { op: 'seek', positionS: this.saved(t.id).in ?? 0, play: true });
+  }
+
+  /** The clip's in-out span (s); an unknown length is open-ended. */
+  private span(t: Target): { lo: number; hi: number } {
+    const s = this.saved(t.id);
+    return { lo: s.in ?? 0, hi: s.out ?? t.durationS ?? Number.POSITIVE_INFINITY };
+  }
+
+  /** A position inside the clip's in-out span, else 400 naming the range. */
+  private checked(t: Target, pos: number): number {
+    const { lo, hi } = this.span(t);
+    if (!(pos >= lo && pos < hi))
+      throw new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
+    return pos;
   }
 
   speed(bus: Bus, v: { speed?: number | undefined; sync?: { beats: number } | undefined }): Promise<TransportView> {
@@ -168,7 +218,13 @@ export class TransportService extends EventEmitter {
     if (input.kind !== 'file' || input.still || !key.startsWith('file:')) return undefined;
     const id = key.slice('file:'.length);
     const durationS = this.d.duration(id) ?? null;
-    return { settings: clipSettings(this.saved(id), durationS, this.d.bpm()), durationS };
+    const positionS = this.startAt.get(key);
+    this.startAt.delete(key);
+    return {
+      settings: clipSettings(this.saved(id), durationS, this.d.bpm()),
+      durationS,
+      ...(positionS !== undefined ? { positionS } : {}),
+    };
   }
 
   private saved(id: string): TransportSaved {

@@ -479,7 +479,7 @@ export interface paths {
         put?: never;
         /**
          * Select any source by id or name
-         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`). Optional `positionS`: a media video starts there (a reader already open is sought first, so the switch shows that position; 400 INVALID_REQUEST outside its in-out range, 409 NOT_A_CLIP for another kind of source).
          */
         post: operations["selectSource"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Make a media file the current source
-         * @description `id` is a media file id from browse. Videos loop; stills stay. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` is a media file id from browse. Videos loop; stills stay. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`). Optional `positionS`: a media video starts there (a reader already open is sought first, so the switch shows that position; 400 INVALID_REQUEST outside its in-out range, 409 NOT_A_CLIP for another kind of source).
          */
         post: operations["selectFileInput"];
         delete?: never;
@@ -600,7 +600,7 @@ export interface paths {
         put?: never;
         /**
          * Run the transition from program to preview
-         * @description Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. `cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition).
+         * @description Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. `cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition). `restart: true` first puts a media clip cued on preview back to its in point, playing (504 ACTIVATION_TIMEOUT when its reader did not get there in time; nothing was taken).
          */
         post: operations["takeMix"];
         delete?: never;
@@ -6797,7 +6797,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description id, matched first (exactly, then case-insensitively) */
                     id?: string;
                     /** @description display name, flexible matching when no id matches */
@@ -6810,7 +6810,10 @@ export interface operations {
                     id: string;
                 } | {
                     name: string;
-                });
+                })) & {
+                    /** @description a media video starts at this position (s, inside its in-out range; 400 names the range); 409 NOT_A_CLIP for any other source. Absent: as before (a clip's reader goes on where it is, a new one starts at the in point) */
+                    positionS?: number;
+                };
             };
         };
         responses: {
@@ -6846,6 +6849,7 @@ export interface operations {
             400: components["responses"]["INVALID_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["NOT_A_CLIP"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
@@ -7143,7 +7147,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description id, matched first (exactly, then case-insensitively) */
                     id?: string;
                     /** @description display name, flexible matching when no id matches */
@@ -7156,7 +7160,10 @@ export interface operations {
                     id: string;
                 } | {
                     name: string;
-                });
+                })) & {
+                    /** @description a media video starts at this position (s, inside its in-out range; 400 names the range); 409 NOT_A_CLIP for any other source. Absent: as before (a clip's reader goes on where it is, a new one starts at the in point) */
+                    positionS?: number;
+                };
             };
         };
         responses: {
@@ -7192,6 +7199,7 @@ export interface operations {
             400: components["responses"]["INVALID_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["NOT_A_CLIP"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
@@ -7751,6 +7759,8 @@ export interface operations {
                     transition?: string;
                     /** @description transition length in ms, 0 to 10000 */
                     durationMs?: number;
+                    /** @description true: a media clip cued on preview starts from its in point, playing (other sources as without it) */
+                    restart?: boolean;
                 };
             };
         };
@@ -7946,6 +7956,7 @@ export interface operations {
                     };
                 };
             };
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
         };
     };
     preflightMixTake: {
