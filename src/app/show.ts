@@ -41,6 +41,7 @@ import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
+import { runClipEnd } from '../transport/clip-end.js';
 import { ISF_CACHE_LIMITS, LIMITS } from '../limits.js';
 import { TransportService } from '../transport/service.js';
 
@@ -222,6 +223,24 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     shown: (key, afterFrame, deadline) => render.shown(key, afterFrame, deadline),
     fps: cfg.render.fps,
     state,
+  });
+  transport.on('ended', (id: string, end: 'take' | 'next') => {
+    void runClipEnd(
+      {
+        files: () => library.snapshot().files,
+        take: () => mixer.take({}),
+        select: async (fileId) => {
+          const entry = sources.list().find((e) => e.sourceKind === 'file' && e.id === fileId);
+          if (!entry) return;
+          await mixer.endTransition();
+          // From its in point, playing: its reader may still be open from an earlier end.
+          await transport.selectAt(entry, transport.inPoint(fileId), () => sources.select(entry));
+        },
+        log,
+      },
+      id,
+      end,
+    );
   });
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);

@@ -7,7 +7,7 @@ import { TRANSPORT_LIMITS } from '../limits.js';
 import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/messages.js';
 import type { StateStore } from '../state/store.js';
 import type { IngestClient } from '../workers/ingest-client.js';
-import { clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved } from './settings.js';
+import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved } from './settings.js';
 import { type Bus, type TransportView, viewOf } from './view.js';
 
 export type { Bus, TransportView };
@@ -38,6 +38,8 @@ const SYNC_POLL_MS = 250;
 
 export class TransportService extends EventEmitter {
   private readonly synced = new Map<string, number>();
+  /** The program clip's key once its end was reported (`ended` fires once per end). */
+  private endedKey = '';
   /** Where a reader about to open starts (a select's `positionS`), by reader key. */
   private readonly startAt = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
@@ -47,6 +49,7 @@ export class TransportService extends EventEmitter {
     d.ingest.clipStart = (key, input) => this.startFor(key, input);
     d.ingest.on('clip', (key) => {
       if (this.busKeys().includes(key)) this.emit('change');
+      this.watchEnd(key);
     });
     this.timer = setInterval(() => this.followTempo(), SYNC_POLL_MS);
     this.timer.unref();
@@ -121,7 +124,8 @@ export class TransportService extends EventEmitter {
     const { lo, hi } = this.span(t);
     const pos = Math.max(lo, Math.min(this.checked(t, positionS), hi - 1 / this.d.fps));
     if (this.d.ingest.clip(t.key) !== undefined) {
-      await this.send(t, { op: 'seek', positionS: pos });
+      // A select plays the clip, an ended one too.
+      await this.send(t, { op: 'seek', positionS: pos, play: true });
       return select();
     }
     this.startAt.set(t.key, pos);
@@ -133,8 +137,13 @@ export class TransportService extends EventEmitter {
       throw err;
     }
     // A reader that was opening already when the select came started where it was: it is sought now.
-    if (this.startAt.delete(t.key) && this.clipOn('program')?.key === t.key) await this.send(t, { op: 'seek', positionS: pos });
+    if (this.startAt.delete(t.key) && this.clipOn('program')?.key === t.key) await this.send(t, { op: 'seek', positionS: pos, play: true });
     return result;
+  }
+
+  /** Where media file `id` starts from the top: its in point. */
+  inPoint(id: string): number {
+    return this.saved(id).in ?? 0;
   }
 
   /** `POST /mix/take {restart: true}`: the clip cued on preview goes back to its in point, playing; anything else is left as it is. */
@@ -165,6 +174,13 @@ export class TransportService extends EventEmitter {
         s.speed = v.speed;
         s.sync = null;
       } else s.sync = { beats: v.sync!.beats };
+    });
+  }
+
+  /** What follows the clip's end: saved per media file; `take` and `next` act for the program bus's clip. */
+  end(bus: Bus, mode: ClipEnd): Promise<TransportView> {
+    return this.change(this.target(bus), (s) => {
+      s.end = mode;
     });
   }
 
@@ -294,6 +310,21 @@ export class TransportService extends EventEmitter {
   private afterChange(t: Target): TransportView {
     this.emit('change');
     return viewOf(t, this.saved(t.id), this.d.ingest.clip(t.key), this.d.bpm());
+  }
+
+  /** Emits `ended` (media id, end mode) once when the program's clip reaches its end with `take` or `next` set. */
+  private watchEnd(key: string): void {
+    const t = this.clipOn('program');
+    if (!t || t.key !== key) return;
+    const ended = this.d.ingest.clip(key)?.state === 'ended';
+    if (!ended) {
+      if (this.endedKey === key) this.endedKey = '';
+      return;
+    }
+    if (this.endedKey === key) return;
+    this.endedKey = key;
+    const end = this.saved(t.id).end;
+    if (end === 'take' || end === 'next') this.emit('ended', t.id, end);
   }
 
   /** Tempo-synced clips on a bus follow tempo changes. */

@@ -750,6 +750,13 @@ export const CORPUS: Record<string, Operation> = {
       return [p.ok('once', { mode: 'once' }, [409]), p.bad('unknown mode', { mode: 'sideways' })];
     },
   },
+  setTransportEnd: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/end');
+      return [p.ok('take', { mode: 'take' }, [409]), p.bad('unknown mode', { mode: 'sideways' }), p.bad('no mode', {})];
+    },
+  },
   setTransportInOut: {
     method: 'POST',
     cases: () => {

@@ -1978,6 +1978,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transport/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set what follows the end of a clip that plays once
+         * @description `mode`: `hold` (the default: `once` holds the last frame, `once-black` shows black), `black`, `take` (takes the cued source with the mixer's transition) or `next` (selects the next video of the same media folder, wrapping to the first). Acts when the clip ends in loop mode `once` or `once-black`, for the clip on the program bus; a failed take or select is logged. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["setTransportEnd"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportEnd"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transport/inout": {
         parameters: {
             query?: never;
@@ -12435,6 +12459,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15413,6 +15442,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15448,6 +15482,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15620,6 +15659,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15733,6 +15777,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15846,6 +15895,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15959,6 +16013,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16077,6 +16136,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16195,6 +16259,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16313,6 +16382,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16337,6 +16411,129 @@ export interface operations {
         };
     };
     preflightTransportLoop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTransportEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /**
+                     * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                     * @enum {string}
+                     */
+                    mode: "hold" | "black" | "take" | "next";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportEnd: {
         parameters: {
             query?: never;
             header?: never;
@@ -16430,6 +16627,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16547,6 +16749,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16662,6 +16869,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
