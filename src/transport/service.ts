@@ -7,8 +7,9 @@ import { TRANSPORT_LIMITS } from '../limits.js';
 import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/messages.js';
 import type { StateStore } from '../state/store.js';
 import type { IngestClient } from '../workers/ingest-client.js';
-import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved } from './settings.js';
+import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved, withSaved } from './settings.js';
 import { type Bus, type TransportView, viewOf } from './view.js';
+import { checkCue, checkedInOut, seekPosition, startPosition } from './positions.js';
 
 export type { Bus, TransportView };
 
@@ -89,22 +90,7 @@ export class TransportService extends EventEmitter {
 
   seek(bus: Bus, to: { positionS?: number | undefined; fraction?: number | undefined; cue?: string | undefined }): Promise<TransportView> {
     const t = this.target(bus);
-    const s = this.saved(t.id);
-    const { lo, hi } = this.span(t);
-    const given = [to.positionS, to.fraction, to.cue].filter((v) => v !== undefined).length;
-    if (given !== 1) throw new ApiError('INVALID_REQUEST', 'send exactly one of positionS, fraction or cue');
-    let pos: number;
-    if (to.cue !== undefined) {
-      const at = Object.hasOwn(s.cues, to.cue) ? s.cues[to.cue] : undefined;
-      if (at === undefined) throw notFound('cue', to.cue, Object.keys(s.cues));
-      pos = Math.min(Math.max(at, lo), hi);
-    } else if (to.fraction !== undefined) {
-      if (!Number.isFinite(hi)) throw new ApiError('INVALID_REQUEST', 'the clip has no known length; seek by positionS');
-      pos = lo + to.fraction * (hi - lo);
-    } else pos = this.checked(t, to.positionS!);
-    // The last frame starts one frame period before the out point.
-    pos = Math.max(lo, Math.min(pos, hi - 1 / this.d.fps));
-    return this.send(t, { op: 'seek', positionS: pos });
+    return this.send(t, { op: 'seek', positionS: seekPosition(this.saved(t.id), t.durationS, to, this.d.fps) });
   }
 
   /**
@@ -121,8 +107,7 @@ export class TransportService extends EventEmitter {
       throw new ApiError('NOT_A_CLIP', `${entry.name} is not a media clip; positionS applies to media videos`);
     const durationS = this.d.duration(entry.id) ?? null;
     const t: Target = { bus: 'program', id: entry.id, name: entry.name, key: `file:${entry.id}`, durationS };
-    const { lo, hi } = this.span(t);
-    const pos = Math.max(lo, Math.min(this.checked(t, positionS), hi - 1 / this.d.fps));
+    const pos = startPosition(this.saved(t.id), durationS, positionS, this.d.fps);
     if (this.d.ingest.clip(t.key) !== undefined) {
       // A select plays the clip, an ended one too.
       await this.send(t, { op: 'seek', positionS: pos, play: true });
@@ -152,20 +137,6 @@ export class TransportService extends EventEmitter {
     if (t) await this.send(t, { op: 'seek', positionS: this.saved(t.id).in ?? 0, play: true });
   }
 
-  /** The clip's in-out span (s); an unknown length is open-ended. */
-  private span(t: Target): { lo: number; hi: number } {
-    const s = this.saved(t.id);
-    return { lo: s.in ?? 0, hi: s.out ?? t.durationS ?? Number.POSITIVE_INFINITY };
-  }
-
-  /** A position inside the clip's in-out span, else 400 naming the range. */
-  private checked(t: Target, pos: number): number {
-    const { lo, hi } = this.span(t);
-    if (!(pos >= lo && pos < hi))
-      throw new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
-    return pos;
-  }
-
   speed(bus: Bus, v: { speed?: number | undefined; sync?: { beats: number } | undefined }): Promise<TransportView> {
     const t = this.target(bus);
     if ((v.speed === undefined) === (v.sync === undefined)) throw new ApiError('INVALID_REQUEST', 'send exactly one of speed or sync');
@@ -192,28 +163,16 @@ export class TransportService extends EventEmitter {
 
   inout(bus: Bus, v: { in?: number | null | undefined; out?: number | null | undefined }): Promise<TransportView> {
     const t = this.target(bus);
-    const s = this.saved(t.id);
-    const a = v.in === undefined ? s.in : v.in;
-    const b = v.out === undefined ? s.out : v.out;
-    const len = t.durationS ?? Number.POSITIVE_INFINITY;
-    const minSpan = 2 / this.d.fps;
-    const lo = a ?? 0;
-    const hi = b ?? len;
-    if (lo < 0 || hi > len || hi - lo < minSpan)
-      throw new ApiError('INVALID_REQUEST', `in and out must lie from 0 to ${fmt(len)} s with out at least ${fmt(minSpan)} s after in`);
+    const next = checkedInOut(this.saved(t.id), t.durationS, v, this.d.fps);
     return this.change(t, (x) => {
-      x.in = a;
-      x.out = b;
+      x.in = next.in;
+      x.out = next.out;
     });
   }
 
   async addCue(bus: Bus, name: string, positionS: number): Promise<TransportView> {
     const t = this.target(bus);
-    const len = t.durationS ?? Number.POSITIVE_INFINITY;
-    if (!(positionS >= 0 && positionS < len)) throw new ApiError('INVALID_REQUEST', `positionS must be from 0 to below ${fmt(len)} s`);
-    const s = this.saved(t.id);
-    if (!Object.hasOwn(s.cues, name) && Object.keys(s.cues).length >= TRANSPORT_LIMITS.cuesMax)
-      throw new ApiError('INVALID_REQUEST', `a clip holds at most ${TRANSPORT_LIMITS.cuesMax} cue points; remove one first`);
+    checkCue(this.saved(t.id), t.durationS, name, positionS);
     return this.change(t, (x) => {
       x.cues = { ...x.cues, [name]: positionS };
     });
@@ -271,13 +230,7 @@ export class TransportService extends EventEmitter {
     edit(next);
     next.at = Date.now();
     this.d.state.update((st) => {
-      const all = { ...(st.transport ?? {}), [t.id]: next };
-      const ids = Object.keys(all);
-      if (ids.length > TRANSPORT_LIMITS.savedMax) {
-        ids.sort((x, y) => all[x]!.at - all[y]!.at);
-        for (const id of ids.slice(0, ids.length - TRANSPORT_LIMITS.savedMax)) delete all[id];
-      }
-      st.transport = all;
+      st.transport = withSaved(st.transport ?? {}, t.id, next);
     });
     const settings = clipSettings(next, t.durationS, this.d.bpm());
     this.synced.set(t.key, settings.speed);
@@ -342,5 +295,3 @@ export class TransportService extends EventEmitter {
     }
   }
 }
-
-const fmt = (s: number): string => (Number.isFinite(s) ? String(Math.round(s * 1000) / 1000) : 'the end');

@@ -42,6 +42,17 @@ export function clipSettings(s: TransportSaved, durationS: number | null, bpm: n
   return { speed: effectiveSpeed(s, durationS, bpm), loop, inS: s.in, outS: s.out };
 }
 
+/** The saved settings with media file `id`'s replaced by `next`; past the limit the least recently changed are forgotten. */
+export function withSaved(all: Record<string, TransportSaved>, id: string, next: TransportSaved): Record<string, TransportSaved> {
+  const out = { ...all, [id]: next };
+  const ids = Object.keys(out);
+  if (ids.length > TRANSPORT_LIMITS.savedMax) {
+    ids.sort((x, y) => out[x]!.at - out[y]!.at);
+    for (const gone of ids.slice(0, ids.length - TRANSPORT_LIMITS.savedMax)) delete out[gone];
+  }
+  return out;
+}
+
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const point = (v: unknown): number | null => (isNum(v) && v >= 0 ? v : null);
 
