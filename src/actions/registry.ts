@@ -1,12 +1,12 @@
 // The actions facility: every one-shot control a button can fire, listed with a stable id and a category, built
 // from the effect presets, the sources, the mixer's transitions, the palettes, the global output controls, the tempo
-// clock, modulation freeze and the audio inputs.
+// clock, modulation freeze, the audio inputs and the program clip's transport (its cue points included).
 import type { EffectPreset } from '../catalog/effect-presets.js';
 import type { SourceEntry } from '../sources/source-manager.js';
 import type { Palette } from '../palettes/library.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 
-export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Tempo', 'Modulation', 'Audio'] as const;
+export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Tempo', 'Modulation', 'Audio', 'Transport'] as const;
 export type ActionCategory = (typeof CATEGORIES)[number];
 
 /** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
@@ -25,7 +25,11 @@ export type ActionTarget =
   /** Hold every modulated input where it is, let it run on, or flip between the two. */
   | { kind: 'modulation'; op: 'freeze' | 'release' | 'toggle' }
   /** `input` null: detach the audio input. */
-  | { kind: 'audio'; input: string | null };
+  | { kind: 'audio'; input: string | null }
+  /** The program clip's transport, as POST /transport/play, /pause, /toggle, /restart. */
+  | { kind: 'transport'; op: 'play' | 'pause' | 'toggle' | 'restart' }
+  /** A seek of the program clip to its cue point `cue`. */
+  | { kind: 'transport-cue'; cue: string };
 
 export interface Action {
   id: string;
@@ -57,10 +61,27 @@ const MODULATION: Action[] = [
   { id: 'modulation.toggle', name: 'Freeze/Release Modulation', category: 'Modulation', target: { kind: 'modulation', op: 'toggle' } },
 ];
 
+const TRANSPORT: Action[] = [
+  { id: 'transport.play', name: 'Play Clip', category: 'Transport', target: { kind: 'transport', op: 'play' } },
+  { id: 'transport.pause', name: 'Pause Clip', category: 'Transport', target: { kind: 'transport', op: 'pause' } },
+  { id: 'transport.toggle', name: 'Play/Pause Clip', category: 'Transport', target: { kind: 'transport', op: 'toggle' } },
+  { id: 'transport.restart', name: 'Restart Clip', category: 'Transport', target: { kind: 'transport', op: 'restart' } },
+];
+
+/** The transport actions, with one `transport.cue.<name>` per cue point of the clip on the program bus. */
+export function transportActions(cues: readonly string[]): Action[] {
+  return [
+    ...TRANSPORT,
+    ...cues.map(
+      (cue): Action => ({ id: `transport.cue.${cue}`, name: `Cue: ${cue}`, category: 'Transport', target: { kind: 'transport-cue', cue } }),
+    ),
+  ];
+}
+
 /**
  * All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`,
  * `palette.<paletteId>`, `palette.next`, `global.*`, `tempo.tap|resync|half|double`,
- * `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`.
+ * `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none` (the transport's come from transportActions).
  */
 export function buildActions(
   presets: readonly EffectPreset[],

@@ -18,6 +18,8 @@ import type { StateStore } from '../state/store.js';
 import type { AudioService } from '../audio/service.js';
 import type { Tempo } from '../tempo/types.js';
 import { TempoViewSchema } from './tempo.js';
+import type { TransportService } from '../transport/service.js';
+import { TransportViewSchema } from './transport.js';
 
 export interface ActionDeps {
   actions(): readonly Action[];
@@ -30,6 +32,7 @@ export interface ActionDeps {
   applyGlobal(blackout: boolean, dimmer: number): void;
   tempo: Pick<Tempo, 'tap' | 'resync' | 'multiply'>;
   audio: Pick<AudioService, 'resolve' | 'select'>;
+  transport: Pick<TransportService, 'play' | 'pause' | 'toggle' | 'restart' | 'seek'>;
   /** Freeze and release of every modulator; without it the modulation actions are not offered. */
   modulation?: ModulationFreeze;
 }
@@ -49,7 +52,7 @@ const AudioChoice = Type.Object({
 const ActionSchema = Type.Object({
   id: Type.String({
     description:
-      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none`',
+      '`preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>`',
   }),
   name: Type.String(),
   category: Type.String({ description: CATEGORIES.map((c) => `\`${c}\``).join(', ') }),
@@ -65,6 +68,7 @@ const DESCRIPTION = [
   '- **Tempo** (`tempo.tap`, `tempo.resync`, `tempo.half`, `tempo.double`): like POST /tempo/tap, /tempo/resync and /tempo/multiply; `result` is the tempo (GET /tempo). A Stream Deck button through Companion taps with `tempo.tap`.',
   '- **Modulation** (`modulation.freeze`, `modulation.release`, `modulation.toggle`): holds every modulated input at its applied value, lets them run on in phase, or flips between the two, like POST /modulation/freeze; `result` is `{frozen}`.',
   '- **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.',
+  "- **Transport** (`transport.play`, `transport.pause`, `transport.toggle`, `transport.restart`, and `transport.cue.<name>` for each cue point of the clip on the program bus): like POST /transport/play, /pause, /toggle, /restart and /transport/seek `{cue}` on the program bus; `result` is the clip's transport. 409 NOT_A_CLIP and 504 ACTIVATION_TIMEOUT as there.",
   `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
 ].join('\n\n');
 
@@ -104,6 +108,10 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         await d.audio.select(input);
         return { current: input?.id ?? null };
       }
+      case 'transport':
+        return d.transport[t.op]('program');
+      case 'transport-cue':
+        return d.transport.seek('program', { cue: t.cue });
       case 'modulation': {
         const m = d.modulation!;
         return m.setFrozen(t.op === 'toggle' ? !m.frozen() : t.op === 'freeze');
@@ -126,7 +134,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       path: `${API_PREFIX}/actions`,
       auth: 'required',
       operationId: 'listActions',
-      summary: 'Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio',
+      summary: 'Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio, Transport',
       tags: ['actions'],
       feature: 'actions',
       schema: {},
@@ -157,10 +165,20 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
             success: Type.Literal(true),
             action: ActionSchema,
             result: Type.Union(
-              [ChainItemSchema, CurrentSourceSchema, MixSchema, PaletteSchema, GlobalBody, TempoViewSchema, AudioChoice, Frozen],
+              [
+                ChainItemSchema,
+                CurrentSourceSchema,
+                MixSchema,
+                PaletteSchema,
+                GlobalBody,
+                TempoViewSchema,
+                AudioChoice,
+                Frozen,
+                TransportViewSchema,
+              ],
               {
                 description:
-                  'what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio) or `{frozen}` (modulation)',
+                  "what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation) or the clip's transport",
               },
             ),
           }),
@@ -176,6 +194,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         'TRANSITION_LOAD_FAILED',
         'ACTIVATION_TIMEOUT',
         'NOTHING_CUED',
+        'NOT_A_CLIP',
       ],
       handler: async (req) => {
         const started = Date.now();

@@ -11,6 +11,7 @@ import type { Modulation } from '../modulation/service.js';
 import { modulationFields } from '../modulation/schemas.js';
 import { CurrentSourceSchema, idOrNameInvalid, usableIdOrName } from './sources.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
+import type { TransportService } from '../transport/service.js';
 
 export const TransitionName = Type.String({
   minLength: 1,
@@ -49,7 +50,13 @@ const CueBody = Type.Intersect([
 ]);
 
 const TakeBody = Type.Object(
-  { transition: Type.Optional(TransitionName), durationMs: Type.Optional(DurationMs) },
+  {
+    transition: Type.Optional(TransitionName),
+    durationMs: Type.Optional(DurationMs),
+    restart: Type.Optional(
+      Type.Boolean({ description: 'true: a media clip cued on preview starts from its in point, playing (other sources as without it)' }),
+    ),
+  },
   { additionalProperties: false },
 );
 const PositionBody = Type.Object(
@@ -70,6 +77,8 @@ export interface MixDeps {
   loadError?(kind: 'transition' | 'generator', type: string): string | undefined;
   /** The T-bar's modulator and live position (absent: not shown). */
   modulation?: Modulation;
+  /** A take's `restart`: the cued clip back to its in point. */
+  transport?: Pick<TransportService, 'restartCued'>;
 }
 
 export function mixRoutes(d: MixDeps): RouteDef[] {
@@ -131,15 +140,18 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       description:
         "Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. " +
         '`cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); ' +
-        '500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition).',
+        '500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition). ' +
+        '`restart: true` first puts a media clip cued on preview back to its in point, playing (504 ACTIVATION_TIMEOUT when its reader did not get there in time; nothing was taken).',
       tags: ['mix'],
       feature: 'mixer',
       schema: { body: TakeBody },
       responses: { 200: { description: 'the mixer as the transition starts', schema: Answer } },
-      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'TRANSITION_LOAD_FAILED', 'CHAIN_BUSY'],
-      handler: async (req) => ({
-        json: { success: true, mix: await m.take({ transition: req.body.transition, durationMs: req.body.durationMs }) },
-      }),
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'TRANSITION_LOAD_FAILED', 'CHAIN_BUSY', 'ACTIVATION_TIMEOUT'],
+      handler: async (req) => {
+        // Before the take: the clip's in point is then the first frame the transition shows of it.
+        if (req.body.restart === true) await d.transport?.restartCued();
+        return { json: { success: true, mix: await m.take({ transition: req.body.transition, durationMs: req.body.durationMs }) } };
+      },
     }),
     defineRoute({
       method: 'POST',

@@ -109,6 +109,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
         defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
       },
       loadError,
+      show.transport,
     ),
     ...mixRoutes({
       mixer: show.mixer,
@@ -116,6 +117,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       transitions: () => show.catalog.snapshot.transitions,
       loadError,
       modulation: show.modulation,
+      transport: show.transport,
     }),
     ...catalogRoutes(() => show.catalog.errors),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
@@ -141,6 +143,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       applyGlobal,
       audio: show.audio,
       tempo: show.tempo,
+      transport: show.transport,
       modulation: {
         frozen: () => show.modulation.view.frozen,
         setFrozen: (enabled) => {

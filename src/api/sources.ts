@@ -6,6 +6,7 @@ import { LIMITS } from '../limits.js';
 import type { SourceKind, SourceManager } from '../sources/source-manager.js';
 import { MAX_DURATION_MS, type Mixer, type Transition } from '../sources/mixer.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
+import type { TransportService } from '../transport/service.js';
 
 const Text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.selectIdMaxLength, description }));
 
@@ -60,6 +61,20 @@ const SelectBody = Type.Intersect([
   usableIdOrName,
 ]);
 
+/** The select routes that can pick a media clip also take where it starts. */
+const ClipSelectBody = Type.Intersect([
+  SelectBody,
+  Type.Object({
+    positionS: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description:
+          "a media video starts at this position (s, inside its in-out range; 400 names the range); 409 NOT_A_CLIP for any other source. Absent: as before (a clip's reader goes on where it is, a new one starts at the in point)",
+      }),
+    ),
+  }),
+]);
+
 // CHAIN_BUSY only with a transition: the renderer did not take the mix command in time (nothing changed).
 // SOURCE_LOAD_FAILED and TRANSITION_LOAD_FAILED: the generator's or the transition's shader does not compile (at once).
 const SELECT_ERRORS = [
@@ -78,13 +93,24 @@ export interface SelectMix {
 }
 
 type SelectRequest = {
-  body: { id?: string | undefined; name?: string | undefined; transition?: string | undefined; durationMs?: number | undefined };
+  body: {
+    id?: string | undefined;
+    name?: string | undefined;
+    transition?: string | undefined;
+    durationMs?: number | undefined;
+    positionS?: number | undefined;
+  };
 };
 
 /** `loadError` of a listed generator type (GET /catalog/errors), else undefined. */
 type GeneratorLoadError = (kind: 'generator', type: string) => string | undefined;
 
-export function sourcesRoutes(m: SourceManager, mix: SelectMix, loadError?: GeneratorLoadError): RouteDef[] {
+export function sourcesRoutes(
+  m: SourceManager,
+  mix: SelectMix,
+  loadError?: GeneratorLoadError,
+  clips?: Pick<TransportService, 'selectAt'>,
+): RouteDef[] {
   const select = (kinds: SourceKind[], label: string) => async (req: SelectRequest) => {
     const started = Date.now();
     const id = usable(req.body.id);
@@ -98,10 +124,10 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix, loadError?: Gene
     const durationMs = req.body.durationMs ?? (req.body.transition !== undefined && def.durationMs === 0 ? 1000 : def.durationMs);
     await mix.mixer.endTransition();
     // A cut keeps the plain switch (answer after the first frame, preview bus untouched); others go through the mixer.
-    const current =
-      type === 'cut' || durationMs === 0
-        ? await m.select(entry, started)
-        : await mix.mixer.selectWith(entry, { type, durationMs }, started);
+    const run = () =>
+      type === 'cut' || durationMs === 0 ? m.select(entry, started) : mix.mixer.selectWith(entry, { type, durationMs }, started);
+    const at = req.body.positionS;
+    const current = at !== undefined && clips ? await clips.selectAt(entry, at, run) : await run();
     return { json: { success: true, current } };
   };
   const activation =
@@ -111,6 +137,8 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix, loadError?: Gene
     'Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). ' +
     'Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; ' +
     'an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).';
+  const startsAt =
+    'Optional `positionS`: a media video starts there (a reader already open is sought first, so the switch shows that position; 400 INVALID_REQUEST outside its in-out range, 409 NOT_A_CLIP for another kind of source).';
   return [
     defineRoute({
       method: 'GET',
@@ -177,13 +205,13 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix, loadError?: Gene
       auth: 'required',
       operationId: 'selectSource',
       summary: 'Select any source by id or name',
-      description: `\`id\` matches any source id exactly first; \`name\` uses flexible matching over generators, presets, live inputs, then files (the first match wins). ${activation}`,
+      description: `\`id\` matches any source id exactly first; \`name\` uses flexible matching over generators, presets, live inputs, then files (the first match wins). ${activation} ${startsAt}`,
       tags: ['sources'],
       feature: 'sources',
-      schema: { body: SelectBody },
+      schema: { body: ClipSelectBody },
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
-      errors: [...SELECT_ERRORS],
+      errors: [...SELECT_ERRORS, 'NOT_A_CLIP'],
       handler: select(['generator', 'preset', 'live', 'file'], 'source'),
     }),
     defineRoute({
@@ -207,13 +235,13 @@ export function sourcesRoutes(m: SourceManager, mix: SelectMix, loadError?: Gene
       auth: 'required',
       operationId: 'selectFileInput',
       summary: 'Make a media file the current source',
-      description: `\`id\` is a media file id from browse. Videos loop; stills stay. ${activation}`,
+      description: `\`id\` is a media file id from browse. Videos loop; stills stay. ${activation} ${startsAt}`,
       tags: ['sources'],
       feature: 'media-files',
-      schema: { body: SelectBody },
+      schema: { body: ClipSelectBody },
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
-      errors: [...SELECT_ERRORS],
+      errors: [...SELECT_ERRORS, 'NOT_A_CLIP'],
       handler: select(['file'], 'file'),
     }),
   ];

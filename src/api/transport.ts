@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import { TRANSPORT_LIMITS } from '../limits.js';
 import { CLIP_LOOPS } from '../shared/messages.js';
 import type { Bus, TransportService, TransportView } from '../transport/service.js';
+import { CLIP_ENDS, type ClipEnd } from '../transport/settings.js';
 
 const { speedMin, speedMax, beatsMax, cueNameMaxLength } = TRANSPORT_LIMITS;
 
@@ -15,6 +16,14 @@ const Seconds = Type.Number({ minimum: 0, description: 'seconds from the start o
 const Loop = Type.Union(
   CLIP_LOOPS.map((m) => Type.Literal(m)),
   { description: '`loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end' },
+);
+
+const End = Type.Union(
+  CLIP_ENDS.map((m) => Type.Literal(m)),
+  {
+    description:
+      "what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus",
+  },
 );
 
 export const TransportViewSchema = Type.Object({
@@ -28,6 +37,7 @@ export const TransportViewSchema = Type.Object({
   speed: Type.Number({ description: 'the speed playing now (a synced clip: the one its tempo gives)' }),
   sync: Type.Union([Type.Object({ beats: Type.Number() }), Type.Null()], { description: 'the in-out span lasts this many beats' }),
   loop: Loop,
+  end: End,
   in: Type.Union([Seconds, Type.Null()]),
   out: Type.Union([Seconds, Type.Null()]),
   cues: Type.Array(Type.Object({ name: Type.String(), positionS: Type.Number() })),
@@ -136,6 +146,15 @@ export function transportRoutes(t: TransportService): RouteDef[] {
       Type.Object({ bus: BusField, mode: Loop }),
       '`mode` must be one of loop, once, once-black',
       (b: { mode: (typeof CLIP_LOOPS)[number] }, bus) => t.loop(bus, b.mode),
+    ),
+    post(
+      'end',
+      'setTransportEnd',
+      'Set what follows the end of a clip that plays once',
+      "`mode`: `hold` (the default: `once` holds the last frame, `once-black` shows black), `black`, `take` (takes the cued source with the mixer's transition) or `next` (selects the next video of the same media folder, wrapping to the first). Acts when the clip ends in loop mode `once` or `once-black`, for the clip on the program bus; a failed take or select is logged. Saved per media file.",
+      Type.Object({ bus: BusField, mode: End }),
+      '`mode` must be one of hold, black, take, next',
+      (b: { mode: ClipEnd }, bus) => t.end(bus, b.mode),
     ),
     post(
       'inout',

@@ -28,7 +28,7 @@ import { LivePreviews } from '../thumbnails/live-previews.js';
 import { ThumbnailService } from '../thumbnails/service.js';
 import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { ProgramSource } from '../thumbnails/program-source.js';
-import { buildActions, type Action } from '../actions/registry.js';
+import { buildActions, transportActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
@@ -41,6 +41,7 @@ import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
 import { startClock, TempoService } from '../tempo/service.js';
+import { runClipEnd } from '../transport/clip-end.js';
 import { IMAGE_CACHE_LIMITS, ISF_CACHE_LIMITS, LIMITS } from '../limits.js';
 import { TransportService } from '../transport/service.js';
 
@@ -219,8 +220,27 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       return f ? f.durationSec : undefined;
     },
     bpm: () => tempoNow?.view().bpm ?? 120,
+    shown: (key, afterFrame, deadline) => render.shown(key, afterFrame, deadline),
     fps: cfg.render.fps,
     state,
+  });
+  transport.on('ended', (id: string, end: 'take' | 'next') => {
+    void runClipEnd(
+      {
+        files: () => library.snapshot().files,
+        take: () => mixer.take({}),
+        select: async (fileId) => {
+          const entry = sources.list().find((e) => e.sourceKind === 'file' && e.id === fileId);
+          if (!entry) return;
+          await mixer.endTransition();
+          // From its in point, playing: its reader may still be open from an earlier end.
+          await transport.selectAt(entry, transport.inPoint(fileId), () => sources.select(entry));
+        },
+        log,
+      },
+      id,
+      end,
+    );
   });
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
@@ -382,7 +402,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     generatorParams,
     modulation,
     presetsDir,
-    actions: () => actions,
+    // The cue point actions follow the clip on the program bus, so they are listed as asked.
+    actions: () => [...actions, ...transportActions(transport.viewOf('program')?.cues.map((c) => c.name) ?? [])],
     browseTree: () => tree,
     renderStatus,
     async stop() {

@@ -112,6 +112,21 @@ export function inputFeedback(item: unknown): OscMessage[] {
   return out;
 }
 
+/** Feedback of the `transport` topic: the program clip's position (0..1 of in-out) and time remaining; none without a clip. */
+export function transportFeedback(d: Record<string, unknown>): OscMessage[] {
+  const p = d.program as Record<string, unknown> | null | undefined;
+  if (!p || typeof p.positionS !== 'number') return [];
+  const out: OscMessage[] = [];
+  const lo = typeof p.in === 'number' ? p.in : 0;
+  const hi = typeof p.out === 'number' ? p.out : typeof p.durationS === 'number' ? p.durationS : null;
+  if (hi !== null && hi > lo) {
+    const f = Math.min(1, Math.max(0, (p.positionS - lo) / (hi - lo)));
+    out.push({ address: '/vjd/transport/position', args: [{ type: 'f', value: f }] });
+  }
+  if (typeof p.remainingS === 'number') out.push({ address: '/vjd/transport/remaining', args: [{ type: 'f', value: p.remainingS }] });
+  return out;
+}
+
 /** Where each level of the `audio` topic goes back out. */
 const AUDIO_ADDRESS = {
   level: '/vjd/audio/level',
@@ -162,6 +177,8 @@ export function feedbackFor(topic: string, data: unknown): OscMessage[] {
       if (typeof d.beat === 'number') out.push({ address: '/vjd/tempo/beat', args: [{ type: 'i', value: d.beat }] });
       return out;
     }
+    case 'transport':
+      return transportFeedback(d);
     case 'status': {
       const fps = (d.render as { fps?: unknown } | undefined)?.fps;
       return typeof fps === 'number' ? [{ address: '/vjd/status/fps', args: [{ type: 'f', value: fps }] }] : [];

@@ -79,7 +79,7 @@ export class OscServer {
 
   /** The streamed topics that exist for feedback alone: read only while feedback goes somewhere. */
   wantsTopic(topic: string): boolean {
-    return (topic === 'audio' || topic === 'tempo') && this.sendsFeedback;
+    return (topic === 'audio' || topic === 'tempo' || topic === 'transport') && this.sendsFeedback;
   }
 
   get version(): number {

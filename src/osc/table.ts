@@ -17,6 +17,7 @@ import {
 } from './addresses.js';
 import { TEMPO_AUDIO_TABLE } from './tempo-table.js';
 import { MODULATION_TABLE } from './mod-table.js';
+import { TRANSPORT_TABLE } from './transport-table.js';
 
 /** What a mapper may read of the running show, synchronously, so each message is one request. */
 export interface OscLookup {
@@ -167,6 +168,7 @@ export const OSC_TABLE: readonly OscEntry[] = [
   { address: '/vjd/status/fps', types: 'f', does: 'feedback only', query: { type: 'f', access: 1 } },
   ...TEMPO_AUDIO_TABLE,
   ...MODULATION_TABLE,
+  ...TRANSPORT_TABLE,
 ];
 
 const FIXED = new Map(OSC_TABLE.filter((e) => !e.pattern).map((e) => [e.address, e]));

@@ -167,6 +167,11 @@ export type MainToRender =
   | ({ t: 'source'; bus: Bus; key: string; spec: SourceSpec } & RpcEnvelope)
   /** Answered after the first output frame that shows the command's effect (the new source takes part in it). */
   | ({ t: 'mix'; cmd: MixCommand } & RpcEnvelope)
+  /**
+   * Answered once the program source `key` has drawn a ring frame newer than `afterFrame` to the output (a seek's
+   * frame), at once when `key` is not the program; `expired` past the deadline.
+   */
+  | ({ t: 'shown'; key: string; afterFrame: number } & RpcEnvelope)
   /** The transition shaders (ISF with startImage, endImage, progress), by type. */
   | { t: 'transitions'; items: IsfDescriptor[] }
   /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
@@ -246,6 +251,8 @@ export type RenderToMain =
   | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string }
   /** `load-failed`: the generator's shader does not load or compile (the message names the file and line). */
   | { t: 'source-reply'; id: number; bus: Bus; ok: false; reason: 'expired' | 'superseded' | 'failed' | 'load-failed'; message: string }
+  | { t: 'shown-reply'; id: number; ok: true }
+  | { t: 'shown-reply'; id: number; ok: false; message: string }
   | { t: 'mix-reply'; id: number; ok: true }
   /** `loadFailed`: the transition's shader does not load or compile. */
   | { t: 'mix-reply'; id: number; ok: false; message: string; loadFailed?: boolean }

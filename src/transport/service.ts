@@ -7,8 +7,9 @@ import { TRANSPORT_LIMITS } from '../limits.js';
 import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/messages.js';
 import type { StateStore } from '../state/store.js';
 import type { IngestClient } from '../workers/ingest-client.js';
-import { clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved } from './settings.js';
+import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved, withSaved } from './settings.js';
 import { type Bus, type TransportView, viewOf } from './view.js';
+import { checkCue, checkedInOut, seekPosition, startPosition } from './positions.js';
 
 export type { Bus, TransportView };
 
@@ -19,6 +20,8 @@ export interface TransportDeps {
   /** A media file's length (null: unknown), undefined when the library has no such file. */
   duration(id: string): number | null | undefined;
   bpm(): number;
+  /** Resolves null once the program source `key` has drawn a ring frame newer than `afterFrame`, else why not. */
+  shown(key: string, afterFrame: number, deadline: number): Promise<string | null>;
   fps: number;
   state: StateStore;
 }
@@ -36,6 +39,10 @@ const SYNC_POLL_MS = 250;
 
 export class TransportService extends EventEmitter {
   private readonly synced = new Map<string, number>();
+  /** The program clip's key once its end was reported (`ended` fires once per end). */
+  private endedKey = '';
+  /** Where a reader about to open starts (a select's `positionS`), by reader key. */
+  private readonly startAt = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly d: TransportDeps) {
@@ -43,6 +50,7 @@ export class TransportService extends EventEmitter {
     d.ingest.clipStart = (key, input) => this.startFor(key, input);
     d.ingest.on('clip', (key) => {
       if (this.busKeys().includes(key)) this.emit('change');
+      this.watchEnd(key);
     });
     this.timer = setInterval(() => this.followTempo(), SYNC_POLL_MS);
     this.timer.unref();
@@ -82,27 +90,51 @@ export class TransportService extends EventEmitter {
 
   seek(bus: Bus, to: { positionS?: number | undefined; fraction?: number | undefined; cue?: string | undefined }): Promise<TransportView> {
     const t = this.target(bus);
-    const s = this.saved(t.id);
-    const lo = s.in ?? 0;
-    const hi = s.out ?? t.durationS ?? Number.POSITIVE_INFINITY;
-    const given = [to.positionS, to.fraction, to.cue].filter((v) => v !== undefined).length;
-    if (given !== 1) throw new ApiError('INVALID_REQUEST', 'send exactly one of positionS, fraction or cue');
-    let pos: number;
-    if (to.cue !== undefined) {
-      const at = Object.hasOwn(s.cues, to.cue) ? s.cues[to.cue] : undefined;
-      if (at === undefined) throw notFound('cue', to.cue, Object.keys(s.cues));
-      pos = Math.min(Math.max(at, lo), hi);
-    } else if (to.fraction !== undefined) {
-      if (!Number.isFinite(hi)) throw new ApiError('INVALID_REQUEST', 'the clip has no known length; seek by positionS');
-      pos = lo + to.fraction * (hi - lo);
-    } else {
-      pos = to.positionS!;
-      if (!(pos >= lo && pos < hi))
-        throw new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
+    return this.send(t, { op: 'seek', positionS: seekPosition(this.saved(t.id), t.durationS, to, this.d.fps) });
+  }
+
+  /**
+   * Runs `select` (of media file `entry` to the program) so that the clip starts at `positionS`: a reader already
+   * open (current, cued or warm) is sought first, so the switch shows the new position; one still to open starts
+   * there. 409 NOT_A_CLIP for anything but a media video; 400 outside its in-out range.
+   */
+  async selectAt<T>(
+    entry: { id: string; name: string; sourceKind: string; type: string },
+    positionS: number,
+    select: () => Promise<T>,
+  ): Promise<T> {
+    if (entry.sourceKind !== 'file' || entry.type !== 'video')
+      throw new ApiError('NOT_A_CLIP', `${entry.name} is not a media clip; positionS applies to media videos`);
+    const durationS = this.d.duration(entry.id) ?? null;
+    const t: Target = { bus: 'program', id: entry.id, name: entry.name, key: `file:${entry.id}`, durationS };
+    const pos = startPosition(this.saved(t.id), durationS, positionS, this.d.fps);
+    if (this.d.ingest.clip(t.key) !== undefined) {
+      // A select plays the clip, an ended one too.
+      await this.send(t, { op: 'seek', positionS: pos, play: true });
+      return select();
     }
-    // The last frame starts one frame period before the out point.
-    pos = Math.max(lo, Math.min(pos, hi - 1 / this.d.fps));
-    return this.send(t, { op: 'seek', positionS: pos });
+    this.startAt.set(t.key, pos);
+    let result: T;
+    try {
+      result = await select();
+    } catch (err) {
+      this.startAt.delete(t.key);
+      throw err;
+    }
+    // A reader that was opening already when the select came started where it was: it is sought now.
+    if (this.startAt.delete(t.key) && this.clipOn('program')?.key === t.key) await this.send(t, { op: 'seek', positionS: pos, play: true });
+    return result;
+  }
+
+  /** Where media file `id` starts from the top: its in point. */
+  inPoint(id: string): number {
+    return this.saved(id).in ?? 0;
+  }
+
+  /** `POST /mix/take {restart: true}`: the clip cued on preview goes back to its in point, playing; anything else is left as it is. */
+  async restartCued(): Promise<void> {
+    const t = this.clipOn('preview');
+    if (t) await this.send(t, { op: 'seek', positionS: this.saved(t.id).in ?? 0, play: true });
   }
 
   speed(bus: Bus, v: { speed?: number | undefined; sync?: { beats: number } | undefined }): Promise<TransportView> {
@@ -116,6 +148,13 @@ export class TransportService extends EventEmitter {
     });
   }
 
+  /** What follows the clip's end: saved per media file; `take` and `next` act for the program bus's clip. */
+  end(bus: Bus, mode: ClipEnd): Promise<TransportView> {
+    return this.change(this.target(bus), (s) => {
+      s.end = mode;
+    });
+  }
+
   loop(bus: Bus, mode: ClipLoop): Promise<TransportView> {
     return this.change(this.target(bus), (s) => {
       s.loop = mode;
@@ -124,28 +163,16 @@ export class TransportService extends EventEmitter {
 
   inout(bus: Bus, v: { in?: number | null | undefined; out?: number | null | undefined }): Promise<TransportView> {
     const t = this.target(bus);
-    const s = this.saved(t.id);
-    const a = v.in === undefined ? s.in : v.in;
-    const b = v.out === undefined ? s.out : v.out;
-    const len = t.durationS ?? Number.POSITIVE_INFINITY;
-    const minSpan = 2 / this.d.fps;
-    const lo = a ?? 0;
-    const hi = b ?? len;
-    if (lo < 0 || hi > len || hi - lo < minSpan)
-      throw new ApiError('INVALID_REQUEST', `in and out must lie from 0 to ${fmt(len)} s with out at least ${fmt(minSpan)} s after in`);
+    const next = checkedInOut(this.saved(t.id), t.durationS, v, this.d.fps);
     return this.change(t, (x) => {
-      x.in = a;
-      x.out = b;
+      x.in = next.in;
+      x.out = next.out;
     });
   }
 
   async addCue(bus: Bus, name: string, positionS: number): Promise<TransportView> {
     const t = this.target(bus);
-    const len = t.durationS ?? Number.POSITIVE_INFINITY;
-    if (!(positionS >= 0 && positionS < len)) throw new ApiError('INVALID_REQUEST', `positionS must be from 0 to below ${fmt(len)} s`);
-    const s = this.saved(t.id);
-    if (!Object.hasOwn(s.cues, name) && Object.keys(s.cues).length >= TRANSPORT_LIMITS.cuesMax)
-      throw new ApiError('INVALID_REQUEST', `a clip holds at most ${TRANSPORT_LIMITS.cuesMax} cue points; remove one first`);
+    checkCue(this.saved(t.id), t.durationS, name, positionS);
     return this.change(t, (x) => {
       x.cues = { ...x.cues, [name]: positionS };
     });
@@ -166,7 +193,13 @@ export class TransportService extends EventEmitter {
     if (input.kind !== 'file' || input.still || !key.startsWith('file:')) return undefined;
     const id = key.slice('file:'.length);
     const durationS = this.d.duration(id) ?? null;
-    return { settings: clipSettings(this.saved(id), durationS, this.d.bpm()), durationS };
+    const positionS = this.startAt.get(key);
+    this.startAt.delete(key);
+    return {
+      settings: clipSettings(this.saved(id), durationS, this.d.bpm()),
+      durationS,
+      ...(positionS !== undefined ? { positionS } : {}),
+    };
   }
 
   private saved(id: string): TransportSaved {
@@ -197,13 +230,7 @@ export class TransportService extends EventEmitter {
     edit(next);
     next.at = Date.now();
     this.d.state.update((st) => {
-      const all = { ...(st.transport ?? {}), [t.id]: next };
-      const ids = Object.keys(all);
-      if (ids.length > TRANSPORT_LIMITS.savedMax) {
-        ids.sort((x, y) => all[x]!.at - all[y]!.at);
-        for (const id of ids.slice(0, ids.length - TRANSPORT_LIMITS.savedMax)) delete all[id];
-      }
-      st.transport = all;
+      st.transport = withSaved(st.transport ?? {}, t.id, next);
     });
     const settings = clipSettings(next, t.durationS, this.d.bpm());
     this.synced.set(t.key, settings.speed);
@@ -214,10 +241,20 @@ export class TransportService extends EventEmitter {
 
   private async send(t: Target, cmd: ClipCommand): Promise<TransportView> {
     let status: ClipStatus;
+    const deadline = Date.now() + TRANSPORT_LIMITS.seekTimeoutMs;
+    const before = this.d.ingest.clip(t.key);
+    // A play from the end starts over from the in point, and a settings change may move the position: a new frame
+    // like a seek's.
+    const fresh = cmd.op === 'seek' || cmd.op === 'settings' || (cmd.op === 'play' && before?.state === 'ended');
     try {
-      status = await this.d.ingest.clipCommand(t.key, cmd, Date.now() + TRANSPORT_LIMITS.seekTimeoutMs);
+      status = await this.d.ingest.clipCommand(t.key, cmd, deadline);
     } catch (err) {
       throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${(err as Error).message}`);
+    }
+    // On the program the answer waits until the output has drawn the command's frame (the preview bus is not drawn).
+    if (fresh && t.bus === 'program' && (cmd.op !== 'settings' || status.frameNo !== before?.frameNo)) {
+      const why = await this.d.shown(t.key, status.frameNo - 1, deadline);
+      if (why !== null) throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${why}`);
     }
     this.emit('change');
     return viewOf(t, this.saved(t.id), status, this.d.bpm());
@@ -226,6 +263,21 @@ export class TransportService extends EventEmitter {
   private afterChange(t: Target): TransportView {
     this.emit('change');
     return viewOf(t, this.saved(t.id), this.d.ingest.clip(t.key), this.d.bpm());
+  }
+
+  /** Emits `ended` (media id, end mode) once when the program's clip reaches its end with `take` or `next` set. */
+  private watchEnd(key: string): void {
+    const t = this.clipOn('program');
+    if (!t || t.key !== key) return;
+    const ended = this.d.ingest.clip(key)?.state === 'ended';
+    if (!ended) {
+      if (this.endedKey === key) this.endedKey = '';
+      return;
+    }
+    if (this.endedKey === key) return;
+    this.endedKey = key;
+    const end = this.saved(t.id).end;
+    if (end === 'take' || end === 'next') this.emit('ended', t.id, end);
   }
 
   /** Tempo-synced clips on a bus follow tempo changes. */
@@ -243,5 +295,3 @@ export class TransportService extends EventEmitter {
     }
   }
 }
-
-const fmt = (s: number): string => (Number.isFinite(s) ? String(Math.round(s * 1000) / 1000) : 'the end');

@@ -3,11 +3,16 @@
 import { CLIP_LOOPS, type ClipLoop, type ClipSettings } from '../shared/messages.js';
 import { TRANSPORT_LIMITS } from '../limits.js';
 
+/** What follows a clip's end (loop modes `once`, `once-black`): as the mode says, black, a take of the cued source, or the next clip of the folder. */
+export type ClipEnd = 'hold' | 'black' | 'take' | 'next';
+export const CLIP_ENDS: readonly ClipEnd[] = ['hold', 'black', 'take', 'next'];
+
 export interface TransportSaved {
   speed: number;
   /** The in-out span lasts `beats` beats at the current tempo; null: `speed` applies. */
   sync: { beats: number } | null;
   loop: ClipLoop;
+  end: ClipEnd;
   in: number | null;
   out: number | null;
   cues: Record<string, number>;
@@ -15,7 +20,7 @@ export interface TransportSaved {
   at: number;
 }
 
-export const DEFAULT_SAVED: TransportSaved = { speed: 1, sync: null, loop: 'loop', in: null, out: null, cues: {}, at: 0 };
+export const DEFAULT_SAVED: TransportSaved = { speed: 1, sync: null, loop: 'loop', end: 'hold', in: null, out: null, cues: {}, at: 0 };
 
 /** Seconds from the in to the out point (null when the clip's length is unknown). */
 export function spanS(s: TransportSaved, durationS: number | null): number | null {
@@ -32,7 +37,20 @@ export function effectiveSpeed(s: TransportSaved, durationS: number | null, bpm:
 }
 
 export function clipSettings(s: TransportSaved, durationS: number | null, bpm: number): ClipSettings {
-  return { speed: effectiveSpeed(s, durationS, bpm), loop: s.loop, inS: s.in, outS: s.out };
+  // `black` turns a held last frame into black; the reader knows only its loop modes.
+  const loop = s.loop === 'once' && s.end === 'black' ? 'once-black' : s.loop;
+  return { speed: effectiveSpeed(s, durationS, bpm), loop, inS: s.in, outS: s.out };
+}
+
+/** The saved settings with media file `id`'s replaced by `next`; past the limit the least recently changed are forgotten. */
+export function withSaved(all: Record<string, TransportSaved>, id: string, next: TransportSaved): Record<string, TransportSaved> {
+  const out = { ...all, [id]: next };
+  const ids = Object.keys(out);
+  if (ids.length > TRANSPORT_LIMITS.savedMax) {
+    ids.sort((x, y) => out[x]!.at - out[y]!.at);
+    for (const gone of ids.slice(0, ids.length - TRANSPORT_LIMITS.savedMax)) delete out[gone];
+  }
+  return out;
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -57,6 +75,7 @@ export function sanitizeTransport(t: unknown): Record<string, TransportSaved> | 
       speed,
       sync: beats === null ? null : { beats },
       loop: CLIP_LOOPS.includes(v.loop as ClipLoop) ? (v.loop as ClipLoop) : 'loop',
+      end: CLIP_ENDS.includes(v.end as ClipEnd) ? (v.end as ClipEnd) : 'hold',
       in: point(v.in),
       out: point(v.out),
       cues,

@@ -17,6 +17,7 @@ export interface TransportView {
   speed: number;
   sync: { beats: number } | null;
   loop: TransportSaved['loop'];
+  end: TransportSaved['end'];
   in: number | null;
   out: number | null;
   cues: Array<{ name: string; positionS: number }>;
@@ -44,6 +45,7 @@ export function viewOf(
     speed: ms(speed),
     sync: s.sync,
     loop: s.loop,
+    end: s.end,
     in: s.in,
     out: s.out,
     cues: Object.entries(s.cues)

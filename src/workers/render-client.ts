@@ -129,6 +129,7 @@ export class RenderClient extends EventEmitter {
         this.calls.settle(m.id, m);
         return;
       case 'mix-reply':
+      case 'shown-reply':
         this.calls.settle(m.id, m);
         return;
       case 'mix-swap':
@@ -221,6 +222,21 @@ export class RenderClient extends EventEmitter {
     if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
     if (!r.ok && r.loadFailed === true)
       throw new ApiError('TRANSITION_LOAD_FAILED', `transition "${cmd.transition}" does not load: ${r.message}`);
+    return r.ok ? null : r.message;
+  }
+
+  /**
+   * Resolves null once the program source `key` has drawn a ring frame newer than `afterFrame` to the output (at
+   * once when `key` is not the program), or with the reason it was not drawn before `deadline` (epoch ms).
+   */
+  async shown(key: string, afterFrame: number, deadline: number): Promise<string | null> {
+    if (!this.ready) return 'the renderer is not running';
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'shown-reply' }>>(
+      deadline,
+      (env) => this.post({ t: 'shown', ...env, key, afterFrame }),
+      { graceMs: WORKER_MARGIN_MS },
+    );
+    if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
     return r.ok ? null : r.message;
   }
 

@@ -158,6 +158,7 @@ note('restartTransport', await api.POST('/api/v1/transport/restart', { body: {} 
 note('seekTransport', await api.POST('/api/v1/transport/seek', { body: { positionS: 1 } }));
 note('setTransportSpeed', await api.POST('/api/v1/transport/speed', { body: { speed: 1.5 } }));
 note('setTransportLoop', await api.POST('/api/v1/transport/loop', { body: { mode: 'once' } }));
+note('setTransportEnd', await api.POST('/api/v1/transport/end', { body: { mode: 'next' } }));
 note('setTransportInOut', await api.POST('/api/v1/transport/inout', { body: { in: null } }));
 note('addTransportCue', await api.POST('/api/v1/transport/cues', { body: { name: 'a', positionS: 1 } }));
 note('removeTransportCue', await api.POST('/api/v1/transport/cues/remove', { body: { name: 'a' } }));

@@ -137,6 +137,9 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('durationMs over 10000', { id: ids.generator, transition: 'fade', durationMs: 10001 }),
         p.bad('durationMs not an integer', { id: ids.generator, durationMs: 0.5 }),
         p.bad('transition empty', { id: ids.generator, transition: '' }),
+        p.ok('positionS on a generator', { id: ids.generator, positionS: 1 }, [409]),
+        p.bad('positionS negative', { id: ids.generator, positionS: -1 }),
+        p.bad('positionS a string', { id: ids.generator, positionS: 'start' }),
       ];
     },
   },
@@ -189,6 +192,8 @@ export const CORPUS: Record<string, Operation> = {
         p.bad('durationMs over 10000', { durationMs: 10001 }),
         p.bad('transition not a string', { transition: 3 }),
         p.bad('unknown field', { speed: 1 }),
+        p.ok('restart the cued clip', { transition: 'cut', restart: true }, [200, 409]),
+        p.bad('restart not a boolean', { restart: 'yes' }),
       ];
     },
   },
@@ -228,6 +233,9 @@ export const CORPUS: Record<string, Operation> = {
       const p = post('/inputs/file/select');
       return [
         p.ok('media id', { id: ids.mediaId }),
+        // The fixture's media file is a still: it has no transport.
+        p.ok('media id at a position', { id: ids.mediaId, positionS: 0 }, [409]),
+        p.bad('positionS negative', { id: ids.mediaId, positionS: -1 }),
         p.miss('unknown name', { name: 'nope' }),
         p.bad('no field', {}),
         p.bad('array id', { id: [ids.mediaId] }),
@@ -740,6 +748,13 @@ export const CORPUS: Record<string, Operation> = {
     cases: () => {
       const p = post('/transport/loop');
       return [p.ok('once', { mode: 'once' }, [409]), p.bad('unknown mode', { mode: 'sideways' })];
+    },
+  },
+  setTransportEnd: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/end');
+      return [p.ok('take', { mode: 'take' }, [409]), p.bad('unknown mode', { mode: 'sideways' }), p.bad('no mode', {})];
     },
   },
   setTransportInOut: {

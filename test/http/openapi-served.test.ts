@@ -120,6 +120,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/transport',
     '/api/v1/transport/cues',
     '/api/v1/transport/cues/remove',
+    '/api/v1/transport/end',
     '/api/v1/transport/inout',
     '/api/v1/transport/loop',
     '/api/v1/transport/pause',

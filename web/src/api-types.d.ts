@@ -479,7 +479,7 @@ export interface paths {
         put?: never;
         /**
          * Select any source by id or name
-         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`). Optional `positionS`: a media video starts there (a reader already open is sought first, so the switch shows that position; 400 INVALID_REQUEST outside its in-out range, 409 NOT_A_CLIP for another kind of source).
          */
         post: operations["selectSource"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Make a media file the current source
-         * @description `id` is a media file id from browse. Videos loop; stills stay. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`).
+         * @description `id` is a media file id from browse. Videos loop; stills stay. The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`). Optional `positionS`: a media video starts there (a reader already open is sought first, so the switch shows that position; 400 INVALID_REQUEST outside its in-out range, 409 NOT_A_CLIP for another kind of source).
          */
         post: operations["selectFileInput"];
         delete?: never;
@@ -600,7 +600,7 @@ export interface paths {
         put?: never;
         /**
          * Run the transition from program to preview
-         * @description Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. `cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition).
+         * @description Answers when the transition's first frame is on the output; at its end the buses swap (the old program waits on preview). `transition` and `durationMs` default to the mixer's transition (GET /mix) and become it. `cut` swaps on the next frame whatever the duration. 409 NOTHING_CUED when the preview is empty; 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED at once when the transition does not compile (`message` has the `.fs` line; nothing changed, the mixer keeps its transition). `restart: true` first puts a media clip cued on preview back to its in point, playing (504 ACTIVATION_TIMEOUT when its reader did not get there in time; nothing was taken).
          */
         post: operations["takeMix"];
         delete?: never;
@@ -1241,7 +1241,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio */
+        /** Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio, Transport */
         get: operations["listActions"];
         put?: never;
         post?: never;
@@ -1252,7 +1252,7 @@ export interface paths {
          */
         options: operations["preflightActions"];
         /**
-         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio (headers only)
+         * Every action, in category order: Effect Presets, Sources, Mix, Palettes, Global, Tempo, Modulation, Audio, Transport (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listActionsHead"];
@@ -1287,6 +1287,8 @@ export interface paths {
          *     - **Modulation** (`modulation.freeze`, `modulation.release`, `modulation.toggle`): holds every modulated input at its applied value, lets them run on in phase, or flips between the two, like POST /modulation/freeze; `result` is `{frozen}`.
          *
          *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
+         *
+         *     - **Transport** (`transport.play`, `transport.pause`, `transport.toggle`, `transport.restart`, and `transport.cue.<name>` for each cue point of the clip on the program bus): like POST /transport/play, /pause, /toggle, /restart and /transport/seek `{cue}` on the program bus; `result` is the clip's transport. 409 NOT_A_CLIP and 504 ACTIVATION_TIMEOUT as there.
          *
          *     Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).
          */
@@ -1972,6 +1974,30 @@ export interface paths {
          * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
          */
         options: operations["preflightTransportLoop"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transport/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set what follows the end of a clip that plays once
+         * @description `mode`: `hold` (the default: `once` holds the last frame, `once-black` shows black), `black`, `take` (takes the cued source with the mixer's transition) or `next` (selects the next video of the same media folder, wrapping to the first). Acts when the clip ends in loop mode `once` or `once-black`, for the clip on the program bus; a failed take or select is logged. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["setTransportEnd"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportEnd"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -6795,7 +6821,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description id, matched first (exactly, then case-insensitively) */
                     id?: string;
                     /** @description display name, flexible matching when no id matches */
@@ -6808,7 +6834,10 @@ export interface operations {
                     id: string;
                 } | {
                     name: string;
-                });
+                })) & {
+                    /** @description a media video starts at this position (s, inside its in-out range; 400 names the range); 409 NOT_A_CLIP for any other source. Absent: as before (a clip's reader goes on where it is, a new one starts at the in point) */
+                    positionS?: number;
+                };
             };
         };
         responses: {
@@ -6844,6 +6873,7 @@ export interface operations {
             400: components["responses"]["INVALID_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["NOT_A_CLIP"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
@@ -7141,7 +7171,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description id, matched first (exactly, then case-insensitively) */
                     id?: string;
                     /** @description display name, flexible matching when no id matches */
@@ -7154,7 +7184,10 @@ export interface operations {
                     id: string;
                 } | {
                     name: string;
-                });
+                })) & {
+                    /** @description a media video starts at this position (s, inside its in-out range; 400 names the range); 409 NOT_A_CLIP for any other source. Absent: as before (a clip's reader goes on where it is, a new one starts at the in point) */
+                    positionS?: number;
+                };
             };
         };
         responses: {
@@ -7190,6 +7223,7 @@ export interface operations {
             400: components["responses"]["INVALID_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["NOT_A_CLIP"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
@@ -7749,6 +7783,8 @@ export interface operations {
                     transition?: string;
                     /** @description transition length in ms, 0 to 10000 */
                     durationMs?: number;
+                    /** @description true: a media clip cued on preview starts from its in point, playing (other sources as without it) */
+                    restart?: boolean;
                 };
             };
         };
@@ -7944,6 +7980,7 @@ export interface operations {
                     };
                 };
             };
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
         };
     };
     preflightMixTake: {
@@ -12091,10 +12128,10 @@ export interface operations {
                     "application/json": {
                         count: number;
                         items: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport` */
                             category: string;
                         }[];
                     };
@@ -12234,13 +12271,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         action: {
-                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>` or `audio.none` */
+                            /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio) or `{frozen}` (modulation) */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation) or the clip's transport */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -12397,6 +12434,44 @@ export interface operations {
                         } | {
                             /** @description whether every modulated input is held (modulation actions) */
                             frozen: boolean;
+                        } | {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
                         };
                     };
                 };
@@ -12451,7 +12526,40 @@ export interface operations {
                     };
                 };
             };
-            409: components["responses"]["NOTHING_CUED"];
+            /**
+             * @description 409, one of:
+             *
+             *     - 409 NOTHING_CUED: nothing is cued on the preview bus; POST /mix/cue first
+             *     - 409 NOT_A_CLIP: the source on that bus is not a media clip, so it has no transport
+             */
+            409: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "NOTHING_CUED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "NOT_A_CLIP";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             421: components["responses"]["MISDIRECTED_REQUEST"];
@@ -15334,6 +15442,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15369,6 +15482,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15541,6 +15659,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15654,6 +15777,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15767,6 +15895,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15880,6 +16013,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -15998,6 +16136,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16116,6 +16259,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16234,6 +16382,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16258,6 +16411,129 @@ export interface operations {
         };
     };
     preflightTransportLoop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTransportEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    /**
+                     * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                     * @enum {string}
+                     */
+                    mode: "hold" | "black" | "take" | "next";
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportEnd: {
         parameters: {
             query?: never;
             header?: never;
@@ -16351,6 +16627,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16468,6 +16749,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */
@@ -16583,6 +16869,11 @@ export interface operations {
                              * @enum {string}
                              */
                             loop: "loop" | "once" | "once-black";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
                             /** @description seconds from the start of the file */
                             in: number | null;
                             /** @description seconds from the start of the file */

@@ -3,30 +3,14 @@
 // target while the ring keeps the last frame, and answers once the target's frame is in the ring. A loop starts the
 // next reader at the in point shortly before the out point, so the wrap shows no gap.
 import type { ClipCommand, ClipStart, ClipStatus, IngestState } from '../../src/shared/messages.js';
+import type { ClipSourceOptions } from './clip-options.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
-import { Backoff } from '../../src/shared/ffmpeg-supervisor.js';
 import { PcmRingWriter } from '../../src/shared/pcm-ring.js';
 import { ClipClock } from './clip-clock.js';
 import { ClipReader } from './clip-reader.js';
+import { ClipRetry, stallOf } from './clip-retry.js';
 
-export interface ClipSourceOptions {
-  key: string;
-  path: string;
-  start: ClipStart;
-  ring: SharedArrayBuffer;
-  pcm?: SharedArrayBuffer;
-  maxWidth: number;
-  maxHeight: number;
-  fps: number;
-  ffmpeg: string;
-  wrapper: string[];
-  /** A reader that owes a frame this long counts as stalled and is replaced. */
-  stallMs: number;
-  adopted?: boolean;
-  onState(state: IngestState, message?: string, pid?: number): void;
-  onStatus(status: ClipStatus): void;
-  onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
-}
+export type { ClipSourceOptions };
 
 /** Status reports while playing come this often (at least four a second). */
 const REPORT_MS = 200;
@@ -60,8 +44,7 @@ export class ClipSource {
   private waitingSince = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly house: NodeJS.Timeout;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private readonly backoff = new Backoff({ firstMs: 1000, maxMs: 10_000, stableMs: 10_000 });
+  private readonly retry = new ClipRetry();
   private closing = false;
   private closed: Promise<void> | null = null;
   private audio: boolean;
@@ -96,7 +79,7 @@ export class ClipSource {
   /** A fresh reader at the position shown (the caller knows this one delivers nothing). */
   restart(): void {
     if (this.closing) return;
-    this.backoff.reset();
+    this.retry.reset();
     this.beginSeek(this.shownS, undefined);
   }
 
@@ -106,7 +89,7 @@ export class ClipSource {
     this.writer.setDown();
     clearInterval(this.house);
     if (this.timer) clearTimeout(this.timer);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retry.cancel();
     this.failWaiters('the clip was closed');
     const readers = [this.current, this.next, this.seeking?.reader].filter((r): r is ClipReader => r !== null && r !== undefined);
     this.current = this.next = null;
@@ -311,7 +294,7 @@ export class ClipSource {
     this.shownS = reader.inFile(positionS);
     this.waitingSince = 0;
     if (reader.run.frames === 1 && reader.run.firstFrameAt === 0) reader.run.firstFrameAt = now;
-    this.backoff.resetIfStable(reader.run.startedAt, now);
+    this.retry.delivered(reader.run.startedAt, now);
     if (this.state !== 'live') this.setState('live');
   }
 
@@ -328,9 +311,8 @@ export class ClipSource {
     if (this.closing) return;
     const now = Date.now();
     const seek = this.seeking;
-    if (seek && now - seek.since > this.o.stallMs) return this.fail(seek.reader, `no first frame within ${this.o.stallMs} ms`, true);
-    if (this.waitingSince && now - this.waitingSince > this.o.stallMs && this.current)
-      return this.fail(this.current, `no new frame for ${this.o.stallMs} ms`, true);
+    const stall = stallOf(seek ? seek.since : null, this.current ? this.waitingSince : 0, now, this.o.stallMs);
+    if (stall) return this.fail(stall.seek ? seek!.reader : this.current!, stall.message, true);
     if (this.clock.playing && !this.ended && this.current) this.o.onStatus(this.status());
   }
 
@@ -361,13 +343,11 @@ export class ClipSource {
     this.writer.endRun();
     this.pcm?.setAudio(false);
     const what = stalled ? 'ffmpeg stalled; restarting it' : 'clip reader failed; retrying';
-    this.o.onLog('warn', what, { source: this.o.key, pid: r.pid, reason: message, retryInMs: this.backoff.nextMs });
+    this.o.onLog('warn', what, { source: this.o.key, pid: r.pid, reason: message, retryInMs: this.retry.nextMs });
     this.setState(stalled ? 'stalled' : 'retrying', message);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
+    this.retry.schedule(() => {
       if (!this.closing && !this.seeking) this.beginSeek(at, play);
-    }, this.backoff.take());
+    });
   }
 
   private failWaiters(message: string): void {

@@ -93,6 +93,9 @@ export class RenderEngine {
   onSwap: (program: string, preview: string) => void = () => {};
   /** Mix commands applied and waiting for the frame that shows them. */
   private mixReplies: number[] = [];
+  /** Waits for a program ring frame on the output (a seek's frame): answered after the frame that drew it. */
+  private shownWaits: Array<{ id: number; key: string; afterFrame: number; deadline: number }> = [];
+  onShown: (id: number, error: string | null) => void = () => {};
   private readonly drawProgram = (t: RenderTarget): void => this.source.draw(t, this.frame);
   private readonly drawPreview = (t: RenderTarget): void => this.source.draw(t, this.frame, this.source.cued ?? undefined);
   /** Called after every frame: null when it rendered, the error message when it threw (the loop goes on). */
@@ -314,6 +317,23 @@ export class RenderEngine {
     this.source.pendingCue = { id, key, deadline, source: built };
   }
 
+  /** Answers (onShown) after the first output frame that drew a ring frame of program `key` newer than `afterFrame`. */
+  waitShown(id: number, key: string, afterFrame: number, deadline: number): void {
+    this.shownWaits.push({ id, key, afterFrame, deadline });
+  }
+
+  private answerShown(): void {
+    if (this.shownWaits.length === 0) return;
+    const now = Date.now();
+    this.shownWaits = this.shownWaits.filter((w) => {
+      const drawn = this.source.drawnAfter(w.key, w.afterFrame);
+      if (drawn !== false) this.onShown(w.id, null);
+      else if (now > w.deadline) this.onShown(w.id, 'the frame was not drawn before the deadline');
+      else return true;
+      return false;
+    });
+  }
+
   /** Applies a take or a T-bar move; answered (onMix) after the next frame drawn. */
   mixCommand(id: number, cmd: MixCommand): void {
     if (!this.source.cued) {
@@ -471,6 +491,7 @@ export class RenderEngine {
     }
     if (swapped) this.onSwap(this.source.currentKey, this.source.cuedKey);
     if (this.mixReplies.length > 0) for (const id of this.mixReplies.splice(0)) this.onMix(id, null);
+    this.answerShown();
     this.modulation.report(this.chain.all(), this.chain.version);
     this.frameIndex++;
     this.outputFrames++;

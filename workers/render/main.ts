@@ -90,6 +90,8 @@ function createEngine(): RenderEngine {
         ? { t: 'mix-reply', id, ok: true }
         : { t: 'mix-reply', id, ok: false, message: error, ...(loadFailed ? { loadFailed } : {}) },
     );
+  e.onShown = (id, error) =>
+    post(error === null ? { t: 'shown-reply', id, ok: true } : { t: 'shown-reply', id, ok: false, message: error });
   e.onSwap = (program, preview) => {
     const old = kept.source;
     kept.source = kept.cue;
@@ -185,6 +187,7 @@ port.on('message', (m: MainToRender) => {
     if (m.t === 'chain') post({ t: 'chain-reply', id: m.id, reply: { ok: false, code: 'EFFECT_LOAD_FAILED', message } });
     if (m.t === 'source') post({ t: 'source-reply', id: m.id, bus: m.bus, ok: false, reason: 'failed', message });
     if (m.t === 'mix') post({ t: 'mix-reply', id: m.id, ok: false, message });
+    if (m.t === 'shown') post({ t: 'shown-reply', id: m.id, ok: false, message });
     if (m.t === 'sample') post({ t: 'sample-reply', id: m.id, pixels: [] });
     if (m.t === 'thumb') post({ t: 'thumb-reply', id: m.id, ok: false, reason: 'failed', message });
   }
@@ -223,6 +226,9 @@ function handle(m: MainToRender): void {
       return;
     case 'mix':
       engine.mixCommand(m.id, m.cmd);
+      return;
+    case 'shown':
+      engine.waitShown(m.id, m.key, m.afterFrame, m.deadline);
       return;
     case 'modulation': {
       const { t: _t, ...s } = m;

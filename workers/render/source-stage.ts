@@ -149,6 +149,16 @@ export class SourceStage {
     return source.reader.frameCount() > source.afterFrame && source.reader.currentRun();
   }
 
+  /**
+   * Whether the program `key` has drawn a ring frame newer than `afterFrame`, by the pending-source rule (a frame of
+   * the reader's current run); null when `key` is not the program (nothing of it on the output to wait for).
+   */
+  drawnAfter(key: string, afterFrame: number): boolean | null {
+    const c = this.current;
+    if (key !== this.currentKey || c.kind !== 'ring') return null;
+    return c.frameNo > afterFrame && c.reader.currentRun();
+  }
+
   /** Makes `source` current, releasing the previous one. */
   commit(key: string, source: Active): void {
     this.release(this.current);
