@@ -59,6 +59,7 @@ test('GET /status reports name, version, state and the native uWS engine', async
     'frameMsP50',
     'frameMsP99',
     'frames',
+    'fusedPrograms',
     'fusedRuns',
     'gl',
     'height',
