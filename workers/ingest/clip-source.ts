@@ -18,12 +18,16 @@ export type { ClipSourceOptions };
 const REPORT_MS = 200;
 /** The next loop's reader starts this long (wall time) before the out point. */
 const PRESPAWN_MS = 1500;
+/** A forward seek at most this far (s) keeps the reader and drops the frames up to the target instead of starting a new one. */
+const DROP_AHEAD_S = 2;
 
 interface Seek {
   reader: ClipReader;
   since: number;
   /** Play state once the target frame is shown; undefined keeps the current one. */
   play: boolean | undefined;
+  /** Set when the current reader is kept: the target on its time line, and in the file (should it end first). */
+  dropTo?: { raw: number; fileS: number };
   waiters: Array<{ resolve(s: ClipStatus): void; reject(e: Error): void }>;
 }
 
@@ -98,7 +102,9 @@ export class ClipSource {
     this.retry.cancel();
     this.failWaiters('the clip was closed');
     this.bank.free();
-    const readers = [this.current, this.next, this.seeking?.reader].filter((r): r is ClipReader => r !== null && r !== undefined);
+    const readers = [...new Set([this.current, this.next, this.seeking?.reader])].filter(
+      (r): r is ClipReader => r !== null && r !== undefined,
+    );
     this.current = this.next = null;
     this.seeking = null;
     this.closed = Promise.all(readers.map((r) => r.stop())).then(() => {
@@ -224,9 +230,45 @@ export class ClipSource {
   private beginSeek(positionS: number, play: boolean | undefined): void {
     const waiters = this.seeking?.waiters ?? [];
     const keep = play ?? this.seeking?.play;
-    if (this.seeking) void this.seeking.reader.stop();
-    this.seeking = { reader: this.spawn(positionS), since: Date.now(), play: keep, waiters };
+    if (this.seeking && this.seeking.reader !== this.current) void this.seeking.reader.stop();
+    const raw = this.aheadOnCurrent(positionS);
+    this.seeking =
+      raw === null
+        ? { reader: this.spawn(positionS), since: Date.now(), play: keep, waiters }
+        : { reader: this.current!, since: Date.now(), play: keep, waiters, dropTo: { raw, fileS: positionS } };
     if (this.state !== 'live') this.setState('connecting');
+    // After the caller has added its waiter: the frames may be in the pipe already.
+    if (raw !== null) queueMicrotask(() => this.tick());
+  }
+
+  /** The current reader's own position for a target a short way ahead of the frame shown; null when a new reader is due. */
+  private aheadOnCurrent(positionS: number): number | null {
+    const cur = this.current;
+    if (!cur || this.memory || this.ended || cur.eof || !cur.sized) return null;
+    // A reader started for other settings (another out point, or looping by itself) is not kept.
+    if (cur.loop ? !this.plainLoop() : cur.endS !== this.endOf()) return null;
+    const ahead = positionS - this.shownS;
+    if (!(ahead > 0 && ahead <= DROP_AHEAD_S)) return null;
+    const raw = this.shownRaw + ahead;
+    if ((cur.endS !== null && raw >= cur.endS) || cur.nextPositionS() > raw + 1e-6) return null;
+    return raw;
+  }
+
+  /** A kept reader's frames up to the seek target are read and dropped; the target's frame, or null while it is not there yet. */
+  private dropUpTo(seek: Seek): { frame: Buffer; at: number } | null {
+    const r = seek.reader;
+    const to = seek.dropTo!;
+    for (;;) {
+      const at = r.nextPositionS();
+      const frame = r.take();
+      if (!frame) {
+        // It ended before the target: a reader started at the target after all.
+        if (r.eof) this.seeking = { ...seek, reader: this.spawn(to.fileS), since: Date.now(), dropTo: undefined };
+        return null;
+      }
+      this.bank.add(r, frame, r.inFile(at), r.run.width, r.run.height);
+      if (at >= to.raw - 1e-6) return { frame, at };
+    }
   }
 
   private dropNext(): void {
@@ -240,18 +282,21 @@ export class ClipSource {
     const now = Date.now();
     const seek = this.seeking;
     if (seek) {
-      const frame = seek.reader.take();
-      if (!frame) return;
-      if (this.current) void this.current.stop();
-      this.dropNext();
+      const kept = seek.dropTo !== undefined;
+      const got = kept ? this.dropUpTo(seek) : { frame: seek.reader.take(), at: seek.reader.startS };
+      if (!got?.frame) return;
+      if (!kept) {
+        if (this.current) void this.current.stop();
+        this.dropNext();
+      }
       this.current = seek.reader;
       this.seeking = null;
       this.ended = false;
       this.memory = false;
-      this.keepPass(seek.reader);
-      this.clock.setPlaying(seek.play ?? this.clock.playing, seek.reader.startS, now);
-      this.write(frame, seek.reader.startS, seek.reader);
-      this.bank.add(seek.reader, frame, this.shownS, this.frameW, this.frameH);
+      if (!kept) this.keepPass(seek.reader);
+      this.clock.setPlaying(seek.play ?? this.clock.playing, got.at, now);
+      this.write(got.frame, got.at, seek.reader);
+      if (!kept) this.bank.add(seek.reader, got.frame, this.shownS, this.frameW, this.frameH);
       for (const w of seek.waiters) w.resolve(this.status());
       this.changed();
     }
