@@ -252,4 +252,6 @@ export const TRANSPORT_LIMITS = {
   savedMax: 1000,
   /** A seek (or a command that needs a new reader) answers within this, or 504 ACTIVATION_TIMEOUT. */
   seekTimeoutMs: 5000,
+  /** Loop mode `ping-pong` keeps one pass of the in-out span decoded (RGBA at the render size): at most this many bytes. */
+  pingPongMaxBytes: 256 * 1024 * 1024,
 } as const;

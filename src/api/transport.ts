@@ -15,7 +15,10 @@ const BusField = Type.Optional(
 const Seconds = Type.Number({ minimum: 0, description: 'seconds from the start of the file' });
 const Loop = Type.Union(
   CLIP_LOOPS.map((m) => Type.Literal(m)),
-  { description: '`loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end' },
+  {
+    description:
+      '`loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again',
+  },
 );
 
 const End = Type.Union(
@@ -142,9 +145,9 @@ export function transportRoutes(t: TransportService): RouteDef[] {
       'loop',
       'setTransportLoop',
       'Set what happens at the out point',
-      '`mode`: `loop` (the default), `once` (hold the last frame, state `ended`) or `once-black`. Saved per media file.',
+      `\`mode\`: \`loop\` (the default), \`once\` (hold the last frame, state \`ended\`), \`once-black\` or \`ping-pong\` (backwards to the in point, then forwards again, over and over; \`positionS\` goes down on the way back). Ping-pong keeps the in-out span decoded in memory: at the render size in RGBA it must fit ${TRANSPORT_LIMITS.pingPongMaxBytes / (1024 * 1024)} MiB, else 400 names the clip's need (set in/out points to shorten it). Saved per media file.`,
       Type.Object({ bus: BusField, mode: Loop }),
-      '`mode` must be one of loop, once, once-black',
+      `\`mode\` must be one of ${CLIP_LOOPS.join(', ')}`,
       (b: { mode: (typeof CLIP_LOOPS)[number] }, bus) => t.loop(bus, b.mode),
     ),
     post(

@@ -222,6 +222,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     bpm: () => tempoNow?.view().bpm ?? 120,
     shown: (key, afterFrame, deadline) => render.shown(key, afterFrame, deadline),
     fps: cfg.render.fps,
+    box: { width: cfg.render.width, height: cfg.render.height },
     state,
   });
   transport.on('ended', (id: string, end: 'take' | 'next') => {

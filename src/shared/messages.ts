@@ -302,9 +302,12 @@ export interface IngestInit {
   stall: { fileMs: number; frames: number };
 }
 
-/** How a clip goes on at its out point: `loop` to the in point (as media always did), `once` holds the last frame, `once-black` shows black. */
-export type ClipLoop = 'loop' | 'once' | 'once-black';
-export const CLIP_LOOPS: readonly ClipLoop[] = ['loop', 'once', 'once-black'];
+/**
+ * How a clip goes on at its out point: `loop` to the in point (as media always did), `once` holds the last frame,
+ * `once-black` shows black, `ping-pong` plays back to the in point and forward again (from frames kept in memory).
+ */
+export type ClipLoop = 'loop' | 'once' | 'once-black' | 'ping-pong';
+export const CLIP_LOOPS: readonly ClipLoop[] = ['loop', 'once', 'once-black', 'ping-pong'];
 
 /** The transport settings of a media file's reader (main keeps them per media file id). */
 export interface ClipSettings {

@@ -10,6 +10,7 @@ import type { IngestClient } from '../workers/ingest-client.js';
 import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved, withSaved } from './settings.js';
 import { type Bus, type TransportView, viewOf } from './view.js';
 import { checkCue, checkedInOut, seekPosition, startPosition } from './positions.js';
+import { checkPingPong } from './ping-pong.js';
 
 export type { Bus, TransportView };
 
@@ -23,6 +24,8 @@ export interface TransportDeps {
   /** Resolves null once the program source `key` has drawn a ring frame newer than `afterFrame`, else why not. */
   shown(key: string, afterFrame: number, deadline: number): Promise<string | null>;
   fps: number;
+  /** The ingest box (the render size): frames are decoded to fit it. */
+  box: { width: number; height: number };
   state: StateStore;
 }
 
@@ -228,6 +231,7 @@ export class TransportService extends EventEmitter {
   private async change(t: Target, edit: (s: TransportSaved) => void): Promise<TransportView> {
     const next = structuredClone(this.saved(t.id));
     edit(next);
+    checkPingPong(next, t.durationS, this.d.fps, this.d.box);
     next.at = Date.now();
     this.d.state.update((st) => {
       st.transport = withSaved(st.transport ?? {}, t.id, next);

@@ -747,7 +747,11 @@ export const CORPUS: Record<string, Operation> = {
     method: 'POST',
     cases: () => {
       const p = post('/transport/loop');
-      return [p.ok('once', { mode: 'once' }, [409]), p.bad('unknown mode', { mode: 'sideways' })];
+      return [
+        p.ok('once', { mode: 'once' }, [409]),
+        p.ok('ping-pong', { mode: 'ping-pong' }, [400, 409]),
+        p.bad('unknown mode', { mode: 'sideways' }),
+      ];
     },
   },
   setTransportEnd: {

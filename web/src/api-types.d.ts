@@ -1965,7 +1965,7 @@ export interface paths {
         put?: never;
         /**
          * Set what happens at the out point
-         * @description `mode`: `loop` (the default), `once` (hold the last frame, state `ended`) or `once-black`. Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         * @description `mode`: `loop` (the default), `once` (hold the last frame, state `ended`), `once-black` or `ping-pong` (backwards to the in point, then forwards again, over and over; `positionS` goes down on the way back). Ping-pong keeps the in-out span decoded in memory: at the render size in RGBA it must fit 256 MiB, else 400 names the clip's need (set in/out points to shorten it). Saved per media file. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
          */
         post: operations["setTransportLoop"];
         delete?: never;
@@ -12455,10 +12455,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -15438,10 +15438,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -15478,10 +15478,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -15655,10 +15655,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -15773,10 +15773,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -15891,10 +15891,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16009,10 +16009,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16132,10 +16132,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16255,10 +16255,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16334,10 +16334,10 @@ export interface operations {
                      */
                     bus?: "program" | "preview";
                     /**
-                     * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                     * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                      * @enum {string}
                      */
-                    mode: "loop" | "once" | "once-black";
+                    mode: "loop" | "once" | "once-black" | "ping-pong";
                 };
             };
         };
@@ -16378,10 +16378,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16501,10 +16501,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16623,10 +16623,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16745,10 +16745,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}
@@ -16865,10 +16865,10 @@ export interface operations {
                                 beats: number;
                             } | null;
                             /**
-                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
                              * @enum {string}
                              */
-                            loop: "loop" | "once" | "once-black";
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
                             /**
                              * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
                              * @enum {string}

@@ -1,11 +1,13 @@
 // A media video under transport control: one ClipReader at a time writes into the frame ring, paced by the clip's
 // own clock (play, pause, speed), so pause holds the reader and speed needs no respawn. A seek starts a reader at the
 // target while the ring keeps the last frame, and answers once the target's frame is in the ring. A loop starts the
-// next reader at the in point shortly before the out point, so the wrap shows no gap.
+// next reader at the in point shortly before the out point, so the wrap shows no gap. Ping-pong keeps the frames of
+// one pass from the in point (ClipBank) and, at the out point, plays them back and forth from memory.
 import type { ClipCommand, ClipStart, ClipStatus, IngestState } from '../../src/shared/messages.js';
 import type { ClipSourceOptions } from './clip-options.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
 import { PcmRingWriter } from '../../src/shared/pcm-ring.js';
+import { ClipBank } from './clip-bank.js';
 import { ClipClock } from './clip-clock.js';
 import { ClipReader } from './clip-reader.js';
 import { ClipRetry, stallOf } from './clip-retry.js';
@@ -16,12 +18,16 @@ export type { ClipSourceOptions };
 const REPORT_MS = 200;
 /** The next loop's reader starts this long (wall time) before the out point. */
 const PRESPAWN_MS = 1500;
+/** A forward seek at most this far (s) keeps the reader and drops the frames up to the target instead of starting a new one. */
+const DROP_AHEAD_S = 2;
 
 interface Seek {
   reader: ClipReader;
   since: number;
   /** Play state once the target frame is shown; undefined keeps the current one. */
   play: boolean | undefined;
+  /** Set when the current reader is kept: the target on its time line, and in the file (should it end first). */
+  dropTo?: { raw: number; fileS: number };
   waiters: Array<{ resolve(s: ClipStatus): void; reject(e: Error): void }>;
 }
 
@@ -35,6 +41,9 @@ export class ClipSource {
   private next: ClipReader | null = null;
   private seeking: Seek | null = null;
   private ended = false;
+  private readonly bank: ClipBank;
+  /** Frames come from the bank, not from a reader. */
+  private memory = false;
   /** Position of the frame in the ring: in the file, and on its reader's time line (the clock's). */
   private shownS: number;
   private shownRaw: number;
@@ -53,6 +62,7 @@ export class ClipSource {
 
   constructor(private readonly o: ClipSourceOptions) {
     this.writer = new FrameRingWriter(o.ring);
+    this.bank = new ClipBank(o.fps);
     this.pcm = o.pcm ? new PcmRingWriter(o.pcm) : null;
     this.audio = this.pcm !== null;
     this.settings = { ...o.start.settings };
@@ -91,7 +101,10 @@ export class ClipSource {
     if (this.timer) clearTimeout(this.timer);
     this.retry.cancel();
     this.failWaiters('the clip was closed');
-    const readers = [this.current, this.next, this.seeking?.reader].filter((r): r is ClipReader => r !== null && r !== undefined);
+    this.bank.free();
+    const readers = [...new Set([this.current, this.next, this.seeking?.reader])].filter(
+      (r): r is ClipReader => r !== null && r !== undefined,
+    );
     this.current = this.next = null;
     this.seeking = null;
     this.closed = Promise.all(readers.map((r) => r.stop())).then(() => {
@@ -142,7 +155,15 @@ export class ClipSource {
     const loop = s.loop !== this.settings.loop;
     this.settings = { ...s };
     if (this.clock.speed !== s.speed) this.clock.setSpeed(s.speed, now);
-    if (bounds || loop) this.dropNext();
+    if (bounds || loop) {
+      this.dropNext();
+      // Leaving ping-pong, or moving its span, lets go of the kept frames.
+      this.bank.free();
+      if (this.memory && !this.ended) {
+        const here = this.shownS >= this.inS() && this.shownS < this.outS() ? this.shownS : this.inS();
+        return this.seekAndWait(here, undefined);
+      }
+    }
     // A reader that loops by itself cannot stop at an out point.
     if (this.current?.loop && !this.plainLoop() && !this.ended) {
       const here = this.shownS >= this.inS() && this.shownS < this.outS() ? this.shownS : this.inS();
@@ -154,7 +175,7 @@ export class ClipSource {
       if (!inside) return this.seekAndWait(this.inS(), undefined);
       if (this.current && this.current.endS !== this.endOf()) return this.seekAndWait(this.current.inFile(this.clock.at(now)), undefined);
     }
-    if (loop && this.ended && s.loop === 'loop') return this.seekAndWait(this.inS(), true);
+    if (loop && this.ended && (s.loop === 'loop' || s.loop === 'ping-pong')) return this.seekAndWait(this.inS(), true);
     this.schedule(now);
     this.changed();
     return Promise.resolve(this.status());
@@ -209,9 +230,45 @@ export class ClipSource {
   private beginSeek(positionS: number, play: boolean | undefined): void {
     const waiters = this.seeking?.waiters ?? [];
     const keep = play ?? this.seeking?.play;
-    if (this.seeking) void this.seeking.reader.stop();
-    this.seeking = { reader: this.spawn(positionS), since: Date.now(), play: keep, waiters };
+    if (this.seeking && this.seeking.reader !== this.current) void this.seeking.reader.stop();
+    const raw = this.aheadOnCurrent(positionS);
+    this.seeking =
+      raw === null
+        ? { reader: this.spawn(positionS), since: Date.now(), play: keep, waiters }
+        : { reader: this.current!, since: Date.now(), play: keep, waiters, dropTo: { raw, fileS: positionS } };
     if (this.state !== 'live') this.setState('connecting');
+    // After the caller has added its waiter: the frames may be in the pipe already.
+    if (raw !== null) queueMicrotask(() => this.tick());
+  }
+
+  /** The current reader's own position for a target a short way ahead of the frame shown; null when a new reader is due. */
+  private aheadOnCurrent(positionS: number): number | null {
+    const cur = this.current;
+    if (!cur || this.memory || this.ended || cur.eof || !cur.sized) return null;
+    // A reader started for other settings (another out point, or looping by itself) is not kept.
+    if (cur.loop ? !this.plainLoop() : cur.endS !== this.endOf()) return null;
+    const ahead = positionS - this.shownS;
+    if (!(ahead > 0 && ahead <= DROP_AHEAD_S)) return null;
+    const raw = this.shownRaw + ahead;
+    if ((cur.endS !== null && raw >= cur.endS) || cur.nextPositionS() > raw + 1e-6) return null;
+    return raw;
+  }
+
+  /** A kept reader's frames up to the seek target are read and dropped; the target's frame, or null while it is not there yet. */
+  private dropUpTo(seek: Seek): { frame: Buffer; at: number } | null {
+    const r = seek.reader;
+    const to = seek.dropTo!;
+    for (;;) {
+      const at = r.nextPositionS();
+      const frame = r.take();
+      if (!frame) {
+        // It ended before the target: a reader started at the target after all.
+        if (r.eof) this.seeking = { ...seek, reader: this.spawn(to.fileS), since: Date.now(), dropTo: undefined };
+        return null;
+      }
+      this.bank.add(r, frame, r.inFile(at), r.run.width, r.run.height);
+      if (at >= to.raw - 1e-6) return { frame, at };
+    }
   }
 
   private dropNext(): void {
@@ -225,18 +282,25 @@ export class ClipSource {
     const now = Date.now();
     const seek = this.seeking;
     if (seek) {
-      const frame = seek.reader.take();
-      if (!frame) return;
-      if (this.current) void this.current.stop();
-      this.dropNext();
+      const kept = seek.dropTo !== undefined;
+      const got = kept ? this.dropUpTo(seek) : { frame: seek.reader.take(), at: seek.reader.startS };
+      if (!got?.frame) return;
+      if (!kept) {
+        if (this.current) void this.current.stop();
+        this.dropNext();
+      }
       this.current = seek.reader;
       this.seeking = null;
       this.ended = false;
-      this.clock.setPlaying(seek.play ?? this.clock.playing, seek.reader.startS, now);
-      this.write(frame, seek.reader.startS, seek.reader);
+      this.memory = false;
+      if (!kept) this.keepPass(seek.reader);
+      this.clock.setPlaying(seek.play ?? this.clock.playing, got.at, now);
+      this.write(got.frame, got.at, seek.reader);
+      if (!kept) this.bank.add(seek.reader, got.frame, this.shownS, this.frameW, this.frameH);
       for (const w of seek.waiters) w.resolve(this.status());
       this.changed();
     }
+    if (this.memory) return this.tickMemory(now);
     const cur = this.current;
     if (!cur || !this.clock.playing || this.ended) return this.schedule(now);
     const target = this.clock.at(now);
@@ -247,6 +311,7 @@ export class ClipSource {
       const p = cur.nextPositionS();
       const f = cur.take();
       if (!f) break;
+      this.bank.add(cur, f, cur.inFile(p), cur.run.width, cur.run.height);
       frame = f;
       at = p;
     }
@@ -255,18 +320,27 @@ export class ClipSource {
     this.waitingSince = owed ? this.waitingSince || now : 0;
     if (cur.eof && target >= cur.nextPositionS()) return this.atEnd(now);
     const end = cur.loop ? null : (cur.endS ?? this.durationS);
-    if (this.settings.loop === 'loop' && !this.next && end !== null && this.clock.msUntil(end, now) <= PRESPAWN_MS) {
+    if (this.wraps() && !this.next && end !== null && this.clock.msUntil(end, now) <= PRESPAWN_MS) {
       this.next = this.spawn(this.inS());
     }
     this.schedule(now);
   }
 
   private atEnd(now: number): void {
-    if (this.settings.loop === 'loop') {
+    if (this.settings.loop === 'ping-pong' && this.current && this.bank.finish(this.current)) {
+      void this.current.stop();
+      this.dropNext();
+      this.current = null;
+      this.memory = true;
+      this.bank.base = this.shownRaw;
+      return this.tickMemory(now);
+    }
+    if (this.wraps()) {
       const next = this.next ?? this.spawn(this.inS());
       this.next = null;
       void this.current?.stop();
       this.current = next;
+      this.keepPass(next);
       this.clock.anchor(next.startS, now);
       this.changed();
       return this.tick();
@@ -282,19 +356,45 @@ export class ClipSource {
     this.changed();
   }
 
+  /** Whether the out point goes on at the in point with a new reader (a ping-pong pass not yet kept does too). */
+  private wraps(): boolean {
+    if (this.settings.loop !== 'ping-pong') return this.settings.loop === 'loop';
+    // The pass being kept turns back at its end: no next reader for it.
+    return !this.bank.complete && (this.current === null || this.bank.source !== this.current);
+  }
+
+  /** In ping-pong, a reader from the in point is the pass to keep (its frames are bounded by the in-out span). */
+  private keepPass(reader: ClipReader): void {
+    if (this.settings.loop !== 'ping-pong' || this.bank.complete || Math.abs(reader.startS - this.inS()) > 0.5 / this.o.fps) return;
+    const span = this.outS() - this.inS();
+    if (Number.isFinite(span)) this.bank.collect(reader, Math.ceil(span * this.o.fps) + this.o.fps);
+  }
+
+  /** Ping-pong from memory: shows the kept frame the clock has reached. */
+  private tickMemory(now: number): void {
+    if (!this.clock.playing || this.ended) return this.schedule(now);
+    const { index, raw } = this.bank.at(this.clock.at(now));
+    if (raw !== this.shownRaw) this.put(this.bank.frame(index), this.bank.width, this.bank.height, raw, this.bank.positionS(index));
+    this.schedule(now);
+  }
+
   private write(frame: Buffer, positionS: number, reader: ClipReader): void {
-    const { width, height } = reader.run;
-    const slot = this.writer.begin(width, height);
-    slot.set(frame.subarray(0, slot.length));
+    this.put(frame, reader.run.width, reader.run.height, positionS, reader.inFile(positionS));
     const now = Date.now();
-    this.frameNo = this.writer.commit(now);
-    this.frameW = width;
-    this.frameH = height;
-    this.shownRaw = positionS;
-    this.shownS = reader.inFile(positionS);
-    this.waitingSince = 0;
     if (reader.run.frames === 1 && reader.run.firstFrameAt === 0) reader.run.firstFrameAt = now;
     this.retry.delivered(reader.run.startedAt, now);
+  }
+
+  /** Puts a frame into the ring: `raw` on the clock's time line, `fileS` in the file. */
+  private put(frame: Buffer, width: number, height: number, raw: number, fileS: number): void {
+    const slot = this.writer.begin(width, height);
+    slot.set(frame.subarray(0, slot.length));
+    this.frameNo = this.writer.commit(Date.now());
+    this.frameW = width;
+    this.frameH = height;
+    this.shownRaw = raw;
+    this.shownS = fileS;
+    this.waitingSince = 0;
     if (this.state !== 'live') this.setState('live');
   }
 
@@ -302,8 +402,9 @@ export class ClipSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const cur = this.current;
-    if (this.closing || !cur || !this.clock.playing || this.ended) return;
-    const ms = Math.min(1000 / this.o.fps, Math.max(1, this.clock.msUntil(cur.nextPositionS(), now)));
+    if (this.closing || (!cur && !this.memory) || !this.clock.playing || this.ended) return;
+    const next = cur ? cur.nextPositionS() : this.shownRaw + 1 / this.o.fps;
+    const ms = Math.min(1000 / this.o.fps, Math.max(1, this.clock.msUntil(next, now)));
     this.timer = setTimeout(() => this.tick(), ms);
   }
 
@@ -313,7 +414,7 @@ export class ClipSource {
     const seek = this.seeking;
     const stall = stallOf(seek ? seek.since : null, this.current ? this.waitingSince : 0, now, this.o.stallMs);
     if (stall) return this.fail(stall.seek ? seek!.reader : this.current!, stall.message, true);
-    if (this.clock.playing && !this.ended && this.current) this.o.onStatus(this.status());
+    if (this.clock.playing && !this.ended && (this.current || this.memory)) this.o.onStatus(this.status());
   }
 
   private onReaderExit(r: ClipReader, failed: string | null): void {
@@ -338,6 +439,7 @@ export class ClipSource {
     this.failWaiters(message);
     this.current = this.next = null;
     this.seeking = null;
+    this.memory = false;
     this.waitingSince = 0;
     this.writer.setDown();
     this.writer.endRun();
