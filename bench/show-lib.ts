@@ -1,27 +1,15 @@
 // The load of the show benchmark: Companion-like pollers, a dimmer fader, a parameter sweep, takes, blackout probes
 // through a decoded stream, and CPU per kind of process (vjd, encoders, remuxers, inputs) from /proc.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { req, sleep } from '../test/helpers/server.js';
 import { processTree, TICK, type Arrival } from './outputs-lib.js';
+import { poll } from './thumbnail-polls.js';
 
 export const pct = (xs: number[], q: number): number => {
   const s = Float64Array.from(xs).sort();
   return s.length ? Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]! * 10) / 10 : NaN;
 };
-
-function get(agent: Agent, url: string, etag = ''): Promise<{ status: number; etag: string; ms: number }> {
-  const t0 = performance.now();
-  return new Promise((done) => {
-    const r = httpRequest(url, { agent, headers: etag ? { 'If-None-Match': etag } : {}, timeout: 15000 }, (res) => {
-      res.resume();
-      res.on('end', () => done({ status: res.statusCode ?? 0, etag: String(res.headers.etag ?? etag), ms: performance.now() - t0 }));
-    });
-    r.on('timeout', () => r.destroy(new Error('timeout')));
-    r.on('error', () => done({ status: 0, etag, ms: performance.now() - t0 }));
-    r.end();
-  });
-}
 
 export interface PollStats {
   thumbMs: number[];
@@ -59,11 +47,11 @@ export function pollers(api: (p: string) => string, n: number, tickMs: number, u
         busy = true;
         void (async () => {
           for (const path of ['/sources/current', '/global']) {
-            const r = await get(agent, api(path));
+            const r = await poll(agent, api(path), '');
             st.jsonMs.push(r.ms);
             if (r.status !== 200) st.errors++;
           }
-          const t = await get(agent, api('/thumbnails/current?size=72'), etag);
+          const t = await poll(agent, api('/thumbnails/current?size=72'), etag);
           st.thumbMs.push(t.ms);
           if (t.status !== 200 && t.status !== 304) st.errors++;
           etag = t.etag;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectWs, wsUrl } from '../test/helpers/ws.js';
 import { req, sleep, startServer, waitUntil } from '../test/helpers/server.js';
-import { freeUdpPort, run } from '../test/outputs/media.js';
+import { freeUdpPort, probe } from '../test/outputs/media.js';
 import { ptsDrift, videoPts, type PtsArrival } from '../test/outputs/true-time-media.js';
 import { FrameReceiver, MjpegReader } from './outputs-lib.js';
 import { blackoutProbe, cpuMeter, pct, pollers, rssMiB, steady } from './show-lib.js';
@@ -157,15 +157,7 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
       30000,
     );
     const rec = (await req('GET', api('/outputs'))).json().items.find((o: any) => o.id === 'rec');
-    const probe = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'format=duration',
-      '-of',
-      'csv=p=0',
-      join(s.dataDir, 'recordings', rec.target),
-    ]);
+    const { duration } = await probe(join(s.dataDir, 'recordings', rec.target));
     const loadAvg = Math.round(loadavg()[0]! * 10) / 10;
     return {
       ...set,
@@ -173,7 +165,7 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
       fpsMin: Math.min(...fps.slice(2)),
       scaleP50: pct(scales, 0.5),
       droppedSlots: last.droppedFrames - first.droppedFrames,
-      recordingRatio: Math.round((Number(probe.stdout) * 1e6) / wall) / 1000,
+      recordingRatio: Math.round((duration * 1e6) / wall) / 1000,
       streamDriftPct: Math.round(ptsDrift(pts).drift * 1000) / 10,
       thumbP99: pct(pollStats.thumbMs, 0.99),
       missedPct: Math.round((pollStats.missed / Math.max(1, pollStats.ticks)) * 1000) / 10,

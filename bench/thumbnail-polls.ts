@@ -24,7 +24,8 @@ interface PollRow {
   from: string;
 }
 
-function poll(agent: Agent, url: string, etag: string): Promise<{ status: number; etag: string; ms: number }> {
+/** One GET with If-None-Match on a keep-alive agent: status, the ETag to send next, and the time it took. */
+export function poll(agent: Agent, url: string, etag: string): Promise<{ status: number; etag: string; ms: number }> {
   const t0 = performance.now();
   return new Promise((done) => {
     const r = httpRequest(url, { agent, headers: etag ? { 'If-None-Match': etag } : {}, timeout: 15000 }, (res) => {

@@ -3,9 +3,10 @@
 // starts a new reader.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeColourClip, shownColour } from '../helpers/colour-clip.js';
+import { childPids } from '../hardening/faults-common.js';
 import { req, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 
 const FPS = 25;
@@ -21,23 +22,8 @@ async function ok(p: string, body: unknown = {}): Promise<any> {
   return r.json().transport;
 }
 
-/** Pids of the server's ffmpeg children, from /proc/<pid>/stat (field 4 is the parent pid). */
-async function ffmpegPids(): Promise<number[]> {
-  const out: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const [, ppid] = stat.slice(close + 2).split(' ');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      if (Number(ppid) === s.proc.pid && (comm === 'ffmpeg' || comm === 'setpriv')) out.push(Number(name));
-    } catch {
-      // exited while looked at
-    }
-  }
-  return out.sort((a, b) => a - b);
-}
+/** The server's ffmpeg children (a reader's command line names the clip's folder). */
+const ffmpegPids = async (): Promise<number[]> => (await childPids(s.proc.pid!, 'ffmpeg')).sort((a, b) => a - b);
 
 test.before(async () => {
   work = await tempDir('vjd-seek-ahead-');
