@@ -255,3 +255,13 @@ export const TRANSPORT_LIMITS = {
   /** Loop mode `ping-pong` keeps one pass of the in-out span decoded (RGBA at the render size): at most this many bytes. */
   pingPongMaxBytes: 256 * 1024 * 1024,
 } as const;
+
+/** Layers and scenes: not in LIMITS, whose shape GET /capabilities reports as is. */
+export const LAYER_LIMITS = {
+  /** render.maxLayers may not exceed this (the compositor's samplers and the frame budget). */
+  maxLayersCeiling: 8,
+  nameMax: 64,
+  /** Saved scenes at most (403 SCENE_LIMIT_REACHED past it). */
+  scenesMax: 64,
+  sceneNameMax: 64,
+} as const;
