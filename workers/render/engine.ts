@@ -28,6 +28,7 @@ import { ProgramLoadError, ProgramPool, type CompileResult } from './program-poo
 import { ProgramReadback } from './program-readback.js';
 import { SourceStage } from './source-stage.js';
 import { MixStage } from './mix-stage.js';
+import { Compositor } from './compose/compositor.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
 import { ModulationStage } from './modulation/stage.js';
@@ -54,6 +55,8 @@ export class RenderEngine {
   readonly source: SourceStage;
   readonly output: OutputStage;
   readonly mix: MixStage;
+  /** Blends layers over a base with the blend-mode files (workers/render/compose/). */
+  readonly compositor: Compositor;
   /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
   readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
@@ -179,6 +182,7 @@ export class RenderEngine {
     // The output keeps the configured size: outputs, previews and thumbnails read it.
     this.output = new OutputStage(gl, this.quad, width, height);
     this.mix = new MixStage(gl, this.quad, rw, rh, opts.programCache?.transitions);
+    this.compositor = new Compositor(gl, this.quad, rw, rh, { cacheLimit: opts.programCache?.composed });
     this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
@@ -225,6 +229,11 @@ export class RenderEngine {
     return results.filter((r) => !noSignal || r.type !== noSignal.type || r.kind !== noSignal.kind);
   }
 
+  /** The layer blend modes (the compositor compiles them); returns the compile results of what changed. */
+  setBlends(items: IsfDescriptor[]): CompileResult[] {
+    return this.compositor.setBlends(items);
+  }
+
   /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.readback = ring ? (this.readback?.ring === ring ? this.readback : new ProgramReadback(ring)) : null;
@@ -247,6 +256,7 @@ export class RenderEngine {
     for (const slot of this.chain.all()) slot.instance.program.resize(w, h);
     this.source.resize(w, h);
     this.mix.resize(w, h);
+    this.compositor.resize(w, h);
     this.fuse.resize(w, h);
     for (const t of this.ping) {
       this.nearest.delete(t);
@@ -384,10 +394,11 @@ export class RenderEngine {
       if (this.timer === null) return;
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
-      // One spare per idle slot: effects and generators first, then transitions.
+      // One spare per idle slot: effects and generators first, then transitions, then layer compositions.
       if (this.next - performance.now() > 2) {
         if (this.pool.pending() > 0) this.pool.refill();
-        else this.mix.refill();
+        else if (this.mix.pending() > 0) this.mix.refill();
+        else this.compositor.idle();
       }
       // Fused programs compile one step at a time in the idle time (see Fuser.idle).
       this.fuse.idle(this.next - performance.now(), this.period);
@@ -592,6 +603,7 @@ export class RenderEngine {
     this.chain.clear();
     this.source.destroy();
     this.mix.destroy();
+    this.compositor.destroy();
     this.thumbs.destroy();
     this.output.destroy();
     for (const t of this.ping) t.destroy();

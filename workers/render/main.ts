@@ -40,6 +40,7 @@ const kept: {
   /** The preview bus; swaps with `source` when a take completes. */
   cue: { key: string; spec: SourceSpec } | null;
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
+  blends: Extract<MainToRender, { t: 'blends' }> | null;
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
   scale: RenderScaleSetting | undefined;
@@ -51,6 +52,7 @@ const kept: {
   source: null,
   cue: null,
   transitions: null,
+  blends: null,
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
@@ -146,6 +148,7 @@ function recover(): void {
   engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
+  if (kept.blends) engine.setBlends(kept.blends.items);
   if (kept.cue)
     engine.requestCue(0, kept.cue.key, Number.MAX_SAFE_INTEGER, {
       ...kept.cue.spec,
@@ -245,6 +248,12 @@ function handle(m: MainToRender): void {
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.
       for (const r of engine.mix.setTransitions(m.items)) {
         post({ t: 'compiled', type: r.type, kind: 'transition', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
+      }
+      return;
+    case 'blends':
+      kept.blends = m;
+      for (const r of engine.setBlends(m.items)) {
+        post({ t: 'compiled', type: r.type, kind: 'blend', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
       }
       return;
     case 'generator-values': {
