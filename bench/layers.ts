@@ -1,5 +1,5 @@
-// Layer composition benchmark in the render engine's GL stack at 1280×720: 1, 2 and 4 layers of generator
-// textures (no effects) composed with the shipped blend modes, in one generated pass vs one pass per layer.
+// Layer composition benchmark in the render engine's GL stack at the default render size: one, two and four layers
+// of generator textures (no effects) composed with the shipped blend modes, in one generated pass vs one pass per layer.
 // Reports the median of the composition alone and of a whole frame (the generators drawn, then composed).
 // Writes bench/results/layers.{md,json}.
 import { mkdir, writeFile } from 'node:fs/promises';

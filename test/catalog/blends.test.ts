@@ -4,6 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Catalog } from '../../src/catalog/catalog.js';
+import { log } from '../../src/log.js';
 import { req, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -22,7 +24,7 @@ const MAIN = `void main() {
 // No vjdBlend: a valid ISF file, but not a blend.
 const NO_FUNCTION = `${HEADER}
 void main() { gl_FragColor = IMG_THIS_NORM_PIXEL(layerImage) * opacity; }`;
-// The convention holds, the GLSL does not compile (line 4 names an undeclared value).
+// The convention holds, the GLSL does not compile (the body of vjdBlend names an undeclared value).
 const BROKEN = `${HEADER}
 vec3 vjdBlend(vec3 base, vec3 top) {
   return top * notDeclared;
@@ -69,6 +71,36 @@ test('the blends folder is watched: a bad file added later is listed, and remove
   assert.match(entry(await errorsOf(), 'late').message, /opacity/);
   await writeFile(path, `${HEADER}\nvec3 vjdBlend(vec3 base, vec3 top) { return top; }\n${MAIN}`);
   await waitUntil(async () => entry(await errorsOf(), 'late') === undefined, 30_000, 100);
+});
+
+test('the catalog lists the shipped blends, an operator file replaces a built-in, a later folder wins', async () => {
+  const root = await tempDir();
+  const [first, second] = [join(root, 'one'), join(root, 'two')];
+  await mkdir(first);
+  await mkdir(second);
+  const own = `${HEADER}\nvec3 vjdBlend(vec3 base, vec3 top) { return top * 0.5; }\n${MAIN}`;
+  await writeFile(join(first, 'normal.fs'), own);
+  await writeFile(join(second, 'normal.fs'), own);
+  await writeFile(join(second, 'no_function.fs'), NO_FUNCTION);
+  const quiet = log.child({});
+  quiet.level = 'silent';
+  const catalog = new Catalog({ effects: [], sources: [], presets: [], blends: [first, second] }, quiet);
+  await catalog.reload();
+  const blends = catalog.snapshot.blends;
+  assert.equal(blends.map((d) => d.type).sort(), [
+    'add',
+    'alpha',
+    'darken',
+    'difference',
+    'lighten',
+    'multiply',
+    'normal',
+    'overlay',
+    'screen',
+  ]);
+  assert.is(blends.find((d) => d.type === 'normal')!.file, join(second, 'normal.fs'));
+  assert.ok(blends.find((d) => d.type === 'screen')!.file.startsWith('builtin:'));
+  assert.ok(catalog.errors.list().items.some((e) => e.kind === 'blend' && e.type === 'no_function'));
 });
 
 test.run();

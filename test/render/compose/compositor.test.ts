@@ -13,6 +13,7 @@ import { Compositor, type ComposeLayer } from '../../../workers/render/compose/c
 import { isfDate } from '../../../workers/render/isf-builtins.js';
 import type { IsfFrame } from '../../../workers/render/isf-program.js';
 import { Quad } from '../../../workers/render/gl-util.js';
+import { glCounts } from '../../../workers/render/gl-tracker.js';
 import { createTarget, uploadRgba, type RenderTarget } from '../../../workers/render/targets.js';
 import { createTestGl, ROOT } from '../../helpers/gl.js';
 
@@ -85,7 +86,7 @@ const maxDiff = (a: Uint8Array, b: Uint8Array): number => {
   return d;
 };
 
-// The formulas the README documents, per channel on 0..1 values.
+// The formulas the README documents, per channel on normalised values.
 const FORMULA: Record<string, (b: number, t: number) => number> = {
   normal: (_b, t) => t,
   add: (b, t) => Math.min(1, b + t),
@@ -222,7 +223,7 @@ void main() {
     { texture: top, opacity: 0.5, blend: 'normal' },
   ]);
   assert.is(c.lastPasses(), 2, 'drawn pass by pass');
-  // halfway: (100, 100, 100); then normal at 0.5 towards (0, 100, 200): (50, 100, 150).
+  // halfway averages the two colours; normal at half opacity then goes half the rest of the way to the layer.
   assert.ok(
     [50, 100, 150].every((v, i) => Math.abs(px[i]! - v) <= 1),
     `got ${px.slice(0, 3)}`,
@@ -230,6 +231,49 @@ void main() {
   c.destroy();
   gl.deleteTexture(base);
   gl.deleteTexture(top);
+});
+
+test('a stack past the layers one pass takes goes in chunks, with the pixels of one pass per layer', () => {
+  const chunked = new Compositor(gl, quad, W, H, { maxPerPass: 2 });
+  chunked.setBlends(blends);
+  const base = noise(11);
+  const modes = ['lighten', 'add', 'darken', 'normal', 'alpha'];
+  const layers: ComposeLayer[] = modes.map((blend, i) => ({ texture: noise(20 + i), opacity: 0.3 + i * 0.15, blend }));
+  const a = compose(chunked, base, layers);
+  assert.is(chunked.lastPasses(), 3, 'two, two and one layers');
+  const b = compose(per, base, layers);
+  assert.ok(maxDiff(a, b) <= 2, `max difference ${maxDiff(a, b)}`);
+  assert.ok(maxDiff(a, compose(one, base, layers)) <= 2, 'the same as one pass');
+  chunked.destroy();
+  gl.deleteTexture(base);
+  for (const l of layers) gl.deleteTexture(l.texture);
+});
+
+test('an unknown mode draws as normal; destroy frees every GL object the compositor made', () => {
+  const before = glCounts(gl);
+  const c = new Compositor(gl, quad, W, H);
+  c.setBlends(blends);
+  const cp = new Compositor(gl, quad, W, H, { onePass: false });
+  cp.setBlends(blends);
+  const base = solid([10, 20, 30, 255]);
+  const top = solid([200, 150, 100, 255]);
+  const stack: ComposeLayer[] = [
+    { texture: top, opacity: 0.5, blend: 'no_such_mode' },
+    { texture: top, opacity: 0.5, blend: 'screen' },
+  ];
+  for (const x of [c, cp]) {
+    const got = compose(x, base, stack);
+    const want = compose(x, base, [{ ...stack[0]!, blend: 'normal' }, stack[1]!]);
+    assert.is(maxDiff(got, want), 0);
+    compose(x, null, []);
+    x.resize(W / 2, H / 2);
+    x.draw(out.framebuffer, base, stack, frame());
+  }
+  c.destroy();
+  cp.destroy();
+  gl.deleteTexture(base);
+  gl.deleteTexture(top);
+  assert.equal(glCounts(gl), before);
 });
 
 test.after(() => {

@@ -44,12 +44,13 @@ export class Compositor {
     quad: Quad,
     private width: number,
     private height: number,
-    opts: { onePass?: boolean; cacheLimit?: number } = {},
+    /** maxPerPass: fewer layers per generated pass than the texture units allow (tests of the chunked path). */
+    opts: { onePass?: boolean; cacheLimit?: number; maxPerPass?: number } = {},
   ) {
     this.onePass = opts.onePass ?? true;
     this.pool = new ProgramPool(gl, quad, width, height);
     const units = Number(gl.getParameter(gl.MAX_TEXTURE_IMAGE_UNITS)) || 8;
-    this.perPass = Math.max(1, Math.min(MAX_PER_PASS, units - 1));
+    this.perPass = Math.max(1, Math.min(opts.maxPerPass ?? MAX_PER_PASS, MAX_PER_PASS, units - 1));
     this.cache = new OnePassCache(gl, quad, opts.cacheLimit ?? DEFAULT_CACHE, (mode) => this.codeOf(mode));
   }
 

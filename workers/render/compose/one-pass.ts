@@ -25,7 +25,7 @@ export class OnePassProgram {
     this.u = builtinLocations(gl, program);
     this.opacity = [];
     gl.useProgram(program);
-    // Unit 0 is the base, unit k + 1 layer k: fixed, so only the bindings change per frame.
+    // The base on the first unit, each layer on the unit after its predecessor's: fixed, so only the bindings change per frame.
     gl.uniform1i(at(BASE_SAMPLER), 0);
     for (let k = 0; k < layers; k++) {
       gl.uniform1i(at(layerSampler(k)), k + 1);
