@@ -8,7 +8,7 @@ import { ProgramPool, type CompileResult } from '../program-pool.js';
 import { createTarget, uploadRgba, type RenderTarget } from '../targets.js';
 import { blendCode, type BlendCode } from './blend-source.js';
 import { OnePassCache } from './one-pass-cache.js';
-import { clampOpacity } from './one-pass.js';
+import { clampOpacity, type OnePassProgram } from './one-pass.js';
 
 export interface ComposeLayer {
   texture: WebGLTexture;
@@ -38,6 +38,7 @@ export class Compositor {
   private readonly values: { opacity: number } = { opacity: 1 };
   private readonly chunk: ComposeLayer[] = [];
   private readonly modeList: string[] = [];
+  private readonly chunkPrograms: OnePassProgram[] = [];
 
   constructor(
     private readonly gl: GL,
@@ -119,10 +120,16 @@ export class Compositor {
   private drawOnePass(target: WebGLFramebuffer | null, base: WebGLTexture, layers: readonly ComposeLayer[], ctx: IsfFrame): boolean {
     const chunks = Math.max(1, Math.ceil(layers.length / this.perPass));
     // Every chunk's program first: a missing one switches the whole draw to the other path before anything is drawn.
-    for (let c = 0; c < chunks; c++) if (!this.cache.get(this.chunkModes(layers, c))) return false;
+    const programs = this.chunkPrograms;
+    programs.length = 0;
+    for (let c = 0; c < chunks; c++) {
+      const p = this.cache.get(this.chunkModes(layers, c));
+      if (!p) return false;
+      programs.push(p);
+    }
     let below = base;
     for (let c = 0; c < chunks; c++) {
-      const program = this.cache.get(this.chunkModes(layers, c))!;
+      const program = programs[c]!;
       this.chunk.length = 0;
       for (let i = c * this.perPass; i < Math.min(layers.length, (c + 1) * this.perPass); i++) this.chunk.push(layers[i]!);
       const last = c === chunks - 1;
