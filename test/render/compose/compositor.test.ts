@@ -276,6 +276,32 @@ test('an unknown mode draws as normal; destroy frees every GL object the composi
   assert.equal(glCounts(gl), before);
 });
 
+test('many blend files keep a bounded number of GL programs when drawing in one pass', () => {
+  const many = Array.from({ length: 30 }, (_, i) =>
+    parseIsf(
+      `/*{ "INPUTS": [ { "NAME": "baseImage", "TYPE": "image" }, { "NAME": "layerImage", "TYPE": "image" },
+  { "NAME": "opacity", "TYPE": "float", "DEFAULT": 1.0 } ] }*/
+vec3 vjdBlend(vec3 base, vec3 top) { return mix(base, top, ${(i / 30).toFixed(3)}); }
+void main() {
+  vec4 base = IMG_THIS_NORM_PIXEL(baseImage);
+  vec4 top = IMG_THIS_NORM_PIXEL(layerImage);
+  gl_FragColor = vec4(mix(base.rgb, vjdBlend(base.rgb, top.rgb), opacity), base.a + (1.0 - base.a) * opacity);
+}`,
+      { file: `/ops/m${i}.fs`, fileName: `m${i}.fs` },
+    ),
+  );
+  const before = glCounts(gl).programs;
+  const c = new Compositor(gl, quad, W, H);
+  assert.ok(
+    c.setBlends([...blends, ...many]).every((r) => r.ok),
+    'every file compiles',
+  );
+  assert.is(c.modes().length, blends.length + many.length);
+  assert.ok(glCounts(gl).programs - before <= 2, `GL programs held: ${glCounts(gl).programs - before}`);
+  c.destroy();
+  assert.is(glCounts(gl).programs, before);
+});
+
 test.after(() => {
   one.destroy();
   per.destroy();

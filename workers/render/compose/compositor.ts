@@ -49,7 +49,9 @@ export class Compositor {
     opts: { onePass?: boolean; cacheLimit?: number; maxPerPass?: number } = {},
   ) {
     this.onePass = opts.onePass ?? true;
-    this.pool = new ProgramPool(gl, quad, width, height);
+    // Drawing in one pass, a file's own program serves only its compile check and the fallback: one spare is
+    // kept, so a folder of many blend files costs no GL memory per file.
+    this.pool = new ProgramPool(gl, quad, width, height, this.onePass ? 1 : Number.POSITIVE_INFINITY);
     const units = Number(gl.getParameter(gl.MAX_TEXTURE_IMAGE_UNITS)) || 8;
     this.perPass = Math.max(1, Math.min(opts.maxPerPass ?? MAX_PER_PASS, MAX_PER_PASS, units - 1));
     this.cache = new OnePassCache(gl, quad, opts.cacheLimit ?? DEFAULT_CACHE, (mode) => this.codeOf(mode));
