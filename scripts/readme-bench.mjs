@@ -45,6 +45,7 @@ for (const name of [
   'show',
   'show-soak',
   'transport-seek',
+  'layers',
 ]) {
   let table;
   try {

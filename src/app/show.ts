@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import type { StateStore } from '../state/store.js';
 import { ensureDisplay, type Display } from '../workers/xvfb.js';
 import { RenderClient } from '../workers/render-client.js';
-import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
+import { Catalog, catalogList, type CatalogSnapshot } from '../catalog/catalog.js';
 import { IngestClient } from '../workers/ingest-client.js';
 import { startFirstRun } from '../sources/first-run.js';
 import { ReaderPool } from '../inputs/reader-pool.js';
@@ -96,6 +96,7 @@ const PROGRAM_CACHE = {
   programs: ISF_CACHE_LIMITS.programCacheMax,
   transitions: ISF_CACHE_LIMITS.transitionCacheMax,
   fused: ISF_CACHE_LIMITS.fusedCacheMax,
+  composed: ISF_CACHE_LIMITS.composeCacheMax,
 };
 
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
@@ -132,6 +133,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       sources: loaded.paths.sourcesDirs,
       presets: [...loaded.paths.presetsDirs, presetsDir],
       transitions: loaded.paths.transitionsDirs,
+      blends: loaded.paths.blendsDirs,
     },
     log,
   );
@@ -139,9 +141,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     catalog.compiled(r);
     if (!r.ok) {
       const s = catalog.snapshot;
-      const file = (r.kind === 'effect' ? s.effects : r.kind === 'generator' ? s.generators : s.transitions).find(
-        (d) => d.type === r.type,
-      )?.file;
+      const file = catalogList(s, r.kind).find((d) => d.type === r.type)?.file;
       log.error(
         { type: r.type, kind: r.kind, file, error: r.error },
         'shader does not compile; it stays in the catalog and fails when used (GET /catalog/errors)',
@@ -151,6 +151,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   await catalog.start();
   render.setCatalog(catalog.snapshot.effects, catalog.snapshot.generators, catalog.snapshot.noSignal);
   render.setTransitions(catalog.snapshot.transitions);
+  render.setBlends(catalog.snapshot.blends);
 
   const saved = state.peek();
   // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
@@ -265,6 +266,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
     render.setTransitions(s.transitions);
+    render.setBlends(s.blends);
     rebuild();
   });
 
@@ -423,7 +425,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     sources,
     mixer,
     layers,
-    blends: () => ['normal', 'add', 'screen', 'multiply', 'overlay', 'difference', 'lighten', 'darken', 'alpha'],
+    blends: () => catalog.snapshot.blends.map((b) => b.type),
     maxLayers: () => cfg.render.maxLayers,
     scenes,
     palettes,

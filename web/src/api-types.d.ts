@@ -671,7 +671,7 @@ export interface paths {
         };
         /**
          * Catalog files that did not load or compile, and why
-         * @description Files of `effects.dirs`, `sources.dirs`, `transitions.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, or do not compile. A file's entry goes when it is fixed on disk (the folders are watched; a compile result follows the rescan). `count` is the whole number; `items` lists at most 500.
+         * @description Files of `effects.dirs`, `sources.dirs`, `transitions.dirs`, `blends.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, or do not compile. A file's entry goes when it is fixed on disk (the folders are watched; a compile result follows the rescan). `count` is the whole number; `items` lists at most 500.
          */
         get: operations["listCatalogErrors"];
         put?: never;
@@ -8415,7 +8415,7 @@ export interface operations {
                         items: {
                             /** @description the file: its path, or `builtin:<name>` for a shipped one */
                             file: string;
-                            /** @description `effect`, `generator`, `transition` or `preset` (the folder it was found in) */
+                            /** @description `effect`, `generator`, `transition`, `blend` or `preset` (the folder it was found in) */
                             kind: string;
                             /** @description the type its file name gives */
                             type: string;

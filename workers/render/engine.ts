@@ -56,6 +56,7 @@ export class RenderEngine {
   private transitionDescs: IsfDescriptor[] = [];
   private noSignal: IsfDescriptor | null = null;
   private readonly layerDeps: LayerDeps;
+  /** Blends layers over a base with the blend-mode files (workers/render/compose/). */
   readonly compositor: Compositor;
   /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
   readonly fuse: Fuser;
@@ -192,7 +193,7 @@ export class RenderEngine {
       },
     };
     this.setLayers([{ id: 1, opacity: 1, blend: 'normal', mute: false, solo: false, selected: true }]);
-    this.compositor = new Compositor(gl, this.quad, rw, rh);
+    this.compositor = new Compositor(gl, this.quad, rw, rh, { cacheLimit: opts.programCache?.composed });
     this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
@@ -265,6 +266,11 @@ export class RenderEngine {
     this.noSignal = noSignal && this.pool.errorOf(noSignal) === null ? noSignal : null;
     for (const l of this.order) l.source.setNoSignal(this.noSignal);
     return results.filter((r) => !noSignal || r.type !== noSignal.type || r.kind !== noSignal.kind);
+  }
+
+  /** The layer blend modes (the compositor compiles them); returns the compile results of what changed. */
+  setBlends(items: IsfDescriptor[]): CompileResult[] {
+    return this.compositor.setBlends(items);
   }
 
   /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
@@ -341,6 +347,8 @@ export class RenderEngine {
       l.set(w);
       return l;
     });
+    // The composition of this stack compiles in idle time, not on the frame that first needs it.
+    if (this.order.length > 1) this.compositor?.prepare(this.order.map((l) => l.blend));
   }
 
   private makeLayer(id: number): Layer {
@@ -415,10 +423,11 @@ export class RenderEngine {
       if (this.timer === null) return;
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
-      // One spare per idle slot: effects and generators first, then transitions.
+      // One spare per idle slot: effects and generators first, then transitions, then layer compositions.
       if (this.next - performance.now() > 2) {
         if (this.pool.pending() > 0) this.pool.refill();
-        else this.transitions.refill();
+        else if (this.transitions.pending() > 0) this.transitions.refill();
+        else this.compositor.idle();
       }
       // Fused programs compile one step at a time in the idle time (see Fuser.idle).
       this.fuse.idle(this.next - performance.now(), this.period);

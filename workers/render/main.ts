@@ -41,6 +41,7 @@ const kept: {
   buses: Map<number, Buses>;
   layers: LayerWire[] | null;
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
+  blends: Extract<MainToRender, { t: 'blends' }> | null;
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
   scale: RenderScaleSetting | undefined;
@@ -52,6 +53,7 @@ const kept: {
   buses: new Map(),
   layers: null,
   transitions: null,
+  blends: null,
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
@@ -160,6 +162,7 @@ function recover(): void {
   engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.setTransitions(kept.transitions.items);
+  if (kept.blends) engine.setBlends(kept.blends.items);
   const again = (spec: SourceSpec): SourceSpec => (spec.kind === 'ring' ? { ...spec, immediate: true } : spec);
   for (const l of engine.stack()) {
     const b = kept.buses.get(l.id);
@@ -263,6 +266,12 @@ function handle(m: MainToRender): void {
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.
       for (const r of engine.setTransitions(m.items)) {
         post({ t: 'compiled', type: r.type, kind: 'transition', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
+      }
+      return;
+    case 'blends':
+      kept.blends = m;
+      for (const r of engine.setBlends(m.items)) {
+        post({ t: 'compiled', type: r.type, kind: 'blend', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
       }
       return;
     case 'generator-values': {
