@@ -487,7 +487,7 @@ export class RenderEngine {
       [a, b] = this.runSteps(this.fuse.plan(own), a, b, direct && enabled.length === 0 ? out : null);
     } else {
       for (const l of visible) this.drawLayer(l, a, b);
-      this.compose(a, visible);
+      this.compose(direct && enabled.length === 0 ? out : a, visible);
     }
     [a, b] = this.runSteps(this.fuse.plan(enabled), a, b, direct ? out : null);
     // Fired events have had their frame.
