@@ -20,6 +20,7 @@ import type { SourceManager, SourceEntry } from '../sources/source-manager.js';
 import type { Mixer } from '../sources/mixer.js';
 import { LayerStack } from '../layers/stack.js';
 import { Scenes } from '../scenes/service.js';
+import { fitSize } from '../thumbnails/params.js';
 import { addressed } from '../layers/selected.js';
 import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
 import type { RenderStatus } from '../api/status.js';
@@ -31,7 +32,7 @@ import { LivePreviews } from '../thumbnails/live-previews.js';
 import { ThumbnailService } from '../thumbnails/service.js';
 import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { ProgramSource } from '../thumbnails/program-source.js';
-import { buildActions, transportActions, type Action } from '../actions/registry.js';
+import { buildActions, sceneActions, transportActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
@@ -92,6 +93,8 @@ export interface Show {
 }
 
 const LIVE_POLL_MS = 2000;
+/** The longer side of the image kept with a scene. */
+const SCENE_IMAGE_SIZE = 320;
 const PROGRAM_CACHE = {
   programs: ISF_CACHE_LIMITS.programCacheMax,
   transitions: ISF_CACHE_LIMITS.transitionCacheMax,
@@ -377,7 +380,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     state,
     render,
     maxLayers: () => cfg.render.maxLayers,
-    snapshotImage: async () => (await thumbnails.current(320, 'jpg', '').catch(() => null))?.image?.bytes ?? null,
+    snapshotImage: async () => (await thumbnails.current(SCENE_IMAGE_SIZE, 'png', '').catch(() => null))?.image?.bytes ?? null,
+    imageBox: fitSize(cfg.render.width, cfg.render.height, SCENE_IMAGE_SIZE),
     dir: join(loaded.paths.dataDir, 'scenes'),
     log,
   });
@@ -443,7 +447,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     modulation,
     presetsDir,
     // The cue point actions follow the clip on the program bus, so they are listed as asked.
-    actions: () => [...actions, ...transportActions(transport.viewOf('program')?.cues.map((c) => c.name) ?? [])],
+    actions: () => [
+      ...actions,
+      ...transportActions(transport.viewOf('program')?.cues.map((c) => c.name) ?? []),
+      ...sceneActions(scenes.list()),
+    ],
     browseTree: () => tree,
     renderStatus,
     async stop() {

@@ -178,6 +178,8 @@ export type MainToRender =
   | ({ t: 'chain'; cmd: ChainCommand; layer?: number } & RpcEnvelope)
   /** The layer stack, bottom to top: layers with new ids are made, missing ones dropped with their sources and chains. */
   | { t: 'layers'; layers: LayerWire[] }
+  /** Holds the output as it is and blends the coming frames over it with `transition` (a scene recall). */
+  | { t: 'picture-transition'; transition: string; durationMs: number }
   /**
    * Puts a source on a bus once it has a frame, unless `deadline` passes first. `program`: the source stage switches
    * once the new source has drawn a frame to the output; `preview`: loaded on the preview bus, the program untouched.

@@ -312,6 +312,11 @@ export class RenderClient extends EventEmitter {
     return published;
   }
 
+  /** Holds the output and blends the following frames over it (a scene recall's transition). */
+  pictureTransition(transition: string, durationMs: number): void {
+    this.post({ t: 'picture-transition', transition, durationMs });
+  }
+
   /** The layer stack, bottom to top (see LayerWire). */
   setLayers(layers: LayerWire[]): void {
     this.post({ t: 'layers', layers });

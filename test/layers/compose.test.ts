@@ -44,7 +44,10 @@ test.before(async () => {
   await writeFile(join(presets, 'red.json'), SOLID('Red', [1, 0, 0]));
   await writeFile(join(presets, 'blue.json'), SOLID('Blue', [0, 0, 1]));
   await writeFile(join(presets, 'white.json'), SOLID('White', [1, 1, 1]));
-  s = await startServer({ dataDir, config: { presets: { dirs: [presets] }, render: { maxLayers: 3 }, live: { v4l2: { enabled: false } } } });
+  s = await startServer({
+    dataDir,
+    config: { presets: { dirs: [presets] }, render: { maxLayers: 3 }, live: { v4l2: { enabled: false } } },
+  });
 });
 test.after(async () => {
   await s.cleanup();

@@ -187,7 +187,13 @@ let snapshotVersion = 0;
 function publishChain(layer?: number): void {
   snapshotVersion++;
   const chain = layer === undefined ? engine.chain : engine.layer(layer).chain;
-  post({ t: 'snapshot', version: snapshotVersion, items: chain.items(), entries: chain.entries(), ...(layer !== undefined ? { layer } : {}) });
+  post({
+    t: 'snapshot',
+    version: snapshotVersion,
+    items: chain.items(),
+    entries: chain.entries(),
+    ...(layer !== undefined ? { layer } : {}),
+  });
 }
 
 const statsTimer = setInterval(() => post({ t: 'stats', stats: engine.snapshotStats() }), 250);
@@ -245,6 +251,9 @@ function handle(m: MainToRender): void {
       return;
     case 'shown':
       engine.waitShown(m.id, m.key, m.afterFrame, m.deadline, m.layer);
+      return;
+    case 'picture-transition':
+      engine.startPicture(m.transition, m.durationMs);
       return;
     case 'layers':
       kept.layers = m.layers;

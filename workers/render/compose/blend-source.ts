@@ -37,5 +37,5 @@ export function blendCode(desc: IsfDescriptor, prefix: string): BlendCode {
   }
   if (!renames.has('vjdBlend')) throw new Error('no vjdBlend function');
   const code = renameIdentifiers(rest, (n) => renames.get(n));
-  return { code, blend: prefix + 'vjdBlend', weight: renames.has('vjdWeight') ? prefix + 'vjdWeight' : null };
+  return { code, blend: `${prefix}vjdBlend`, weight: renames.has('vjdWeight') ? `${prefix}vjdWeight` : null };
 }
