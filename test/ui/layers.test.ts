@@ -65,7 +65,10 @@ test('one strip per layer, top layer first, with its source, opacity and picture
   assert.is(await strip(1).getByTestId('layer-source').textContent(), 'Red');
   assert.is(await strip(2).getByTestId('layer-opacity').inputValue(), '0.5');
   // Pictures are asked for only while the strips are on screen: the panel is below the fold on a phone.
-  assert.not.ok(o.urls.some((u) => u.includes('/thumbnails/layer/')), 'no layer picture asked for off screen');
+  assert.not.ok(
+    o.urls.some((u) => u.includes('/thumbnails/layer/')),
+    'no layer picture asked for off screen',
+  );
   await page.getByTestId('layers-panel').scrollIntoViewIfNeeded();
   for (const n of [1, 2]) await until(async () => (await strip(n).locator('.thumb img').count()) === 1, `layer ${n} picture`);
   await until(async () => o.urls.some((u) => u.includes('/thumbnails/layer/2?')), 'the picture comes from the layer route');
@@ -100,7 +103,7 @@ test('the blend select sets the blend mode', async () => {
   assert.equal(modes, (await stack()).blends);
   await select.selectOption('add');
   await until(async () => (await stack()).layers[1].blend === 'add', 'GET /layers blend add');
-  assert.is(await select.inputValue(), 'add');
+  await until(async () => (await select.inputValue()) === 'add', 'the select shows add');
 });
 
 test('mute toggles', async () => {
@@ -132,7 +135,7 @@ test('a scene saved from the page is listed and gets a button', async () => {
   const button = page.locator('[data-testid="scene-button"][data-name="Look A"]');
   await until(async () => (await button.count()) === 1, 'the scene button shows');
   await until(async () => (await button.getByTestId('scene-thumb').count()) === 1, 'with its picture');
-  assert.is(await page.getByTestId('scene-name').inputValue(), '', 'the name field empties');
+  await until(async () => (await page.getByTestId('scene-name').inputValue()) === '', 'the name field empties');
 });
 
 test("tapping the scene recalls it with the mixer's transition", async () => {

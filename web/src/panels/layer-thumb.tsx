@@ -2,9 +2,11 @@
 // and the tab is visible; the ETag keeps an unchanged picture to a 304.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { API } from '../api';
-import { thumb } from '../thumbs';
+import { thumb, thumbFailed } from '../thumbs';
 
 const REFRESH_MS = 330;
+/** Ticks skipped after an error answer (a busy renderer's readback timeout asks for a pause). */
+const PAUSE_TICKS = 3;
 const SIZE = 96;
 
 /** Whether the element is on screen and its tab visible. */
@@ -33,8 +35,15 @@ export function LayerThumb(props: { position: number }) {
     if (!shown) return;
     let alive = true;
     let n = 0;
+    let pause = 0;
     // A wanted tag the held ETag never equals: every tick revalidates (If-None-Match), a 304 keeps the picture.
-    const ask = (): void => void thumb(url, `tick${n++}`, () => alive).then((s) => alive && s !== '' && setSrc(s));
+    const ask = (): void => {
+      if (pause > 0) return void pause--;
+      void thumb(url, `tick${n++}`, () => alive).then((s) => {
+        if (thumbFailed(url)) pause = PAUSE_TICKS;
+        if (alive && s !== '') setSrc(s);
+      });
+    };
     ask();
     const timer = setInterval(ask, REFRESH_MS);
     return () => {
