@@ -1,6 +1,7 @@
 // Layer strips and the scene row in Chromium against a server with solid-colour presets: the strips follow the stack
-// top first; the page adds a layer; the opacity fader, blend select, mute and select change GET /layers; a scene saved
-// from the page is listed with a button whose tap recalls it with the mixer's transition; no console errors; remove.
+// top first; the page adds a layer; the opacity fader, blend select, mute, solo and select change GET /layers; changes
+// made elsewhere arrive by the topics; a scene saved from the page gets a button whose tap recalls it with the mixer's
+// transition, and × deletes one; no console errors; remove.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -116,6 +117,26 @@ test('mute toggles', async () => {
   await until(async () => (await mute.getAttribute('aria-pressed')) === 'false', 'shown unmuted');
 });
 
+test('solo toggles', async () => {
+  const solo = strip(2).getByTestId('layer-solo');
+  await solo.click();
+  await until(async () => (await stack()).layers[1].solo === true, 'solo on');
+  await until(async () => (await solo.getAttribute('aria-pressed')) === 'true', 'shown solo');
+  await solo.click();
+  await until(async () => (await stack()).layers[1].solo === false, 'solo off');
+  await until(async () => (await solo.getAttribute('aria-pressed')) === 'false', 'shown not solo');
+});
+
+test('changes made elsewhere reach the strips through the layers topic', async () => {
+  const subscribed = (topic: string) =>
+    o.wsSent.some((f) => f.includes('"subscribe"') && (JSON.parse(f).topics as string[]).includes(topic));
+  await until(() => subscribed('layers') && subscribed('scenes'), 'the page subscribes to layers and scenes');
+  await api('POST', '/layers/opacity', { layer: 3, value: 0.25 });
+  await until(async () => (await strip(3).getByTestId('layer-opacity').inputValue()) === '0.25', 'the fader follows');
+  await api('POST', '/layers/name', { layer: 3, name: 'Overlay' });
+  await until(async () => (await strip(3).getByTestId('layer-name').textContent()) === 'Overlay', 'the name follows');
+});
+
 test('select highlights the layer and GET /layers.selected follows', async () => {
   assert.is((await stack()).selected, 1);
   assert.is(await strip(1).getAttribute('aria-current'), 'true');
@@ -144,6 +165,7 @@ test("tapping the scene recalls it with the mixer's transition", async () => {
   await api('POST', '/layers/mute', { layer: 1, enabled: true });
   await api('POST', '/layers/2/sources/select', { id: 'preset:red' });
   assert.not.equal(look(await stack()), saved);
+  await until(async () => (await strip(2).getByTestId('layer-source').textContent()) === 'Red', 'the strip shows the change');
   const mix = await api('GET', '/mix');
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/v1/scenes/recall'));
   await page.locator('[data-testid="scene-button"][data-name="Look A"]').click();
@@ -152,6 +174,17 @@ test("tapping the scene recalls it with the mixer's transition", async () => {
   assert.is(body.durationMs, mix.transition.durationMs);
   await until(async () => JSON.stringify(look(await stack())) === JSON.stringify(saved), 'GET /layers matches the scene');
   await until(async () => (await strip(2).getByTestId('layer-source').textContent()) === 'Blue', 'the strip shows the recalled source');
+});
+
+test('a scene deleted from the page goes from GET /scenes and the row', async () => {
+  await api('POST', '/scenes/save', { name: 'Spare' });
+  const button = page.locator('[data-testid="scene-button"][data-name="Spare"]');
+  await until(async () => (await button.count()) === 1, 'the saved scene shows');
+  page.once('dialog', (d) => void d.accept());
+  await page.locator('li.scene', { has: button }).getByTestId('scene-delete').click();
+  await until(async () => !(await api('GET', '/scenes')).scenes.some((x: any) => x.name === 'Spare'), 'GET /scenes drops it');
+  await until(async () => (await button.count()) === 0, 'its button goes');
+  assert.is(await page.locator('[data-testid="scene-button"][data-name="Look A"]').count(), 1, 'the other scene stays');
 });
 
 test('the panels fit a phone and the page had no errors', async () => {
