@@ -16,6 +16,8 @@ import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
 import { AudioPanel } from './panels/audio';
 import { TransportPanel } from './panels/transport';
+import { LayersPanel } from './panels/layers';
+import { ScenesPanel } from './panels/scenes';
 
 declare global {
   interface Window {
@@ -69,10 +71,12 @@ function App() {
       <main class="grid">
         <div class="col">
           <ProgramPanel />
+          <ScenesPanel />
           <TransportPanel />
           <BrowsePanel />
         </div>
         <div class="col">
+          <LayersPanel />
           <EffectsPanel />
           <GeneratorPanel />
           <PalettesPanel />
