@@ -5,6 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startServer, req, tempDir, waitUntil, sampleOutput, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -42,7 +44,13 @@ test.before(async () => {
   await writeFile(join(presets, 'blue.json'), SOLID('Blue', [0, 0, 1]));
   await writeFile(join(presets, 'green.json'), SOLID('Green', [0, 1, 0]));
   await writeFile(join(presets, 'black.json'), SOLID('Black', [0, 0, 0]));
-  config = { presets: { dirs: [presets] }, live: { v4l2: { enabled: false } } };
+  const media = join(dataDir, 'clips');
+  await mkdir(media, { recursive: true });
+  await promisify(execFile)('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:s=96x72:r=30:d=4'],
+    ...['-c:v', 'libx264', '-g', '30', '-pix_fmt', 'yuv420p', join(media, 'yellow.mp4')],
+  ]);
+  config = { presets: { dirs: [presets] }, media: { roots: [media] }, live: { v4l2: { enabled: false } } };
   s = await startServer({ dataDir, config });
 });
 test.after(async () => {
@@ -144,6 +152,22 @@ test('a restart keeps the layers, their blending and chains, and the scenes', as
     (await get('/scenes')).scenes.map((x: any) => x.id),
     ['red-room', 'blue-hour'],
   );
+});
+
+test('a recall whose source is cold (its reader closed) answers once the first frame of the new scene is on the output', async () => {
+  await ok('/scenes/recall', { id: 'red-room' });
+  const files = (await get('/sources')).items.filter((i: any) => i.sourceKind === 'file');
+  assert.ok(files.length > 0, 'the clip is in the library');
+  await ok('/sources/select', { id: files[0].id });
+  await shows([255, 255, 0], 'the clip');
+  await ok('/scenes/save', { name: 'Clip' });
+  await ok('/scenes/recall', { id: 'red-room' });
+  // The clip went to preview with the take; cueing another source there lets its reader close.
+  await ok('/mix/cue', { id: 'preset:green' });
+  const r = await post('/scenes/recall', { id: 'clip' });
+  assert.is(r.status, 200, r.text);
+  assert.ok(near(await center(), [255, 255, 0]), 'the clip is on the output when the recall answered');
+  assert.is((await get('/sources/current')).id, files[0].id);
 });
 
 test.run();
