@@ -46,6 +46,8 @@ for (const name of [
   'show-soak',
   'transport-seek',
   'layers',
+  'layers-engine',
+  'scenes',
 ]) {
   let table;
   try {
