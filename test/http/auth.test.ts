@@ -21,7 +21,7 @@ test.before(async () => {
       if (method !== 'get' && method !== 'post' && method !== 'delete') continue;
       const open = Array.isArray(op.security) && op.security.length === 0;
       // A position parameter matches digits only (anything else is no route at all: 404 before the key).
-      ops.push({ method: method.toUpperCase(), path: path.replace(/\{index\}/g, '1').replace(/\{[^}]+\}/g, 'x'), open });
+      ops.push({ method: method.toUpperCase(), path: path.replace(/\{(index|layer)\}/g, '1').replace(/\{[^}]+\}/g, 'x'), open });
     }
   }
 });
