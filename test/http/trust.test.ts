@@ -199,6 +199,7 @@ test('HEAD is answered on every GET route with the GET headers and no body', asy
         .replace('/api/v1', '')
         .replace('{id}', 'bars')
         .replace('{mediaId}', 'nothing')
+        .replace('{layer}', '1')
         .replace(/\{[^}]+\}/g, 'x'),
     );
   assert.ok(paths.length >= 15, `GET routes found: ${paths.length}`);
