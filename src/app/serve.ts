@@ -27,6 +27,7 @@ import { liveValuesOf } from '../events/live-topic.js';
 import { eventTopics } from '../events/topics.js';
 import { EventHub } from '../events/socket.js';
 import { OscServer } from '../osc/server.js';
+import { createDesks } from './desks.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -106,7 +107,7 @@ export async function serve(flags: Overrides): Promise<void> {
     addresses: () => addresses.get(listener.status.host, listener.status.port),
     license: () => license.current,
     apiKeyRequired: () => guard.enabled,
-    features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : [])].sort(),
+    features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : []), ...desks.features()].sort(),
     outputKinds: () => show.outputKinds(),
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
@@ -150,7 +151,8 @@ export async function serve(flags: Overrides): Promise<void> {
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
   });
-  const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log });
+  const desks = createDesks(loaded, show, log);
+  const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log, desks: desks.routes });
   router = compileRoutes(routes);
   const compiled = router;
 
@@ -184,6 +186,8 @@ export async function serve(flags: Overrides): Promise<void> {
   bus.start();
   hub.start();
   await osc.start();
+  desks.bind(dispatch);
+  await desks.start();
 
   const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
   const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
@@ -261,6 +265,7 @@ export async function serve(flags: Overrides): Promise<void> {
     hub?.stop();
     bus.stop();
     osc?.stop();
+    desks.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await listenerReport.settled();
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));

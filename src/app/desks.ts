@@ -1,0 +1,51 @@
+// The desk transports wired to the show: the DMX receiver and its lookup of the running show, created before the
+// route table (whose GET routes show their state) and bound to the one dispatch once it exists.
+import type { LoadedConfig } from '../config/load.js';
+import type { Logger } from '../log.js';
+import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
+import { DmxReceiver } from '../dmx/receiver.js';
+import type { DmxLookup } from '../dmx/map.js';
+import type { DmxRouteDeps } from '../api/dmx.js';
+import { chainWithInputs } from '../api/effects.js';
+import type { Show } from './show.js';
+
+export interface Desks {
+  dmx: DmxReceiver;
+  routes: { dmx: DmxRouteDeps };
+  /** Hands the transports the one dispatch (it exists only once the route table is compiled). */
+  bind(dispatch: (req: NeutralRequest) => Promise<NeutralReply>): void;
+  start(): Promise<void>;
+  stop(): void;
+  features(): string[];
+  version(): number;
+}
+
+/** Blend modes the layers contract names; empty until this build has layers. */
+const BLEND_MODES: readonly string[] = [];
+
+export function createDesks(loaded: LoadedConfig, show: Show, log: Logger): Desks {
+  let dispatch: ((req: NeutralRequest) => Promise<NeutralReply>) | null = null;
+  const late = (req: NeutralRequest): Promise<NeutralReply> =>
+    dispatch ? dispatch(req) : Promise.resolve({ status: 503, json: { message: 'not started' } });
+  const masterChain = () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot, modulation: show.modulation });
+  const lookup: DmxLookup = {
+    sourceIds: () => show.sources.list().map((e) => e.id),
+    sceneIds: () => null,
+    transitions: () => show.catalog.snapshot.transitions.map((t) => t.type),
+    chain: (layer) => (layer === null ? masterChain() : null),
+    layers: () => null,
+    blendModes: () => BLEND_MODES,
+  };
+  const dmx = new DmxReceiver(loaded.config.dmx, late, log.child({ module: 'dmx' }), lookup);
+  return {
+    dmx,
+    routes: { dmx: { stats: () => dmx.stats(), personality: () => dmx.personality, blendModes: () => lookup.blendModes() } },
+    bind: (d) => {
+      dispatch = d;
+    },
+    start: () => dmx.start(),
+    stop: () => dmx.stop(),
+    features: () => (dmx.listening ? ['dmx'] : []),
+    version: () => dmx.version,
+  };
+}
