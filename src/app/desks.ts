@@ -6,14 +6,21 @@ import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import { DmxReceiver } from '../dmx/receiver.js';
 import type { DmxLookup } from '../dmx/map.js';
 import type { DmxRouteDeps } from '../api/dmx.js';
+import type { MidiRouteDeps } from '../api/midi.js';
+import { MidiService } from '../midi/service.js';
+import type { StateBus } from '../events/bus.js';
 import { chainWithInputs } from '../api/effects.js';
 import type { Show } from './show.js';
 
 export interface Desks {
   dmx: DmxReceiver;
-  routes: { dmx: DmxRouteDeps };
-  /** Hands the transports the one dispatch (it exists only once the route table is compiled). */
-  bind(dispatch: (req: NeutralRequest) => Promise<NeutralReply>): void;
+  midi: MidiService;
+  routes: { dmx: DmxRouteDeps; midi: MidiRouteDeps };
+  /** Hands the transports the one dispatch and the state bus (they exist only once the route table is compiled). */
+  bind(dispatch: (req: NeutralRequest) => Promise<NeutralReply>, bus: StateBus): void;
+  /** Whether MIDI feedback needs the bus to read topics. */
+  sendsFeedback(): boolean;
+  wantsTopic(topic: string): boolean;
   start(): Promise<void>;
   stop(): void;
   features(): string[];
@@ -37,15 +44,37 @@ export function createDesks(loaded: LoadedConfig, show: Show, log: Logger): Desk
     blendModes: () => BLEND_MODES,
   };
   const dmx = new DmxReceiver(loaded.config.dmx, late, log.child({ module: 'dmx' }), lookup);
+  const midi = new MidiService(loaded.config.midi, loaded.paths.dataDir, late, log.child({ module: 'midi' }), {
+    chain: masterChain,
+    paletteIds: () => show.palettes.list().map((p) => p.id),
+  });
   return {
     dmx,
-    routes: { dmx: { stats: () => dmx.stats(), personality: () => dmx.personality, blendModes: () => lookup.blendModes() } },
-    bind: (d) => {
-      dispatch = d;
+    midi,
+    routes: {
+      dmx: { stats: () => dmx.stats(), personality: () => dmx.personality, blendModes: () => lookup.blendModes() },
+      midi: {
+        stats: () => midi.stats(),
+        learn: (spec) => midi.learn(spec),
+        enabled: () => loaded.config.midi.enabled,
+        receive: (port, bytes) => midi.receive(port, bytes),
+      },
     },
-    start: () => dmx.start(),
-    stop: () => dmx.stop(),
-    features: () => (dmx.listening ? ['dmx'] : []),
+    bind: (d, bus) => {
+      dispatch = d;
+      midi.follow(bus);
+    },
+    start: async () => {
+      await dmx.start();
+      await midi.start();
+    },
+    stop: () => {
+      dmx.stop();
+      midi.stop();
+    },
+    features: () => [...(dmx.listening ? ['dmx'] : []), ...(loaded.config.midi.enabled ? ['midi'] : [])],
     version: () => dmx.version,
+    sendsFeedback: () => midi.sendsFeedback,
+    wantsTopic: (topic) => midi.wantsTopic(topic),
   };
 }

@@ -164,9 +164,9 @@ export async function serve(flags: Overrides): Promise<void> {
     topics,
     dispatch,
     log,
-    () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false),
+    () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false) || desks.sendsFeedback(),
     () => hub?.wantsThumbnails ?? false,
-    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false),
+    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false) || desks.wantsTopic(topic),
   );
   hub = new EventHub({
     bus,
@@ -186,7 +186,7 @@ export async function serve(flags: Overrides): Promise<void> {
   bus.start();
   hub.start();
   await osc.start();
-  desks.bind(dispatch);
+  desks.bind(dispatch, bus);
   await desks.start();
 
   const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
