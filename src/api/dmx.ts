@@ -11,6 +11,14 @@ export interface DmxRouteDeps {
 }
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
+const Latency = Type.Object(
+  {
+    count: count('samples in the window'),
+    p50: Type.Union([Type.Number(), Type.Null()]),
+    p99: Type.Union([Type.Number(), Type.Null()]),
+  },
+  { description: 'ms from arrival to the reply of the last request it made, over the latest 256 that made one' },
+);
 
 const DmxState = Type.Object(
   {
@@ -34,6 +42,7 @@ const DmxState = Type.Object(
     loss: Type.Boolean({ description: 'no frame for dmx.lossMs (or an sACN stream ended) since the last one' }),
     lossAction: Type.Union([Type.Literal('hold'), Type.Literal('black')]),
     losses: count('signal losses since start'),
+    applyMs: Latency,
   },
   { description: 'the DMX receiver' },
 );

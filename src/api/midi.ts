@@ -16,6 +16,14 @@ export interface MidiRouteDeps {
 }
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
+const Latency = Type.Object(
+  {
+    count: count('samples in the window'),
+    p50: Type.Union([Type.Number(), Type.Null()]),
+    p99: Type.Union([Type.Number(), Type.Null()]),
+  },
+  { description: 'ms from arrival to the reply of the last request it made, over the latest 256 that made one' },
+);
 
 const MidiState = Type.Object(
   {
@@ -37,6 +45,7 @@ const MidiState = Type.Object(
       Type.Object({ port: Type.Union([Type.String(), Type.Null()]), bytes: Type.Array(Type.Integer({ minimum: 0, maximum: 255 })) }),
       { description: `the last ${MIDI_LIMITS.recentFeedback} feedback messages, oldest first` },
     ),
+    applyMs: Latency,
   },
   { description: 'MIDI controllers' },
 );

@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import { LogBudget, WindowBudget } from '../osc/budgets.js';
 import { isLoopbackHost } from '../util/network.js';
+import { LatencyRing, type LatencyView } from '../util/latency-ring.js';
 import { DMX_PORT, readDmx, sacnGroup, type DmxProtocol } from './wire.js';
 import { buildPersonality, type Personality } from './personality.js';
 import { FrameMapper, type DmxLookup } from './map.js';
@@ -46,6 +47,8 @@ export interface DmxStats {
   loss: boolean;
   lossAction: 'hold' | 'black';
   losses: number;
+  /** From a frame's arrival to the reply of its last request (frames that changed something), recent frames. */
+  applyMs: LatencyView;
 }
 
 const isLoopbackSender = (a: string): boolean => isLoopbackHost(a) || a.startsWith('::ffff:127.');
@@ -81,6 +84,9 @@ export class DmxReceiver {
   private applying = false;
   private lossTimer: NodeJS.Timeout | null = null;
   private rate = { since: 0, count: 0, perSecond: 0 };
+  private readonly applyMs = new LatencyRing(256);
+  /** When the latest frame arrived (its latency starts there). */
+  private latestAt = 0;
 
   constructor(
     private readonly settings: DmxSettings,
@@ -122,6 +128,7 @@ export class DmxReceiver {
       lastSource: this.lastSource,
       loss: this.loss,
       lossAction: s.lossAction,
+      applyMs: this.applyMs.view(),
     };
   }
 
@@ -198,6 +205,7 @@ export class DmxReceiver {
     }
     // A copy: the datagram may be larger than the frame, and the next frame replaces this one.
     this.latest = Buffer.from(read.frame.slots);
+    this.latestAt = performance.now();
     if (!this.applying) void this.drain();
   }
 
@@ -207,6 +215,7 @@ export class DmxReceiver {
     try {
       while (this.latest) {
         const cur = this.latest;
+        const arrived = this.latestAt;
         this.latest = null;
         const requests = this.mapper.map(this.applied, cur);
         this.applied = cur;
@@ -220,6 +229,7 @@ export class DmxReceiver {
           if (reply.status < 300) this.counts.applied++;
           else this.reject(`${m.path}: ${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
         }
+        if (requests.some((m) => m.kind === 'request')) this.applyMs.add(performance.now() - arrived);
       }
     } catch (err) {
       this.log.error({ err }, 'DMX frame failed');

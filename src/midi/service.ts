@@ -14,6 +14,7 @@ import { feedbackFor, inputFeedback, type OscMessage } from '../osc/addresses.js
 import { LogBudget, WindowBudget } from '../osc/budgets.js';
 import { mapMessage, type OscLookup } from '../osc/table.js';
 import { DirWatch } from '../util/dir-watch.js';
+import { LatencyRing } from '../util/latency-ring.js';
 import { MidiDevices } from './devices.js';
 import { LEARNED_FILE, readMappingFiles, saveLearned } from './files.js';
 import { MidiMapper } from './mapper.js';
@@ -42,6 +43,8 @@ export class MidiService {
   private clockBpm: number | null = null;
   private watch: DirWatch | null = null;
   private readonly dir: string;
+  /** From a message's arrival to the reply of its last request. */
+  private readonly applyMs = new LatencyRing(256);
 
   constructor(
     private readonly config: MidiConfig,
@@ -96,6 +99,7 @@ export class MidiService {
       learning: this.learning !== null,
       clockBpm: this.clockBpm,
       recentFeedback: [...this.recent],
+      applyMs: this.applyMs.view(),
     };
   }
 
@@ -118,7 +122,7 @@ export class MidiService {
     if (!('channel' in ev)) return this.clock(ev.kind);
     if (this.learning && (ev.kind !== 'note' || ev.value > 0)) return this.bind(name, ev);
     const messages = this.mapper.map(name, ev);
-    if (messages.length > 0) this.enqueue(messages);
+    if (messages.length > 0) this.enqueue(messages, performance.now());
   }
 
   /** Binds the next message to `spec` (POST /midi/learn): resolves with the new mapping. */
@@ -172,7 +176,7 @@ export class MidiService {
     this.mapper.set(all.slice(0, MIDI_LIMITS.mappingsMax));
   }
 
-  private enqueue(messages: OscMessage[]): void {
+  private enqueue(messages: OscMessage[], arrived: number): void {
     if (this.pending > PENDING_MAX) {
       this.counts.dropped++;
       return;
@@ -180,6 +184,7 @@ export class MidiService {
     this.pending++;
     this.queue = this.queue
       .then(() => this.apply(messages))
+      .then(() => this.applyMs.add(performance.now() - arrived))
       .catch((err: unknown) => this.log.error({ err }, 'MIDI message failed'))
       .finally(() => {
         this.pending--;

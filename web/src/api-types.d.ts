@@ -17590,6 +17590,13 @@ export interface operations {
                         lossAction: "hold" | "black";
                         /** @description signal losses since start */
                         losses: number;
+                        /** @description ms from arrival to the reply of the last request it made, over the latest 256 that made one */
+                        applyMs: {
+                            /** @description samples in the window */
+                            count: number;
+                            p50: number | null;
+                            p99: number | null;
+                        };
                     };
                 };
             };
@@ -17893,6 +17900,13 @@ export interface operations {
                             port: string | null;
                             bytes: number[];
                         }[];
+                        /** @description ms from arrival to the reply of the last request it made, over the latest 256 that made one */
+                        applyMs: {
+                            /** @description samples in the window */
+                            count: number;
+                            p50: number | null;
+                            p99: number | null;
+                        };
                     };
                 };
             };
