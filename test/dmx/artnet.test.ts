@@ -9,6 +9,7 @@ import { makeColourClip, shownColour } from '../helpers/colour-clip.js';
 import { artDmx, udpSender, type UdpSender } from '../helpers/dmx.js';
 import { freeUdpPort } from '../helpers/osc.js';
 import { req, sampleOutput, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
+import { connectWs, wsUrl } from '../helpers/ws.js';
 
 const FPS = 25;
 const UNIVERSE = 3;
@@ -197,6 +198,20 @@ test('truncated, oversized, wrong-length and wrong-universe packets change nothi
   await applied({ [CH.tap]: 0 });
   assert.is((await get('/global')).dimmer, dimmer);
   assert.is((await dmx()).frames, before.frames + 1);
+});
+
+test('the dmx events topic carries the receiver activity to its subscribers', async () => {
+  const c = await connectWs(wsUrl(s.base));
+  try {
+    await c.next((m) => m.type === 'hello', 20_000);
+    c.send({ type: 'subscribe', topics: ['dmx'] });
+    const confirmed = await c.next((m) => m.type === 'subscribed', 20_000);
+    const frames = (await dmx()).frames;
+    await frame({ [CH.dimmer]: 90 });
+    await c.next((m) => m.type === 'event' && m.topic === 'dmx' && m.seq > confirmed.seq && m.data.frames > frames, 20_000);
+  } finally {
+    c.close();
+  }
 });
 
 test('signal loss with lossAction hold keeps the state', async () => {

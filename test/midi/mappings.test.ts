@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { req, startServer, waitUntil, sleep, type TestServer } from '../helpers/server.js';
+import { connectWs, wsUrl } from '../helpers/ws.js';
 
 const PORT = 'Test Controller 1';
 const mappings = [
@@ -98,6 +99,20 @@ test('a note selects a source with a fixed argument and its LED shows it is curr
   const ids = (await get('/palettes')).items.map((p: any) => p.id);
   await midi([0xc0, 2]);
   await until(async () => (await get('/palettes')).currentId === ids[2]);
+});
+
+test('the midi events topic carries the activity to its subscribers', async () => {
+  const c = await connectWs(wsUrl(s.base));
+  try {
+    await c.next((m) => m.type === 'hello', 20_000);
+    c.send({ type: 'subscribe', topics: ['midi'] });
+    const confirmed = await c.next((m) => m.type === 'subscribed', 20_000);
+    const received = (await get('/midi')).received;
+    await midi([0xb0, 7, 3]);
+    await c.next((m) => m.type === 'event' && m.topic === 'midi' && m.seq > confirmed.seq && m.data.received > received, 20_000);
+  } finally {
+    c.close();
+  }
 });
 
 test('malformed messages change nothing and are counted', async () => {
