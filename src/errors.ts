@@ -1,6 +1,6 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
 // The OpenAPI description and the README's error table are checked against this list by a test.
-import { LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS } from './limits.js';
+import { LAYER_LIMITS, LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS } from './limits.js';
 
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
@@ -18,10 +18,13 @@ export const ERRORS = {
     message: 'a web page on another site may not open the events socket; add its origin to server.allowedOrigins',
   },
   OUTPUT_LIMIT_REACHED: { status: 403, message: `vjd runs at most ${OUTPUT_LIMITS.max} outputs; remove one first` },
+  LAYER_LIMIT_REACHED: { status: 403, message: 'the stack holds render.maxLayers layers; remove one first' },
+  SCENE_LIMIT_REACHED: { status: 403, message: `vjd keeps at most ${LAYER_LIMITS.scenesMax} scenes; delete one first` },
   NOT_FOUND: { status: 404, message: 'no such route' },
   PATH_NOT_FOUND: { status: 404, message: 'the path names no folder' },
   ITEM_NOT_FOUND: { status: 404, message: 'no matching item' },
   DEVICE_NOT_FOUND: { status: 404, message: 'no live input matches that id' },
+  LAYER_NOT_FOUND: { status: 404, message: 'no layer at that position (GET /layers lists them, 1 is the bottom)' },
   NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },

@@ -256,6 +256,16 @@ export const TRANSPORT_LIMITS = {
   pingPongMaxBytes: 256 * 1024 * 1024,
 } as const;
 
+/** Layers and scenes: not in LIMITS, whose shape GET /capabilities reports as is. */
+export const LAYER_LIMITS = {
+  /** render.maxLayers may not exceed this (the compositor's samplers and the frame budget). */
+  maxLayersCeiling: 8,
+  nameMax: 64,
+  /** Saved scenes at most (403 SCENE_LIMIT_REACHED past it). */
+  scenesMax: 64,
+  sceneNameMax: 64,
+} as const;
+
 /** DMX over the network (Art-Net ArtDmx and sACN E1.31 data packets). */
 export const DMX_LIMITS = {
   /** Largest datagram read: a full sACN data packet (126 header bytes and 512 slots) fits; larger ones are refused unread. */

@@ -14,7 +14,8 @@ import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RUL
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 
 export interface EffectsDeps {
-  render: RenderClient;
+  /** The master chain's render client, or a layer's chain (src/layers/layer-render.ts). */
+  render: Pick<RenderClient, 'chain' | 'chainReply' | 'readChain'>;
   catalog(): CatalogSnapshot;
   /** Effect ceiling of the active license tier. */
   ceiling(): number;

@@ -26,6 +26,11 @@ import type { TransportService } from '../transport/service.js';
 import { modulationRoutes } from './modulation.js';
 import type { Modulation } from '../modulation/service.js';
 import { buildOpenApi, toYaml } from '../openapi/build.js';
+import type { LayerStack } from '../layers/stack.js';
+import { addressed } from '../layers/selected.js';
+import { layersRoutes, perLayer } from './layers.js';
+import { sceneRoutes } from './scenes.js';
+import type { Scenes } from '../scenes/service.js';
 import type { AppContext } from './context.js';
 import { statusRoutes } from './status.js';
 import { capabilitiesRoutes } from './capabilities.js';
@@ -72,6 +77,12 @@ export interface RouteShow {
   audio: AudioService;
   tempo: Tempo;
   transport: TransportService;
+  layers: LayerStack;
+  scenes: Scenes;
+  /** Installed blend modes. */
+  blends(): readonly string[];
+  /** config render.maxLayers */
+  maxLayers(): number;
 }
 
 export interface RouteDeps {
@@ -101,20 +112,22 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
   const catalog = () => show.catalog.snapshot;
   const loadError = (kind: 'effect' | 'generator' | 'transition', type: string) => show.catalog.errors.of(kind, type);
   let openapiYaml: string | null = null;
+  const selectRoutes = sourcesRoutes(
+    show.sources,
+    {
+      mixer: show.mixer,
+      defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
+    },
+    loadError,
+    show.transport,
+  );
+  const layerChain = addressed(show.layers, (l) => l.render);
   const routes: RouteDef[] = [
     ...statusRoutes(ctx),
     ...capabilitiesRoutes(ctx, () => show.audio.kinds()),
     ...globalRoutes(state, applyGlobal, show.modulation),
     ...effectsRoutes({ render: show.render, catalog, ceiling, loadError, modulation: show.modulation }),
-    ...sourcesRoutes(
-      show.sources,
-      {
-        mixer: show.mixer,
-        defaults: () => ({ type: ctx.config().config.mix.transition, durationMs: ctx.config().config.mix.durationMs }),
-      },
-      loadError,
-      show.transport,
-    ),
+    ...selectRoutes,
     ...mixRoutes({
       mixer: show.mixer,
       sources: show.sources,
@@ -123,6 +136,21 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       modulation: show.modulation,
       transport: show.transport,
     }),
+    ...layersRoutes({
+      stack: show.layers,
+      max: show.maxLayers,
+      blends: show.blends,
+      resolve: (q) => show.sources.resolve(['generator', 'preset', 'live', 'file'], { id: q, name: q }, 'source'),
+    }),
+    ...perLayer(
+      effectsRoutes({ render: layerChain, catalog, ceiling, loadError }).filter((r) => !r.path.endsWith('/effects/available')),
+      show.layers,
+    ),
+    ...perLayer(
+      selectRoutes.filter((r) => r.path.endsWith('/sources/select') || r.path.endsWith('/sources/current')),
+      show.layers,
+    ),
+    ...sceneRoutes({ scenes: show.scenes, resolveTransition: (q) => show.mixer.resolveTransition(q), ceiling }),
     ...catalogRoutes(() => show.catalog.errors),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
     ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive(), modulation: show.modulation }),
@@ -134,7 +162,10 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       mixPosition: () => show.mixer.view().position,
     }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
-    ...thumbnailRoutes(show.thumbnails),
+    ...thumbnailRoutes(show.thumbnails, (position) => {
+      const n = /^[0-9]{1,2}$/.test(position) ? Number(position) : 0;
+      return show.layers.layers()[n - 1]?.id ?? null;
+    }),
     ...paletteRoutes(show.palette, () => show.palettes.list()),
     ...actionRoutes({
       actions: () => show.actions(),

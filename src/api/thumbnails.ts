@@ -100,7 +100,8 @@ function imageReply(r: ThumbResult): Reply {
   return r.image === null ? { status: 304, headers } : { status: 200, body: r.image.bytes, contentType: r.image.contentType, headers };
 }
 
-export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
+/** `layerId`: the id of the layer at a position (1-based, as text), or null when there is none. */
+export function thumbnailRoutes(svc: ThumbnailService, layerId?: (position: string) => number | null): RouteDef[] {
   const liveMissing = () => {
     throw new ApiError('DEVICE_NOT_FOUND', 'the live input id is empty');
   };
@@ -146,6 +147,26 @@ export function thumbnailRoutes(svc: ThumbnailService): RouteDef[] {
       errors: [],
       serve: (_id, size, format, inm) => svc.current(size, format, inm),
     }),
+    ...(layerId
+      ? [
+          imageRoute({
+            path: `${API_PREFIX}/thumbnails/layer/:id`,
+            operationId: 'getLayerThumbnail',
+            summary: "Image of one layer after its own chain, before blending (position 1 is the bottom)",
+            description:
+              'Kind `layer`; the digest follows the output frame number as `current` does. A layer not drawn in the last frame (muted, hidden by solo, transparent, or the only layer) is drawn for the request, and keeps its own picture for a few seconds so a strip of thumbnails reads frames. A position outside the stack: 404 LAYER_NOT_FOUND.',
+            feature: 'layers',
+            id: 'the layer position, 1 is the bottom',
+            notFound: 'LAYER_NOT_FOUND',
+            errors: ['LAYER_NOT_FOUND'],
+            serve: (id, size, format, inm) => {
+              const layer = layerId(id);
+              if (layer === null) throw new ApiError('LAYER_NOT_FOUND', `no layer ${id.slice(0, 16)} in the stack`);
+              return svc.layer(layer, size, format, inm);
+            },
+          }),
+        ]
+      : []),
     imageRoute({
       path: `${API_PREFIX}/thumbnails/source/:id`,
       operationId: 'getSourceThumbnail',

@@ -148,6 +148,8 @@ export async function serve(flags: Overrides): Promise<void> {
     browseVersion: () => show.browseTree(),
     tempo: show.tempo,
     onTransportChange: (cb) => void show.transport.on('change', cb),
+    onLayersChange: (cb) => void show.layers.on('change', cb),
+    onScenesChange: (cb) => void show.scenes.on('change', cb),
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
   });

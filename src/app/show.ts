@@ -16,8 +16,11 @@ import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
 import type { LiveInput, LiveProvider } from '../inputs/providers.js';
 import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
 import { ensureDemoMedia } from '../library/demo-media.js';
-import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
-import { Mixer } from '../sources/mixer.js';
+import type { SourceManager, SourceEntry } from '../sources/source-manager.js';
+import type { Mixer } from '../sources/mixer.js';
+import { LayerStack } from '../layers/stack.js';
+import { Scenes } from '../scenes/service.js';
+import { addressed } from '../layers/selected.js';
 import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
 import type { RenderStatus } from '../api/status.js';
 import { PaletteLibrary } from '../palettes/library.js';
@@ -51,8 +54,16 @@ export interface Show {
   catalog: Catalog;
   ingest: IngestClient;
   library: MediaLibrary;
+  /** The spec's routes' source manager and mixer: those of the addressed layer (see src/layers/selected.ts). */
   sources: SourceManager;
   mixer: Mixer;
+  /** The layer stack: each layer's source manager, mixer and blending. */
+  layers: LayerStack;
+  /** Installed blend modes. */
+  blends(): readonly string[];
+  maxLayers(): number;
+  /** Saved stacks, recalled at once. */
+  scenes: Scenes;
   palettes: PaletteLibrary;
   palette: PaletteSelection;
   thumbnails: ThumbnailService;
@@ -163,23 +174,29 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
   const readers = new ReaderPool(ingest, log, audioTracks(cfg.audio));
-  const sources = new SourceManager(render, readers, state, log);
-  const mixer = new Mixer({
+  const layers = new LayerStack({
     render,
     readers,
-    sources,
     state,
     transitions: () => catalog.snapshot.transitions,
     defaults: () => ({ type: cfg.mix.transition, durationMs: cfg.mix.durationMs }),
+    maxLayers: () => cfg.render.maxLayers,
     log,
   });
+  render.on('layer-snapshot', (id, snap) => layers.saveChain(id, snap.entries));
+  // The spec's routes address the selected layer (or the one a /layers/{n}/… route names) through these.
+  const sources = addressed(layers, (l) => l.sources);
+  const mixer = addressed(layers, (l) => l.mixer);
+  const layerRender = addressed(layers, (l) => l.render);
   const generatorParams = new GeneratorParams({
     currentSource: () => sources.currentSource(),
     list: () => sources.list(),
     generators: () => catalog.snapshot.generators,
     apply: (key, values, fire) => render.setGeneratorValues(key, values, fire),
   });
-  render.on('source', (key) => generatorParams.switched(key));
+  render.on('source', (key, layer) => {
+    if (layer === layers.current().id) generatorParams.switched(key);
+  });
   const modulation = new Modulation({
     state,
     send: (s) => render.setModulation(s),
@@ -187,7 +204,9 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     chainCount: () => render.snapshot.entries.reduce((n, e) => n + Object.keys(e.modulators ?? {}).length, 0),
   });
   render.on('live', (r) => modulation.report(r));
-  render.on('source', (key) => modulation.switched(key));
+  render.on('source', (key, layer) => {
+    if (layer === layers.current().id) modulation.switched(key);
+  });
 
   const providers: LiveProvider[] = createLiveProviders(cfg);
   let live: LiveInput[] = [];
@@ -220,7 +239,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       return f ? f.durationSec : undefined;
     },
     bpm: () => tempoNow?.view().bpm ?? 120,
-    shown: (key, afterFrame, deadline) => render.shown(key, afterFrame, deadline),
+    shown: (key, afterFrame, deadline) => layerRender.shown(key, afterFrame, deadline),
     fps: cfg.render.fps,
     box: { width: cfg.render.width, height: cfg.render.height },
     state,
@@ -279,7 +298,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     const cat = catalog.snapshot;
     const media = library.snapshot();
     const entries = sourceEntries(cat, live, media);
-    sources.setEntries(entries);
+    layers.setEntries(entries);
     previews.retain(new Set(live.map((l) => l.id)));
     rebuildActions();
     tree = buildBrowseTree({
@@ -298,19 +317,24 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   rebuild();
   // The first scan of a big library probes every file (minutes for thousands); the port does not wait for it.
   // A saved media file becomes current again when the scan has found it; other sources come back at once.
+  // Layer 1 keeps its source and mixer in the top-level fields of state.json (files from before layers load as it).
+  const base = layers.byId(1);
   const savedIsFile = saved.currentSource?.kind === 'file';
-  if (!savedIsFile) await sources.restore(saved.currentSource);
+  if (base && !savedIsFile) await base.sources.restore(saved.currentSource);
   const savedPreviewIsFile = saved.mix?.preview?.kind === 'file';
-  if (!savedPreviewIsFile) await mixer.restore(saved.mix);
-  if (state.firstRun && cfg.sources.firstRun !== null) await startFirstRun(sources, cfg.sources.firstRun, log);
+  if (base && !savedPreviewIsFile) await base.mixer.restore(saved.mix);
+  await layers.restoreChains((chain, id) => render.restore(chain, Number.MAX_SAFE_INTEGER, id));
+  await layers.restoreSources(false);
+  if (state.firstRun && cfg.sources.firstRun !== null) await startFirstRun(layers.selected().sources, cfg.sources.firstRun, log);
   let stopped = false;
   void library
     .start()
     .then(async () => {
       if (stopped) return;
       rebuild();
-      if (savedIsFile) await sources.restore(saved.currentSource);
-      if (savedPreviewIsFile) await mixer.restore(saved.mix);
+      if (base && savedIsFile) await base.sources.restore(saved.currentSource);
+      if (base && savedPreviewIsFile) await base.mixer.restore(saved.mix);
+      await layers.restoreSources(true);
     })
     .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
   const outputClient = new OutputClient({ ffmpeg: 'ffmpeg', width: cfg.render.width, height: cfg.render.height, log });
@@ -346,6 +370,15 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const tempo = new TempoService(audioClient, state, log, firstClock.manualBpm);
   tempoNow = tempo;
   await audio.start();
+  const scenes = new Scenes({
+    stack: layers,
+    state,
+    render,
+    maxLayers: () => cfg.render.maxLayers,
+    snapshotImage: async () => (await thumbnails.current(320, 'jpg', '').catch(() => null))?.image?.bytes ?? null,
+    dir: join(loaded.paths.dataDir, 'scenes'),
+    log,
+  });
   const livePoll = setInterval(() => void refreshLive(), LIVE_POLL_MS);
   livePoll.unref();
 
@@ -389,6 +422,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     library,
     sources,
     mixer,
+    layers,
+    blends: () => ['normal', 'add', 'screen', 'multiply', 'overlay', 'difference', 'lighten', 'darken', 'alpha'],
+    maxLayers: () => cfg.render.maxLayers,
+    scenes,
     palettes,
     palette,
     thumbnails,

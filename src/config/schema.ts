@@ -1,6 +1,6 @@
 // Config file schema (TypeBox), the fully-resolved Config type and the embedded defaults (DESIGN.md section 4).
 import Type, { type Static, type TSchema } from 'typebox';
-import { EVENT_LIMITS } from '../limits.js';
+import { EVENT_LIMITS, LAYER_LIMITS } from '../limits.js';
 import { OUTPUT_KIND_LIST, OUTPUT_KINDS, type OutputFields, type OutputKind } from '../shared/output-kinds/index.js';
 import type { KindField } from '../shared/output-kinds/types.js';
 import { AudioConfigSchema, DEFAULT_AUDIO, type AudioConfig } from './audio.js';
@@ -203,6 +203,7 @@ export const ConfigFileSchema = Type.Object(
             }),
           ),
           minScale: Type.Optional(Type.Number({ minimum: 0.25, maximum: 1, description: 'a number from 0.25 to 1' })),
+          maxLayers: Type.Optional(integer(1, LAYER_LIMITS.maxLayersCeiling)),
         },
         { additionalProperties: false, description: 'an object' },
       ),
@@ -324,7 +325,7 @@ export interface Config {
   };
   license: { file: string | null; trustedKeys: string[] };
   /** `scale`: the factor of width × height the picture is drawn at, or "auto" (per frame time, not below `minScale`). */
-  render: { width: number; height: number; fps: number; fuse: boolean; scale: number | 'auto'; minScale: number };
+  render: { width: number; height: number; fps: number; fuse: boolean; scale: number | 'auto'; minScale: number; maxLayers: number };
   media: { roots: string[] };
   effects: { dirs: string[] };
   /** `firstRun`: the generator or preset put on the program when the data dir has no saved state yet (null: none). */
@@ -373,7 +374,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   },
   osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
-  render: { width: 1280, height: 720, fps: 30, fuse: true, scale: 1, minScale: 0.5 },
+  render: { width: 1280, height: 720, fps: 30, fuse: true, scale: 1, minScale: 0.5, maxLayers: 8 },
   media: { roots: [] },
   effects: { dirs: [] },
   sources: { dirs: [], firstRun: 'preset:deep_plasma' },

@@ -34,6 +34,10 @@ export interface TopicSources {
   onTransportChange(cb: () => void): void;
   /** The applied values of the modulated inputs as the render worker last reported them (the `live` topic). */
   live(): LiveValues;
+  /** A layer was added, removed, moved, blended, selected, or its source or chain changed. */
+  onLayersChange(cb: () => void): void;
+  /** A scene was saved or deleted. */
+  onScenesChange(cb: () => void): void;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -67,6 +71,8 @@ export function eventTopics(s: TopicSources): TopicDef[] {
       periodMs: TRANSPORT_TOPIC_MS,
       signals: [s.onTransportChange, s.onSourcesChange, s.onMixChange],
     },
+    { name: 'layers', path: `${API_PREFIX}/layers`, inHello: false, signals: [s.onLayersChange] },
+    { name: 'scenes', path: `${API_PREFIX}/scenes`, inHello: false, signals: [s.onScenesChange] },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
     // Desk activity (packets, applied requests, loss, ports, feedback): read twice a second while someone subscribes.
     { name: 'dmx', path: `${API_PREFIX}/dmx`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },

@@ -13,7 +13,9 @@ import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 
 /** `cued`: the mixer's preview bus (a cued input stays warm); `preview`: thumbnails; `audio`: an audio input. */
-export type ReaderRole = 'program' | 'activating' | 'cued' | 'preview' | 'audio';
+export type BaseRole = 'program' | 'activating' | 'cued' | 'preview' | 'audio';
+/** A layer above the first holds its readers as `<role>@<layer id>`, so two layers showing one input never release each other's hold. */
+export type ReaderRole = BaseRole | `${BaseRole}@${number}`;
 
 /** Which readers decode their audio track: live inputs of these URLs, and media files when `files`. */
 export interface AudioTracks {

@@ -18,6 +18,7 @@ import {
 import { TEMPO_AUDIO_TABLE } from './tempo-table.js';
 import { MODULATION_TABLE } from './mod-table.js';
 import { TRANSPORT_TABLE } from './transport-table.js';
+import { LAYER_TABLE } from './layer-table.js';
 
 /** What a mapper may read of the running show, synchronously, so each message is one request. */
 export interface OscLookup {
@@ -169,6 +170,7 @@ export const OSC_TABLE: readonly OscEntry[] = [
   ...TEMPO_AUDIO_TABLE,
   ...MODULATION_TABLE,
   ...TRANSPORT_TABLE,
+  ...LAYER_TABLE,
 ];
 
 const FIXED = new Map(OSC_TABLE.filter((e) => !e.pattern).map((e) => [e.address, e]));

@@ -51,7 +51,9 @@ export type ThumbSubject =
   /** The newest frame of an ingest ring (its content rectangle). */
   | { kind: 'ring'; ring: SharedArrayBuffer }
   /** A generator rendered off-screen at render size, at a fixed `time` (seconds) so the image is stable. */
-  | { kind: 'generator'; type: string; inputs: Record<string, unknown>; time: number };
+  | { kind: 'generator'; type: string; inputs: Record<string, unknown>; time: number }
+  /** A layer's picture after its own chain, before blending (layer id as in LayerWire). */
+  | { kind: 'layer'; layer: number };
 
 /** A thumbnail job: draw `subject` at width×height into `slot` (top-down RGBA rows, stride width×4). */
 export interface ThumbJob {
@@ -146,6 +148,19 @@ export type SourceSpec =
    */
   | { kind: 'ring'; ring: SharedArrayBuffer; live: boolean; immediate?: boolean; afterFrame?: number };
 
+/**
+ * One layer of the stack as the render worker needs it; `id` is stable for the layer's life (positions change).
+ * `selected`: the layer the spec's routes address (a modulated T-bar moves its mixer).
+ */
+export interface LayerWire {
+  id: number;
+  opacity: number;
+  blend: string;
+  mute: boolean;
+  solo: boolean;
+  selected: boolean;
+}
+
 /** The mixer's two buses: what is on the output, and what a take brings to it. */
 export type Bus = 'program' | 'preview';
 
@@ -158,20 +173,23 @@ export type MixCommand = { op: 'take'; transition: string; durationMs: number } 
 export type MainToRender =
   /** The whole catalog; `noSignal` is the card shown by live inputs without fresh frames. */
   | { t: 'catalog'; effects: IsfDescriptor[]; generators: IsfDescriptor[]; noSignal?: IsfDescriptor | null }
-  | { t: 'restore'; chain: ChainEntryWire[]; ceiling: number }
-  | ({ t: 'chain'; cmd: ChainCommand } & RpcEnvelope)
+  /** `layer`: a layer's own chain (its id); absent: the master chain. */
+  | { t: 'restore'; chain: ChainEntryWire[]; ceiling: number; layer?: number }
+  | ({ t: 'chain'; cmd: ChainCommand; layer?: number } & RpcEnvelope)
+  /** The layer stack, bottom to top: layers with new ids are made, missing ones dropped with their sources and chains. */
+  | { t: 'layers'; layers: LayerWire[] }
   /**
    * Puts a source on a bus once it has a frame, unless `deadline` passes first. `program`: the source stage switches
    * once the new source has drawn a frame to the output; `preview`: loaded on the preview bus, the program untouched.
    */
-  | ({ t: 'source'; bus: Bus; key: string; spec: SourceSpec } & RpcEnvelope)
+  | ({ t: 'source'; bus: Bus; key: string; spec: SourceSpec; layer?: number } & RpcEnvelope)
   /** Answered after the first output frame that shows the command's effect (the new source takes part in it). */
-  | ({ t: 'mix'; cmd: MixCommand } & RpcEnvelope)
+  | ({ t: 'mix'; cmd: MixCommand; layer?: number } & RpcEnvelope)
   /**
    * Answered once the program source `key` has drawn a ring frame newer than `afterFrame` to the output (a seek's
    * frame), at once when `key` is not the program; `expired` past the deadline.
    */
-  | ({ t: 'shown'; key: string; afterFrame: number } & RpcEnvelope)
+  | ({ t: 'shown'; key: string; afterFrame: number; layer?: number } & RpcEnvelope)
   /** The transition shaders (ISF with startImage, endImage, progress), by type. */
   | { t: 'transitions'; items: IsfDescriptor[] }
   /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
@@ -242,13 +260,13 @@ export type RenderToMain =
   | { t: 'ready'; renderer: string; width: number; height: number }
   | { t: 'fatal'; message: string }
   /** The newest chain; sent after every change. `entries` are in chain order, parallel to `items`. */
-  | { t: 'snapshot'; version: number; items: ChainItem[]; entries: ChainEntryWire[] }
+  | { t: 'snapshot'; version: number; items: ChainItem[]; entries: ChainEntryWire[]; layer?: number }
   | { t: 'chain-reply'; id: number; reply: ChainReply }
   /** Applied values of modulated inputs (see LiveReport); an empty report once the last modulator is gone. */
   | ({ t: 'live' } & LiveReport)
   /** The command's deadline had passed when the worker reached it: nothing was changed. */
   | { t: 'expired'; id: number }
-  | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string }
+  | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string; layer: number }
   /** `load-failed`: the generator's shader does not load or compile (the message names the file and line). */
   | { t: 'source-reply'; id: number; bus: Bus; ok: false; reason: 'expired' | 'superseded' | 'failed' | 'load-failed'; message: string }
   | { t: 'shown-reply'; id: number; ok: true }
@@ -257,7 +275,7 @@ export type RenderToMain =
   /** `loadFailed`: the transition's shader does not load or compile. */
   | { t: 'mix-reply'; id: number; ok: false; message: string; loadFailed?: boolean }
   /** A take completed: the buses swapped (keys as in `source`; '' for an empty bus). */
-  | { t: 'mix-swap'; program: string; preview: string }
+  | { t: 'mix-swap'; program: string; preview: string; layer: number }
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */

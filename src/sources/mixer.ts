@@ -2,13 +2,14 @@
 // its reader held in the `cued` role so it stays warm), the chosen transition, the T-bar position and the swap
 // at the end of a take. The render worker draws; this side resolves names, holds readers and persists the state.
 import { EventEmitter } from 'node:events';
-import type { RenderClient, SourceResult } from '../workers/render-client.js';
+import type { SourceResult } from '../workers/render-client.js';
+import type { LayerRender } from '../layers/layer-render.js';
 import type { ReaderPool } from '../inputs/reader-pool.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { matchName } from '../shared/names.js';
 import { ApiError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { MixState, StateStore } from '../state/store.js';
+import type { BusStore, MixState } from '../state/store.js';
 import type { Logger } from '../log.js';
 import {
   beforeDeadline,
@@ -38,10 +39,10 @@ export interface MixView {
 }
 
 export interface MixerDeps {
-  render: RenderClient;
+  render: LayerRender;
   readers: ReaderPool;
   sources: SourceManager;
-  state: StateStore;
+  state: BusStore;
   transitions(): readonly IsfDescriptor[];
   /** Config `mix`: the transition of the select routes and the mixer's first choice. */
   defaults(): Transition;
@@ -208,6 +209,14 @@ export class Mixer extends EventEmitter {
       this.d.log.error({ id: entry.id, err: (err as Error).message }, 'could not restore the preview source');
     }
     this.emit('change');
+  }
+
+  /** Lets the preview's reader go (the layer was removed). */
+  dispose(): void {
+    const p = this.preview;
+    if (p && readerOf(p)) this.d.readers.release(keyOf(p), 'cued');
+    this.preview = null;
+    this.removeAllListeners();
   }
 
   /** Position the output shows: the auto take's progress, else the T-bar. */

@@ -4,7 +4,8 @@
 // files are held through the reader pool (roles `activating` and `program`), which keeps them retrying for as
 // long as they are held; a select of the current source while it delivers nothing restarts its reader.
 import { EventEmitter } from 'node:events';
-import type { RenderClient, SourceResult } from '../workers/render-client.js';
+import type { SourceResult } from '../workers/render-client.js';
+import type { LayerRender } from '../layers/layer-render.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
 import type { IngestInput, SourceSpec } from '../shared/messages.js';
@@ -12,7 +13,7 @@ import { matchName } from '../shared/names.js';
 import { deviceIdOf, liveBrowseId } from '../browse/live-id.js';
 import { ApiError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { StateStore } from '../state/store.js';
+import type { BusStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 
 /** Spec: a selection answers within this budget or 504 ACTIVATION_TIMEOUT. */
@@ -54,9 +55,9 @@ export class SourceManager extends EventEmitter {
   private readonly inflight = new Map<string, Promise<CurrentSource>>();
 
   constructor(
-    private readonly render: RenderClient,
+    private readonly render: LayerRender,
     private readonly readers: ReaderPool,
-    private readonly state: StateStore,
+    private readonly state: BusStore,
     private readonly log: Logger,
   ) {
     super();
@@ -205,6 +206,14 @@ export class SourceManager extends EventEmitter {
       this.log.error({ id: entry.id, err: (err as Error).message }, 'could not restore the current source');
     }
     this.emit('change');
+  }
+
+  /** Lets the program's reader go (the layer was removed). */
+  dispose(): void {
+    const c = this.current;
+    if (c && readerOf(c)) this.readers.release(keyOf(c), 'program');
+    this.current = null;
+    this.removeAllListeners();
   }
 
   /** What the render worker draws for `entry`; inputs and files hold their reader for `role`. */

@@ -2,6 +2,7 @@
 import type { ModulationSaved, ShowState, TempoState } from './store.js';
 import { checkModulator, cleanModulators, type Modulator } from '../shared/modulation.js';
 import { sanitizeTransport } from '../transport/settings.js';
+import { sanitizeLayers, sanitizeScenes } from '../layers/saved.js';
 
 /** The parts of a parsed file that have the right shape; the rest falls back to the defaults. */
 export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
@@ -31,6 +32,10 @@ export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   if (mod) out.modulation = mod;
   const transport = sanitizeTransport(p.transport);
   if (transport) out.transport = transport;
+  const layers = sanitizeLayers(p.layers);
+  if (layers) out.layers = layers;
+  const scenes = sanitizeScenes(p.scenes);
+  if (scenes) out.scenes = scenes;
   return out;
 }
 

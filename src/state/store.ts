@@ -43,6 +43,42 @@ export interface ShowState {
   modulation?: ModulationSaved;
   /** Media transport settings and cue points per media file id; absent until one is changed. */
   transport?: Record<string, TransportSaved>;
+  /** The layer stack (bottom to top) and the selected layer; absent until a layer is added or changed. */
+  layers?: { selected: number; list: LayerSaved[] };
+  /** Saved scenes, oldest first; absent until one is saved. */
+  scenes?: SceneSaved[];
+}
+
+/** What a source manager and a mixer persist of their layer: the top-level fields for layer 1, its entry otherwise. */
+export interface BusSaved {
+  currentSource?: { kind: string; id: string } | null;
+  mix?: MixState;
+}
+
+/** The part of the store a layer's source manager and mixer write. */
+export interface BusStore {
+  update(change: (s: BusSaved) => void): void;
+}
+
+/** One layer; layer 1's source and mixer stay in the top-level fields, so a file from before layers is one layer. */
+export interface LayerSaved extends BusSaved {
+  id: number;
+  name: string;
+  opacity: number;
+  blend: string;
+  mute: boolean;
+  solo: boolean;
+  /** The layer's own chain (the top-level `chain` is the master chain). */
+  chain: ChainEntry[];
+}
+
+/** A scene: every layer as it was, and the master chain. */
+export interface SceneSaved {
+  id: string;
+  name: string;
+  savedAt: string;
+  layers: Array<Omit<LayerSaved, 'id' | 'mix'>>;
+  master: ChainEntry[];
 }
 
 export interface TempoState {

@@ -174,6 +174,28 @@ export class ThumbnailService {
     );
   }
 
+  /** One layer after its chain (render-worker readback); the digest follows the output frame as `current`'s does. */
+  layer(layer: number, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
+    this.counts.requests++;
+    const box = fitSize(this.deps.renderSize.width, this.deps.renderSize.height, size);
+    const frame = this.deps.render.outputFrame();
+    return this.serve(
+      {
+        kind: 'layer',
+        ...box,
+        digest: `l${this.boot}.${layer}.${frame.toString(36)}`,
+        subject: `layer:${layer}`,
+        make: async () => {
+          const r = await this.readback({ kind: 'layer', layer }, box, format);
+          if (r === null) throw new ApiError('PREVIEW_TIMEOUT', 'the layer has no frame yet; retry');
+          return { bytes: r.bytes, etag: etagOf('layer', box.width, box.height, format, `l${this.boot}.${layer}.${r.frame.toString(36)}`) };
+        },
+      },
+      format,
+      ifNoneMatch,
+    );
+  }
+
   source(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const g = id.length <= MAX_ID ? this.deps.generator(id) : undefined;

@@ -12,6 +12,7 @@ import type {
   ChainEntryWire,
   ChainReply,
   ChainItem,
+  LayerWire,
   MixCommand,
   MainToRender,
   RenderInit,
@@ -46,9 +47,12 @@ export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'supe
 
 export declare interface RenderClient {
   on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
-  on(event: 'source', fn: (key: string) => void): this;
+  /** A layer's program switched (`layer`: its id). */
+  on(event: 'source', fn: (key: string, layer: number) => void): this;
   on(event: 'live', fn: (r: LiveReport) => void): this;
-  on(event: 'mix-swap', fn: (keys: { program: string; preview: string }) => void): this;
+  on(event: 'mix-swap', fn: (keys: { program: string; preview: string }, layer: number) => void): this;
+  /** A layer's own chain changed. */
+  on(event: 'layer-snapshot', fn: (layer: number, s: ChainSnapshot) => void): this;
   on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator' | 'transition'; ok: boolean; error?: string }) => void): this;
 }
 
@@ -61,6 +65,8 @@ export class RenderClient extends EventEmitter {
   private lastBeat = 0;
   private stopping = false;
   snapshot: ChainSnapshot = { version: 0, items: [], entries: [] };
+  /** Each layer's own chain, by layer id (absent: empty). */
+  readonly layerSnapshots = new Map<number, ChainSnapshot>();
   stats: RenderStats | null = null;
   renderer = '';
   ready = false;
@@ -108,10 +114,17 @@ export class RenderClient extends EventEmitter {
 
   private onMessage(m: RenderToMain): void {
     switch (m.t) {
-      case 'snapshot':
-        this.snapshot = { version: m.version, items: m.items, entries: m.entries };
+      case 'snapshot': {
+        const snap = { version: m.version, items: m.items, entries: m.entries };
+        if (m.layer !== undefined) {
+          this.layerSnapshots.set(m.layer, snap);
+          this.emit('layer-snapshot', m.layer, snap);
+          return;
+        }
+        this.snapshot = snap;
         this.emit('snapshot', this.snapshot);
         return;
+      }
       case 'chain-reply':
         this.calls.settle(m.id, m.reply);
         return;
@@ -125,7 +138,7 @@ export class RenderClient extends EventEmitter {
         return;
       case 'source-reply':
         // A program switch that completed is the truth of the output, even when the request already gave up waiting.
-        if (m.ok && m.bus === 'program') this.emit('source', m.key);
+        if (m.ok && m.bus === 'program') this.emit('source', m.key, m.layer);
         this.calls.settle(m.id, m);
         return;
       case 'mix-reply':
@@ -133,7 +146,7 @@ export class RenderClient extends EventEmitter {
         this.calls.settle(m.id, m);
         return;
       case 'mix-swap':
-        this.emit('mix-swap', { program: m.program, preview: m.preview });
+        this.emit('mix-swap', { program: m.program, preview: m.preview }, m.layer);
         return;
       case 'sample-reply':
       case 'thumb-reply':
@@ -170,12 +183,12 @@ export class RenderClient extends EventEmitter {
   }
 
   /** As chain(), with the whole answer: the item's inputs (params, reset) or the chain after a move. */
-  async chainReply(cmd: ChainCommand, startedAt = Date.now()): Promise<Extract<ChainReply, { ok: true }>> {
+  async chainReply(cmd: ChainCommand, startedAt = Date.now(), layer?: number): Promise<Extract<ChainReply, { ok: true }>> {
     if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
     // The worker's deadline is the client's less a margin, so an answer that makes it in time is never discarded.
     const r = await this.calls.call<ChainReply>(
       startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS,
-      (env) => this.post({ t: 'chain', ...env, cmd }),
+      (env) => this.post({ t: 'chain', ...env, cmd, ...(layer !== undefined ? { layer } : {}) }),
       { graceMs: WORKER_MARGIN_MS },
     );
     if (!answered(r)) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
@@ -184,21 +197,21 @@ export class RenderClient extends EventEmitter {
   }
 
   /** Asks the worker to switch the program once the new source draws a frame before `deadline` (epoch ms). */
-  source(key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
-    return this.toBus('program', key, spec, deadline);
+  source(key: string, spec: SourceSpec, deadline: number, layer = 1): Promise<SourceResult> {
+    return this.toBus('program', key, spec, deadline, layer);
   }
 
   /** Asks the worker to put a source on the preview bus once it has a frame before `deadline` (epoch ms). */
-  cue(key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
-    return this.toBus('preview', key, spec, deadline);
+  cue(key: string, spec: SourceSpec, deadline: number, layer = 1): Promise<SourceResult> {
+    return this.toBus('preview', key, spec, deadline, layer);
   }
 
-  private async toBus(bus: Bus, key: string, spec: SourceSpec, deadline: number): Promise<SourceResult> {
+  private async toBus(bus: Bus, key: string, spec: SourceSpec, deadline: number, layer: number): Promise<SourceResult> {
     if (!this.ready) return { ok: false, reason: 'failed', message: 'the renderer is not running' };
     // The worker decides by its own clock check; the client's timer only covers a worker that stopped answering.
     const r = await this.calls.call<Extract<RenderToMain, { t: 'source-reply' }>>(
       Number.isFinite(deadline) ? deadline : NO_DEADLINE,
-      (env) => this.post({ t: 'source', ...env, bus, key, spec }),
+      (env) => this.post({ t: 'source', ...env, bus, key, spec, layer }),
       { graceMs: WORKER_MARGIN_MS },
     );
     if (!answered(r))
@@ -214,10 +227,10 @@ export class RenderClient extends EventEmitter {
    * Runs a mix command; resolves null after the first frame that shows it, or with the reason it could not run.
    * Throws TRANSITION_LOAD_FAILED at once when the transition's shader does not load or compile.
    */
-  async mix(cmd: MixCommand): Promise<string | null> {
+  async mix(cmd: MixCommand, layer = 1): Promise<string | null> {
     if (!this.ready) return 'the renderer is not running';
     const r = await this.calls.call<Extract<RenderToMain, { t: 'mix-reply' }>>(Date.now() + LIMITS.activationTimeoutMs, (env) =>
-      this.post({ t: 'mix', ...env, cmd }),
+      this.post({ t: 'mix', ...env, cmd, layer }),
     );
     if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
     if (!r.ok && r.loadFailed === true)
@@ -229,11 +242,11 @@ export class RenderClient extends EventEmitter {
    * Resolves null once the program source `key` has drawn a ring frame newer than `afterFrame` to the output (at
    * once when `key` is not the program), or with the reason it was not drawn before `deadline` (epoch ms).
    */
-  async shown(key: string, afterFrame: number, deadline: number): Promise<string | null> {
+  async shown(key: string, afterFrame: number, deadline: number, layer = 1): Promise<string | null> {
     if (!this.ready) return 'the renderer is not running';
     const r = await this.calls.call<Extract<RenderToMain, { t: 'shown-reply' }>>(
       deadline,
-      (env) => this.post({ t: 'shown', ...env, key, afterFrame }),
+      (env) => this.post({ t: 'shown', ...env, key, afterFrame, layer }),
       { graceMs: WORKER_MARGIN_MS },
     );
     if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
@@ -278,10 +291,25 @@ export class RenderClient extends EventEmitter {
   }
 
   /** Rebuilds the saved chain; resolves once the worker published it (after compiling the catalog ahead). */
-  restore(chain: ChainEntryWire[], ceiling: number): Promise<void> {
-    const published = new Promise<void>((resolve) => this.once('snapshot', () => resolve()));
-    this.post({ t: 'restore', chain, ceiling });
+  restore(chain: ChainEntryWire[], ceiling: number, layer?: number): Promise<void> {
+    const published = new Promise<void>((resolve) => {
+      if (layer === undefined) this.once('snapshot', () => resolve());
+      else {
+        const on = (l: number): void => {
+          if (l !== layer) return;
+          this.off('layer-snapshot', on);
+          resolve();
+        };
+        this.on('layer-snapshot', on);
+      }
+    });
+    this.post({ t: 'restore', chain, ceiling, ...(layer !== undefined ? { layer } : {}) });
     return published;
+  }
+
+  /** The layer stack, bottom to top (see LayerWire). */
+  setLayers(layers: LayerWire[]): void {
+    this.post({ t: 'layers', layers });
   }
 
   /** Sets the program generator's input values (the worker ignores it when `key` is no longer the program). */

@@ -1,8 +1,11 @@
-// The render loop: source stage (or, during a transition, program and preview blended by the mix stage) → enabled effects in chain order (ping-pong targets) → dimmer/blackout → output,
-// paced at the configured fps with drift-free scheduling that skips frames rather than queueing them.
+// The render loop: each visible layer (its source, or during its take program and preview blended by its mixer,
+// then its own chain) → the layers blended bottom to top → the master chain (ping-pong targets) → dimmer/blackout
+// → output, paced at the configured fps with drift-free scheduling that skips frames rather than queueing them.
+// One opaque layer runs source, layer chain and master chain as one sequence, as a single source always did.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import {
   RENDER_COUNTERS,
+  type LayerWire,
   type MixCommand,
   type RenderInit,
   type RenderScaleSetting,
@@ -12,22 +15,25 @@ import {
   type ThumbReply,
 } from '../../src/shared/messages.js';
 import { paletteUniform } from '../../src/shared/palette.js';
-import { Chain, type EffectInstance } from './chain.js';
+import { Chain } from './chain.js';
 import { FrameStats } from './frame-stats.js';
 import { CompileHelper } from './fuse/compile-helper.js';
 import { Fuser } from './fuse/fuser.js';
 import { Quad, type GL } from './gl-util.js';
 import { glCounts } from './gl-tracker.js';
-import type { IsfFrame, IsfProgram } from './isf-program.js';
+import type { IsfFrame } from './isf-program.js';
 import { isfDate } from './isf-builtins.js';
 import { AudioFrame } from './audio-frame.js';
 import { AudioTextures } from './audio-textures.js';
 import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
-import { ProgramLoadError, ProgramPool, type CompileResult } from './program-pool.js';
+import { ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
-import { SourceStage } from './source-stage.js';
-import { MixStage } from './mix-stage.js';
+import type { SourceStage } from './source-stage.js';
+import type { MixStage } from './mix-stage.js';
+import { Layer, type EffectRunner, type LayerDeps, type SourceOutcome } from './layer.js';
+import type { FuseStep } from './fuse/fuser.js';
+import { Compositor, type ComposeLayer } from './compose/compositor.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
 import { ModulationStage } from './modulation/stage.js';
@@ -36,24 +42,21 @@ import { RenderScale, scaledSize } from './render-scale.js';
 /** Never signalled: Atomics.wait on it is a plain sleep (the slow-frames test hook). */
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
-export interface EffectRunner extends EffectInstance {
-  program: IsfProgram;
-}
-
-export interface SourceOutcome {
-  id: number;
-  ok: boolean;
-  key: string;
-  reason?: 'expired' | 'superseded' | 'failed' | 'load-failed';
-  message?: string;
-}
+export type { EffectRunner, SourceOutcome } from './layer.js';
 
 export class RenderEngine {
   readonly chain: Chain<EffectRunner>;
   readonly pool: ProgramPool;
-  readonly source: SourceStage;
   readonly output: OutputStage;
-  readonly mix: MixStage;
+  /** The layers by id, and the stack bottom to top (never empty: a new engine has layer 1). */
+  private readonly layers = new Map<number, Layer>();
+  private order: Layer[] = [];
+  /** The transition programs, shared by every layer's mixer. */
+  private readonly transitions: ProgramPool;
+  private transitionDescs: IsfDescriptor[] = [];
+  private noSignal: IsfDescriptor | null = null;
+  private readonly layerDeps: LayerDeps;
+  readonly compositor: Compositor;
   /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
   readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
@@ -89,15 +92,10 @@ export class RenderEngine {
   onCue: (o: SourceOutcome) => void = () => {};
   /** Called after the first frame that shows a mix command (ok), or at once when it cannot run (`loadFailed`: its shader). */
   onMix: (id: number, error: string | null, loadFailed?: boolean) => void = () => {};
-  /** Called after the frame on which a take completed and the buses swapped. */
-  onSwap: (program: string, preview: string) => void = () => {};
-  /** Mix commands applied and waiting for the frame that shows them. */
-  private mixReplies: number[] = [];
-  /** Waits for a program ring frame on the output (a seek's frame): answered after the frame that drew it. */
-  private shownWaits: Array<{ id: number; key: string; afterFrame: number; deadline: number }> = [];
+  /** Called after the frame on which a layer's take completed and its buses swapped. */
+  onSwap: (layer: number, program: string, preview: string) => void = () => {};
+  /** Called once a program ring frame newer than a seek's is on the output (or past its deadline). */
   onShown: (id: number, error: string | null) => void = () => {};
-  private readonly drawProgram = (t: RenderTarget): void => this.source.draw(t, this.frame);
-  private readonly drawPreview = (t: RenderTarget): void => this.source.draw(t, this.frame, this.source.cued ?? undefined);
   /** Called after every frame: null when it rendered, the error message when it threw (the loop goes on). */
   onFrame: (error: string | null) => void = () => {};
   /** Test hook: this many coming frames throw, as frames on a broken context would. */
@@ -175,10 +173,26 @@ export class RenderEngine {
         return { program, destroy: () => program.destroy(), restart: () => program.restart() };
       },
     });
-    this.source = new SourceStage(gl, this.quad, this.pool, rw, rh);
     // The output keeps the configured size: outputs, previews and thumbnails read it.
     this.output = new OutputStage(gl, this.quad, width, height);
-    this.mix = new MixStage(gl, this.quad, rw, rh, opts.programCache?.transitions);
+    this.transitions = new ProgramPool(gl, this.quad, rw, rh, opts.programCache?.transitions);
+    this.layerDeps = {
+      gl,
+      quad: this.quad,
+      pool: this.pool,
+      transitions: this.transitions,
+      effects: () => this.effects,
+      generators: () => this.generators,
+      events: {
+        onSource: (o) => this.onSource(o),
+        onCue: (o) => this.onCue(o),
+        onMix: (id, error, loadFailed) => this.onMix(id, error, loadFailed),
+        onSwap: (layer, program, preview) => this.onSwap(layer, program, preview),
+        onShown: (id, error) => this.onShown(id, error),
+      },
+    };
+    this.setLayers([{ id: 1, opacity: 1, blend: 'normal', mute: false, solo: false, selected: true }]);
+    this.compositor = new Compositor(gl, this.quad, rw, rh);
     this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
@@ -208,9 +222,36 @@ export class RenderEngine {
 
   /** Runs a thumbnail job now (this thread is the only one drawing). Throws on GL failures. */
   thumb(job: ThumbJob): ThumbReply {
+    const subject = job.subject;
+    if (subject.kind === 'layer') return this.layerThumb(job, subject.layer);
     return this.thumbs.draw(job, {
       output: this.output.target,
       outputFrame: this.outputFrames,
+      generators: this.generators,
+      palette: this.palette,
+    });
+  }
+
+  /**
+   * A layer's picture after its chain: the frame's own when the stack composed it, else drawn now between frames;
+   * the layer then keeps its own target for a few seconds, so a strip of live thumbnails reads frames, not redraws.
+   */
+  private layerThumb(job: ThumbJob, id: number): ThumbReply {
+    const l = this.layers.get(id);
+    let layer: { target: RenderTarget; frame: number } | null = null;
+    if (l) {
+      if (l.targetFrame < this.outputFrames - 1 || !l.target) {
+        const [a, b] = this.ping;
+        this.drawLayer(l, a, b);
+        l.chain.endFrame();
+      }
+      l.keepTargetUntil = this.outputFrames + 2 * this.fps;
+      layer = { target: l.target!, frame: l.targetFrame };
+    }
+    return this.thumbs.draw(job, {
+      output: this.output.target,
+      outputFrame: this.outputFrames,
+      layer,
       generators: this.generators,
       palette: this.palette,
     });
@@ -221,7 +262,8 @@ export class RenderEngine {
     this.generators = generators;
     const results = this.pool.setCatalog([...effects, ...generators, ...(noSignal ? [noSignal] : [])]);
     // Running effects keep their programs; a reloaded file applies the next time the effect is added.
-    this.source.setNoSignal(noSignal && this.pool.errorOf(noSignal) === null ? noSignal : null);
+    this.noSignal = noSignal && this.pool.errorOf(noSignal) === null ? noSignal : null;
+    for (const l of this.order) l.source.setNoSignal(this.noSignal);
     return results.filter((r) => !noSignal || r.type !== noSignal.type || r.kind !== noSignal.kind);
   }
 
@@ -244,9 +286,10 @@ export class RenderEngine {
     this.renderHeight = h;
     this.frame.inputSize = [w, h];
     this.pool.resize(w, h);
+    this.transitions.resize(w, h);
     for (const slot of this.chain.all()) slot.instance.program.resize(w, h);
-    this.source.resize(w, h);
-    this.mix.resize(w, h);
+    for (const l of this.order) l.resize(w, h);
+    this.compositor.resize(w, h);
     this.fuse.resize(w, h);
     for (const t of this.ping) {
       this.nearest.delete(t);
@@ -259,95 +302,83 @@ export class RenderEngine {
     this.palette = paletteUniform(colors);
   }
 
-  /** Queues a source switch; it happens on the first frame the new source can draw, unless its deadline passes. */
-  requestSource(id: number, key: string, deadline: number, spec: SourceSpec): void {
-    let built;
-    try {
-      built = this.source.build(spec, this.generators);
-    } catch (err) {
-      this.onSource({
-        id,
-        ok: false,
-        key,
-        reason: err instanceof ProgramLoadError ? 'load-failed' : 'failed',
-        message: (err as Error).message,
-      });
-      return;
-    }
-    const old = this.source.pending;
-    if (old) {
-      this.source.drop(old.source);
-      this.onSource({
-        id: old.id,
-        ok: false,
-        key: old.key,
-        reason: 'superseded',
-        message: 'a later selection replaced this one before it drew a frame',
-      });
-    }
-    this.source.pending = { id, key, deadline, source: built };
+  /** The bottom layer's source stage and mixer (engines made outside the server have that one layer). */
+  get source(): SourceStage {
+    return this.layer().source;
   }
 
-  /** Queues a cue: the source goes on the preview bus on the first frame it can draw, unless its deadline passes. */
-  requestCue(id: number, key: string, deadline: number, spec: SourceSpec): void {
-    let built;
-    try {
-      built = this.source.build(spec, this.generators);
-    } catch (err) {
-      this.onCue({
-        id,
-        ok: false,
-        key,
-        reason: err instanceof ProgramLoadError ? 'load-failed' : 'failed',
-        message: (err as Error).message,
-      });
-      return;
-    }
-    const old = this.source.pendingCue;
-    if (old) {
-      this.source.drop(old.source);
-      this.onCue({
-        id: old.id,
-        ok: false,
-        key: old.key,
-        reason: 'superseded',
-        message: 'a later cue replaced this one before it had a frame',
-      });
-    }
-    this.source.pendingCue = { id, key, deadline, source: built };
+  get mix(): MixStage {
+    return this.layer().mix;
   }
 
-  /** Answers (onShown) after the first output frame that drew a ring frame of program `key` newer than `afterFrame`. */
-  waitShown(id: number, key: string, afterFrame: number, deadline: number): void {
-    this.shownWaits.push({ id, key, afterFrame, deadline });
+  /** The layer with id `id` (the bottom layer when absent); throws for an id the stack does not hold. */
+  layer(id?: number): Layer {
+    const l = id === undefined ? this.order[0] : this.layers.get(id);
+    if (!l) throw new Error(`layer ${id} does not exist`);
+    return l;
   }
 
-  private answerShown(): void {
-    if (this.shownWaits.length === 0) return;
-    const now = Date.now();
-    this.shownWaits = this.shownWaits.filter((w) => {
-      const drawn = this.source.drawnAfter(w.key, w.afterFrame);
-      if (drawn !== false) this.onShown(w.id, null);
-      else if (now > w.deadline) this.onShown(w.id, 'the frame was not drawn before the deadline');
-      else return true;
-      return false;
+  /** Every layer, bottom to top. */
+  stack(): readonly Layer[] {
+    return this.order;
+  }
+
+  /** Replaces the stack (order and blending): new ids get a layer, missing ones are dropped. */
+  setLayers(wires: readonly LayerWire[]): void {
+    if (wires.length === 0) return;
+    const keep = new Set(wires.map((w) => w.id));
+    for (const [id, l] of this.layers) {
+      if (keep.has(id)) continue;
+      this.layers.delete(id);
+      l.destroy();
+    }
+    this.order = wires.map((w) => {
+      let l = this.layers.get(w.id);
+      if (!l) {
+        l = this.makeLayer(w.id);
+        this.layers.set(w.id, l);
+      }
+      l.set(w);
+      return l;
     });
   }
 
-  /** Applies a take or a T-bar move; answered (onMix) after the next frame drawn. */
-  mixCommand(id: number, cmd: MixCommand): void {
-    if (!this.source.cued) {
-      this.onMix(id, 'nothing is cued on preview');
-      return;
+  private makeLayer(id: number): Layer {
+    const l = new Layer(id, this.layerDeps, this.renderWidth, this.renderHeight);
+    l.mix.setTransitions(this.transitionDescs);
+    l.source.setNoSignal(this.noSignal);
+    return l;
+  }
+
+  setTransitions(descs: IsfDescriptor[]): CompileResult[] {
+    this.transitionDescs = descs;
+    let results: CompileResult[] = [];
+    // The pool is shared: the first mixer compiles, the others only learn the list.
+    for (const [i, l] of this.order.entries()) {
+      const r = l.mix.setTransitions(descs);
+      if (i === 0) results = r;
     }
-    try {
-      // The incoming source starts with the transition: a generator on preview counts from 0 again.
-      if (this.mix.command(cmd)) this.source.restartCued();
-    } catch (err) {
-      this.onMix(id, (err as Error).message, err instanceof ProgramLoadError);
-      return;
-    }
-    this.mixReplies.push(id);
+    return results;
+  }
+
+  /** Queues a source switch on a layer; it happens on the first frame the new source can draw, unless its deadline passes. */
+  requestSource(id: number, key: string, deadline: number, spec: SourceSpec, layer?: number): void {
+    this.layer(layer).requestSource(id, key, deadline, spec);
+  }
+
+  /** Queues a cue on a layer: the source goes on its preview bus on the first frame it can draw. */
+  requestCue(id: number, key: string, deadline: number, spec: SourceSpec, layer?: number): void {
+    this.layer(layer).requestCue(id, key, deadline, spec);
+  }
+
+  /** Answers (onShown) after the first output frame that drew a ring frame of program `key` newer than `afterFrame`. */
+  waitShown(id: number, key: string, afterFrame: number, deadline: number, layer?: number): void {
+    this.layer(layer).waitShown(id, key, afterFrame, deadline);
+  }
+
+  /** Applies a take or a T-bar move on a layer; answered (onMix) after the next frame drawn. */
+  mixCommand(id: number, cmd: MixCommand, layer?: number): void {
+    this.layer(layer).mixCommand(id, cmd);
   }
 
   start(): void {
@@ -387,7 +418,7 @@ export class RenderEngine {
       // One spare per idle slot: effects and generators first, then transitions.
       if (this.next - performance.now() > 2) {
         if (this.pool.pending() > 0) this.pool.refill();
-        else this.mix.refill();
+        else this.transitions.refill();
       }
       // Fused programs compile one step at a time in the idle time (see Fuser.idle).
       this.fuse.idle(this.next - performance.now(), this.period);
@@ -420,60 +451,36 @@ export class RenderEngine {
     ctx.palette = this.palette;
     this.lastTime = time;
 
-    let switching = this.source.pending;
-    if (switching && Date.now() > switching.deadline) {
-      this.source.drop(switching.source);
-      this.source.pending = null;
-      this.onSource({
-        id: switching.id,
-        ok: false,
-        key: switching.key,
-        reason: 'expired',
-        message: 'no first frame before the activation deadline',
-      });
-      switching = null;
+    const m = this.modulation;
+    let anySolo = false;
+    for (const l of this.order) {
+      l.prepare(now, l.selected && m.hasMix() ? this.heldPosition : null);
+      if (l.solo) anySolo = true;
     }
-    if (switching && !this.source.ready(switching.source)) switching = null;
-    this.advanceCue();
-    // A transition draws both buses; the frame it reaches 1 swaps them and draws the new program alone.
-    let progress = this.source.cued ? this.mix.progress(now) : null;
-    let swapped = false;
-    if (progress !== null && progress >= 1) {
-      this.source.swap();
-      this.mix.finish();
-      swapped = true;
-      progress = null;
-    }
-    // A modulated T-bar moves around its held position; only a take or a T-bar request completes a take.
-    const held = this.source.cued && this.modulation.hasMix() ? this.mix.held() : null;
-    if (held !== null) {
-      const p = this.modulation.mixPosition(held);
-      progress = p > 0 ? p : null;
-    }
+    const visible = this.visible;
+    visible.length = 0;
+    for (const l of this.order) if (l.visible(anySolo)) visible.push(l);
 
     // At full level the last stage draws straight into the output target: the grading pass costs a full-screen
-    // draw (~4 ms at 720p on Mesa) and only runs while the dimmer or blackout changes the picture.
+    // draw and only runs while the dimmer or blackout changes the picture.
     const enabled = this.chain.enabled();
     // A scaled picture always takes the output pass: it is the one upscale into the output size.
     const full = this.renderWidth === this.width && this.renderHeight === this.height;
     const direct = full && this.output.passThrough();
     const out = this.output.target;
     let [a, b] = this.ping;
-    const first = direct && enabled.length === 0 ? out : a;
-    if (switching) this.source.draw(first, ctx, switching.source);
-    else if (progress !== null) this.mix.draw(first, ctx, progress, this.drawProgram, this.drawPreview);
-    else this.source.draw(first, ctx);
-    // Each step is one fused run (one pass) or one effect's own program; the plan changes only between frames.
-    const steps = this.fuse.plan(enabled);
-    for (let i = 0; i < steps.length; i++) {
-      this.filter(a, steps[i]!.ownPixel);
-      ctx.input = a.texture;
-      ctx.target = (direct && i === steps.length - 1 ? out : b).framebuffer;
-      steps[i]!.render(ctx);
-      const t = a;
-      a = b;
-      b = t;
+    const only = visible.length === 1 && visible[0]!.opacity >= 1 && visible[0]!.blend === 'normal' ? visible[0]! : null;
+    if (only && only.keepTargetUntil < this.outputFrames) {
+      // One opaque layer: its source, its chain and the master chain run as one sequence, as a single source did.
+      const own = only.chain.enabled();
+      const first = direct && enabled.length === 0 && own.length === 0 ? out : a;
+      only.drawSource(first, ctx);
+      [a, b] = this.runSteps(this.fuse.plan(own), a, b, direct && enabled.length === 0 ? out : null);
+    } else {
+      for (const l of visible) this.drawLayer(l, a, b);
+      this.compose(a, visible);
     }
+    [a, b] = this.runSteps(this.fuse.plan(enabled), a, b, direct ? out : null);
     // Fired events have had their frame.
     this.chain.endFrame();
     if (!direct) {
@@ -484,14 +491,7 @@ export class RenderEngine {
     if (this.readback) this.readback.read(gl, out, this.width, this.height);
     gl.flush();
 
-    if (switching) {
-      this.source.pending = null;
-      this.source.commit(switching.key, switching.source);
-      this.onSource({ id: switching.id, ok: true, key: switching.key });
-    }
-    if (swapped) this.onSwap(this.source.currentKey, this.source.cuedKey);
-    if (this.mixReplies.length > 0) for (const id of this.mixReplies.splice(0)) this.onMix(id, null);
-    this.answerShown();
+    for (const l of this.order) l.finish();
     this.modulation.report(this.chain.all(), this.chain.version);
     this.frameIndex++;
     this.outputFrames++;
@@ -509,7 +509,50 @@ export class RenderEngine {
     if (next !== null) this.resize(next);
   }
 
-  /** This frame's modulated values: chain slots, the program generator, the dimmer. */
+  private readonly visible: Layer[] = [];
+  private readonly heldPosition = (held: number): number => this.modulation.mixPosition(held);
+
+  /**
+   * Runs chain steps ping-ponging between `a` and `b`; the last step draws into `last` when given (the output).
+   * Returns the pair with the result in the first.
+   */
+  private runSteps(steps: readonly FuseStep[], a: RenderTarget, b: RenderTarget, last: RenderTarget | null): [RenderTarget, RenderTarget] {
+    const ctx = this.frame;
+    for (let i = 0; i < steps.length; i++) {
+      this.filter(a, steps[i]!.ownPixel);
+      ctx.input = a.texture;
+      ctx.target = (last && i === steps.length - 1 ? last : b).framebuffer;
+      steps[i]!.render(ctx);
+      const t = a;
+      a = b;
+      b = t;
+    }
+    return [a, b];
+  }
+
+  /** Draws a layer's source and chain into its own target (scratch: the ping pair). */
+  private drawLayer(l: Layer, a: RenderTarget, b: RenderTarget): void {
+    const own = l.ownTarget();
+    const steps = this.fuse.plan(l.chain.enabled());
+    if (steps.length === 0) l.drawSource(own, this.frame);
+    else {
+      l.drawSource(a, this.frame);
+      this.runSteps(steps, a, b, own);
+    }
+    l.targetFrame = this.outputFrames;
+  }
+
+  /** Blends the drawn layers, bottom to top over black, into `target`. */
+  private compose(target: RenderTarget, layers: readonly Layer[]): void {
+    const list = this.composeList;
+    list.length = 0;
+    for (const l of layers) list.push({ texture: l.target!.texture, opacity: l.opacity, blend: l.blend });
+    this.compositor.draw(target.framebuffer, null, list, this.frame);
+  }
+
+  private readonly composeList: ComposeLayer[] = [];
+
+  /** This frame's modulated values: chain slots (master and layers), each layer's program generator, the dimmer. */
   private modulate(due: number): void {
     const m = this.modulation;
     const c = m.ctx;
@@ -518,13 +561,20 @@ export class RenderEngine {
     c.bpm = this.audio.values[6] ?? 0;
     for (let i = 0; i < 6; i++) c.audio[i] = this.audio.values[i] ?? 0;
     c.onsetFresh = this.audio.onsetFresh;
-    if (this.modChainVersion !== this.chain.version) {
-      this.modChainVersion = this.chain.version;
-      m.prune(new Set(this.chain.all()));
+    let version = this.chain.version;
+    for (const l of this.order) version += l.chain.version * 31 + l.id;
+    if (this.modChainVersion !== version) {
+      this.modChainVersion = version;
+      const alive = new Set(this.chain.all());
+      for (const l of this.order) for (const s of l.chain.all()) alive.add(s);
+      m.prune(alive);
     }
     m.chain(this.chain.all());
-    const g = this.source.programGenerator();
-    this.source.applied = g ? m.generatorValues(this.source.currentKey, g.program.desc.inputs, g.values) : null;
+    for (const l of this.order) {
+      if (l.chain.length > 0) m.chain(l.chain.all());
+      const g = l.source.programGenerator();
+      l.source.applied = g ? m.generatorValues(l.source.currentKey, g.program.desc.inputs, g.values) : null;
+    }
     this.output.applied = m.hasDimmer() ? m.dimmerLevel(this.output.dimmer) : null;
   }
 
@@ -535,21 +585,6 @@ export class RenderEngine {
     if ((this.nearest.get(t) ?? false) === nearest) return;
     setFilter(this.gl, t.texture, nearest);
     this.nearest.set(t, nearest);
-  }
-
-  /** Moves a cue whose source has a frame onto the preview bus, or gives it up past its deadline. */
-  private advanceCue(): void {
-    const cue = this.source.pendingCue;
-    if (!cue) return;
-    if (Date.now() > cue.deadline) {
-      this.source.drop(cue.source);
-      this.source.pendingCue = null;
-      this.onCue({ id: cue.id, ok: false, key: cue.key, reason: 'expired', message: 'no first frame before the activation deadline' });
-    } else if (this.source.ready(cue.source)) {
-      this.source.pendingCue = null;
-      this.source.setCued(cue.key, cue.source);
-      this.onCue({ id: cue.id, ok: true, key: cue.key });
-    }
   }
 
   snapshotStats(): RenderStats {
@@ -564,13 +599,13 @@ export class RenderEngine {
       renderer: this.renderer,
       contextRestarts: this.contextRestarts,
       gl: glCounts(this.gl),
-      programs: { cached: this.pool.cached() + this.mix.cachedPrograms(), limit: this.cacheLimit },
+      programs: { cached: this.pool.cached() + this.transitions.cached(), limit: this.cacheLimit },
       ...this.fuse.stats(),
       fusedPrograms: this.fuse.programs(),
       programCompiles: {
-        ahead: this.pool.compiles.ahead + this.mix.compiles.ahead,
-        onDemand: this.pool.compiles.onDemand + this.mix.compiles.onDemand,
-        pending: this.pool.pending() + this.mix.pending(),
+        ahead: this.pool.compiles.ahead + this.transitions.compiles.ahead,
+        onDemand: this.pool.compiles.onDemand + this.transitions.compiles.onDemand,
+        pending: this.pool.pending() + this.transitions.pending(),
       },
       scale: this.scaler.scale,
       renderWidth: this.renderWidth,
@@ -590,8 +625,11 @@ export class RenderEngine {
   destroy(): void {
     this.stop();
     this.chain.clear();
-    this.source.destroy();
-    this.mix.destroy();
+    for (const l of this.order) l.destroy();
+    this.layers.clear();
+    this.order = [];
+    this.transitions.destroy();
+    this.compositor.destroy();
     this.thumbs.destroy();
     this.output.destroy();
     for (const t of this.ping) t.destroy();

@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import {
   RENDER_COUNTERS,
   type Bus,
+  type LayerWire,
   type MainToRender,
   type ModulationState,
   type RenderInit,
@@ -36,9 +37,9 @@ const kept: {
   catalog: Extract<MainToRender, { t: 'catalog' }> | null;
   global: { blackout: boolean; dimmer: number };
   palette: string[];
-  source: { key: string; spec: SourceSpec } | null;
-  /** The preview bus; swaps with `source` when a take completes. */
-  cue: { key: string; spec: SourceSpec } | null;
+  /** Per layer id: the program source and the preview bus (swapped when a take completes). */
+  buses: Map<number, Buses>;
+  layers: LayerWire[] | null;
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
@@ -48,15 +49,24 @@ const kept: {
   catalog: null,
   global: { blackout: false, dimmer: 1 },
   palette: [],
-  source: null,
-  cue: null,
+  buses: new Map(),
+  layers: null,
   transitions: null,
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
   liveUntil: 0,
 };
-/** Source requests by id until the engine answers them; the one that succeeds becomes `kept.source` or `kept.cue`. */
+interface Buses {
+  source: { key: string; spec: SourceSpec } | null;
+  cue: { key: string; spec: SourceSpec } | null;
+}
+const busesOf = (layer: number): Buses => {
+  let b = kept.buses.get(layer);
+  if (!b) kept.buses.set(layer, (b = { source: null, cue: null }));
+  return b;
+};
+/** Source requests by id until the engine answers them; the one that succeeds becomes its layer's source or cue. */
 const requested = new Map<number, { key: string; spec: SourceSpec }>();
 let contextRestarts = 0;
 let failedInARow = 0;
@@ -78,8 +88,8 @@ function createEngine(): RenderEngine {
   const answer = (bus: Bus, o: Parameters<RenderEngine['onSource']>[0]): void => {
     const req = requested.get(o.id);
     requested.delete(o.id);
-    if (o.ok && req) kept[bus === 'program' ? 'source' : 'cue'] = req;
-    if (o.ok) post({ t: 'source-reply', id: o.id, bus, ok: true, key: o.key });
+    if (o.ok && req) busesOf(o.layer)[bus === 'program' ? 'source' : 'cue'] = req;
+    if (o.ok) post({ t: 'source-reply', id: o.id, bus, ok: true, key: o.key, layer: o.layer });
     else post({ t: 'source-reply', id: o.id, bus, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
   };
   e.onSource = (o) => answer('program', o);
@@ -92,11 +102,12 @@ function createEngine(): RenderEngine {
     );
   e.onShown = (id, error) =>
     post(error === null ? { t: 'shown-reply', id, ok: true } : { t: 'shown-reply', id, ok: false, message: error });
-  e.onSwap = (program, preview) => {
-    const old = kept.source;
-    kept.source = kept.cue;
-    kept.cue = old;
-    post({ t: 'mix-swap', program, preview });
+  e.onSwap = (layer, program, preview) => {
+    const b = busesOf(layer);
+    const old = b.source;
+    b.source = b.cue;
+    b.cue = old;
+    post({ t: 'mix-swap', program, preview, layer });
   };
   e.modulation.onLive = (r) => post({ t: 'live', ...r, version: snapshotVersion });
   let lastError = '';
@@ -122,6 +133,7 @@ function recover(): void {
   if (failedInARow < RECOVER_AFTER) return;
   failedInARow = 0;
   const entries = engine.chain.entries();
+  const layerChains = new Map(engine.stack().map((l) => [l.id, l.chain.entries()] as const));
   const old = engine;
   try {
     old.destroy();
@@ -139,23 +151,21 @@ function recover(): void {
   engine.contextRestarts = contextRestarts;
   if (kept.catalog) engine.setCatalog(kept.catalog.effects, kept.catalog.generators, kept.catalog.noSignal ?? null);
   engine.chain.restore(entries, Number.MAX_SAFE_INTEGER);
+  if (kept.layers) engine.setLayers(kept.layers);
+  for (const l of engine.stack()) l.chain.restore(layerChains.get(l.id) ?? [], Number.MAX_SAFE_INTEGER);
   engine.output.blackout = kept.global.blackout;
   engine.output.dimmer = kept.global.dimmer;
   engine.setPalette(kept.palette);
   engine.modulation.set(kept.modulation);
   engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
-  if (kept.transitions) engine.mix.setTransitions(kept.transitions.items);
-  if (kept.cue)
-    engine.requestCue(0, kept.cue.key, Number.MAX_SAFE_INTEGER, {
-      ...kept.cue.spec,
-      ...(kept.cue.spec.kind === 'ring' ? { immediate: true } : {}),
-    });
-  if (kept.source)
-    engine.requestSource(0, kept.source.key, Number.MAX_SAFE_INTEGER, {
-      ...kept.source.spec,
-      ...(kept.source.spec.kind === 'ring' ? { immediate: true } : {}),
-    });
+  if (kept.transitions) engine.setTransitions(kept.transitions.items);
+  const again = (spec: SourceSpec): SourceSpec => (spec.kind === 'ring' ? { ...spec, immediate: true } : spec);
+  for (const l of engine.stack()) {
+    const b = kept.buses.get(l.id);
+    if (b?.cue) engine.requestCue(0, b.cue.key, Number.MAX_SAFE_INTEGER, again(b.cue.spec), l.id);
+    if (b?.source) engine.requestSource(0, b.source.key, Number.MAX_SAFE_INTEGER, again(b.source.spec), l.id);
+  }
   engine.start();
   post({ t: 'log', level: 'warn', msg: 'render context recreated after repeated frame failures', fields: { contextRestarts } });
 }
@@ -170,9 +180,11 @@ try {
 }
 
 let snapshotVersion = 0;
-function publishChain(): void {
+/** Posts the master chain (no layer) or a layer's chain after a change. */
+function publishChain(layer?: number): void {
   snapshotVersion++;
-  post({ t: 'snapshot', version: snapshotVersion, items: engine.chain.items(), entries: engine.chain.entries() });
+  const chain = layer === undefined ? engine.chain : engine.layer(layer).chain;
+  post({ t: 'snapshot', version: snapshotVersion, items: chain.items(), entries: chain.entries(), ...(layer !== undefined ? { layer } : {}) });
 }
 
 const statsTimer = setInterval(() => post({ t: 'stats', stats: engine.snapshotStats() }), 250);
@@ -203,9 +215,9 @@ function handle(m: MainToRender): void {
       return;
     }
     case 'restore': {
-      const problems = engine.chain.restore(m.chain, m.ceiling);
+      const problems = (m.layer === undefined ? engine.chain : engine.layer(m.layer).chain).restore(m.chain, m.ceiling);
       for (const p of problems) post({ t: 'log', level: 'warn', msg: 'a saved chain entry was not restored', fields: { problem: p } });
-      publishChain();
+      publishChain(m.layer);
       return;
     }
     case 'chain': {
@@ -213,22 +225,28 @@ function handle(m: MainToRender): void {
         post({ t: 'expired', id: m.id });
         return;
       }
-      const before = engine.chain.version;
-      const reply = engine.chain.apply(m.cmd);
-      if (engine.chain.version !== before) publishChain();
+      const chain = m.layer === undefined ? engine.chain : engine.layer(m.layer).chain;
+      const before = chain.version;
+      const reply = chain.apply(m.cmd);
+      if (chain.version !== before) publishChain(m.layer);
       post({ t: 'chain-reply', id: m.id, reply });
       return;
     }
     case 'source':
       requested.set(m.id, { key: m.key, spec: m.spec });
-      if (m.bus === 'program') engine.requestSource(m.id, m.key, m.deadline, m.spec);
-      else engine.requestCue(m.id, m.key, m.deadline, m.spec);
+      if (m.bus === 'program') engine.requestSource(m.id, m.key, m.deadline, m.spec, m.layer);
+      else engine.requestCue(m.id, m.key, m.deadline, m.spec, m.layer);
       return;
     case 'mix':
-      engine.mixCommand(m.id, m.cmd);
+      engine.mixCommand(m.id, m.cmd, m.layer);
       return;
     case 'shown':
-      engine.waitShown(m.id, m.key, m.afterFrame, m.deadline);
+      engine.waitShown(m.id, m.key, m.afterFrame, m.deadline, m.layer);
+      return;
+    case 'layers':
+      kept.layers = m.layers;
+      for (const id of kept.buses.keys()) if (!m.layers.some((l) => l.id === id)) kept.buses.delete(id);
+      engine.setLayers(m.layers);
       return;
     case 'modulation': {
       const { t: _t, ...s } = m;
@@ -243,18 +261,21 @@ function handle(m: MainToRender): void {
     case 'transitions':
       kept.transitions = m;
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.
-      for (const r of engine.mix.setTransitions(m.items)) {
+      for (const r of engine.setTransitions(m.items)) {
         post({ t: 'compiled', type: r.type, kind: 'transition', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
       }
       return;
     case 'generator-values': {
-      const set = engine.source.setGeneratorValues(m.key, m.values, m.fire);
-      // A rebuilt context brings the program generator back with these values (fired events excluded).
-      const k = kept.source;
-      if (set && k?.key === m.key && k.spec.kind === 'generator') {
-        const inputs = { ...m.values };
-        for (const name of m.fire) delete inputs[name];
-        kept.source = { key: k.key, spec: { ...k.spec, inputs } };
+      // Every layer showing this generator takes the values; a rebuilt context brings them back (events excluded).
+      for (const l of engine.stack()) {
+        if (!l.source.setGeneratorValues(m.key, m.values, m.fire)) continue;
+        const b = busesOf(l.id);
+        const k = b.source;
+        if (k?.key === m.key && k.spec.kind === 'generator') {
+          const inputs = { ...m.values };
+          for (const name of m.fire) delete inputs[name];
+          b.source = { key: k.key, spec: { ...k.spec, inputs } };
+        }
       }
       return;
     }

@@ -11,6 +11,8 @@ import { createTarget, type RenderTarget } from './targets.js';
 export class MixStage {
   /** Its own pool: a transition may share a type name with a generator without the two replacing each other. */
   private readonly pool: ProgramPool;
+  /** False when the pool is the engine's, shared by every layer's mixer. */
+  private readonly ownsPool: boolean;
   private descs: IsfDescriptor[] = [];
   private program: IsfProgram | null = null;
   private type = '';
@@ -29,8 +31,11 @@ export class MixStage {
     private height: number,
     /** Spare transition programs kept at most. */
     cacheLimit?: number,
+    /** The layers' shared transition pool (each mixer still takes its own program instance from it). */
+    shared?: ProgramPool,
   ) {
-    this.pool = new ProgramPool(gl, quad, width, height, cacheLimit);
+    this.ownsPool = shared === undefined;
+    this.pool = shared ?? new ProgramPool(gl, quad, width, height, cacheLimit);
   }
 
   /** Spare transition programs held now. */
@@ -130,7 +135,7 @@ export class MixStage {
   resize(width: number, height: number): void {
     this.width = width;
     this.height = height;
-    this.pool.resize(width, height);
+    if (this.ownsPool) this.pool.resize(width, height);
     this.program?.resize(width, height);
     if (this.targets) for (const t of this.targets) t.destroy();
     this.targets = null;
@@ -141,7 +146,7 @@ export class MixStage {
     this.program = null;
     if (this.targets) for (const t of this.targets) t.destroy();
     this.targets = null;
-    this.pool.destroy();
+    if (this.ownsPool) this.pool.destroy();
   }
 
   private use(type: string): void {

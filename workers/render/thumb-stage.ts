@@ -59,6 +59,8 @@ void main() {
 export interface ThumbContext {
   output: RenderTarget;
   outputFrame: number;
+  /** A `layer` job's picture (the layer's own target) and the output frame it belongs to. */
+  layer?: { target: RenderTarget; frame: number } | null;
   generators: readonly IsfDescriptor[];
   palette: { rgb: Float32Array; count: number };
 }
@@ -140,6 +142,11 @@ export class ThumbStage {
     if (s.kind === 'output') {
       source = { texture: ctx.output.texture, width: ctx.output.width, height: ctx.output.height, topDown: false };
       frame = ctx.outputFrame;
+    } else if (s.kind === 'layer') {
+      const l = ctx.layer;
+      if (!l) return failed(id, `layer ${s.layer} does not exist`);
+      source = { texture: l.target.texture, width: l.target.width, height: l.target.height, topDown: false };
+      frame = l.frame;
     } else if (s.kind === 'ring') {
       const up = this.uploadRing(s.ring);
       if (!up) return { t: 'thumb-reply', id, ok: false, reason: 'no-frame', message: 'the input has not delivered a frame yet' };
