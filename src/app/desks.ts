@@ -27,21 +27,23 @@ export interface Desks {
   version(): number;
 }
 
-/** Blend modes the layers contract names; empty until this build has layers. */
-const BLEND_MODES: readonly string[] = [];
-
 export function createDesks(loaded: LoadedConfig, show: Show, log: Logger): Desks {
   let dispatch: ((req: NeutralRequest) => Promise<NeutralReply>) | null = null;
   const late = (req: NeutralRequest): Promise<NeutralReply> =>
     dispatch ? dispatch(req) : Promise.resolve({ status: 503, json: { message: 'not started' } });
-  const masterChain = () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot, modulation: show.modulation });
+  const catalog = () => show.catalog.snapshot;
+  const masterChain = () => chainWithInputs({ render: show.render, catalog, modulation: show.modulation });
   const lookup: DmxLookup = {
     sourceIds: () => show.sources.list().map((e) => e.id),
-    sceneIds: () => null,
+    sceneIds: () => show.scenes.list().map((sc) => sc.id),
     transitions: () => show.catalog.snapshot.transitions.map((t) => t.type),
-    chain: (layer) => (layer === null ? masterChain() : null),
-    layers: () => null,
-    blendModes: () => BLEND_MODES,
+    chain: (layer) => {
+      if (layer === null) return masterChain();
+      const l = show.layers.layers()[layer - 1];
+      return l ? chainWithInputs({ render: l.render, catalog }) : null;
+    },
+    layers: () => ({ selected: show.layers.positionOf(show.layers.selected()), count: show.layers.layers().length }),
+    blendModes: () => show.blends(),
   };
   const dmx = new DmxReceiver(loaded.config.dmx, late, log.child({ module: 'dmx' }), lookup);
   const midi = new MidiService(loaded.config.midi, loaded.paths.dataDir, late, log.child({ module: 'midi' }), {

@@ -27,8 +27,12 @@ const CH = {
   p1: 9,
   p2: 10,
   source: 11,
+  opacity: 12,
+  blend: 13,
+  mute: 14,
   play: 15,
   position: 17,
+  lp1: 19,
 };
 
 let s: TestServer;
@@ -111,7 +115,8 @@ test('GET /dmx, /dmx/personality and capabilities describe the receiver', async 
 
 test('dimmer and blackout follow their channels (HTTP and output pixels)', async () => {
   assert.is((await post('/sources/select', { id: 'source:plasma' })).status, 200);
-  await frame({ [CH.dimmer]: 128 });
+  // The first frame sets every channel: layer 1 fully opaque, so the output shows it.
+  await frame({ [CH.dimmer]: 128, [CH.opacity]: 255 });
   await until(async () => (await get('/global')).dimmer === 128 / 255);
   await frame({ [CH.blackout]: 255 });
   await until(async () => (await get('/global')).blackout === true);
@@ -163,6 +168,53 @@ test('source select (n-th of GET /sources), pause and a 16-bit position show the
   await frame({ [CH.position]: v >> 8, [CH.position + 1]: v & 0xff });
   await until(async () => Math.abs((await get('/transport')).program.positionS - 2.5) <= 1 / FPS + 1e-6);
   await until(async () => (await shownColour(s.base)) === 2);
+});
+
+test('layer 1: opacity (HTTP and output pixels), blend, mute and its chain parameters', async () => {
+  // A still colour, so what the output shows at each opacity is comparable; the dimmer just under full keeps the
+  // output's grading pass running (a composed picture reaches the output through it).
+  assert.is((await post('/sources/select', { id: 'source:solid_color' })).status, 200);
+  await frame({ [CH.dimmer]: 254 });
+  const level = async () => {
+    const [px] = await sampleOutput(s.base);
+    return px![0]! + px![1]! + px![2]!;
+  };
+  await until(async () => (await level()) > 60);
+  const full = await level();
+  await frame({ [CH.opacity]: 0 });
+  await until(async () => (await get('/layers')).layers[0].opacity === 0);
+  await frame({ [CH.opacity]: 128 });
+  await until(async () => (await get('/layers')).layers[0].opacity === 128 / 255);
+  // Half opacity over black: about half the level.
+  await until(async () => Math.abs((await level()) - full / 2) < full / 8);
+  await frame({ [CH.opacity]: 255, [CH.dimmer]: 255 });
+  await until(async () => (await get('/global')).dimmer === 1);
+  const blends = (await get('/dmx/personality')).blendModes;
+  assert.equal(blends, (await get('/layers')).blends);
+  await frame({ [CH.blend]: blends.indexOf('screen') + 1, [CH.mute]: 255 });
+  await until(async () => {
+    const l = (await get('/layers')).layers[0];
+    return l.blend === 'screen' && l.mute === true;
+  });
+  await frame({ [CH.blend]: blends.indexOf('normal') + 1, [CH.mute]: 0 });
+  await until(async () => {
+    const l = (await get('/layers')).layers[0];
+    return l.blend === 'normal' && l.mute === false;
+  });
+  assert.is((await post('/layers/1/effects/add', { type: 'hue_shift' })).status, 200);
+  await frame({ [CH.lp1]: 51 });
+  await until(async () => Math.abs((await get('/layers/1/effects/1')).inputs.find((i: any) => i.name === 'shift').value - 0.2) < 1e-6);
+  assert.is((await post('/layers/1/effects/remove', { index: 1 })).status, 200);
+});
+
+test('scene recall: the n-th scene of GET /scenes comes back', async () => {
+  const saved = await post('/scenes/save', { name: 'Full' });
+  assert.is(saved.status, 200, saved.text);
+  const n = (await get('/scenes')).scenes.findIndex((sc: any) => sc.name === 'Full') + 1;
+  assert.is((await post('/layers/opacity', { layer: 1, value: 0.5 })).status, 200);
+  await frame({ [CH.scene]: n });
+  await until(async () => (await get('/layers')).layers[0].opacity === 1);
+  await frame({ [CH.scene]: 0 });
 });
 
 test('take uses the transition type and duration channels', async () => {
