@@ -18,6 +18,8 @@ const mappings = [
   { type: 'note', number: 40, to: '/vjd/source/select', arg: 'source:plasma', feedback: true },
   { type: 'program', to: '/vjd/palette/select' },
   { type: 'pitch', channel: 2, to: '/vjd/global/dimmer' },
+  { type: 'cc', number: 20, to: '/vjd/layers/1/opacity', feedback: true },
+  { type: 'note', number: 60, to: '/vjd/scenes/recall', arg: 'Half' },
 ];
 
 let s: TestServer;
@@ -113,6 +115,17 @@ test('the midi events topic carries the activity to its subscribers', async () =
   } finally {
     c.close();
   }
+});
+
+test('a CC fades layer 1 (its fader follows), a note recalls a scene by name', async () => {
+  await midi([0xb0, 20, 64]);
+  await until(async () => (await get('/layers')).layers[0].opacity === 64 / 127);
+  assert.is((await post('/scenes/save', { name: 'Half' })).status, 200);
+  assert.is((await post('/layers/opacity', { layer: 1, value: 1 })).status, 200);
+  await until(async () => (await sent()).includes('176,20,127'));
+  await midi([0x90, 60, 127]);
+  await until(async () => (await get('/layers')).layers[0].opacity === 64 / 127);
+  await until(async () => (await sent()).at(-1) === '176,20,64' || (await sent()).includes('176,20,64'));
 });
 
 test('malformed messages change nothing and are counted', async () => {
