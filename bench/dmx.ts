@@ -10,7 +10,7 @@ import { freeUdpPort } from '../test/helpers/osc.js';
 import { req, ROOT, sleep, startServer } from '../test/helpers/server.js';
 
 const SECONDS = Number(process.env.VJD_BENCH_SECONDS ?? 6);
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.VJD_BENCH_ROUNDS ?? 3);
 const FPS = 44;
 const UNIVERSES = 4;
 const LATENCY_FRAMES = 200;

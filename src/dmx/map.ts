@@ -51,7 +51,10 @@ export class FrameMapper {
     const out: Mapped[] = [];
     const params = new Map<string, { path: string; index: number; values: Record<string, unknown> }>();
     const chains = new Map<number | null, ReturnType<typeof settableInputs>>();
+    // Blocks of layers the stack does not have act on nothing: no request is made for them.
+    const layers = this.lookup.layers()?.count ?? 1;
     for (const def of this.personality.channels) {
+      if (def.layer !== null && def.layer > layers) break;
       const at = this.address - 1 + def.offset;
       const end = at + (def.wide ? 2 : 1);
       if (end > cur.length) break;
