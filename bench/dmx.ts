@@ -1,5 +1,5 @@
 // DMX: frame to state applied (the receiver's own arrival-to-reply times, and what a client polling GET /dmx sees),
-// then 44 Art-Net frames a second on 4 universes with every channel changing: the main thread's event-loop delay
+// then a desk's full Art-Net frame rate on several universes with every channel changing: the main thread's event-loop delay
 // and GET /status latency with and without it, in interleaved rounds on one server.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';

@@ -268,9 +268,9 @@ export const LAYER_LIMITS = {
 
 /** DMX over the network (Art-Net ArtDmx and sACN E1.31 data packets). */
 export const DMX_LIMITS = {
-  /** Largest datagram read: a full sACN data packet (126 header bytes and 512 slots) fits; larger ones are refused unread. */
+  /** Largest datagram read: a full sACN data packet (its header and a whole universe) fits; larger ones are refused unread. */
   packetMaxBytes: 638,
-  /** Packets per sender address per second; the excess is dropped unread and counted (a desk sends at most 44 per universe). */
+  /** Packets per sender address per second, well above a desk's full frame rate on a few universes; the excess is dropped unread and counted. */
   packetsPerSenderPerSecond: 400,
   /** Packets per second from all senders together. */
   packetsPerSecond: 1200,

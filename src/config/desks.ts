@@ -96,7 +96,7 @@ export interface DmxConfig {
   /** 1-based first channel of the personality. */
   address: number;
   host: string;
-  /** null: the protocol's own port (Art-Net 6454, sACN 5568). */
+  /** null: the protocol's own standard port. */
   port: number | null;
   allowRemote: boolean;
   lossMs: number;
@@ -107,7 +107,7 @@ export interface DmxConfig {
 export interface MidiConfig {
   enabled: boolean;
   ports: string[];
-  /** MIDI clock in (24 ppqn, start/stop) as the tempo clock's source. */
+  /** MIDI clock in (ticks, start and stop) as the tempo clock's source. */
   clock: boolean;
   mappings: MidiMapping[];
 }

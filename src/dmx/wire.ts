@@ -5,7 +5,7 @@ import { DMX_LIMITS } from '../limits.js';
 
 export type DmxProtocol = 'artnet' | 'sacn';
 
-/** One universe's slots as sent (a view into the datagram, at most 512 bytes). */
+/** One universe's slots as sent (a view into the datagram, at most a whole universe). */
 export interface DmxFrame {
   universe: number;
   slots: Buffer;
@@ -24,7 +24,7 @@ const SLOTS_MAX = 512;
 
 const refused = (reason: string): DmxRead => ({ ok: false, reason });
 
-/** ArtDmx: ID, opcode (LE), protocol version (BE, at least 14), sequence, physical, port-address (LE), length (BE), data. */
+/** ArtDmx: ID, opcode (LE), protocol version (BE, at least ArtDmx's), sequence, physical, port-address (LE), length (BE), data. */
 export function readArtDmx(buf: Buffer): DmxRead {
   if (buf.length > DMX_LIMITS.packetMaxBytes) return refused(`packet of ${buf.length} bytes is larger than ${DMX_LIMITS.packetMaxBytes}`);
   if (buf.length < ARTNET_HEADER) return refused(`packet of ${buf.length} bytes is shorter than an ArtDmx header`);
@@ -39,14 +39,14 @@ export function readArtDmx(buf: Buffer): DmxRead {
   return { ok: true, frame: { universe: buf.readUInt16LE(14) & 0x7fff, slots: buf.subarray(ARTNET_HEADER), terminated: false } };
 }
 
-/** Flags (0x7) and a 12-bit length that must equal the rest of the packet from `at`. */
+/** A layer's flags and length field: the length must equal the rest of the packet from `at`. */
 function pduLength(buf: Buffer, at: number, what: string): string | null {
   const v = buf.readUInt16BE(at);
   if (v >> 12 !== 0x7) return `${what} flags are not 0x7`;
   return (v & 0x0fff) === buf.length - at ? null : `${what} length ${v & 0x0fff} does not match the ${buf.length - at} bytes left`;
 }
 
-/** E1.31 data packet: root layer, framing layer, DMP layer, start code 0, then the slots. */
+/** E1.31 data packet: root layer, framing layer, DMP layer, the levels start code, then the slots. */
 export function readSacn(buf: Buffer): DmxRead {
   if (buf.length > DMX_LIMITS.packetMaxBytes) return refused(`packet of ${buf.length} bytes is larger than ${DMX_LIMITS.packetMaxBytes}`);
   if (buf.length < SACN_HEADER) return refused(`packet of ${buf.length} bytes is shorter than an E1.31 data header`);
@@ -80,5 +80,5 @@ export const readDmx = (protocol: DmxProtocol, buf: Buffer): DmxRead => (protoco
 /** The standard port of each protocol. */
 export const DMX_PORT: Record<DmxProtocol, number> = { artnet: 6454, sacn: 5568 };
 
-/** sACN's multicast group of a universe (239.255.hi.lo). */
+/** sACN's multicast group of a universe (its two bytes end the group address). */
 export const sacnGroup = (universe: number): string => `239.255.${(universe >> 8) & 0xff}.${universe & 0xff}`;

@@ -77,7 +77,7 @@ export class MidiMapper {
     if (mode === 'trigger') {
       if (!pressed) return null;
       if (m.arg !== undefined) return [fixedArg(m.arg)];
-      // A program change without a fixed number selects by position: program 0 is the first item.
+      // A program change without a fixed number selects by position: the lowest program is the first item.
       return m.type === 'program' && m.number === undefined ? [{ type: 'i', value: ev.number + 1 }] : [];
     }
     if (mode === 'toggle') {

@@ -1,4 +1,4 @@
-// Raw MIDI bytes to one event, strictly: a message is one status byte and its exact data bytes (each below 0x80);
+// Raw MIDI bytes to one event, strictly: a message is one status byte and its exact data bytes (top bit clear);
 // anything longer, shorter or of a kind vjd maps nothing to (sysex, aftertouch) is refused before it is used.
 
 export type MidiEvent =

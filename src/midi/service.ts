@@ -209,7 +209,7 @@ export class MidiService {
     else this.reject(what, `${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
   }
 
-  /** MIDI clock: 24 ticks a beat; each beat's span sets the BPM when it moved by half a BPM; start resyncs. */
+  /** MIDI clock: each beat's worth of ticks sets the BPM when it moved by half a BPM or more; start resyncs. */
   private clock(kind: 'clock' | 'start' | 'continue' | 'stop'): void {
     if (!this.config.clock) return;
     if (kind === 'start') {

@@ -163,7 +163,7 @@ test('source select (n-th of GET /sources), pause and a 16-bit position show the
   await until(async () => (await get('/sources/current')).name === 'Colours');
   await frame({ [CH.play]: 1 });
   await until(async () => (await get('/transport')).program?.state === 'paused');
-  // 2.5 s of the 6 s clip: the third colour (blue).
+  // Half way through the clip's third second: its third colour (blue).
   const v = Math.round((2.5 / 6) * 65535);
   await frame({ [CH.position]: v >> 8, [CH.position + 1]: v & 0xff });
   await until(async () => Math.abs((await get('/transport')).program.positionS - 2.5) <= 1 / FPS + 1e-6);

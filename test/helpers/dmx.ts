@@ -1,7 +1,7 @@
 // Hand-built Art-Net ArtDmx and sACN E1.31 data packets (as a desk sends them) and a UDP sender for tests and benches.
 import { createSocket, type Socket } from 'node:dgram';
 
-/** ArtDmx of `slots` (an even count from 2 to 512) on a 15-bit port-address. */
+/** ArtDmx of `slots` (an even count, at most a universe) on a port-address. */
 export function artDmx(universe: number, slots: Uint8Array | number[], sequence = 0): Buffer {
   const data = Buffer.from(slots);
   const b = Buffer.alloc(18 + data.length);

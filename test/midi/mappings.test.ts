@@ -54,7 +54,7 @@ test('a CC moves the dimmer; feedback follows changes from any transport', async
   await until(async () => (await get('/global')).dimmer === 64 / 127);
   assert.is((await post('/global/dimmer', { value: 1 })).status, 200);
   await until(async () => (await sent()).includes('176,7,127'));
-  // Pitch bend on its channel only: channel 1 changes nothing.
+  // Pitch bend on its channel only: the first channel changes nothing.
   await midi([0xe0, 0, 0]);
   await midi([0xe1, 0x7f, 0x3f]);
   await until(async () => (await get('/global')).dimmer === ((0x3f << 7) | 0x7f) / 16383);
@@ -168,7 +168,7 @@ test('learn answers 504 MIDI_LEARN_TIMEOUT when nothing arrives, and 409 while o
 });
 
 test('MIDI clock: a beat of 24 ticks sets the BPM, start resyncs', async () => {
-  // Ticks about 20 ms apart: the BPM is whatever their arrival spacing says; beats outside the tempo range are
+  // Ticks a short sleep apart: the BPM is whatever their arrival spacing says; beats outside the tempo range are
   // left out, so ticks go on until one beat fits (a loaded machine can stretch a beat).
   for (let beat = 0; beat < 20 && (await get('/midi')).clockBpm === null; beat++) {
     for (let k = 0; k < 24; k++) {
