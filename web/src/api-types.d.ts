@@ -662,6 +662,675 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/layers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The layer stack, bottom to top, and the selected layer */
+        get: operations["listLayers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayers"];
+        /**
+         * The layer stack, bottom to top, and the selected layer (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["listLayersHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a layer on top of the stack
+         * @description Optional `source` (id or name of any source, 1-512 characters) is selected on the new layer; the answer then waits for its first frame as a select does (504 ACTIVATION_TIMEOUT: the layer stays, empty). Optional `blend` (default `normal`), `opacity` (default 1) and `name`. Past config render.maxLayers: 403 LAYER_LIMIT_REACHED.
+         */
+        post: operations["addLayer"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersAdd"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a layer (its source and chain go with it; the stack keeps at least one)
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["removeLayer"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersRemove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a layer to another position (the others shift)
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["moveLayer"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersMove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/opacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a layer's opacity
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["setLayerOpacity"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersOpacity"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/blend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a layer's blend mode
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["setLayerBlend"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersBlend"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute or unmute a layer (a muted layer is not drawn)
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["setLayerMute"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersMute"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/solo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Solo a layer (while any layer is solo, only solo layers are drawn)
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["setLayerSolo"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersSolo"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a layer
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["setLayerName"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersName"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Select the layer the spec routes (/sources, /mix, /transport) address
+         * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
+         */
+        post: operations["selectLayer"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersSelect"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The effects chain in order (of layer {layer}) */
+        get: operations["layerListChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffects"];
+        /**
+         * The effects chain in order (of layer {layer}) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["layerListChainHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Enabled effects only, each with its index in the full chain (indexes can have gaps) (of layer {layer}) */
+        get: operations["layerListEnabledEffects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsCurrent"];
+        /**
+         * Enabled effects only, each with its index in the full chain (indexes can have gaps) (of layer {layer}) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["layerListEnabledEffectsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append an effect to the chain (of layer {layer})
+         * @description `type` is matched against the display name first, then the type (case-insensitive; space, underscore and hyphen equivalent; trimmed). The new effect is appended enabled. With `idempotent: true` and that type already in the chain, the first copy is returned and nothing is added. 403 at the effect ceiling of the license tier (community 8, pro 32, studio 128); 404 lists installed types in `details.available`; 500 EFFECT_LOAD_FAILED carries the shader compile error in `message`.
+         */
+        post: operations["layerAddEffect"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsAdd"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove an effect by type (the first of that type) or by index (of layer {layer})
+         * @description When both are sent, `type` wins. Later positions move down by one. A miss is 404 ITEM_NOT_FOUND with `details {requested, available}` (types in the chain) for a type, or `details {requested, min, max}` for an index.
+         */
+        post: operations["layerRemoveEffect"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsRemove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/toggle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Flip the enabled state of one effect (of layer {layer})
+         * @description When both are sent, `name` wins. A name miss gives `details.available` (loaded effect names); an index miss gives `details.min` and `details.max`.
+         */
+        post: operations["layerToggleEffect"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsToggle"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show or hide one effect (idempotent) (of layer {layer})
+         * @description Precedence when both `index` and `name` are sent: `name` wins, as on toggle. Misses answer like toggle. Repeating a request changes nothing further.
+         */
+        post: operations["layerSetEffectEnabled"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsEnabled"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/params": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every chain item with its inputs and their current values (of layer {layer})
+         * @description The chain in order, each item as GET /effects/{index} answers it. Answered from the newest chain snapshot. The `params` event topic carries this JSON: GET /effects lists no input values, so this is where a value set over any transport shows.
+         */
+        get: operations["layerListEffectParams"];
+        put?: never;
+        /**
+         * Set input values of one effect (merge: inputs not named keep their value) (of layer {layer})
+         * @description Addresses the effect like toggle (`name` wins over `index`). Values: float a finite number, clamped to MIN..MAX, or `{"delta": n}` relative to the current value; bool a boolean; long one of `values` or its label (or `{"delta": n}` to step through them); color `"#RRGGBB"`, `"#RRGGBBAA"` or `[r, g, b, a]` in 0..1; point2D `[x, y]` (clamped to MIN..MAX); event `true` (fires for one frame). Anything else is 400 INVALID_REQUEST with `details {input, expected}`; an unknown input name is 400 with `details {input, available}`. The answer shows the values as applied (clamped). A request with any invalid value applies none of its values.
+         */
+        post: operations["layerSetEffectParams"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsParams"];
+        /**
+         * Every chain item with its inputs and their current values (of layer {layer}) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["layerListEffectParamsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One chain item with its inputs and their current values (of layer {layer})
+         * @description Answered from the newest chain snapshot. Outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`, as on toggle. Each input carries its description (as in GET /effects/available) plus `value`.
+         */
+        get: operations["layerGetEffect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsByIndex"];
+        /**
+         * One chain item with its inputs and their current values (of layer {layer}) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["layerGetEffectHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put inputs of one effect back to their defaults (all, or the named ones) (of layer {layer})
+         * @description Addresses the effect like toggle (`name` wins over `index`). An unknown name in `inputs` is 400 with `details.available`; nothing changed.
+         */
+        post: operations["layerResetEffectParams"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsReset"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/effects/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move one effect to another chain position (of layer {layer})
+         * @description Addresses the effect like toggle (`name` wins over `index`); `to` is its new 1-based position, the others keep their order around it. A `to` outside 1 to the chain length is 404 ITEM_NOT_FOUND with `details.min` and `details.max`; nothing moved. Indexes follow the new order.
+         */
+        post: operations["layerMoveEffect"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerEffectsMove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/sources/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current source (of layer {layer})
+         * @description Before anything was ever selected the answer is 200 with `id` and `name` "" and `sourceKind`/`type` `none`.
+         */
+        get: operations["layerGetCurrentSource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerSourcesCurrent"];
+        /**
+         * The current source (of layer {layer}) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["layerGetCurrentSourceHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layers/{layer}/sources/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Select any source by id or name (of layer {layer})
+         * @description `id` matches any source id exactly first; `name` uses flexible matching over generators, presets, live inputs, then files (the first match wins). The answer is sent after the new source drew its first frame to the output (budget 5000 ms). On 504 ACTIVATION_TIMEOUT the previous source keeps driving the output; `details` has `requested`, `kind`, `reason` (expired | superseded | failed) and `timeoutMs`. A generator or preset whose shader does not compile answers 500 SOURCE_LOAD_FAILED at once, the compile message with the `.fs` line in `message` (its list item has `loadError`); a transition that does not compile answers 500 TRANSITION_LOAD_FAILED. Selecting the current item answers 200 at once without interrupting it. A mixer transition still running (or a T-bar between its ends) is ended at the program end first, so the selected source stays on program. 404 ITEM_NOT_FOUND has `details {requested, kind, available}` (at most 50 ids). Optional `transition` and `durationMs` (default: config `mix`, `cut`/0; a transition without `durationMs` lasts `mix.durationMs`, or 1000 ms where that is 0) blend into the new source through the mixer: it is cued on preview and taken, and the answer is sent after the first output frame the new source takes part in; an unknown transition is 404 ITEM_NOT_FOUND (`details.kind` `transition`). Optional `positionS`: a media video starts there (a reader already open is sought first, so the switch shows that position; 400 INVALID_REQUEST outside its in-out range, 409 NOT_A_CLIP for another kind of source).
+         */
+        post: operations["layerSelectSource"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightLayersByLayerSourcesSelect"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Saved scenes, oldest first */
+        get: operations["listScenes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightScenes"];
+        /**
+         * Saved scenes, oldest first (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["listScenesHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenes/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the whole stack as a scene
+         * @description Stores every layer's source, chain (values and modulators), opacity, blend, mute and solo, and the master chain, with an image of the output. A scene of the same name (case-insensitive) is replaced. At 64 scenes: 403 SCENE_LIMIT_REACHED.
+         */
+        post: operations["saveScene"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightScenesSave"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenes/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch the whole stack to a scene
+         * @description The changed layers' sources are cued first (warm), then chains and blending are set and every changed layer is taken with `transition` over `durationMs` (default `cut`). The answer is sent once the first frame of the new scene is on the output (budget 5000 ms per source: 504 ACTIVATION_TIMEOUT, nothing taken). Layers the scene lacks are added; layers beyond it are removed after the take.
+         */
+        post: operations["recallScene"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightScenesRecall"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenes/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a scene */
+        post: operations["deleteScene"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightScenesDelete"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/thumbnails/scene/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The image of the output kept when the scene was saved (JPEG)
+         * @description The ETag follows the save time; If-None-Match with it answers 304. A scene saved while the output had no frame: 404 ITEM_NOT_FOUND.
+         */
+        get: operations["getSceneThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightThumbnailsSceneById"];
+        /**
+         * The image of the output kept when the scene was saved (JPEG) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getSceneThumbnailHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/catalog/errors": {
         parameters: {
             query?: never;
@@ -1020,6 +1689,42 @@ export interface paths {
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["getCurrentThumbnailHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/thumbnails/layer/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Image of one layer after its own chain, before blending (position 1 is the bottom)
+         * @description Kind `layer`; the digest follows the output frame number as `current` does. A layer not drawn in the last frame (muted, hidden by solo, transparent, or the only layer) is drawn for the request, and keeps its own picture for a few seconds so a strip of thumbnails reads frames. A position outside the stack: 404 LAYER_NOT_FOUND.
+         *
+         *     `size` (default 192) is the longest edge; the other edge follows the subject's aspect ratio. `format` is `png` (default) or `jpg`.
+         *
+         *     The answer carries `ETag` `"<kind>-<width>x<height>-<format>-<digest>"` and `Cache-Control: no-cache`; a request whose `If-None-Match` equals the current ETag gets 304 without a body, decided from counters before any work is queued.
+         *
+         *     Ids longer than 256 characters match nothing (404).
+         *
+         *     Work goes through one queue shared by all thumbnail routes: depth counts queued plus running jobs; above 32 new work is answered 503 THUMBNAIL_QUEUE_FULL (with `Retry-After: 1`) until the depth falls to 16. Identical concurrent requests share one job. The render worker must finish the readback within 500 ms of receiving the job, else 503 PREVIEW_TIMEOUT.
+         */
+        get: operations["getLayerThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightThumbnailsLayerById"];
+        /**
+         * Image of one layer after its own chain, before blending (position 1 is the bottom) (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getLayerThumbnailHead"];
         patch?: never;
         trace?: never;
     };
@@ -2091,7 +2796,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `live`, `dmx`, `midi`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -2316,7 +3021,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -2531,6 +3236,64 @@ export interface components {
                 };
             };
         };
+        /** @description 403 LAYER_LIMIT_REACHED: the stack holds render.maxLayers layers; remove one first */
+        LAYER_LIMIT_REACHED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "LAYER_LIMIT_REACHED",
+                 *       "message": "the stack holds render.maxLayers layers; remove one first"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "LAYER_LIMIT_REACHED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 403 SCENE_LIMIT_REACHED: vjd keeps at most 64 scenes; delete one first */
+        SCENE_LIMIT_REACHED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "SCENE_LIMIT_REACHED",
+                 *       "message": "vjd keeps at most 64 scenes; delete one first"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "SCENE_LIMIT_REACHED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 404 NOT_FOUND: no such route */
         NOT_FOUND: {
             headers: {
@@ -2655,6 +3418,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "DEVICE_NOT_FOUND";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom) */
+        LAYER_NOT_FOUND: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "LAYER_NOT_FOUND",
+                 *       "message": "no layer at that position (GET /layers lists them, 1 is the bottom)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "LAYER_NOT_FOUND";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -8546,6 +9338,4676 @@ export interface operations {
             };
         };
     };
+    listLayers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stack */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightLayers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listLayersHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stack */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    addLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    source?: string;
+                    /** @description blend mode (GET /layers lists `blends`) */
+                    blend?: string;
+                    /** @description 0 (transparent: not drawn) to 1 (opaque) */
+                    opacity?: number;
+                    /** @description display name */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack with the new layer on top */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["LAYER_LIMIT_REACHED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightLayersAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    removeLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    moveLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                    /** @description the new position */
+                    to: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setLayerOpacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                    /** @description 0 (transparent: not drawn) to 1 (opaque) */
+                    value: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersOpacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setLayerBlend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                    /** @description blend mode (GET /layers lists `blends`) */
+                    mode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersBlend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setLayerMute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersMute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setLayerSolo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersSolo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setLayerName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                    /** @description display name */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    selectLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the layer: its 1-based position, 1 is the bottom (GET /layers) */
+                    layer: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the stack after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description position of the selected layer */
+                        selected: number;
+                        /** @description config render.maxLayers */
+                        max: number;
+                        /** @description installed blend modes */
+                        blends: string[];
+                        /** @description bottom to top */
+                        layers: {
+                            /** @description position, 1 is the bottom */
+                            layer: number;
+                            name: string;
+                            /** @description the current source */
+                            source: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            opacity: number;
+                            blend: string;
+                            mute: boolean;
+                            solo: boolean;
+                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            selected: boolean;
+                            /** @description entries of the layer's own chain (/layers/{n}/effects) */
+                            effects: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightLayersSelect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerListChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chain */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        enabledCount: number;
+                        items: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["CHAIN_BUSY"];
+        };
+    };
+    preflightLayersByLayerEffects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerListChainHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chain */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom) */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    layerListEnabledEffects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description enabled effects */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        items: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["CHAIN_BUSY"];
+        };
+    };
+    preflightLayersByLayerEffectsCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerListEnabledEffectsHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description enabled effects */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom) */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    layerAddEffect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description effect type or display name */
+                    type: string;
+                    /**
+                     * @description return the existing effect instead of adding a copy
+                     * @default false
+                     */
+                    idempotent?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the slot of the effect */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    } & {
+                        /** @description 1-based chain position */
+                        index: number;
+                        /** @description display name */
+                        name: string;
+                        /** @description lower-case effect type */
+                        type: string;
+                        /** @description visibility state */
+                        enabled: boolean;
+                        /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                        presetId: string;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["EFFECT_LIMIT_REACHED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 EFFECT_LOAD_FAILED: the effect type is installed but could not be created
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "EFFECT_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerRemoveEffect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description effect type (or display name); the first match is removed */
+                    type?: string;
+                    /** @description 1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max` */
+                    index?: number;
+                } & ({
+                    type: unknown;
+                } | {
+                    index: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description the removed item as it was */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        removed: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerToggleEffect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max` */
+                    index?: number;
+                    /** @description display name first, then type */
+                    name?: string;
+                } & ({
+                    name: unknown;
+                } | {
+                    index: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description the item after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        current: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsToggle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerSetEffectEnabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description state to set */
+                    enabled: boolean;
+                    /** @description 1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max` */
+                    index?: number;
+                    /** @description display name first, then type */
+                    name?: string;
+                } & ({
+                    name: unknown;
+                } | {
+                    index: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description the item after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        current: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsEnabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerListEffectParams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chain with inputs */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        items: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                            inputs: {
+                                /** @description the ISF input name: the key in `values` */
+                                name: string;
+                                /** @description the ISF LABEL, else the name */
+                                label: string;
+                                /**
+                                 * @description ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)
+                                 * @enum {string}
+                                 */
+                                type: "float" | "bool" | "long" | "color" | "point2D" | "event" | "image" | "audio" | "audioFFT";
+                                /** @description float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs */
+                                default?: number | boolean | number[];
+                                min?: number | number[];
+                                max?: number | number[];
+                                /** @description long: the allowed values */
+                                values?: number[];
+                                /** @description long: a label per value (accepted in place of the value) */
+                                labels?: string[];
+                                /** @description the current value, in the form of `default`; absent on image and audio inputs */
+                                value?: number | boolean | number[];
+                                /** @description the modulator (per component for point2D and color), or null */
+                                modulator?: ({
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                } | null) | ({
+                                    [key: string]: {
+                                        /** @enum {string} */
+                                        kind: "lfo" | "audio" | "beat" | "steps";
+                                        /** @description share of the input's range, -1..1 */
+                                        amount: number;
+                                        /** @enum {string} */
+                                        polarity?: "bipolar" | "unipolar";
+                                        /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                        shape?: string;
+                                        /** @description lfo, steps: Hz or a beat division */
+                                        rate?: number | string;
+                                        phase?: number;
+                                        width?: number;
+                                        /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                        source?: string;
+                                        gain?: number;
+                                        threshold?: number;
+                                        attackMs?: number;
+                                        releaseMs?: number;
+                                        /** @description beat: beats between triggers, or onset */
+                                        every?: number | "onset";
+                                        decayMs?: number;
+                                        /** @enum {string} */
+                                        curve?: "linear" | "exp";
+                                        /** @description steps: normalised positions */
+                                        values?: number[];
+                                        glide?: number;
+                                    };
+                                } | null);
+                                /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                                live?: (number | null) | (boolean | null) | ({
+                                    [key: string]: number | boolean;
+                                } | null);
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["CHAIN_BUSY"];
+        };
+    };
+    layerSetEffectParams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max` */
+                    index?: number;
+                    /** @description display name first, then type */
+                    name?: string;
+                    /** @description input name → value */
+                    values: {
+                        [key: string]: unknown;
+                    };
+                } & ({
+                    name: unknown;
+                } | {
+                    index: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description the item with all its inputs after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        current: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                            inputs: {
+                                /** @description the ISF input name: the key in `values` */
+                                name: string;
+                                /** @description the ISF LABEL, else the name */
+                                label: string;
+                                /**
+                                 * @description ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)
+                                 * @enum {string}
+                                 */
+                                type: "float" | "bool" | "long" | "color" | "point2D" | "event" | "image" | "audio" | "audioFFT";
+                                /** @description float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs */
+                                default?: number | boolean | number[];
+                                min?: number | number[];
+                                max?: number | number[];
+                                /** @description long: the allowed values */
+                                values?: number[];
+                                /** @description long: a label per value (accepted in place of the value) */
+                                labels?: string[];
+                                /** @description the current value, in the form of `default`; absent on image and audio inputs */
+                                value?: number | boolean | number[];
+                                /** @description the modulator (per component for point2D and color), or null */
+                                modulator?: ({
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                } | null) | ({
+                                    [key: string]: {
+                                        /** @enum {string} */
+                                        kind: "lfo" | "audio" | "beat" | "steps";
+                                        /** @description share of the input's range, -1..1 */
+                                        amount: number;
+                                        /** @enum {string} */
+                                        polarity?: "bipolar" | "unipolar";
+                                        /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                        shape?: string;
+                                        /** @description lfo, steps: Hz or a beat division */
+                                        rate?: number | string;
+                                        phase?: number;
+                                        width?: number;
+                                        /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                        source?: string;
+                                        gain?: number;
+                                        threshold?: number;
+                                        attackMs?: number;
+                                        releaseMs?: number;
+                                        /** @description beat: beats between triggers, or onset */
+                                        every?: number | "onset";
+                                        decayMs?: number;
+                                        /** @enum {string} */
+                                        curve?: "linear" | "exp";
+                                        /** @description steps: normalised positions */
+                                        values?: number[];
+                                        glide?: number;
+                                    };
+                                } | null);
+                                /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                                live?: (number | null) | (boolean | null) | ({
+                                    [key: string]: number | boolean;
+                                } | null);
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused value; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the input name sent */
+                            input: string;
+                            /** @description what that input accepts */
+                            expected?: string;
+                            /** @description settable inputs, when the name is unknown */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsParams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerListEffectParamsHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chain with inputs */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom) */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    layerGetEffect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+                /** @description 1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND) */
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the item with its inputs */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 1-based chain position */
+                        index: number;
+                        /** @description display name */
+                        name: string;
+                        /** @description lower-case effect type */
+                        type: string;
+                        /** @description visibility state */
+                        enabled: boolean;
+                        /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                        presetId: string;
+                        inputs: {
+                            /** @description the ISF input name: the key in `values` */
+                            name: string;
+                            /** @description the ISF LABEL, else the name */
+                            label: string;
+                            /**
+                             * @description ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)
+                             * @enum {string}
+                             */
+                            type: "float" | "bool" | "long" | "color" | "point2D" | "event" | "image" | "audio" | "audioFFT";
+                            /** @description float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs */
+                            default?: number | boolean | number[];
+                            min?: number | number[];
+                            max?: number | number[];
+                            /** @description long: the allowed values */
+                            values?: number[];
+                            /** @description long: a label per value (accepted in place of the value) */
+                            labels?: string[];
+                            /** @description the current value, in the form of `default`; absent on image and audio inputs */
+                            value?: number | boolean | number[];
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | null) | ({
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            } | null);
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | null) | (boolean | null) | ({
+                                [key: string]: number | boolean;
+                            } | null);
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["CHAIN_BUSY"];
+        };
+    };
+    preflightLayersByLayerEffectsByIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerGetEffectHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+                /** @description 1-based chain position (digits only: any other segment is no route, 404 NOT_FOUND) */
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the item with its inputs */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    layerResetEffectParams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max` */
+                    index?: number;
+                    /** @description display name first, then type */
+                    name?: string;
+                    /** @description input names to reset; absent: all */
+                    inputs?: string[];
+                } & ({
+                    name: unknown;
+                } | {
+                    index: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description the item with all its inputs after the reset */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        current: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                            inputs: {
+                                /** @description the ISF input name: the key in `values` */
+                                name: string;
+                                /** @description the ISF LABEL, else the name */
+                                label: string;
+                                /**
+                                 * @description ISF input type; `image`, `audio` and `audioFFT` are listed but not settable (textures the renderer feeds; audio reads black for now)
+                                 * @enum {string}
+                                 */
+                                type: "float" | "bool" | "long" | "color" | "point2D" | "event" | "image" | "audio" | "audioFFT";
+                                /** @description float/long: number; bool/event: boolean; color: [r,g,b,a] 0..1; point2D: [x,y]; absent on image, audio and audioFFT inputs */
+                                default?: number | boolean | number[];
+                                min?: number | number[];
+                                max?: number | number[];
+                                /** @description long: the allowed values */
+                                values?: number[];
+                                /** @description long: a label per value (accepted in place of the value) */
+                                labels?: string[];
+                                /** @description the current value, in the form of `default`; absent on image and audio inputs */
+                                value?: number | boolean | number[];
+                                /** @description the modulator (per component for point2D and color), or null */
+                                modulator?: ({
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                } | null) | ({
+                                    [key: string]: {
+                                        /** @enum {string} */
+                                        kind: "lfo" | "audio" | "beat" | "steps";
+                                        /** @description share of the input's range, -1..1 */
+                                        amount: number;
+                                        /** @enum {string} */
+                                        polarity?: "bipolar" | "unipolar";
+                                        /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                        shape?: string;
+                                        /** @description lfo, steps: Hz or a beat division */
+                                        rate?: number | string;
+                                        phase?: number;
+                                        width?: number;
+                                        /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                        source?: string;
+                                        gain?: number;
+                                        threshold?: number;
+                                        attackMs?: number;
+                                        releaseMs?: number;
+                                        /** @description beat: beats between triggers, or onset */
+                                        every?: number | "onset";
+                                        decayMs?: number;
+                                        /** @enum {string} */
+                                        curve?: "linear" | "exp";
+                                        /** @description steps: normalised positions */
+                                        values?: number[];
+                                        glide?: number;
+                                    };
+                                } | null);
+                                /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                                live?: (number | null) | (boolean | null) | ({
+                                    [key: string]: number | boolean;
+                                } | null);
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused value; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the input name sent */
+                            input: string;
+                            /** @description what that input accepts */
+                            expected?: string;
+                            /** @description settable inputs, when the name is unknown */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerMoveEffect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max` */
+                    index?: number;
+                    /** @description display name first, then type */
+                    name?: string;
+                    /** @description new 1-based position */
+                    to: number;
+                } & ({
+                    name: unknown;
+                } | {
+                    index: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description the chain in its new order */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        items: {
+                            /** @description 1-based chain position */
+                            index: number;
+                            /** @description display name */
+                            name: string;
+                            /** @description lower-case effect type */
+                            type: string;
+                            /** @description visibility state */
+                            enabled: boolean;
+                            /** @description id of the effect preset this effect was loaded from; "" otherwise */
+                            presetId: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @description the type, name or position sent */
+                            requested: string | number;
+                            /** @description types (add: installed; remove: in the chain) or loaded effect names (toggle, enabled) */
+                            available?: string[];
+                            /** @description lowest position: 1 */
+                            min?: number;
+                            /** @description highest position: the chain length */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightLayersByLayerEffectsMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerGetCurrentSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the current source */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                        id: string;
+                        /** @description display name; "" when nothing is selected yet */
+                        name: string;
+                        /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                        sourceKind: string;
+                        /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                        type: string;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightLayersByLayerSourcesCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    layerGetCurrentSourceHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the current source */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom) */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    layerSelectSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description layer position, 1 is the bottom */
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @description id, matched first (exactly, then case-insensitively) */
+                    id?: string;
+                    /** @description display name, flexible matching when no id matches */
+                    name?: string;
+                    /** @description transition type or name (GET /transitions); default: config `mix.transition` (`cut`) */
+                    transition?: string;
+                    /** @description transition length, 0 to 10000 ms; default: config `mix.durationMs` (0) */
+                    durationMs?: number;
+                } & ({
+                    id: string;
+                } | {
+                    name: string;
+                })) & {
+                    /** @description a media video starts at this position (s, inside its in-out range; 400 names the range); 409 NOT_A_CLIP for any other source. Absent: as before (a clip's reader goes on where it is, a new one starts at the in point) */
+                    positionS?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the new current source */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description the current source */
+                        current: {
+                            /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                            id: string;
+                            /** @description display name; "" when nothing is selected yet */
+                            name: string;
+                            /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                            sourceKind: string;
+                            /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                            type: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            /**
+             * @description 404, one of:
+             *
+             *     - 404 ITEM_NOT_FOUND: no matching item
+             *     - 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom)
+             */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ITEM_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description what was asked for and what exists: `available` for a name or id miss, `min`/`max` for a position miss */
+                        details?: {
+                            /** @description the id, name, type or position sent */
+                            requested: string | number;
+                            /** @description what was looked up (source kind, `palette`, `action`, …) */
+                            kind?: string;
+                            /** @description identifiers that would match (at most 50) */
+                            available?: string[];
+                            /** @description lowest valid position (1) */
+                            min?: number;
+                            /** @description highest valid position (the chain length) */
+                            max?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "LAYER_NOT_FOUND";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightLayersByLayerSourcesSelect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                layer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listScenes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scenes */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        scenes: {
+                            id: string;
+                            name: string;
+                            /** @description ISO time of the save */
+                            savedAt: string;
+                            layers: {
+                                name: string;
+                                source: {
+                                    kind: string;
+                                    id: string;
+                                } | null;
+                                opacity: number;
+                                blend: string;
+                                mute: boolean;
+                                solo: boolean;
+                                effects: number;
+                            }[];
+                            masterEffects: number;
+                        }[];
+                        max: number;
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightScenes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listScenesHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scenes */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    saveScene: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the saved scene */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        scene: {
+                            id: string;
+                            name: string;
+                            /** @description ISO time of the save */
+                            savedAt: string;
+                            layers: {
+                                name: string;
+                                source: {
+                                    kind: string;
+                                    id: string;
+                                } | null;
+                                opacity: number;
+                                blend: string;
+                                mute: boolean;
+                                solo: boolean;
+                                effects: number;
+                            }[];
+                            masterEffects: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["SCENE_LIMIT_REACHED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightScenesSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    recallScene: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description scene id, matched first */
+                    id?: string;
+                    /** @description scene name, flexible matching */
+                    name?: string;
+                    /** @description transition type or name (GET /transitions) */
+                    transition?: string;
+                    durationMs?: number;
+                } & ({
+                    id: string;
+                } | {
+                    name: string;
+                });
+            };
+        };
+        responses: {
+            /** @description the recalled scene */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        scene: {
+                            id: string;
+                            name: string;
+                            /** @description ISO time of the save */
+                            savedAt: string;
+                            layers: {
+                                name: string;
+                                source: {
+                                    kind: string;
+                                    id: string;
+                                } | null;
+                                opacity: number;
+                                blend: string;
+                                mute: boolean;
+                                solo: boolean;
+                                effects: number;
+                            }[];
+                            masterEffects: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 SOURCE_LOAD_FAILED: the generator is installed but its shader does not load or compile
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "SOURCE_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightScenesRecall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    deleteScene: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description scene id, matched first */
+                    id?: string;
+                    /** @description scene name, flexible matching */
+                    name?: string;
+                } & ({
+                    id: string;
+                } | {
+                    name: string;
+                });
+            };
+        };
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightScenesDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getSceneThumbnail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description not modified */
+            304: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightThumbnailsSceneById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getSceneThumbnailHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not modified */
+            304: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 ITEM_NOT_FOUND: no matching item */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listCatalogErrors: {
         parameters: {
             query?: never;
@@ -10987,6 +16449,260 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description the API key is expected as a bearer token or in X-API-Key */
                     "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 PREVIEW_TIMEOUT: frame readback did not complete within 500 ms
+             *     - 503 THUMBNAIL_QUEUE_FULL: thumbnail queue is full; retry after a short wait
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getLayerThumbnail: {
+        parameters: {
+            query?: {
+                /** @description longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192 */
+                size?: string;
+                /** @description `png` or `jpg`; any other value takes the default `png` */
+                format?: string;
+            };
+            header?: {
+                /** @description an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the layer position, 1 is the bottom */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image; `Content-Type` image/png or image/jpeg as `format` asks */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description `"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description If-None-Match equals the current ETag: no body; answered before any render or encode work is queued */
+            304: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description the current ETag */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["LAYER_NOT_FOUND"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 PREVIEW_TIMEOUT: frame readback did not complete within 500 ms
+             *     - 503 THUMBNAIL_QUEUE_FULL: thumbnail queue is full; retry after a short wait
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "PREVIEW_TIMEOUT";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "THUMBNAIL_QUEUE_FULL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightThumbnailsLayerById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getLayerThumbnailHead: {
+        parameters: {
+            query?: {
+                /** @description longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192 */
+                size?: string;
+                /** @description `png` or `jpg`; any other value takes the default `png` */
+                format?: string;
+            };
+            header?: {
+                /** @description an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the layer position, 1 is the bottom */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image; `Content-Type` image/png or image/jpeg as `format` asks */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description `"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description If-None-Match equals the current ETag: no body; answered before any render or encode work is queued */
+            304: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description the current ETag */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 LAYER_NOT_FOUND: no layer at that position (GET /layers lists them, 1 is the bottom) */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content?: never;
