@@ -8,48 +8,14 @@ import type { Logger } from '../log.js';
 import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import { LogBudget, WindowBudget } from '../osc/budgets.js';
 import { isLoopbackHost } from '../util/network.js';
-import { LatencyRing, type LatencyView } from '../util/latency-ring.js';
-import { DMX_PORT, readDmx, sacnGroup, type DmxProtocol } from './wire.js';
+import { LatencyRing } from '../util/latency-ring.js';
+import type { DmxConfig as DmxSettings } from '../config/desks.js';
+import { RateCounter, type DmxStats } from './stats.js';
+import { DMX_PORT, readDmx, sacnGroup } from './wire.js';
 import { buildPersonality, type Personality } from './personality.js';
 import { FrameMapper, type DmxLookup } from './map.js';
 
-export interface DmxSettings {
-  enabled: boolean;
-  protocol: DmxProtocol;
-  universe: number;
-  address: number;
-  host: string;
-  port: number | null;
-  allowRemote: boolean;
-  lossMs: number;
-  lossAction: 'hold' | 'black';
-  personality: { layers: number; params: number };
-}
-
-export interface DmxStats {
-  enabled: boolean;
-  listening: boolean;
-  protocol: DmxProtocol;
-  universe: number;
-  address: number;
-  host: string;
-  port: number;
-  packets: number;
-  packetsPerSecond: number;
-  frames: number;
-  applied: number;
-  rejected: number;
-  dropped: number;
-  malformed: number;
-  wrongUniverse: number;
-  remoteRefused: number;
-  lastSource: string | null;
-  loss: boolean;
-  lossAction: 'hold' | 'black';
-  losses: number;
-  /** From a frame's arrival to the reply of its last request (frames that changed something), recent frames. */
-  applyMs: LatencyView;
-}
+export type { DmxStats };
 
 const isLoopbackSender = (a: string): boolean => isLoopbackHost(a) || a.startsWith('::ffff:127.');
 
@@ -83,7 +49,7 @@ export class DmxReceiver {
   private latest: Buffer | null = null;
   private applying = false;
   private lossTimer: NodeJS.Timeout | null = null;
-  private rate = { since: 0, count: 0, perSecond: 0 };
+  private readonly rate = new RateCounter();
   private readonly applyMs = new LatencyRing(256);
   /** When the latest frame arrived (its latency starts there). */
   private latestAt = 0;
@@ -114,7 +80,6 @@ export class DmxReceiver {
 
   stats(): DmxStats {
     const s = this.settings;
-    const now = Date.now();
     return {
       enabled: s.enabled,
       listening: this.socket !== null,
@@ -124,7 +89,7 @@ export class DmxReceiver {
       host: s.host,
       port: this.port,
       ...this.counts,
-      packetsPerSecond: now - this.rate.since > 2000 ? 0 : this.rate.perSecond,
+      packetsPerSecond: this.rate.perSecond(),
       lastSource: this.lastSource,
       loss: this.loss,
       lossAction: s.lossAction,
@@ -175,7 +140,7 @@ export class DmxReceiver {
 
   private receive(data: Buffer, from: string): void {
     this.counts.packets++;
-    this.countRate();
+    this.rate.count();
     // DMX has no authentication: without allowRemote only this machine may drive the show.
     if (!this.settings.allowRemote && !isLoopbackSender(from)) {
       this.counts.remoteRefused++;
@@ -259,16 +224,6 @@ export class DmxReceiver {
       trusted: true,
       awaitDurable: false,
     }).then((r) => (r.status < 300 ? undefined : this.reject(`blackout on loss: ${r.status}`)));
-  }
-
-  private countRate(): void {
-    const now = Date.now();
-    if (now - this.rate.since >= 1000) {
-      this.rate.perSecond = now - this.rate.since < 2000 ? Math.round((this.rate.count * 1000) / (now - this.rate.since)) : 0;
-      this.rate.since = now;
-      this.rate.count = 0;
-    }
-    this.rate.count++;
   }
 
   private reject(reason: string): void {

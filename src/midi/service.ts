@@ -19,12 +19,12 @@ import { MidiDevices } from './devices.js';
 import { LEARNED_FILE, readMappingFiles, saveLearned } from './files.js';
 import { MidiMapper } from './mapper.js';
 import { readMidi, type MidiEvent } from './parse.js';
+import { MidiClock } from './clock.js';
 
 export type LearnSpec = Pick<MidiMapping, 'to' | 'arg' | 'mode' | 'feedback'>;
 
 /** Messages waiting to be applied; past it a message is dropped (and counted). */
 const PENDING_MAX = 256;
-const CLOCK_PPQN = 24;
 
 export class MidiService {
   readonly devices: MidiDevices;
@@ -39,8 +39,7 @@ export class MidiService {
   private learning: { spec: LearnSpec; done: (m: MidiMapping | null) => void } | null = null;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
-  private ticks: number[] = [];
-  private clockBpm: number | null = null;
+  private readonly midiClock = new MidiClock();
   private watch: DirWatch | null = null;
   private readonly dir: string;
   /** From a message's arrival to the reply of its last request. */
@@ -97,7 +96,7 @@ export class MidiService {
       mappings: this.mapper.list.length,
       ...this.counts,
       learning: this.learning !== null,
-      clockBpm: this.clockBpm,
+      clockBpm: this.midiClock.bpm,
       recentFeedback: [...this.recent],
       applyMs: this.applyMs.view(),
     };
@@ -209,23 +208,16 @@ export class MidiService {
     else this.reject(what, `${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
   }
 
-  /** MIDI clock: each beat's worth of ticks sets the BPM when it moved by half a BPM or more; start resyncs. */
+  /** MIDI clock as the tempo source: a changed tempo sets the BPM; start resyncs the bar. */
   private clock(kind: 'clock' | 'start' | 'continue' | 'stop'): void {
     if (!this.config.clock) return;
     if (kind === 'start') {
-      this.ticks = [];
-      return void this.queue.then(() => this.post(`${API_PREFIX}/tempo/resync`, undefined, 'clock start'));
+      this.midiClock.restart();
+      return this.enqueueRequest(`${API_PREFIX}/tempo/resync`, undefined);
     }
     if (kind !== 'clock') return;
-    this.ticks.push(performance.now());
-    if (this.ticks.length <= CLOCK_PPQN) return;
-    const span = this.ticks[CLOCK_PPQN]! - this.ticks[0]!;
-    this.ticks = [this.ticks[CLOCK_PPQN]!];
-    if (span <= 0) return;
-    const bpm = Math.round((60_000 / span) * 10) / 10;
-    if (bpm < 20 || bpm > 300 || (this.clockBpm !== null && Math.abs(bpm - this.clockBpm) < 0.5)) return;
-    this.clockBpm = bpm;
-    this.enqueueRequest(`${API_PREFIX}/tempo/bpm`, { bpm });
+    const bpm = this.midiClock.tick();
+    if (bpm !== null) this.enqueueRequest(`${API_PREFIX}/tempo/bpm`, { bpm });
   }
 
   private enqueueRequest(path: string, body: unknown): void {
