@@ -100,7 +100,8 @@ export class DmxReceiver {
   start(): Promise<void> {
     const s = this.settings;
     if (!s.enabled) return Promise.resolve();
-    const socket = createSocket({ type: s.host.includes(':') ? 'udp6' : 'udp4', reuseAddr: true });
+    // sACN receivers share the port to each hear the multicast groups; Art-Net's port stays exclusive, as OSC's does.
+    const socket = createSocket({ type: s.host.includes(':') ? 'udp6' : 'udp4', reuseAddr: s.protocol === 'sacn' });
     return new Promise((resolve) => {
       socket.once('error', (err) => {
         this.log.error({ host: s.host, port: this.port, err: err.message }, 'DMX could not listen; DMX control is off');
