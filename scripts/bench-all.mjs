@@ -29,6 +29,7 @@ const ALL = [
   'show',
   'show-soak',
   'transport-seek',
+  'layers',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

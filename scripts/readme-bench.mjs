@@ -47,6 +47,7 @@ for (const name of [
   'transport-seek',
   'dmx',
   'midi',
+  'layers',
 ]) {
   let table;
   try {

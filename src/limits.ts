@@ -221,6 +221,8 @@ export const ISF_CACHE_LIMITS = {
   transitionCacheMax: 16,
   /** Fused programs of effect runs kept compiled (the current chain's and the most recently drawn ones). */
   fusedCacheMax: 32,
+  /** One-pass layer compositions kept compiled, by blend-mode sequence (least recently drawn dropped first). */
+  composeCacheMax: 16,
   /** Files GET /catalog/errors lists at most (the rest are counted). */
   catalogErrorsMax: 500,
   /** A load or compile message is cut to this many characters (a GL log can be long). */

@@ -6,7 +6,18 @@ import type { SourceEntry } from '../sources/source-manager.js';
 import type { Palette } from '../palettes/library.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 
-export const CATEGORIES = ['Effect Presets', 'Sources', 'Mix', 'Palettes', 'Global', 'Tempo', 'Modulation', 'Audio', 'Transport'] as const;
+export const CATEGORIES = [
+  'Effect Presets',
+  'Sources',
+  'Mix',
+  'Palettes',
+  'Global',
+  'Tempo',
+  'Modulation',
+  'Audio',
+  'Transport',
+  'Scenes',
+] as const;
 export type ActionCategory = (typeof CATEGORIES)[number];
 
 /** Dimmer step of `global.dimmer-up` / `global.dimmer-down`. */
@@ -29,7 +40,9 @@ export type ActionTarget =
   /** The program clip's transport, as POST /transport/play, /pause, /toggle, /restart. */
   | { kind: 'transport'; op: 'play' | 'pause' | 'toggle' | 'restart' }
   /** A seek of the program clip to its cue point `cue`. */
-  | { kind: 'transport-cue'; cue: string };
+  | { kind: 'transport-cue'; cue: string }
+  /** Recalls the scene with id `scene` (a cut, as POST /scenes/recall without a transition). */
+  | { kind: 'scene'; scene: string };
 
 export interface Action {
   id: string;
@@ -69,6 +82,13 @@ const TRANSPORT: Action[] = [
 ];
 
 /** The transport actions, with one `transport.cue.<name>` per cue point of the clip on the program bus. */
+/** One action per saved scene: `scene.<id>`. */
+export function sceneActions(scenes: ReadonlyArray<{ id: string; name: string }>): Action[] {
+  return scenes.map(
+    (s): Action => ({ id: `scene.${s.id}`, name: `Scene: ${s.name}`, category: 'Scenes', target: { kind: 'scene', scene: s.id } }),
+  );
+}
+
 export function transportActions(cues: readonly string[]): Action[] {
   return [
     ...TRANSPORT,

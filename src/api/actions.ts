@@ -20,6 +20,8 @@ import type { Tempo } from '../tempo/types.js';
 import { TempoViewSchema } from './tempo.js';
 import type { TransportService } from '../transport/service.js';
 import { TransportViewSchema } from './transport.js';
+import { SceneViewSchema, sceneView } from './scenes.js';
+import type { Scenes } from '../scenes/service.js';
 
 export interface ActionDeps {
   actions(): readonly Action[];
@@ -35,6 +37,7 @@ export interface ActionDeps {
   transport: Pick<TransportService, 'play' | 'pause' | 'toggle' | 'restart' | 'seek'>;
   /** Freeze and release of every modulator; without it the modulation actions are not offered. */
   modulation?: ModulationFreeze;
+  scenes: Pick<Scenes, 'find' | 'recall'>;
 }
 
 /** What the modulation actions drive: the same freeze as POST /modulation/freeze. */
@@ -69,6 +72,7 @@ const DESCRIPTION = [
   '- **Modulation** (`modulation.freeze`, `modulation.release`, `modulation.toggle`): holds every modulated input at its applied value, lets them run on in phase, or flips between the two, like POST /modulation/freeze; `result` is `{frozen}`.',
   '- **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.',
   "- **Transport** (`transport.play`, `transport.pause`, `transport.toggle`, `transport.restart`, and `transport.cue.<name>` for each cue point of the clip on the program bus): like POST /transport/play, /pause, /toggle, /restart and /transport/seek `{cue}` on the program bus; `result` is the clip's transport. 409 NOT_A_CLIP and 504 ACTIVATION_TIMEOUT as there.",
+  '- **Scenes** (`scene.<sceneId>`): recalls the scene with a cut, like POST /scenes/recall `{id}`; `result` is the scene. 504 ACTIVATION_TIMEOUT as there.',
   `Unknown id (or longer than ${LIMITS.selectIdMaxLength} characters): 404 ITEM_NOT_FOUND with \`details {requested, kind: "action", available}\` (at most ${NOT_FOUND_AVAILABLE_MAX} ids).`,
 ].join('\n\n');
 
@@ -112,6 +116,11 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
         return d.transport[t.op]('program');
       case 'transport-cue':
         return d.transport.seek('program', { cue: t.cue });
+      case 'scene': {
+        const scene = d.scenes.find({ id: t.scene });
+        await d.scenes.recall(scene, { ceiling: d.ceiling() });
+        return sceneView(scene);
+      }
       case 'modulation': {
         const m = d.modulation!;
         return m.setFrozen(t.op === 'toggle' ? !m.frozen() : t.op === 'freeze');
@@ -175,10 +184,11 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
                 AudioChoice,
                 Frozen,
                 TransportViewSchema,
+                SceneViewSchema,
               ],
               {
                 description:
-                  "what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation) or the clip's transport",
+                  "what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation), the clip's transport or the recalled scene",
               },
             ),
           }),

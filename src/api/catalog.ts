@@ -6,7 +6,7 @@ import { ISF_CACHE_LIMITS } from '../limits.js';
 
 const LoadErrorSchema = Type.Object({
   file: Type.String({ description: 'the file: its path, or `builtin:<name>` for a shipped one' }),
-  kind: Type.String({ description: '`effect`, `generator`, `transition` or `preset` (the folder it was found in)' }),
+  kind: Type.String({ description: '`effect`, `generator`, `transition`, `blend` or `preset` (the folder it was found in)' }),
   type: Type.String({ description: 'the type its file name gives' }),
   stage: Type.String({
     description: '`parse`: skipped, not listed anywhere; `compile`: listed with `loadError`, and using it fails at once',
@@ -24,7 +24,7 @@ export function catalogRoutes(errors: () => LoadErrors): RouteDef[] {
       operationId: 'listCatalogErrors',
       summary: 'Catalog files that did not load or compile, and why',
       description:
-        'Files of `effects.dirs`, `sources.dirs`, `transitions.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, ' +
+        'Files of `effects.dirs`, `sources.dirs`, `transitions.dirs`, `blends.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, ' +
         "or do not compile. A file's entry goes when it is fixed on disk (the folders are watched; a compile result follows the rescan). " +
         `\`count\` is the whole number; \`items\` lists at most ${ISF_CACHE_LIMITS.catalogErrorsMax}.`,
       tags: ['catalog'],

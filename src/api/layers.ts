@@ -69,7 +69,7 @@ export function layersRoutes(d: LayerRouteDeps): RouteDef[] {
   const blendOf = (mode: string): string => {
     const all = d.blends();
     const m = all.find((b) => b === mode) ?? all.find((b) => b.toLowerCase() === mode.trim().toLowerCase());
-    if (!m) throw new ApiError('INVALID_REQUEST', `unknown blend mode "${mode.slice(0, 64)}"`, { blend: mode.slice(0, 64), available: [...all] });
+    if (!m) throw new ApiError('INVALID_REQUEST', `unknown blend mode "${mode.slice(0, 64)}"; installed: ${all.join(', ')}`);
     return m;
   };
   const post = (
@@ -137,7 +137,11 @@ export function layersRoutes(d: LayerRouteDeps): RouteDef[] {
         const b = req.body;
         const blend = b.blend !== undefined ? blendOf(b.blend) : 'normal';
         const entry = b.source !== undefined ? d.resolve(b.source) : null;
-        const l = stack.add({ blend, ...(b.opacity !== undefined ? { opacity: b.opacity } : {}), ...(b.name !== undefined ? { name: b.name } : {}) });
+        const l = stack.add({
+          blend,
+          ...(b.opacity !== undefined ? { opacity: b.opacity } : {}),
+          ...(b.name !== undefined ? { name: b.name } : {}),
+        });
         if (entry) await l.sources.select(entry);
         return changed();
       },
@@ -169,7 +173,9 @@ export function layersRoutes(d: LayerRouteDeps): RouteDef[] {
       { ...LayerField, enabled: Type.Boolean() },
       (b) => stack.set(b.layer as number, { solo: b.enabled as boolean }),
     ),
-    post('name', 'setLayerName', 'Rename a layer', { ...LayerField, name: Name }, (b) => stack.set(b.layer as number, { name: b.name as string })),
+    post('name', 'setLayerName', 'Rename a layer', { ...LayerField, name: Name }, (b) =>
+      stack.set(b.layer as number, { name: b.name as string }),
+    ),
     post('select', 'selectLayer', 'Select the layer the spec routes (/sources, /mix, /transport) address', LayerField, (b) =>
       stack.select(b.layer as number),
     ),

@@ -179,6 +179,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       audio: show.audio,
       tempo: show.tempo,
       transport: show.transport,
+      scenes: show.scenes,
       modulation: {
         frozen: () => show.modulation.view.frozen,
         setFrozen: (enabled) => {

@@ -21,7 +21,7 @@ const Ref = {
   name: Type.Optional(Type.String({ minLength: 1, maxLength: LAYER_LIMITS.sceneNameMax, description: 'scene name, flexible matching' })),
 };
 
-const SceneView = Type.Object({
+export const SceneViewSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   savedAt: Type.String({ description: 'ISO time of the save' }),
@@ -71,7 +71,10 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       feature: 'scenes',
       schema: {},
       responses: {
-        200: { description: 'the scenes', schema: Type.Object({ count: Type.Integer(), scenes: Type.Array(SceneView), max: Type.Integer() }) },
+        200: {
+          description: 'the scenes',
+          schema: Type.Object({ count: Type.Integer(), scenes: Type.Array(SceneViewSchema), max: Type.Integer() }),
+        },
       },
       errors: [],
       handler: () => {
@@ -89,7 +92,7 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       tags: ['scenes'],
       feature: 'scenes',
       schema: { body: Type.Object({ name: Type.String({ minLength: 1, maxLength: LAYER_LIMITS.sceneNameMax, pattern: '\\S' }) }) },
-      responses: { 200: { description: 'the saved scene', schema: Type.Object({ success: Type.Literal(true), scene: SceneView }) } },
+      responses: { 200: { description: 'the saved scene', schema: Type.Object({ success: Type.Literal(true), scene: SceneViewSchema }) } },
       errors: ['INVALID_REQUEST', 'SCENE_LIMIT_REACHED'],
       handler: async (req) => ({ json: { success: true, scene: sceneView(await scenes.save(req.body.name.trim())) } }),
     }),
@@ -108,14 +111,18 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
         body: Type.Intersect([
           Type.Object({
             ...Ref,
-            transition: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'transition type or name (GET /transitions)' })),
+            transition: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 64, description: 'transition type or name (GET /transitions)' }),
+            ),
             durationMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS })),
           }),
           usableIdOrName,
         ]),
       },
       invalid: idOrNameInvalid,
-      responses: { 200: { description: 'the recalled scene', schema: Type.Object({ success: Type.Literal(true), scene: SceneView }) } },
+      responses: {
+        200: { description: 'the recalled scene', schema: Type.Object({ success: Type.Literal(true), scene: SceneViewSchema }) },
+      },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'ACTIVATION_TIMEOUT', 'SOURCE_LOAD_FAILED', 'TRANSITION_LOAD_FAILED', 'CHAIN_BUSY'],
       handler: async (req) => {
         const b = req.body as { id?: string; name?: string; transition?: string; durationMs?: number };
@@ -149,22 +156,24 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       path: `${API_PREFIX}/thumbnails/scene/:id`,
       auth: 'required',
       operationId: 'getSceneThumbnail',
-      summary: 'The image of the output kept when the scene was saved (JPEG)',
-      description: 'The ETag follows the save time; If-None-Match with it answers 304. A scene saved while the output had no frame: 404 ITEM_NOT_FOUND.',
+      summary: 'The image of the output kept when the scene was saved (PNG)',
+      description:
+        'The ETag follows the save time; If-None-Match with it answers 304. A scene saved while the output had no frame: 404 ITEM_NOT_FOUND.',
       tags: ['scenes'],
       feature: 'scenes',
       schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }) },
       invalid: () => new ApiError('ITEM_NOT_FOUND', 'no scene has that id'),
-      responses: { 200: { description: 'the image', contentType: 'image/jpeg' }, 304: { description: 'not modified' } },
+      responses: { 200: { description: 'the image', contentType: 'image/png' }, 304: { description: 'not modified' } },
       errors: ['ITEM_NOT_FOUND'],
       handler: async (req) => {
         const scene = scenes.find({ id: req.params.id });
-        const etag = `"s${shortHash('scene', scene.id, scene.savedAt)}"`;
+        const { width, height } = scenes.imageBox;
+        const etag = `"scene-${width}x${height}-png-${shortHash('scene', scene.id, scene.savedAt)}"`;
         const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
         if (req.headers['if-none-match'] === etag) return { status: 304, headers };
         const bytes = await scenes.image(scene.id);
         if (!bytes) throw new ApiError('ITEM_NOT_FOUND', `scene "${scene.name}" has no image`);
-        return { status: 200, body: bytes, contentType: 'image/jpeg', headers };
+        return { status: 200, body: bytes, contentType: 'image/png', headers };
       },
     }),
   ];

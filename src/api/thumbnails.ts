@@ -23,7 +23,7 @@ const Query = Type.Object({
 });
 
 const ETAG = Type.String({
-  pattern: '^"(live|current|source|media|palette)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$',
+  pattern: '^"(live|current|source|media|palette|layer)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$',
   description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder',
 });
 const NO_CACHE = Type.Literal('no-cache', { description: 'always `no-cache`' });
@@ -152,7 +152,7 @@ export function thumbnailRoutes(svc: ThumbnailService, layerId?: (position: stri
           imageRoute({
             path: `${API_PREFIX}/thumbnails/layer/:id`,
             operationId: 'getLayerThumbnail',
-            summary: "Image of one layer after its own chain, before blending (position 1 is the bottom)",
+            summary: 'Image of one layer after its own chain, before blending (position 1 is the bottom)',
             description:
               'Kind `layer`; the digest follows the output frame number as `current` does. A layer not drawn in the last frame (muted, hidden by solo, transparent, or the only layer) is drawn for the request, and keeps its own picture for a few seconds so a strip of thumbnails reads frames. A position outside the stack: 404 LAYER_NOT_FOUND.',
             feature: 'layers',

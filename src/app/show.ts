@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import type { StateStore } from '../state/store.js';
 import { ensureDisplay, type Display } from '../workers/xvfb.js';
 import { RenderClient } from '../workers/render-client.js';
-import { Catalog, type CatalogSnapshot } from '../catalog/catalog.js';
+import { Catalog, catalogList, type CatalogSnapshot } from '../catalog/catalog.js';
 import { IngestClient } from '../workers/ingest-client.js';
 import { startFirstRun } from '../sources/first-run.js';
 import { ReaderPool } from '../inputs/reader-pool.js';
@@ -20,6 +20,7 @@ import type { SourceManager, SourceEntry } from '../sources/source-manager.js';
 import type { Mixer } from '../sources/mixer.js';
 import { LayerStack } from '../layers/stack.js';
 import { Scenes } from '../scenes/service.js';
+import { fitSize } from '../thumbnails/params.js';
 import { addressed } from '../layers/selected.js';
 import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
 import type { RenderStatus } from '../api/status.js';
@@ -31,7 +32,7 @@ import { LivePreviews } from '../thumbnails/live-previews.js';
 import { ThumbnailService } from '../thumbnails/service.js';
 import { thumbnailSubjects } from '../thumbnails/subjects.js';
 import { ProgramSource } from '../thumbnails/program-source.js';
-import { buildActions, transportActions, type Action } from '../actions/registry.js';
+import { buildActions, sceneActions, transportActions, type Action } from '../actions/registry.js';
 import { OutputClient } from '../workers/output-client.js';
 import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
@@ -92,10 +93,13 @@ export interface Show {
 }
 
 const LIVE_POLL_MS = 2000;
+/** The longer side of the image kept with a scene. */
+const SCENE_IMAGE_SIZE = 320;
 const PROGRAM_CACHE = {
   programs: ISF_CACHE_LIMITS.programCacheMax,
   transitions: ISF_CACHE_LIMITS.transitionCacheMax,
   fused: ISF_CACHE_LIMITS.fusedCacheMax,
+  composed: ISF_CACHE_LIMITS.composeCacheMax,
 };
 
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
@@ -132,6 +136,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       sources: loaded.paths.sourcesDirs,
       presets: [...loaded.paths.presetsDirs, presetsDir],
       transitions: loaded.paths.transitionsDirs,
+      blends: loaded.paths.blendsDirs,
     },
     log,
   );
@@ -139,9 +144,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     catalog.compiled(r);
     if (!r.ok) {
       const s = catalog.snapshot;
-      const file = (r.kind === 'effect' ? s.effects : r.kind === 'generator' ? s.generators : s.transitions).find(
-        (d) => d.type === r.type,
-      )?.file;
+      const file = catalogList(s, r.kind).find((d) => d.type === r.type)?.file;
       log.error(
         { type: r.type, kind: r.kind, file, error: r.error },
         'shader does not compile; it stays in the catalog and fails when used (GET /catalog/errors)',
@@ -151,6 +154,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   await catalog.start();
   render.setCatalog(catalog.snapshot.effects, catalog.snapshot.generators, catalog.snapshot.noSignal);
   render.setTransitions(catalog.snapshot.transitions);
+  render.setBlends(catalog.snapshot.blends);
 
   const saved = state.peek();
   // The saved chain comes back whole even if the license tier went down since; only new adds meet the new ceiling.
@@ -265,6 +269,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   catalog.on('change', (s: CatalogSnapshot) => {
     render.setCatalog(s.effects, s.generators, s.noSignal);
     render.setTransitions(s.transitions);
+    render.setBlends(s.blends);
     rebuild();
   });
 
@@ -375,7 +380,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     state,
     render,
     maxLayers: () => cfg.render.maxLayers,
-    snapshotImage: async () => (await thumbnails.current(320, 'jpg', '').catch(() => null))?.image?.bytes ?? null,
+    snapshotImage: async () => (await thumbnails.current(SCENE_IMAGE_SIZE, 'png', '').catch(() => null))?.image?.bytes ?? null,
+    imageBox: fitSize(cfg.render.width, cfg.render.height, SCENE_IMAGE_SIZE),
     dir: join(loaded.paths.dataDir, 'scenes'),
     log,
   });
@@ -423,7 +429,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     sources,
     mixer,
     layers,
-    blends: () => ['normal', 'add', 'screen', 'multiply', 'overlay', 'difference', 'lighten', 'darken', 'alpha'],
+    blends: () => catalog.snapshot.blends.map((b) => b.type),
     maxLayers: () => cfg.render.maxLayers,
     scenes,
     palettes,
@@ -441,7 +447,11 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     modulation,
     presetsDir,
     // The cue point actions follow the clip on the program bus, so they are listed as asked.
-    actions: () => [...actions, ...transportActions(transport.viewOf('program')?.cues.map((c) => c.name) ?? [])],
+    actions: () => [
+      ...actions,
+      ...transportActions(transport.viewOf('program')?.cues.map((c) => c.name) ?? []),
+      ...sceneActions(scenes.list()),
+    ],
     browseTree: () => tree,
     renderStatus,
     async stop() {

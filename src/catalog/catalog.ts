@@ -10,6 +10,7 @@ import { DirWatch } from '../util/dir-watch.js';
 import { parseEffectPreset, type EffectPreset } from './effect-presets.js';
 import type { Logger } from '../log.js';
 import { ImportedImages } from './imported-images.js';
+import { blendProblem } from './blend-check.js';
 import { LoadErrors, parseError, type CompileReport, type LoadError, type LoadErrorKind } from './load-errors.js';
 
 /** Repo-relative assets folder (the compiled file lives in dist/src/catalog/). */
@@ -38,6 +39,8 @@ export interface CatalogSnapshot {
   noSignal: IsfDescriptor | null;
   /** Mixer transitions: ISF files with `startImage`, `endImage` and `progress`. */
   transitions: IsfDescriptor[];
+  /** Layer blend modes: ISF files with `baseImage`, `layerImage`, `opacity` and a `vjdBlend` function. */
+  blends: IsfDescriptor[];
 }
 
 export interface CatalogDirs {
@@ -45,6 +48,7 @@ export interface CatalogDirs {
   sources: string[];
   presets: string[];
   transitions?: string[];
+  blends?: string[];
 }
 
 export declare interface Catalog {
@@ -52,7 +56,16 @@ export declare interface Catalog {
 }
 
 export class Catalog extends EventEmitter {
-  snapshot: CatalogSnapshot = { version: 0, effects: [], generators: [], presets: [], effectPresets: [], noSignal: null, transitions: [] };
+  snapshot: CatalogSnapshot = {
+    version: 0,
+    effects: [],
+    generators: [],
+    presets: [],
+    effectPresets: [],
+    noSignal: null,
+    transitions: [],
+    blends: [],
+  };
   private watch: DirWatch | null = null;
   private signature = '';
   private readonly images: ImportedImages;
@@ -70,7 +83,13 @@ export class Catalog extends EventEmitter {
 
   async start(): Promise<void> {
     await this.reload();
-    const watched = [...this.dirs.effects, ...this.dirs.sources, ...this.dirs.presets, ...(this.dirs.transitions ?? [])];
+    const watched = [
+      ...this.dirs.effects,
+      ...this.dirs.sources,
+      ...this.dirs.presets,
+      ...(this.dirs.transitions ?? []),
+      ...(this.dirs.blends ?? []),
+    ];
     if (watched.length > 0) {
       this.watch = new DirWatch(watched, () => void this.reload());
       await this.watch.start();
@@ -121,6 +140,19 @@ export class Catalog extends EventEmitter {
         } else replaceInto(d, transitions, this.log);
       }
     }
+    const blends = new Map<string, IsfDescriptor>();
+    for (const [dir, builtin] of [
+      [join(this.assetsDir, 'blends'), true],
+      ...(this.dirs.blends ?? []).map((d) => [d, false] as const),
+    ] as const) {
+      for (const d of await this.scanIsf(dir, builtin, 'blend', problems)) {
+        const problem = blendProblem(d);
+        if (problem) {
+          this.log.warn({ file: d.file, dir, reason: problem }, 'blend file skipped');
+          problems.push(parseError(d.file, 'blend', d.type, problem));
+        } else replaceInto(d, blends, this.log);
+      }
+    }
     const next = {
       effects: [...effects.values()],
       generators: [...generators.values()],
@@ -128,6 +160,7 @@ export class Catalog extends EventEmitter {
       effectPresets: [...effectPresets.values()],
       noSignal,
       transitions: [...transitions.values()],
+      blends: [...blends.values()],
     };
     this.images.sweep();
     this.errors.setParsed(problems);
@@ -136,6 +169,7 @@ export class Catalog extends EventEmitter {
         ...next.effects.map((d) => `effect:${d.type}`),
         ...next.generators.map((d) => `generator:${d.type}`),
         ...next.transitions.map((d) => `transition:${d.type}`),
+        ...next.blends.map((d) => `blend:${d.type}`),
       ]),
     );
     const signature = JSON.stringify(next);
@@ -149,7 +183,7 @@ export class Catalog extends EventEmitter {
   /** Records the render worker's compile result of a listed type against its file. */
   compiled(r: CompileReport): void {
     const s = this.snapshot;
-    const list = r.kind === 'effect' ? s.effects : r.kind === 'generator' ? s.generators : s.transitions;
+    const list = catalogList(s, r.kind);
     const file = list.find((d) => d.type === r.type)?.file;
     if (file !== undefined) this.errors.report(r, file);
   }
@@ -238,6 +272,11 @@ export class Catalog extends EventEmitter {
       return [];
     }
   }
+}
+
+/** The listed descriptors of a compiled kind. */
+export function catalogList(s: CatalogSnapshot, kind: CompileReport['kind']): IsfDescriptor[] {
+  return kind === 'effect' ? s.effects : kind === 'generator' ? s.generators : kind === 'blend' ? s.blends : s.transitions;
 }
 
 /** Why an ISF file is not a transition (the ISF transition convention), or null when it is one. */

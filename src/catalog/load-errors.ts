@@ -2,7 +2,7 @@
 // render worker. Read by GET /catalog/errors and by the lists that mark an item's `loadError`.
 import { ISF_CACHE_LIMITS } from '../limits.js';
 
-export type LoadErrorKind = 'effect' | 'generator' | 'transition' | 'preset';
+export type LoadErrorKind = 'effect' | 'generator' | 'transition' | 'blend' | 'preset';
 
 export interface LoadError {
   /** The file as the catalog names it: a path, or `builtin:<name>` for a shipped file. */
@@ -20,7 +20,7 @@ export interface LoadError {
 /** A compile result as the render worker reports it. */
 export interface CompileReport {
   type: string;
-  kind: 'effect' | 'generator' | 'transition';
+  kind: 'effect' | 'generator' | 'transition' | 'blend';
   ok: boolean;
   error?: string;
 }

@@ -84,6 +84,7 @@ export interface LoadedConfig {
     presetsDirs: string[];
     palettesDirs: string[];
     transitionsDirs: string[];
+    blendsDirs: string[];
     stateFile: string;
     runDir: string;
     recordingsDir: string;
@@ -354,6 +355,7 @@ function merge(file: ConfigFile): Config {
     presets: { ...d.presets, ...file.presets },
     palettes: { ...d.palettes, ...file.palettes },
     transitions: { ...d.transitions, ...file.transitions },
+    blends: { ...d.blends, ...file.blends },
     mix: { ...d.mix, ...file.mix },
     live: {
       test: file.live?.test ?? d.live.test,
@@ -485,6 +487,7 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
       presetsDirs: config.presets.dirs.map(inFile),
       palettesDirs: config.palettes.dirs.map(inFile),
       transitionsDirs: config.transitions.dirs.map(inFile),
+      blendsDirs: config.blends.dirs.map(inFile),
       stateFile: join(dataDirAbs, 'state.json'),
       runDir: join(dataDirAbs, 'run'),
       // Relative to dataDir (not the config file): recordings belong with the rest of vjd's data.

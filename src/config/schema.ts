@@ -226,6 +226,7 @@ export const ConfigFileSchema = Type.Object(
     presets: Type.Optional(dirs()),
     palettes: Type.Optional(dirs()),
     transitions: Type.Optional(dirs()),
+    blends: Type.Optional(dirs()),
     mix: Type.Optional(
       Type.Object(
         {
@@ -333,6 +334,8 @@ export interface Config {
   presets: { dirs: string[] };
   palettes: { dirs: string[] };
   transitions: { dirs: string[] };
+  /** Operator blend-mode folders (ISF with baseImage, layerImage, opacity and vjdBlend). */
+  blends: { dirs: string[] };
   /** The transition of the select routes when a request names none (cut, 0: a select switches on the next frame). */
   mix: { transition: string; durationMs: number };
   live: {
@@ -381,6 +384,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   presets: { dirs: [] },
   palettes: { dirs: [] },
   transitions: { dirs: [] },
+  blends: { dirs: [] },
   mix: { transition: 'cut', durationMs: 0 },
   live: {
     test: [{ id: 'bars', name: 'Color Bars', pattern: 'smptehdbars' }],

@@ -23,6 +23,8 @@ export interface TopicDef {
   stream?: (emit: (dataText: string) => void) => () => void;
   /** A new subscriber of a running stream gets its latest event at once (values that may not change for long). */
   replay?: boolean;
+  /** Never in the default subscription (a client asks for it), but read on its signals like the state topics. */
+  optIn?: boolean;
 }
 
 export type BusListener = (topic: string, dataText: string) => void;
@@ -84,7 +86,7 @@ export class StateBus {
 
   /** Topics a new subscriber gets by default: every one except the periodic, the on-demand ones and thumbnails. */
   get defaultTopics(): string[] {
-    return [...this.topics.values()].filter((t) => t.def.periodMs === undefined && !t.def.onDemand).map((t) => t.def.name);
+    return [...this.topics.values()].filter((t) => t.def.periodMs === undefined && !t.def.onDemand && !t.def.optIn).map((t) => t.def.name);
   }
 
   start(): void {

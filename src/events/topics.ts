@@ -71,8 +71,9 @@ export function eventTopics(s: TopicSources): TopicDef[] {
       periodMs: TRANSPORT_TOPIC_MS,
       signals: [s.onTransportChange, s.onSourcesChange, s.onMixChange],
     },
-    { name: 'layers', path: `${API_PREFIX}/layers`, inHello: false, signals: [s.onLayersChange] },
-    { name: 'scenes', path: `${API_PREFIX}/scenes`, inHello: false, signals: [s.onScenesChange] },
+    // Asked for by name (the page's strips), so a client of one layer hears what it always heard.
+    { name: 'layers', path: `${API_PREFIX}/layers`, inHello: false, optIn: true, signals: [s.onLayersChange] },
+    { name: 'scenes', path: `${API_PREFIX}/scenes`, inHello: false, optIn: true, signals: [s.onScenesChange] },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
     // Desk activity (packets, applied requests, loss, ports, feedback): read twice a second while someone subscribes.
     { name: 'dmx', path: `${API_PREFIX}/dmx`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },

@@ -17,8 +17,12 @@ function chainOf(v: unknown): ChainEntry[] {
 
 function mixOf(v: unknown): MixState | undefined {
   const m = v as Partial<MixState> | null;
-  if (!m || typeof m !== 'object' || !m.transition || !str(m.transition.type, 128) || typeof m.transition.durationMs !== 'number') return undefined;
-  return { preview: sourceRef(m.preview), transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) } };
+  if (!m || typeof m !== 'object' || !m.transition || !str(m.transition.type, 128) || typeof m.transition.durationMs !== 'number')
+    return undefined;
+  return {
+    preview: sourceRef(m.preview),
+    transition: { type: m.transition.type, durationMs: Math.min(10_000, Math.max(0, m.transition.durationMs)) },
+  };
 }
 
 function layerOf(v: unknown): Omit<LayerSaved, 'id'> | null {

@@ -87,11 +87,7 @@ export class LayerStack extends EventEmitter {
   /** The layer at a 1-based position, or 404 LAYER_NOT_FOUND. */
   at(position: number): LayerParts {
     const l = Number.isInteger(position) ? this.list[position - 1] : undefined;
-    if (!l)
-      throw new ApiError('LAYER_NOT_FOUND', `no layer ${position}: the stack has ${this.list.length} (1 is the bottom)`, {
-        layer: position,
-        layers: this.list.length,
-      });
+    if (!l) throw new ApiError('LAYER_NOT_FOUND', `no layer ${position}: the stack has ${this.list.length} (1 is the bottom)`);
     return l;
   }
 
@@ -125,9 +121,7 @@ export class LayerStack extends EventEmitter {
 
   add(props: LayerProps): LayerParts {
     if (this.list.length >= this.d.maxLayers())
-      throw new ApiError('LAYER_LIMIT_REACHED', `the stack holds render.maxLayers (${this.d.maxLayers()}) layers; remove one first`, {
-        max: this.d.maxLayers(),
-      });
+      throw new ApiError('LAYER_LIMIT_REACHED', `the stack holds render.maxLayers (${this.d.maxLayers()}) layers; remove one first`);
     const id = this.nextId++;
     const l = this.make(id, { ...defaultLayer(id), ...props });
     l.sources.setEntries(this.entries);
@@ -138,7 +132,7 @@ export class LayerStack extends EventEmitter {
 
   remove(position: number): void {
     const l = this.at(position);
-    if (this.list.length === 1) throw new ApiError('INVALID_REQUEST', 'the stack keeps at least one layer', { layers: 1 });
+    if (this.list.length === 1) throw new ApiError('INVALID_REQUEST', 'the stack keeps at least one layer');
     this.list.splice(position - 1, 1);
     l.mixer.dispose();
     l.sources.dispose();

@@ -13,7 +13,9 @@ export const LAYER_TABLE: readonly OscEntry[] = [
     does: 'POST /layers/opacity {layer, value}: 0..1',
     map: (args: OscArg[], [n]) => {
       const v = number(args);
-      return v === null || !(v >= 0 && v <= 1) ? bad('expects one number from 0 to 1') : post('/layers/opacity', { layer: layerOf(n), value: v });
+      return v === null || !(v >= 0 && v <= 1)
+        ? bad('expects one number from 0 to 1')
+        : post('/layers/opacity', { layer: layerOf(n), value: v });
     },
   },
   {
@@ -21,7 +23,8 @@ export const LAYER_TABLE: readonly OscEntry[] = [
     pattern: /^layers\/(\d{1,2})\/blend$/,
     types: 's',
     does: 'POST /layers/blend {layer, mode}',
-    map: (args: OscArg[], parts: string[]) => withString('blend mode', (mode) => post('/layers/blend', { layer: layerOf(parts[0]), mode }))(args),
+    map: (args: OscArg[], parts: string[]) =>
+      withString('blend mode', (mode) => post('/layers/blend', { layer: layerOf(parts[0]), mode }))(args),
   },
   {
     address: '/vjd/layers/{n}/mute',

@@ -18,8 +18,9 @@ export interface ScenesDeps {
   state: StateStore;
   render: RenderClient;
   maxLayers(): number;
-  /** The program's image now (JPEG), kept as the scene's thumbnail; null when the output has no frame. */
+  /** The program's image now (PNG of `imageBox`), kept as the scene's thumbnail; null when the output has no frame. */
   snapshotImage(): Promise<Uint8Array | null>;
+  imageBox: { width: number; height: number };
   dir: string;
   log: Logger;
 }
@@ -116,19 +117,26 @@ export class Scenes extends EventEmitter {
       cues.push(l.mixer.cue(entry));
     }
     await Promise.all(cues);
+    // The whole old picture gives way to the whole new one: the output is held and blended over, and every change
+    // below it (sources, chains, blending, layers) is a cut on the frames that follow.
+    const fade = opts.transition !== undefined && opts.transition !== 'cut' && (opts.durationMs ?? 0) > 0;
+    if (fade) render.pictureTransition(opts.transition!, opts.durationMs!);
     for (const [i, l] of layers.entries()) {
       const w = want[i]!;
       stack.set(stack.positionOf(l), { name: w.name, opacity: w.opacity, blend: w.blend, mute: w.mute, solo: w.solo });
       if (!sameChain(l.render.snapshot.entries, w.chain)) await render.restore(clone(w.chain), opts.ceiling, l.id);
     }
     if (!sameChain(render.snapshot.entries, scene.master)) await render.restore(clone(scene.master), opts.ceiling);
-    await Promise.all(changed.map((l) => l.mixer.take({ transition: opts.transition ?? 'cut', durationMs: opts.durationMs ?? 0 }, false)));
-    // Layers the scene does not have leave once its own are on the output.
     while (stack.layers().length > want.length) stack.remove(stack.layers().length);
+    await Promise.all(changed.map((l) => l.mixer.take({ transition: 'cut', durationMs: 0 }, false)));
     this.d.log.info({ scene: scene.name, changed: changed.length }, 'scene recalled');
   }
 
-  /** The scene's thumbnail (JPEG) or null when none was kept. */
+  get imageBox(): { width: number; height: number } {
+    return this.d.imageBox;
+  }
+
+  /** The scene's thumbnail (PNG) or null when none was kept. */
   async image(id: string): Promise<Uint8Array | null> {
     try {
       return new Uint8Array(await readFile(this.imagePath(id)));
@@ -149,7 +157,7 @@ export class Scenes extends EventEmitter {
   }
 
   private imagePath(id: string): string {
-    return join(this.d.dir, `${id}.jpg`);
+    return join(this.d.dir, `${id}.png`);
   }
 }
 

@@ -25,7 +25,7 @@ export interface RenderInit {
   /** The audio analysis block and the tempo clock block the frames read (AudioClient's); absent: audio reads 0. */
   audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
   /** Spare programs kept compiled at most: effects and generators, and transitions (absent: no limit). */
-  programCache?: { programs: number; transitions: number; fused: number };
+  programCache?: { programs: number; transitions: number; fused: number; composed?: number };
   /** Config render.scale and render.minScale; absent: full size. */
   scale?: RenderScaleSetting;
 }
@@ -178,6 +178,8 @@ export type MainToRender =
   | ({ t: 'chain'; cmd: ChainCommand; layer?: number } & RpcEnvelope)
   /** The layer stack, bottom to top: layers with new ids are made, missing ones dropped with their sources and chains. */
   | { t: 'layers'; layers: LayerWire[] }
+  /** Holds the output as it is and blends the coming frames over it with `transition` (a scene recall). */
+  | { t: 'picture-transition'; transition: string; durationMs: number }
   /**
    * Puts a source on a bus once it has a frame, unless `deadline` passes first. `program`: the source stage switches
    * once the new source has drawn a frame to the output; `preview`: loaded on the preview bus, the program untouched.
@@ -192,6 +194,8 @@ export type MainToRender =
   | ({ t: 'shown'; key: string; afterFrame: number; layer?: number } & RpcEnvelope)
   /** The transition shaders (ISF with startImage, endImage, progress), by type. */
   | { t: 'transitions'; items: IsfDescriptor[] }
+  /** The layer blend modes (ISF with baseImage, layerImage, opacity and vjdBlend), by type. */
+  | { t: 'blends'; items: IsfDescriptor[] }
   /** New input values of the program generator `key` (already validated); `fire`: events set for one frame. */
   | { t: 'generator-values'; key: string; values: Record<string, unknown>; fire: string[] }
   | { t: 'global'; blackout: boolean; dimmer: number }
@@ -279,7 +283,7 @@ export type RenderToMain =
   | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */
-  | { t: 'compiled'; type: string; kind: 'effect' | 'generator' | 'transition'; ok: boolean; error?: string }
+  | { t: 'compiled'; type: string; kind: 'effect' | 'generator' | 'transition' | 'blend'; ok: boolean; error?: string }
   /** Sent every 250 ms: the heartbeat chain reads depend on, plus render statistics. */
   | { t: 'stats'; stats: RenderStats }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };

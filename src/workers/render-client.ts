@@ -257,6 +257,11 @@ export class RenderClient extends EventEmitter {
     this.post({ t: 'transitions', items });
   }
 
+  /** The layer blend modes; the worker compiles them and reports each result as `compiled`. */
+  setBlends(items: IsfDescriptor[]): void {
+    this.post({ t: 'blends', items });
+  }
+
   /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within the chain budget. */
   async sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
     const r = await this.calls.call<Extract<RenderToMain, { t: 'sample-reply' }>>(Date.now() + CHAIN_BUDGET_MS, (env) =>
@@ -305,6 +310,11 @@ export class RenderClient extends EventEmitter {
     });
     this.post({ t: 'restore', chain, ceiling, ...(layer !== undefined ? { layer } : {}) });
     return published;
+  }
+
+  /** Holds the output and blends the following frames over it (a scene recall's transition). */
+  pictureTransition(transition: string, durationMs: number): void {
+    this.post({ t: 'picture-transition', transition, durationMs });
   }
 
   /** The layer stack, bottom to top (see LayerWire). */

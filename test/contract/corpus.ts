@@ -859,4 +859,193 @@ export const CORPUS: Record<string, Operation> = {
     method: 'GET',
     cases: () => [ok('overview', A('/modulation'))],
   },
+  // Layers and scenes: the stack grows, changes and shrinks back; requests sent twice (Prism and direct) stay valid.
+  listLayers: { method: 'GET', cases: () => [ok('stack', A('/layers'))] },
+  addLayer: {
+    method: 'POST',
+    cases: (ids) => {
+      const p = post('/layers/add');
+      return [
+        p.ok('empty', {}),
+        p.ok('with a source, blend and opacity', { source: ids.generator, blend: 'screen', opacity: 0.5, name: 'Contract' }),
+        p.miss('unknown source', { source: 'no-such-source' }),
+        p.bad('opacity above 1', { opacity: 2 }),
+        { ...p.ok('unknown blend', { blend: 'sparkle' }), expect: [400] },
+        p.bad('blend over 64', { blend: long(65) }),
+        p.bad('name blank', { name: '  ' }),
+      ];
+    },
+  },
+  setLayerOpacity: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/opacity');
+      return [
+        p.ok('half', { layer: 2, value: 0.5 }),
+        p.miss('no such layer', { layer: 8, value: 0.5 }),
+        p.bad('value above 1', { layer: 2, value: 1.5 }),
+        p.bad('layer 0', { layer: 0, value: 1 }),
+        p.bad('layer as string', { layer: '2', value: 1 }),
+        p.bad('no value', { layer: 2 }),
+      ];
+    },
+  },
+  setLayerBlend: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/blend');
+      return [
+        p.ok('add', { layer: 2, mode: 'add' }),
+        p.miss('no such layer', { layer: 8, mode: 'add' }),
+        { ...p.ok('unknown mode', { layer: 2, mode: 'sparkle' }), expect: [400] },
+      ];
+    },
+  },
+  setLayerMute: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/mute');
+      return [
+        p.ok('on', { layer: 2, enabled: true }),
+        p.ok('off', { layer: 2, enabled: false }),
+        p.bad('not a boolean', { layer: 2, enabled: 1 }),
+      ];
+    },
+  },
+  setLayerSolo: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/solo');
+      return [
+        p.ok('on', { layer: 2, enabled: true }),
+        p.ok('off', { layer: 2, enabled: false }),
+        p.miss('no such layer', { layer: 8, enabled: true }),
+      ];
+    },
+  },
+  setLayerName: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/name');
+      return [p.ok('rename', { layer: 2, name: 'Top' }), p.bad('too long', { layer: 2, name: long(65) }), p.bad('no name', { layer: 2 })];
+    },
+  },
+  moveLayer: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/move');
+      return [
+        p.ok('down', { layer: 2, to: 1 }),
+        p.ok('back', { layer: 1, to: 2 }),
+        p.miss('past the top', { layer: 1, to: 8 }),
+        p.bad('no to', { layer: 1 }),
+      ];
+    },
+  },
+  selectLayer: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/select');
+      return [p.ok('first', { layer: 1 }), p.miss('no such layer', { layer: 8 }), p.bad('none', {})];
+    },
+  },
+  getLayerThumbnail: {
+    method: 'GET',
+    cases: () => [
+      ...thumbQueries.map((q) => ok(`layer 1${q}`, A(`/thumbnails/layer/1${q}`), { expect: [200, 503] })),
+      { ...ok('no such layer', A('/thumbnails/layer/8')), expect: [404] },
+    ],
+  },
+  saveScene: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/scenes/save');
+      return [
+        p.ok('save', { name: 'Contract Scene' }),
+        p.ok('again replaces', { name: 'contract scene' }),
+        p.ok('a scratch scene', { name: 'Scratch Scene' }),
+        p.bad('blank', { name: ' ' }),
+        p.bad('too long', { name: long(65) }),
+      ];
+    },
+  },
+  listScenes: { method: 'GET', cases: () => [ok('scenes', A('/scenes'))] },
+  getSceneThumbnail: {
+    method: 'GET',
+    cases: () => [
+      ok('saved scene', A('/thumbnails/scene/contract-scene')),
+      { ...ok('conditional', A('/thumbnails/scene/contract-scene'), { expect: [200, 304] }), conditional: true },
+      { ...ok('unknown', A('/thumbnails/scene/nope')), expect: [404] },
+    ],
+  },
+  recallScene: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/scenes/recall');
+      return [
+        p.ok('by id', { id: 'contract-scene' }),
+        p.ok('by name with a fade', { name: 'Contract Scene', transition: 'fade', durationMs: 100 }),
+        p.miss('unknown', { id: 'nope' }),
+        p.miss('unknown transition', { id: 'contract-scene', transition: 'nope' }),
+        p.bad('neither', {}),
+        p.bad('duration over the maximum', { id: 'contract-scene', durationMs: 999_999 }),
+      ];
+    },
+  },
+  deleteScene: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/scenes/delete');
+      return [p.miss('unknown', { id: 'nope' }), p.bad('neither', {}), p.ok('by id', { id: 'scratch-scene' })];
+    },
+  },
+  removeLayer: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/layers/remove');
+      return [p.ok('top', { layer: 2 }), p.miss('no such layer', { layer: 8 }), p.bad('none', {})];
+    },
+  },
 };
+
+/** The chain and select routes again under /layers/1/…: the same cases, addressed to the bottom layer's own chain. */
+const PER_LAYER = [
+  'addEffect',
+  'listChain',
+  'listEffectParams',
+  'listEnabledEffects',
+  'toggleEffect',
+  'setEffectEnabled',
+  'getEffect',
+  'setEffectParams',
+  'resetEffectParams',
+  'moveEffect',
+  'removeEffect',
+  'getCurrentSource',
+  'selectSource',
+];
+for (const id of PER_LAYER) {
+  const base = CORPUS[id]!;
+  CORPUS[`layer${id[0]!.toUpperCase()}${id.slice(1)}`] = {
+    ...base,
+    cases: (ids) => [
+      ...base.cases(ids).map((c) => ({ ...c, path: c.path.replace('/api/v1/', '/api/v1/layers/1/') })),
+      {
+        ...ok('no such layer', base.cases(ids)[0]!.path.replace('/api/v1/', '/api/v1/layers/8/')),
+        body: base.cases(ids)[0]!.body,
+        expect: [404],
+      },
+    ],
+  };
+}

@@ -345,7 +345,7 @@ test('images: the bytes the server sends are the format and type the description
     assert.is(type, jpg ? 'image/jpeg' : 'image/png', c.path);
     const magic = jpg ? [0xff, 0xd8, 0xff] : [0x89, 0x50, 0x4e, 0x47];
     assert.equal([...r.body.subarray(0, magic.length)], magic, `${c.path}: body is not ${type}`);
-    assert.match(String(r.headers.etag), /^"(live|current|source|media|palette)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$/);
+    assert.match(String(r.headers.etag), /^"(live|current|source|media|palette|layer|scene)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$/);
   }
 });
 

@@ -4,9 +4,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createSocket } from 'node:dgram';
 import { startServer, req, tempDir, waitUntil, sampleOutput, type TestServer } from '../helpers/server.js';
+import { freeUdpPort, osc } from '../helpers/osc.js';
 
 let s: TestServer;
+let oscPort = 0;
+const sender = createSocket('udp4');
+const send = (address: string, ...args: Array<{ type: string; value?: unknown }>): Promise<void> =>
+  new Promise((resolve) => sender.send(osc.writePacket({ address, args }, { metadata: true }), oscPort, '127.0.0.1', () => resolve()));
 const api = (p: string): string => `${s.base}/api/v1${p}`;
 const get = async (p: string) => (await req('GET', api(p))).json();
 const post = (p: string, body?: unknown) => req('POST', api(p), { body: body ?? {}, timeoutMs: 20000 });
@@ -44,9 +50,19 @@ test.before(async () => {
   await writeFile(join(presets, 'red.json'), SOLID('Red', [1, 0, 0]));
   await writeFile(join(presets, 'blue.json'), SOLID('Blue', [0, 0, 1]));
   await writeFile(join(presets, 'white.json'), SOLID('White', [1, 1, 1]));
-  s = await startServer({ dataDir, config: { presets: { dirs: [presets] }, render: { maxLayers: 3 }, live: { v4l2: { enabled: false } } } });
+  oscPort = await freeUdpPort();
+  s = await startServer({
+    dataDir,
+    config: {
+      presets: { dirs: [presets] },
+      render: { maxLayers: 3 },
+      live: { v4l2: { enabled: false } },
+      osc: { enabled: true, host: '127.0.0.1', port: oscPort },
+    },
+  });
 });
 test.after(async () => {
+  sender.close();
   await s.cleanup();
 });
 
@@ -170,6 +186,30 @@ test('bad input on every layer route', async () => {
   errorOf(await post('/layers/9/sources/select', { id: 'preset:red' }), 404, 'LAYER_NOT_FOUND');
   const l = await get('/layers');
   assert.is(l.layers.length, 1, 'nothing was added by a refused request');
+});
+
+test('OSC drives a layer by position and recalls a scene by name; bad arguments are counted and change nothing', async () => {
+  await ok('/layers/add', { source: 'preset:blue' });
+  await ok('/scenes/save', { name: 'Osc Look' });
+  await send('/vjd/layers/2/opacity', { type: 'f', value: 0.25 });
+  await waitUntil(async () => (await get('/layers')).layers[1].opacity === 0.25, 10000);
+  await send('/vjd/layers/2/blend', { type: 's', value: 'screen' });
+  await waitUntil(async () => (await get('/layers')).layers[1].blend === 'screen', 10000);
+  await send('/vjd/layers/2/mute', { type: 'i', value: 1 });
+  await waitUntil(async () => (await get('/layers')).layers[1].mute === true, 10000);
+  await send('/vjd/layers/2/select');
+  await waitUntil(async () => (await get('/layers')).selected === 2, 10000);
+  const rejected = (await get('/status')).osc.rejected;
+  await send('/vjd/layers/2/opacity', { type: 'f', value: 2 });
+  await send('/vjd/layers/2/blend', { type: 'i', value: 3 });
+  await waitUntil(async () => (await get('/status')).osc.rejected >= rejected + 2, 10000);
+  await send('/vjd/scenes/recall', { type: 's', value: 'osc look' });
+  await waitUntil(async () => {
+    const l = await get('/layers');
+    return l.layers[1].opacity === 1 && l.layers[1].blend === 'normal' && l.layers[1].mute === false;
+  }, 10000);
+  await shows([0, 0, 255], 'the recalled look: opaque blue on top');
+  await ok('/layers/remove', { layer: 2 });
 });
 
 test.run();

@@ -1311,7 +1311,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The image of the output kept when the scene was saved (JPEG)
+         * The image of the output kept when the scene was saved (PNG)
          * @description The ETag follows the save time; If-None-Match with it answers 304. A scene saved while the output had no frame: 404 ITEM_NOT_FOUND.
          */
         get: operations["getSceneThumbnail"];
@@ -1324,7 +1324,7 @@ export interface paths {
          */
         options: operations["preflightThumbnailsSceneById"];
         /**
-         * The image of the output kept when the scene was saved (JPEG) (headers only)
+         * The image of the output kept when the scene was saved (PNG) (headers only)
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["getSceneThumbnailHead"];
@@ -1340,7 +1340,7 @@ export interface paths {
         };
         /**
          * Catalog files that did not load or compile, and why
-         * @description Files of `effects.dirs`, `sources.dirs`, `transitions.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, or do not compile. A file's entry goes when it is fixed on disk (the folders are watched; a compile result follows the rescan). `count` is the whole number; `items` lists at most 500.
+         * @description Files of `effects.dirs`, `sources.dirs`, `transitions.dirs`, `blends.dirs` and `presets.dirs` (and built-ins) that did not parse, sit in the wrong folder, or do not compile. A file's entry goes when it is fixed on disk (the folders are watched; a compile result follows the rescan). `count` is the whole number; `items` lists at most 500.
          */
         get: operations["listCatalogErrors"];
         put?: never;
@@ -1994,6 +1994,8 @@ export interface paths {
          *     - **Audio** (`audio.<inputId>`, `audio.none`): selects that audio input or none, like POST /audio/select (saved); `result` is `{current}`.
          *
          *     - **Transport** (`transport.play`, `transport.pause`, `transport.toggle`, `transport.restart`, and `transport.cue.<name>` for each cue point of the clip on the program bus): like POST /transport/play, /pause, /toggle, /restart and /transport/seek `{cue}` on the program bus; `result` is the clip's transport. 409 NOT_A_CLIP and 504 ACTIVATION_TIMEOUT as there.
+         *
+         *     - **Scenes** (`scene.<sceneId>`): recalls the scene with a cut, like POST /scenes/recall `{id}`; `result` is the scene. 504 ACTIVATION_TIMEOUT as there.
          *
          *     Unknown id (or longer than 512 characters): 404 ITEM_NOT_FOUND with `details {requested, kind: "action", available}` (at most 50 ids).
          */
@@ -13863,7 +13865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
+                    "image/png": string;
                 };
             };
             /** @description not modified */
@@ -14034,7 +14036,7 @@ export interface operations {
                         items: {
                             /** @description the file: its path, or `builtin:<name>` for a shipped one */
                             file: string;
-                            /** @description `effect`, `generator`, `transition` or `preset` (the folder it was found in) */
+                            /** @description `effect`, `generator`, `transition`, `blend` or `preset` (the folder it was found in) */
                             kind: string;
                             /** @description the type its file name gives */
                             type: string;
@@ -18004,7 +18006,7 @@ export interface operations {
                             /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport`, `Scenes` */
                             category: string;
                         }[];
                     };
@@ -18147,10 +18149,10 @@ export interface operations {
                             /** @description `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`, `palette.<paletteId>`, `palette.next`, `global.<control>`, `tempo.tap|resync|half|double`, `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none`, `transport.play|pause|toggle|restart` or `transport.cue.<name>` */
                             id: string;
                             name: string;
-                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport` */
+                            /** @description `Effect Presets`, `Sources`, `Mix`, `Palettes`, `Global`, `Tempo`, `Modulation`, `Audio`, `Transport`, `Scenes` */
                             category: string;
                         };
-                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation) or the clip's transport */
+                        /** @description what the equivalent route answers: the chain item, the current source, the mixer, the palette, `{blackout, dimmer}`, the tempo, `{current}` (audio), `{frozen}` (modulation), the clip's transport or the recalled scene */
                         result: {
                             /** @description 1-based chain position */
                             index: number;
@@ -18345,6 +18347,24 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                        } | {
+                            id: string;
+                            name: string;
+                            /** @description ISO time of the save */
+                            savedAt: string;
+                            layers: {
+                                name: string;
+                                source: {
+                                    kind: string;
+                                    id: string;
+                                } | null;
+                                opacity: number;
+                                blend: string;
+                                mute: boolean;
+                                solo: boolean;
+                                effects: number;
+                            }[];
+                            masterEffects: number;
                         };
                     };
                 };

@@ -17,6 +17,8 @@ import { OutputsPanel } from './panels/outputs';
 import { AudioPanel } from './panels/audio';
 import { TransportPanel } from './panels/transport';
 import { DesksPanel } from './panels/desks';
+import { LayersPanel } from './panels/layers';
+import { ScenesPanel } from './panels/scenes';
 
 declare global {
   interface Window {
@@ -70,10 +72,12 @@ function App() {
       <main class="grid">
         <div class="col">
           <ProgramPanel />
+          <ScenesPanel />
           <TransportPanel />
           <BrowsePanel />
         </div>
         <div class="col">
+          <LayersPanel />
           <EffectsPanel />
           <GeneratorPanel />
           <PalettesPanel />

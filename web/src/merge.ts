@@ -34,6 +34,12 @@ export function merge(topic: string, data: unknown, patch: Partial<LiveState>): 
     case 'outputs':
       patch.outputs = e.data;
       break;
+    case 'layers':
+      patch.layers = e.data;
+      break;
+    case 'scenes':
+      patch.scenes = e.data;
+      break;
     case 'library':
       patch.libraryVersion = live().libraryVersion + 1;
       break;

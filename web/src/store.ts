@@ -30,6 +30,10 @@ export interface TopicState {
   live: LiveValues;
   /** The clip on each bus (GET /transport): at once on a change, several times a second while one plays. */
   transport: Got<'/transport'>;
+  /** The layer stack (GET /layers): on every change to it. */
+  layers: Got<'/layers'>;
+  /** The saved scenes (GET /scenes): on every save, replace and delete. */
+  scenes: Got<'/scenes'>;
 }
 
 /** One modulated input's applied value (per component for point2D and color inputs). */
@@ -83,6 +87,10 @@ export interface LiveState {
   transport: TopicState['transport'] | null;
   /** Milliseconds since page load when `transport` arrived (the panel moves the position on from there). */
   transportAt: number;
+  /** The latest `layers` state; null before the layer panel read it. */
+  layers: TopicState['layers'] | null;
+  /** The latest `scenes` state; null before the scene row read it. */
+  scenes: TopicState['scenes'] | null;
   /** Whether modulation is frozen (POST /modulation/freeze). */
   frozen: boolean;
   notice: string;
@@ -116,6 +124,8 @@ let state: LiveState = {
   live: null,
   transport: null,
   transportAt: 0,
+  layers: null,
+  scenes: null,
   frozen: false,
   notice: '',
   lastEventAt: 0,

@@ -30,6 +30,9 @@ function slot(): Promise<() => void> {
   });
 }
 
+/** Whether the last answer for url was an error (a caller that polls waits a little before asking again). */
+export const thumbFailed = (url: string): boolean => cache.get(url)?.failed === true;
+
 export const thumbUrl = (url: string): string => (url.includes('?') ? url : `${url}?size=${SIZE}&format=jpg`);
 
 /** The cached image for url, fetched (or revalidated) when wanted differs from the ETag held. */

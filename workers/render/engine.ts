@@ -34,6 +34,7 @@ import type { MixStage } from './mix-stage.js';
 import { Layer, type EffectRunner, type LayerDeps, type SourceOutcome } from './layer.js';
 import type { FuseStep } from './fuse/fuser.js';
 import { Compositor, type ComposeLayer } from './compose/compositor.js';
+import { PictureStage } from './picture-stage.js';
 import { ThumbSchedule } from './thumb-schedule.js';
 import { ThumbStage } from './thumb-stage.js';
 import { ModulationStage } from './modulation/stage.js';
@@ -56,7 +57,10 @@ export class RenderEngine {
   private transitionDescs: IsfDescriptor[] = [];
   private noSignal: IsfDescriptor | null = null;
   private readonly layerDeps: LayerDeps;
+  /** Blends layers over a base with the blend-mode files (workers/render/compose/). */
   readonly compositor: Compositor;
+  /** A scene recall's whole-picture transition (the old output held, the new picture blended over it). */
+  private readonly picture: PictureStage;
   /** Splits the enabled chain into fused runs and single effects (workers/render/fuse/). */
   readonly fuse: Fuser;
   private readonly thumbs: ThumbStage;
@@ -191,8 +195,9 @@ export class RenderEngine {
         onShown: (id, error) => this.onShown(id, error),
       },
     };
+    this.picture = new PictureStage(gl, this.quad, rw, rh, this.transitions);
     this.setLayers([{ id: 1, opacity: 1, blend: 'normal', mute: false, solo: false, selected: true }]);
-    this.compositor = new Compositor(gl, this.quad, rw, rh);
+    this.compositor = new Compositor(gl, this.quad, rw, rh, { cacheLimit: opts.programCache?.composed });
     this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
@@ -267,6 +272,11 @@ export class RenderEngine {
     return results.filter((r) => !noSignal || r.type !== noSignal.type || r.kind !== noSignal.kind);
   }
 
+  /** The layer blend modes (the compositor compiles them); returns the compile results of what changed. */
+  setBlends(items: IsfDescriptor[]): CompileResult[] {
+    return this.compositor.setBlends(items);
+  }
+
   /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.readback = ring ? (this.readback?.ring === ring ? this.readback : new ProgramReadback(ring)) : null;
@@ -290,6 +300,7 @@ export class RenderEngine {
     for (const slot of this.chain.all()) slot.instance.program.resize(w, h);
     for (const l of this.order) l.resize(w, h);
     this.compositor.resize(w, h);
+    this.picture.resize(w, h);
     this.fuse.resize(w, h);
     for (const t of this.ping) {
       this.nearest.delete(t);
@@ -341,6 +352,8 @@ export class RenderEngine {
       l.set(w);
       return l;
     });
+    // The composition of this stack compiles in idle time, not on the frame that first needs it.
+    if (this.order.length > 1) this.compositor?.prepare(this.order.map((l) => l.blend));
   }
 
   private makeLayer(id: number): Layer {
@@ -352,6 +365,7 @@ export class RenderEngine {
 
   setTransitions(descs: IsfDescriptor[]): CompileResult[] {
     this.transitionDescs = descs;
+    this.picture.setTransitions(descs);
     let results: CompileResult[] = [];
     // The pool is shared: the first mixer compiles, the others only learn the list.
     for (const [i, l] of this.order.entries()) {
@@ -359,6 +373,11 @@ export class RenderEngine {
       if (i === 0) results = r;
     }
     return results;
+  }
+
+  /** Holds the output as it is and blends the coming pictures over it with `transition` (a scene recall). */
+  startPicture(transition: string, durationMs: number): void {
+    this.picture.start(this.output.target.texture, transition, durationMs);
   }
 
   /** Queues a source switch on a layer; it happens on the first frame the new source can draw, unless its deadline passes. */
@@ -415,10 +434,11 @@ export class RenderEngine {
       if (this.timer === null) return;
       // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
       this.runThumbs();
-      // One spare per idle slot: effects and generators first, then transitions.
+      // One spare per idle slot: effects and generators first, then transitions, then layer compositions.
       if (this.next - performance.now() > 2) {
         if (this.pool.pending() > 0) this.pool.refill();
-        else this.transitions.refill();
+        else if (this.transitions.pending() > 0) this.transitions.refill();
+        else this.compositor.idle();
       }
       // Fused programs compile one step at a time in the idle time (see Fuser.idle).
       this.fuse.idle(this.next - performance.now(), this.period);
@@ -466,7 +486,8 @@ export class RenderEngine {
     const enabled = this.chain.enabled();
     // A scaled picture always takes the output pass: it is the one upscale into the output size.
     const full = this.renderWidth === this.width && this.renderHeight === this.height;
-    const direct = full && this.output.passThrough();
+    const pic = this.picture.progress(now);
+    const direct = full && this.output.passThrough() && pic === null;
     const out = this.output.target;
     let [a, b] = this.ping;
     const only = visible.length === 1 && visible[0]!.opacity >= 1 && visible[0]!.blend === 'normal' ? visible[0]! : null;
@@ -478,9 +499,13 @@ export class RenderEngine {
       [a, b] = this.runSteps(this.fuse.plan(own), a, b, direct && enabled.length === 0 ? out : null);
     } else {
       for (const l of visible) this.drawLayer(l, a, b);
-      this.compose(a, visible);
+      this.compose(direct && enabled.length === 0 ? out : a, visible);
     }
     [a, b] = this.runSteps(this.fuse.plan(enabled), a, b, direct ? out : null);
+    if (pic !== null) {
+      this.picture.draw(b, ctx, pic, a);
+      [a, b] = [b, a];
+    }
     // Fired events have had their frame.
     this.chain.endFrame();
     if (!direct) {
@@ -628,6 +653,7 @@ export class RenderEngine {
     for (const l of this.order) l.destroy();
     this.layers.clear();
     this.order = [];
+    this.picture.destroy();
     this.transitions.destroy();
     this.compositor.destroy();
     this.thumbs.destroy();

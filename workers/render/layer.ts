@@ -104,7 +104,11 @@ export class Layer {
     const old = this.source.pending;
     if (old) {
       this.source.drop(old.source);
-      this.d.events.onSource({ ...this.outcome(old.id, old.key, false), reason: 'superseded', message: 'a later selection replaced this one before it drew a frame' });
+      this.d.events.onSource({
+        ...this.outcome(old.id, old.key, false),
+        reason: 'superseded',
+        message: 'a later selection replaced this one before it drew a frame',
+      });
     }
     this.source.pending = { id, key, deadline, source: built };
   }
@@ -115,7 +119,11 @@ export class Layer {
     const old = this.source.pendingCue;
     if (old) {
       this.source.drop(old.source);
-      this.d.events.onCue({ ...this.outcome(old.id, old.key, false), reason: 'superseded', message: 'a later cue replaced this one before it had a frame' });
+      this.d.events.onCue({
+        ...this.outcome(old.id, old.key, false),
+        reason: 'superseded',
+        message: 'a later cue replaced this one before it had a frame',
+      });
     }
     this.source.pendingCue = { id, key, deadline, source: built };
   }
@@ -124,7 +132,11 @@ export class Layer {
     try {
       return this.source.build(spec, this.d.generators());
     } catch (err) {
-      answer({ ...this.outcome(id, key, false), reason: err instanceof ProgramLoadError ? 'load-failed' : 'failed', message: (err as Error).message });
+      answer({
+        ...this.outcome(id, key, false),
+        reason: err instanceof ProgramLoadError ? 'load-failed' : 'failed',
+        message: (err as Error).message,
+      });
       return null;
     }
   }
@@ -159,7 +171,11 @@ export class Layer {
     if (switching && Date.now() > switching.deadline) {
       this.source.drop(switching.source);
       this.source.pending = null;
-      this.d.events.onSource({ ...this.outcome(switching.id, switching.key, false), reason: 'expired', message: 'no first frame before the activation deadline' });
+      this.d.events.onSource({
+        ...this.outcome(switching.id, switching.key, false),
+        reason: 'expired',
+        message: 'no first frame before the activation deadline',
+      });
       switching = null;
     }
     this.switching = switching && this.source.ready(switching.source) ? switching : null;
@@ -235,7 +251,11 @@ export class Layer {
     if (Date.now() > cue.deadline) {
       this.source.drop(cue.source);
       this.source.pendingCue = null;
-      this.d.events.onCue({ ...this.outcome(cue.id, cue.key, false), reason: 'expired', message: 'no first frame before the activation deadline' });
+      this.d.events.onCue({
+        ...this.outcome(cue.id, cue.key, false),
+        reason: 'expired',
+        message: 'no first frame before the activation deadline',
+      });
     } else if (this.source.ready(cue.source)) {
       this.source.pendingCue = null;
       this.source.setCued(cue.key, cue.source);

@@ -41,6 +41,7 @@ const kept: {
   buses: Map<number, Buses>;
   layers: LayerWire[] | null;
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
+  blends: Extract<MainToRender, { t: 'blends' }> | null;
   outputRing: SharedArrayBuffer | null;
   modulation: ModulationState;
   scale: RenderScaleSetting | undefined;
@@ -52,6 +53,7 @@ const kept: {
   buses: new Map(),
   layers: null,
   transitions: null,
+  blends: null,
   outputRing: null,
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
@@ -160,6 +162,7 @@ function recover(): void {
   engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
   if (kept.transitions) engine.setTransitions(kept.transitions.items);
+  if (kept.blends) engine.setBlends(kept.blends.items);
   const again = (spec: SourceSpec): SourceSpec => (spec.kind === 'ring' ? { ...spec, immediate: true } : spec);
   for (const l of engine.stack()) {
     const b = kept.buses.get(l.id);
@@ -184,7 +187,13 @@ let snapshotVersion = 0;
 function publishChain(layer?: number): void {
   snapshotVersion++;
   const chain = layer === undefined ? engine.chain : engine.layer(layer).chain;
-  post({ t: 'snapshot', version: snapshotVersion, items: chain.items(), entries: chain.entries(), ...(layer !== undefined ? { layer } : {}) });
+  post({
+    t: 'snapshot',
+    version: snapshotVersion,
+    items: chain.items(),
+    entries: chain.entries(),
+    ...(layer !== undefined ? { layer } : {}),
+  });
 }
 
 const statsTimer = setInterval(() => post({ t: 'stats', stats: engine.snapshotStats() }), 250);
@@ -243,6 +252,9 @@ function handle(m: MainToRender): void {
     case 'shown':
       engine.waitShown(m.id, m.key, m.afterFrame, m.deadline, m.layer);
       return;
+    case 'picture-transition':
+      engine.startPicture(m.transition, m.durationMs);
+      return;
     case 'layers':
       kept.layers = m.layers;
       for (const id of kept.buses.keys()) if (!m.layers.some((l) => l.id === id)) kept.buses.delete(id);
@@ -263,6 +275,12 @@ function handle(m: MainToRender): void {
       // Reported like the catalog's programs, so the main thread lists them among the files that did not load.
       for (const r of engine.setTransitions(m.items)) {
         post({ t: 'compiled', type: r.type, kind: 'transition', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
+      }
+      return;
+    case 'blends':
+      kept.blends = m;
+      for (const r of engine.setBlends(m.items)) {
+        post({ t: 'compiled', type: r.type, kind: 'blend', ok: r.ok, ...(r.error !== undefined ? { error: r.error } : {}) });
       }
       return;
     case 'generator-values': {

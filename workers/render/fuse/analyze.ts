@@ -116,7 +116,7 @@ function run(desc: IsfDescriptor): Analysis {
 }
 
 /** The one `void main()` at the top level: header start and body braces. */
-function findMain(src: string): { start: number; open: number; close: number } | null {
+export function findMain(src: string): { start: number; open: number; close: number } | null {
   const found = [...src.matchAll(/\bvoid\s+main\s*\(\s*(void\s*)?\)\s*\{/g)];
   if (found.length !== 1) return null;
   const m = found[0]!;
@@ -159,7 +159,7 @@ function inLoop(src: string, from: number, at: number): boolean {
  * `,` or `;`, and each identifier after a top-level `,` of a variable declaration. Null when a statement does not
  * look like a declaration (a name that is a keyword).
  */
-function topLevelNames(src: string): string[] | null {
+export function topLevelNames(src: string): string[] | null {
   const names: string[] = [];
   // Preprocessor lines are not statements.
   const code = src.replace(/^[ \t]*#[^\n]*/gm, (l) => ' '.repeat(l.length));
