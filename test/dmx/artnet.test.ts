@@ -171,10 +171,8 @@ test('source select (n-th of GET /sources), pause and a 16-bit position show the
 });
 
 test('layer 1: opacity (HTTP and output pixels), blend, mute and its chain parameters', async () => {
-  // A still colour, so what the output shows at each opacity is comparable; the dimmer just under full keeps the
-  // output's grading pass running (a composed picture reaches the output through it).
+  // A still colour, so what the output shows at each opacity is comparable.
   assert.is((await post('/sources/select', { id: 'source:solid_color' })).status, 200);
-  await frame({ [CH.dimmer]: 254 });
   const level = async () => {
     const [px] = await sampleOutput(s.base);
     return px![0]! + px![1]! + px![2]!;
@@ -183,12 +181,13 @@ test('layer 1: opacity (HTTP and output pixels), blend, mute and its chain param
   const full = await level();
   await frame({ [CH.opacity]: 0 });
   await until(async () => (await get('/layers')).layers[0].opacity === 0);
+  await until(async () => (await level()) === 0);
   await frame({ [CH.opacity]: 128 });
   await until(async () => (await get('/layers')).layers[0].opacity === 128 / 255);
   // Half opacity over black: about half the level.
   await until(async () => Math.abs((await level()) - full / 2) < full / 8);
-  await frame({ [CH.opacity]: 255, [CH.dimmer]: 255 });
-  await until(async () => (await get('/global')).dimmer === 1);
+  await frame({ [CH.opacity]: 255 });
+  await until(async () => (await level()) === full);
   const blends = (await get('/dmx/personality')).blendModes;
   assert.equal(blends, (await get('/layers')).blends);
   await frame({ [CH.blend]: blends.indexOf('screen') + 1, [CH.mute]: 255 });
