@@ -30,6 +30,8 @@ const ALL = [
   'show-soak',
   'transport-seek',
   'layers',
+  'layers-engine',
+  'scenes',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

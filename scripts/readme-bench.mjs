@@ -48,6 +48,8 @@ for (const name of [
   'dmx',
   'midi',
   'layers',
+  'layers-engine',
+  'scenes',
 ]) {
   let table;
   try {

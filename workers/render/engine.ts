@@ -132,6 +132,8 @@ export class RenderEngine {
       audio?: { block: SharedArrayBuffer; tempo: SharedArrayBuffer };
       programCache?: RenderInit['programCache'];
       scale?: RenderScaleSetting;
+      /** Composition of two or more layers; onePass false draws one pass per layer (benches compare the two). */
+      compose?: { onePass?: boolean };
     } = {},
   ) {
     this.period = 1000 / fps;
@@ -197,7 +199,10 @@ export class RenderEngine {
     };
     this.picture = new PictureStage(gl, this.quad, rw, rh, this.transitions);
     this.setLayers([{ id: 1, opacity: 1, blend: 'normal', mute: false, solo: false, selected: true }]);
-    this.compositor = new Compositor(gl, this.quad, rw, rh, { cacheLimit: opts.programCache?.composed });
+    this.compositor = new Compositor(gl, this.quad, rw, rh, {
+      cacheLimit: opts.programCache?.composed,
+      onePass: opts.compose?.onePass,
+    });
     this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
