@@ -45,6 +45,8 @@ for (const name of [
   'show',
   'show-soak',
   'transport-seek',
+  'dmx',
+  'midi',
   'layers',
   'layers-engine',
   'scenes',

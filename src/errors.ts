@@ -33,6 +33,7 @@ export const ERRORS = {
   PRESET_EXISTS: { status: 409, message: 'an effect preset of that name exists; send overwrite: true to replace it' },
   NOT_A_GENERATOR: { status: 409, message: 'the program source is not a generator, so it has no parameters' },
   NOT_A_CLIP: { status: 409, message: 'the source on that bus is not a media clip, so it has no transport' },
+  MIDI_LEARN_BUSY: { status: 409, message: 'a MIDI learn is already waiting for a message; nothing was bound' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'the Range header asks for no byte of the file' },
@@ -51,6 +52,7 @@ export const ERRORS = {
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
   AUDIO_BUSY: { status: 503, message: 'the audio worker did not take the command (it is restarting); nothing changed; retry' },
   STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },
+  MIDI_LEARN_TIMEOUT: { status: 504, message: 'no MIDI message arrived within the learn time; nothing was bound' },
   ACTIVATION_TIMEOUT: {
     status: 504,
     message: `activation did not complete within ${activationTimeoutMs} ms; the previous source keeps driving the output`,

@@ -267,3 +267,42 @@ export const LAYER_LIMITS = {
   scenesMax: 64,
   sceneNameMax: 64,
 } as const;
+
+/** DMX over the network (Art-Net ArtDmx and sACN E1.31 data packets). */
+export const DMX_LIMITS = {
+  /** Largest datagram read: a full sACN data packet (its header and a whole universe) fits; larger ones are refused unread. */
+  packetMaxBytes: 638,
+  /** Packets per sender address per second, well above a desk's full frame rate on a few universes; the excess is dropped unread and counted. */
+  packetsPerSenderPerSecond: 400,
+  /** Packets per second from all senders together. */
+  packetsPerSecond: 1200,
+  /** Senders remembered for packet budgets; past it new senders share one budget. */
+  sendersMax: 64,
+  /** Default signal-loss time (ms) before `dmx.lossAction` applies. */
+  lossMsDefault: 2000,
+  /** Layers and effect parameters the personality can address, so its footprint stays within one universe. */
+  layersMax: 8,
+  paramsMax: 16,
+} as const;
+
+/** MIDI controllers. */
+export const MIDI_LIMITS = {
+  /** Messages per port per second read; the excess is dropped unread and counted. */
+  messagesPerPortPerSecond: 1000,
+  /** Messages per second over all ports together. */
+  messagesPerSecond: 3000,
+  /** Mappings held (config, the mappings folder and learned ones together). */
+  mappingsMax: 512,
+  /** Bytes of one mappings file read from the mappings folder. */
+  mappingFileMaxBytes: 256 * 1024,
+  /** How long POST /midi/learn waits for a message. */
+  learnTimeoutMs: 10_000,
+  /** Port names: longer ones are cut. */
+  portNameMaxLength: 128,
+  /** How often the ports are listed again (hot-plug). */
+  portScanMs: 2000,
+  /** Feedback messages kept for GET /midi's recent list. */
+  recentFeedback: 32,
+  /** Feedback messages sent per second over all ports, so a burst of state changes cannot flood a controller. */
+  feedbackPerSecond: 1000,
+} as const;

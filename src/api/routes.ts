@@ -49,6 +49,8 @@ import { recordingRoutes } from './recordings.js';
 import { previewRoutes } from './preview.js';
 import { eventsRoutes } from './events.js';
 import { oscRoutes } from './osc.js';
+import { dmxRoutes, type DmxRouteDeps } from './dmx.js';
+import { midiRoutes, type MidiRouteDeps } from './midi.js';
 import { testHookRoutes } from './test-hooks.js';
 import { catalogRoutes } from './catalog.js';
 import { uiRoutes, loadUiAssets } from './ui.js';
@@ -92,6 +94,8 @@ export interface RouteDeps {
   /** The test hook routes (VJD_TEST_HOOKS=1). */
   testHooks: boolean;
   log: Logger;
+  /** The desk transports' state (DMX; absent in a route table built without them). */
+  desks?: { dmx: DmxRouteDeps; midi: MidiRouteDeps };
 }
 
 /** Every route this server serves, in the order the router and the OpenAPI description list them. */
@@ -199,6 +203,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       chain: () => chainWithInputs({ render: show.render, catalog, modulation: show.modulation }),
       osc: () => ctx.osc(),
     }),
+    ...(d.desks ? [...dmxRoutes(d.desks.dmx), ...midiRoutes(d.desks.midi, d.testHooks)] : []),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),

@@ -27,6 +27,7 @@ import { liveValuesOf } from '../events/live-topic.js';
 import { eventTopics } from '../events/topics.js';
 import { EventHub } from '../events/socket.js';
 import { OscServer } from '../osc/server.js';
+import { createDesks } from './desks.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -106,7 +107,7 @@ export async function serve(flags: Overrides): Promise<void> {
     addresses: () => addresses.get(listener.status.host, listener.status.port),
     license: () => license.current,
     apiKeyRequired: () => guard.enabled,
-    features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : [])].sort(),
+    features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : []), ...desks.features()].sort(),
     outputKinds: () => show.outputKinds(),
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
@@ -152,7 +153,8 @@ export async function serve(flags: Overrides): Promise<void> {
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
   });
-  const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log });
+  const desks = createDesks(loaded, show, log);
+  const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log, desks: desks.routes });
   router = compileRoutes(routes);
   const compiled = router;
 
@@ -164,9 +166,9 @@ export async function serve(flags: Overrides): Promise<void> {
     topics,
     dispatch,
     log,
-    () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false),
+    () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false) || desks.sendsFeedback(),
     () => hub?.wantsThumbnails ?? false,
-    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false),
+    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false) || desks.wantsTopic(topic),
   );
   hub = new EventHub({
     bus,
@@ -186,6 +188,8 @@ export async function serve(flags: Overrides): Promise<void> {
   bus.start();
   hub.start();
   await osc.start();
+  desks.bind(dispatch, bus);
+  await desks.start();
 
   const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
   const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
@@ -263,6 +267,7 @@ export async function serve(flags: Overrides): Promise<void> {
     hub?.stop();
     bus.stop();
     osc?.stop();
+    desks.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await listenerReport.settled();
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));

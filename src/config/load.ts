@@ -367,6 +367,8 @@ function merge(file: ConfigFile): Config {
     // Inputs of one's own without `input` select none: the embedded default names an input they may lack.
     // audioProblem has checked each input's fields for its kind.
     audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...(file.audio as Partial<AudioConfig> | undefined) },
+    dmx: { ...d.dmx, ...file.dmx, personality: { ...d.dmx.personality, ...file.dmx?.personality } },
+    midi: { ...d.midi, ...file.midi },
   };
 }
 

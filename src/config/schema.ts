@@ -5,6 +5,7 @@ import { OUTPUT_KIND_LIST, OUTPUT_KINDS, type OutputFields, type OutputKind } fr
 import type { KindField } from '../shared/output-kinds/types.js';
 import { AudioConfigSchema, DEFAULT_AUDIO, type AudioConfig } from './audio.js';
 import { InputUrl } from './input-url.js';
+import { DEFAULT_DMX, DEFAULT_MIDI, DmxConfigSchema, MidiConfigSchema, type DmxConfig, type MidiConfig } from './desks.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -257,6 +258,8 @@ export const ConfigFileSchema = Type.Object(
     ),
     outputs: Type.Optional(Type.Array(Output, { maxItems: 8, description: 'a list of at most 8 outputs' })),
     audio: Type.Optional(AudioConfigSchema),
+    dmx: Type.Optional(DmxConfigSchema),
+    midi: Type.Optional(MidiConfigSchema),
     recordings: Type.Optional(
       Type.Object(
         {
@@ -347,6 +350,8 @@ export interface Config {
    */
   recordings: { dir: string | null; shareEncoder: boolean };
   audio: AudioConfig;
+  dmx: DmxConfig;
+  midi: MidiConfig;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -389,6 +394,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   outputs: [],
   recordings: { dir: null, shareEncoder: true },
   audio: DEFAULT_AUDIO,
+  dmx: DEFAULT_DMX,
+  midi: DEFAULT_MIDI,
 });
 
 /** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */

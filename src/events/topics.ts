@@ -11,6 +11,8 @@ import { liveStream, type LiveValues } from './live-topic.js';
 export const AUDIO_TOPIC_MS = 34;
 /** The `transport` topic is read this often while someone subscribes (a playing clip's position moves on). */
 export const TRANSPORT_TOPIC_MS = 100;
+/** The `dmx` and `midi` topics are read this often while someone subscribes. */
+export const DESK_TOPIC_MS = 500;
 
 /** What the topics hook into: the store and services that change state, never individual routes. */
 export interface TopicSources {
@@ -73,5 +75,8 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     { name: 'layers', path: `${API_PREFIX}/layers`, inHello: false, optIn: true, signals: [s.onLayersChange] },
     { name: 'scenes', path: `${API_PREFIX}/scenes`, inHello: false, optIn: true, signals: [s.onScenesChange] },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
+    // Desk activity (packets, applied requests, loss, ports, feedback): read twice a second while someone subscribes.
+    { name: 'dmx', path: `${API_PREFIX}/dmx`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },
+    { name: 'midi', path: `${API_PREFIX}/midi`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },
   ];
 }

@@ -18,6 +18,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   global: 'Output-wide controls such as blackout and dimmer.',
   actions: 'Named actions, including the Effect Presets category.',
   modulation: 'Modulators that move inputs by themselves (LFOs, audio, beat, steps) and the freeze that holds them.',
+  desks: 'Lighting desks (Art-Net, sACN) and MIDI controllers: receiver state, the DMX personality, MIDI ports, mappings and learn.',
   docs: 'This description and its interactive documentation; always reachable without an API key.',
 };
 

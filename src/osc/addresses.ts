@@ -127,6 +127,20 @@ export function transportFeedback(d: Record<string, unknown>): OscMessage[] {
   return out;
 }
 
+/** Feedback of the `layers` topic: each layer's opacity, blend, mute and solo at its position's addresses. */
+function layersFeedback(d: Record<string, unknown>): OscMessage[] {
+  const layers = Array.isArray(d.layers) ? (d.layers as Array<Record<string, unknown>>) : [];
+  return layers.flatMap((l) => {
+    const at = `/vjd/layers/${String(l.layer)}`;
+    return [
+      { address: `${at}/opacity`, args: [{ type: 'f', value: Number(l.opacity) }] },
+      { address: `${at}/blend`, args: [{ type: 's', value: String(l.blend) }] },
+      { address: `${at}/mute`, args: [{ type: 'i', value: l.mute ? 1 : 0 }] },
+      { address: `${at}/solo`, args: [{ type: 'i', value: l.solo ? 1 : 0 }] },
+    ];
+  });
+}
+
 /** Where each level of the `audio` topic goes back out. */
 const AUDIO_ADDRESS = {
   level: '/vjd/audio/level',
@@ -179,6 +193,8 @@ export function feedbackFor(topic: string, data: unknown): OscMessage[] {
     }
     case 'transport':
       return transportFeedback(d);
+    case 'layers':
+      return layersFeedback(d);
     case 'status': {
       const fps = (d.render as { fps?: unknown } | undefined)?.fps;
       return typeof fps === 'number' ? [{ address: '/vjd/status/fps', args: [{ type: 'f', value: fps }] }] : [];

@@ -148,6 +148,17 @@ const ranged = await api.POST('/api/v1/tempo/range', { body: { min: 75, max: 150
 note('setTempoRange', ranged);
 const rangeMax: number | undefined = ranged.data?.range.max;
 void [audioState, bass, offsetMs, tempoSource, rangeMax];
+const dmxState = await api.GET('/api/v1/dmx');
+note('getDmx', dmxState);
+const dmxLoss: boolean | undefined = dmxState.data?.loss;
+const personality = await api.GET('/api/v1/dmx/personality');
+note('getDmxPersonality', personality);
+const fineChannel: number | null | undefined = personality.data?.channels[0]?.fineChannel;
+const midiState = await api.GET('/api/v1/midi');
+note('getMidi', midiState);
+const midiAvailable: boolean | undefined = midiState.data?.available;
+note('learnMidi', await api.POST('/api/v1/midi/learn', { body: { to: '/vjd/global/dimmer' } }));
+void [dmxLoss, fineChannel, midiAvailable];
 const transportNow = await api.GET('/api/v1/transport');
 note('getTransport', transportNow);
 const remainingS: number | null | undefined = transportNow.data?.program?.remainingS;

@@ -94,7 +94,9 @@ test('types generated from the served description compile with a client of every
       (status === 504 && (op.startsWith('select') || op === 'cueSource')) ||
       (op === 'getEvents' && status === 426) ||
       // The fixture's program is no media clip: its transport answers the documented 409 NOT_A_CLIP.
-      (/Transport/.test(op) && op !== 'getTransport' && status === 409);
+      (/Transport/.test(op) && op !== 'getTransport' && status === 409) ||
+      // The fixture runs with MIDI off: a learn is refused at once with the documented 400 instead of waiting.
+      (op === 'learnMidi' && status === 400);
     assert.ok(ok, `${op} answered ${status}`);
   }
   assert.is(typeof report.seen['version'], 'string');

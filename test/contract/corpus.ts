@@ -641,6 +641,24 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  getDmx: { method: 'GET', cases: () => [ok('receiver', A('/dmx'))] },
+  getDmxPersonality: { method: 'GET', cases: () => [ok('layout', A('/dmx/personality'))] },
+  getMidi: { method: 'GET', cases: () => [ok('midi', A('/midi'))] },
+  learnMidi: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/midi/learn');
+      // The fixture runs with MIDI off: a well-formed learn is refused at once instead of waiting for a message.
+      return [
+        p.ok('while MIDI is off', { to: '/vjd/global/dimmer', mode: 'absolute', feedback: true }, [400]),
+        p.bad('not a vjd address', { to: '/other/dimmer' }),
+        p.bad('no address', {}),
+        p.bad('unknown mode', { to: '/vjd/global/dimmer', mode: 'sideways' }),
+        p.bad('extra field', { to: '/vjd/global/dimmer', port: 'x' }),
+      ];
+    },
+  },
   getTempo: { method: 'GET', cases: () => [ok('tempo', A('/tempo'))] },
   tapTempo: {
     method: 'POST',

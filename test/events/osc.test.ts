@@ -256,6 +256,18 @@ test('feedback: a change over HTTP reaches the listening socket as the same addr
   await until(async () => heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === '/vjd/status/fps')));
 });
 
+test('feedback: a layer change over HTTP reaches the listening socket as /vjd/layers/{n}/…', async () => {
+  heard.length = 0;
+  const r = await req('POST', `${s.base}/api/v1/layers/opacity`, { body: { layer: 1, value: 0.25 } });
+  assert.is(r.status, 200, r.text);
+  const has = (address: string, type: string, value: unknown) =>
+    heard.some((p) => (p.packets ?? [p]).some((m: any) => m.address === address && m.args[0].type === type && m.args[0].value === value));
+  await until(
+    async () => has('/vjd/layers/1/opacity', 'f', 0.25) && has('/vjd/layers/1/blend', 's', 'normal') && has('/vjd/layers/1/mute', 'i', 0),
+  );
+  assert.is((await req('POST', `${s.base}/api/v1/layers/opacity`, { body: { layer: 1, value: 1 } })).status, 200);
+});
+
 test('feedback: an effect input set over HTTP reaches the listening socket as /vjd/effects/{index}/{input}, 0..1 over MIN..MAX', async () => {
   const available = (await get('/api/v1/effects/available')).items as Array<{
     type: string;

@@ -2798,7 +2798,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -2850,6 +2850,105 @@ export interface paths {
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["getOscQueryHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dmx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Art-Net/sACN receiver: protocol, universe, packets per second, last sender, signal loss */
+        get: operations["getDmx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightDmx"];
+        /**
+         * The Art-Net/sACN receiver: protocol, universe, packets per second, last sender, signal loss (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getDmxHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dmx/personality": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The media-server personality: each channel's number, name, range and meaning, for a desk's fixture builder */
+        get: operations["getDmxPersonality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightDmxPersonality"];
+        /**
+         * The media-server personality: each channel's number, name, range and meaning, for a desk's fixture builder (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getDmxPersonalityHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/midi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MIDI: whether device I/O works here, ports, mappings, counters and the latest feedback sent */
+        get: operations["getMidi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightMidi"];
+        /**
+         * MIDI: whether device I/O works here, ports, mappings, counters and the latest feedback sent (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getMidiHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/midi/learn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bind the next MIDI message (note, CC, pitch bend or program change) to an OSC address of vjd
+         * @description Waits up to 10000 ms for a message on any port and answers with the new mapping (saved in `<dataDir>/midi/learned.json`; a control learned again is bound anew). `to` is a controllable OSC address (README, OSC); `arg`, `mode` and `feedback` are as in config `midi.mappings`. 400 INVALID_REQUEST for an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).
+         */
+        post: operations["learnMidi"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightMidiLearn"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -2924,7 +3023,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -3587,6 +3686,35 @@ export interface components {
                 };
             };
         };
+        /** @description 409 MIDI_LEARN_BUSY: a MIDI learn is already waiting for a message; nothing was bound */
+        MIDI_LEARN_BUSY: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "MIDI_LEARN_BUSY",
+                 *       "message": "a MIDI learn is already waiting for a message; nothing was bound"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "MIDI_LEARN_BUSY";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 413 PAYLOAD_TOO_LARGE: request body is larger than the limit */
         PAYLOAD_TOO_LARGE: {
             headers: {
@@ -4023,6 +4151,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "STATE_NOT_SAVED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 504 MIDI_LEARN_TIMEOUT: no MIDI message arrived within the learn time; nothing was bound */
+        MIDI_LEARN_TIMEOUT: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "MIDI_LEARN_TIMEOUT",
+                 *       "message": "no MIDI message arrived within the learn time; nothing was bound"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "MIDI_LEARN_TIMEOUT";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -23108,6 +23265,596 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    getDmx: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver state */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description dmx.enabled */
+                        enabled: boolean;
+                        /** @description false while dmx.enabled is false or the port could not be bound */
+                        listening: boolean;
+                        /** @enum {string} */
+                        protocol: "artnet" | "sacn";
+                        universe: number;
+                        /** @description first channel of the personality */
+                        address: number;
+                        host: string;
+                        port: number;
+                        /** @description datagrams received */
+                        packets: number;
+                        /** @description datagrams in the last second */
+                        packetsPerSecond: number;
+                        /** @description valid frames of the configured universe */
+                        frames: number;
+                        /** @description requests made from changed channels and accepted */
+                        applied: number;
+                        /** @description requests refused by their route or channel values with no meaning, and malformed or remote packets */
+                        rejected: number;
+                        /** @description packets over the per-sender or overall budget, dropped unread */
+                        dropped: number;
+                        /** @description packets refused by the strict reader */
+                        malformed: number;
+                        /** @description valid frames of another universe */
+                        wrongUniverse: number;
+                        /** @description packets from other hosts without dmx.allowRemote */
+                        remoteRefused: number;
+                        /** @description address of the last sender of a valid frame */
+                        lastSource: string | null;
+                        /** @description no frame for dmx.lossMs (or an sACN stream ended) since the last one */
+                        loss: boolean;
+                        /** @enum {string} */
+                        lossAction: "hold" | "black";
+                        /** @description signal losses since start */
+                        losses: number;
+                        /** @description ms from arrival to the reply of the last request it made, over the latest 256 that made one */
+                        applyMs: {
+                            /** @description samples in the window */
+                            count: number;
+                            p50: number | null;
+                            p99: number | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightDmx: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getDmxHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver state */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDmxPersonality: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the channel layout */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: number;
+                        /** @description channels the personality takes */
+                        footprint: number;
+                        layers: number;
+                        params: number;
+                        /** @description blend values 1, 2, … in order */
+                        blendModes: string[];
+                        channels: {
+                            /** @description DMX channel (1-based, dmx.address included); above 512 it is outside the universe */
+                            channel: number;
+                            /** @description the fine channel of a 16-bit attribute */
+                            fineChannel: number | null;
+                            name: string;
+                            /** @description 1-based layer; null for the master block */
+                            layer: number | null;
+                            range: (number)[];
+                            meaning: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightDmxPersonality: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getDmxPersonalityHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the channel layout */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getMidi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the MIDI state */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description midi.enabled */
+                        enabled: boolean;
+                        /** @description whether device I/O works on this box (the MIDI library loads and the ALSA sequencer opens) */
+                        available: boolean;
+                        /** @description why device I/O is unavailable or MIDI is off; null when it works */
+                        reason: string | null;
+                        /** @description input ports open now */
+                        inputs: string[];
+                        /** @description output ports open now (feedback goes to them) */
+                        outputs: string[];
+                        /** @description mappings in force: config, the <dataDir>/midi files and learned ones */
+                        mappings: number;
+                        /** @description messages received */
+                        received: number;
+                        /** @description requests made from mapped messages and accepted */
+                        applied: number;
+                        /** @description requests refused by their route or address */
+                        rejected: number;
+                        /** @description messages refused by the strict reader */
+                        malformed: number;
+                        /** @description messages over the per-port or overall budget, or past the backlog */
+                        dropped: number;
+                        /** @description feedback messages sent */
+                        feedbackSent: number;
+                        /** @description a learn waits for a message */
+                        learning: boolean;
+                        /** @description the BPM last taken from MIDI clock (midi.clock) */
+                        clockBpm: number | null;
+                        /** @description the last 32 feedback messages, oldest first */
+                        recentFeedback: {
+                            port: string | null;
+                            bytes: number[];
+                        }[];
+                        /** @description ms from arrival to the reply of the last request it made, over the latest 256 that made one */
+                        applyMs: {
+                            /** @description samples in the window */
+                            count: number;
+                            p50: number | null;
+                            p99: number | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightMidi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getMidiHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the MIDI state */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    learnMidi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an OSC address of vjd (README, OSC) */
+                    to: string;
+                    /** @description a fixed argument: a string or a number */
+                    arg?: string | number;
+                    /**
+                     * @description "absolute", "trigger", "toggle", "relative" (two's complement) or "relativeOffset" (64 is no move)
+                     * @enum {string}
+                     */
+                    mode?: "absolute" | "trigger" | "toggle" | "relative" | "relativeOffset";
+                    /** @description true or false */
+                    feedback?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the mapping bound */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description an object {type, to, ...} */
+                        mapping: {
+                            /** @description part of an input port name */
+                            port?: string;
+                            /** @description an integer from 1 to 16 */
+                            channel?: number;
+                            /**
+                             * @description "note", "cc", "cc14" (MSB controller 0-31 with its LSB 32 higher), "pitch" or "program"
+                             * @enum {string}
+                             */
+                            type: "note" | "cc" | "cc14" | "pitch" | "program";
+                            /** @description an integer from 0 to 127 */
+                            number?: number;
+                            /** @description an OSC address of vjd (README, OSC) */
+                            to: string;
+                            /** @description a fixed argument: a string or a number */
+                            arg?: string | number;
+                            /**
+                             * @description "absolute", "trigger", "toggle", "relative" (two's complement) or "relativeOffset" (64 is no move)
+                             * @enum {string}
+                             */
+                            mode?: "absolute" | "trigger" | "toggle" | "relative" | "relativeOffset";
+                            /** @description true or false */
+                            feedback?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["MIDI_LEARN_BUSY"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["MIDI_LEARN_TIMEOUT"];
+        };
+    };
+    preflightMidiLearn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
         };
     };
     getDocs: {

@@ -16,6 +16,7 @@ import { PalettesPanel, ActionsPanel } from './panels/palettes';
 import { OutputsPanel } from './panels/outputs';
 import { AudioPanel } from './panels/audio';
 import { TransportPanel } from './panels/transport';
+import { DesksPanel } from './panels/desks';
 import { LayersPanel } from './panels/layers';
 import { ScenesPanel } from './panels/scenes';
 
@@ -85,6 +86,7 @@ function App() {
           <AudioPanel />
           <ActionsPanel />
           <OutputsPanel />
+          <DesksPanel />
         </div>
       </main>
     </>

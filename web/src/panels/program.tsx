@@ -105,6 +105,8 @@ export function ProgramPanel() {
           class={global.blackout ? 'danger on' : 'danger'}
           aria-pressed={global.blackout}
           data-testid="blackout"
+          data-osc="/vjd/global/blackout"
+          data-osc-mode="toggle"
           onClick={async () => {
             const r = await call('POST', '/global/blackout', { body: { enabled: !global.blackout } });
             if (!r.ok) notify(problem(r));
@@ -122,6 +124,7 @@ export function ProgramPanel() {
             step={0.01}
             value={shown}
             data-testid="dimmer"
+            data-osc="/vjd/global/dimmer"
             onInput={(e) => {
               const v = Number(e.currentTarget.value);
               setDimmer(v);

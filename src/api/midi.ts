@@ -1,0 +1,143 @@
+// GET /midi (ports, mappings, counters, recent feedback), POST /midi/learn (bind the next message to an OSC address
+// of vjd), and with test hooks POST /_test/midi: a raw message into the same entry the device ports use.
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import { ApiError } from '../errors.js';
+import { MIDI_LIMITS } from '../limits.js';
+import { MidiMappingSchema, type MidiMapping } from '../config/desks.js';
+import { OSC_TABLE } from '../osc/table.js';
+import type { LearnSpec } from '../midi/service.js';
+
+export interface MidiRouteDeps {
+  stats(): Static;
+  learn(spec: LearnSpec): Promise<MidiMapping>;
+  enabled(): boolean;
+  receive(port: string, bytes: number[]): void;
+}
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+const Latency = Type.Object(
+  {
+    count: count('samples in the window'),
+    p50: Type.Union([Type.Number(), Type.Null()]),
+    p99: Type.Union([Type.Number(), Type.Null()]),
+  },
+  { description: 'ms from arrival to the reply of the last request it made, over the latest 256 that made one' },
+);
+
+const MidiState = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'midi.enabled' }),
+    available: Type.Boolean({ description: 'whether device I/O works on this box (the MIDI library loads and the ALSA sequencer opens)' }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'why device I/O is unavailable or MIDI is off; null when it works' }),
+    inputs: Type.Array(Type.String(), { description: 'input ports open now' }),
+    outputs: Type.Array(Type.String(), { description: 'output ports open now (feedback goes to them)' }),
+    mappings: count('mappings in force: config, the <dataDir>/midi files and learned ones'),
+    received: count('messages received'),
+    applied: count('requests made from mapped messages and accepted'),
+    rejected: count('requests refused by their route or address'),
+    malformed: count('messages refused by the strict reader'),
+    dropped: count('messages over the per-port or overall budget, or past the backlog'),
+    feedbackSent: count('feedback messages sent'),
+    learning: Type.Boolean({ description: 'a learn waits for a message' }),
+    clockBpm: Type.Union([Type.Number(), Type.Null()], { description: 'the BPM last taken from MIDI clock (midi.clock)' }),
+    recentFeedback: Type.Array(
+      Type.Object({ port: Type.Union([Type.String(), Type.Null()]), bytes: Type.Array(Type.Integer({ minimum: 0, maximum: 255 })) }),
+      { description: `the last ${MIDI_LIMITS.recentFeedback} feedback messages, oldest first` },
+    ),
+    applyMs: Latency,
+  },
+  { description: 'MIDI controllers' },
+);
+type Static = import('typebox').Static<typeof MidiState>;
+
+const LearnBody = Type.Object(
+  {
+    to: MidiMappingSchema.properties.to,
+    arg: MidiMappingSchema.properties.arg,
+    mode: MidiMappingSchema.properties.mode,
+    feedback: MidiMappingSchema.properties.feedback,
+  },
+  { additionalProperties: false },
+);
+
+/** Whether `to` is an OSC address that takes control (not a feedback-only one). */
+function controllable(to: string): boolean {
+  const rest = to.slice('/vjd/'.length);
+  return OSC_TABLE.some((e) => e.map !== undefined && (e.pattern ? e.pattern.test(rest) : e.address === to));
+}
+
+export function midiRoutes(d: MidiRouteDeps, testHooks: boolean): RouteDef[] {
+  const routes: RouteDef[] = [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/midi`,
+      auth: 'required',
+      operationId: 'getMidi',
+      summary: 'MIDI: whether device I/O works here, ports, mappings, counters and the latest feedback sent',
+      tags: ['desks'],
+      feature: 'desks',
+      schema: {},
+      responses: { 200: { description: 'the MIDI state', schema: MidiState } },
+      errors: [],
+      handler: () => ({ json: d.stats() }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/midi/learn`,
+      auth: 'required',
+      operationId: 'learnMidi',
+      summary: 'Bind the next MIDI message (note, CC, pitch bend or program change) to an OSC address of vjd',
+      description:
+        `Waits up to ${MIDI_LIMITS.learnTimeoutMs} ms for a message on any port and answers with the new mapping (saved in \`<dataDir>/midi/learned.json\`; a control learned again is bound anew). ` +
+        '`to` is a controllable OSC address (README, OSC); `arg`, `mode` and `feedback` are as in config `midi.mappings`. ' +
+        '400 INVALID_REQUEST for an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).',
+      tags: ['desks'],
+      feature: 'desks',
+      schema: { body: LearnBody },
+      responses: {
+        200: {
+          description: 'the mapping bound',
+          schema: Type.Object({ success: Type.Literal(true), mapping: MidiMappingSchema }),
+        },
+      },
+      errors: ['INVALID_REQUEST', 'MIDI_LEARN_BUSY', 'MIDI_LEARN_TIMEOUT'],
+      handler: async (req) => {
+        if (!d.enabled()) throw new ApiError('INVALID_REQUEST', 'MIDI is off: set midi.enabled to true');
+        if (!controllable(req.body.to))
+          throw new ApiError('INVALID_REQUEST', `${req.body.to.slice(0, 256)} is not an OSC address vjd takes control on`);
+        const spec: LearnSpec = { to: req.body.to };
+        if (req.body.arg !== undefined) spec.arg = req.body.arg;
+        if (req.body.mode !== undefined) spec.mode = req.body.mode;
+        if (req.body.feedback !== undefined) spec.feedback = req.body.feedback;
+        return { json: { success: true as const, mapping: await d.learn(spec) } };
+      },
+    }),
+  ];
+  if (testHooks) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: `${API_PREFIX}/_test/midi`,
+        auth: 'required',
+        operationId: 'testMidi',
+        summary: 'Hand raw MIDI messages to the entry the device ports use (test hook)',
+        tags: ['test'],
+        hidden: true,
+        schema: {
+          body: Type.Object({
+            port: Type.String({ minLength: 1, maxLength: MIDI_LIMITS.portNameMaxLength }),
+            messages: Type.Array(Type.Array(Type.Integer({ minimum: 0, maximum: 255 }), { maxItems: 8 }), { maxItems: 1024 }),
+          }),
+        },
+        responses: { 200: { description: 'handed over' } },
+        errors: [],
+        handler: (req) => {
+          for (const m of req.body.messages) d.receive(req.body.port, m);
+          return { json: { success: true } };
+        },
+      }),
+    );
+  }
+  return routes;
+}

@@ -1,0 +1,240 @@
+// DMX over UDP (Art-Net or sACN, node:dgram and the strict readers in wire.ts): frames of the configured universe
+// become requests of the route table through the shared dispatch. Packets are admitted (sender, budget) before
+// they are read; only the latest frame waits while one applies, so a desk at full rate costs bounded work.
+import { createSocket, type Socket } from 'node:dgram';
+import { DMX_LIMITS } from '../limits.js';
+import { API_PREFIX } from '../http/route.js';
+import type { Logger } from '../log.js';
+import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
+import { LogBudget, WindowBudget } from '../osc/budgets.js';
+import { isLoopbackHost } from '../util/network.js';
+import { LatencyRing } from '../util/latency-ring.js';
+import type { DmxConfig as DmxSettings } from '../config/desks.js';
+import { RateCounter, type DmxStats } from './stats.js';
+import { DMX_PORT, readDmx, sacnGroup } from './wire.js';
+import { buildPersonality, type Personality } from './personality.js';
+import { FrameMapper, type DmxLookup } from './map.js';
+
+export type { DmxStats };
+
+const isLoopbackSender = (a: string): boolean => isLoopbackHost(a) || a.startsWith('::ffff:127.');
+
+export class DmxReceiver {
+  private socket: Socket | null = null;
+  readonly personality: Personality;
+  private readonly mapper: FrameMapper;
+  private readonly counts = {
+    packets: 0,
+    frames: 0,
+    applied: 0,
+    rejected: 0,
+    dropped: 0,
+    malformed: 0,
+    wrongUniverse: 0,
+    remoteRefused: 0,
+    losses: 0,
+  };
+  private readonly logBudget = new LogBudget();
+  private readonly packetBudget = new WindowBudget(
+    1000,
+    DMX_LIMITS.packetsPerSenderPerSecond,
+    DMX_LIMITS.packetsPerSecond,
+    DMX_LIMITS.sendersMax,
+  );
+  private lastSource: string | null = null;
+  private lastFrameAt = 0;
+  private loss = false;
+  /** The last frame whose requests were made: the next frame acts only where it differs. */
+  private applied: Buffer | null = null;
+  private latest: Buffer | null = null;
+  private applying = false;
+  private lossTimer: NodeJS.Timeout | null = null;
+  private readonly rate = new RateCounter();
+  private readonly applyMs = new LatencyRing(256);
+  /** When the latest frame arrived (its latency starts there). */
+  private latestAt = 0;
+
+  constructor(
+    private readonly settings: DmxSettings,
+    private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
+    private readonly log: Logger,
+    lookup: DmxLookup,
+  ) {
+    this.personality = buildPersonality(settings.personality.layers, settings.personality.params);
+    this.mapper = new FrameMapper(this.personality, settings.address, lookup);
+  }
+
+  get port(): number {
+    return this.settings.port ?? DMX_PORT[this.settings.protocol];
+  }
+
+  get listening(): boolean {
+    return this.socket !== null;
+  }
+
+  /** Changes whenever something GET /dmx shows does (the status body's memo key). */
+  get version(): number {
+    const c = this.counts;
+    return c.packets + c.applied * 3 + c.rejected * 5 + c.losses * 7 + (this.loss ? 1e8 : 0) + (this.socket ? 1e9 : 0);
+  }
+
+  stats(): DmxStats {
+    const s = this.settings;
+    return {
+      enabled: s.enabled,
+      listening: this.socket !== null,
+      protocol: s.protocol,
+      universe: s.universe,
+      address: s.address,
+      host: s.host,
+      port: this.port,
+      ...this.counts,
+      packetsPerSecond: this.rate.perSecond(),
+      lastSource: this.lastSource,
+      loss: this.loss,
+      lossAction: s.lossAction,
+      applyMs: this.applyMs.view(),
+    };
+  }
+
+  start(): Promise<void> {
+    const s = this.settings;
+    if (!s.enabled) return Promise.resolve();
+    // sACN receivers share the port to each hear the multicast groups; Art-Net's port stays exclusive, as OSC's does.
+    const socket = createSocket({ type: s.host.includes(':') ? 'udp6' : 'udp4', reuseAddr: s.protocol === 'sacn' });
+    return new Promise((resolve) => {
+      socket.once('error', (err) => {
+        this.log.error({ host: s.host, port: this.port, err: err.message }, 'DMX could not listen; DMX control is off');
+        socket.close();
+        resolve();
+      });
+      socket.bind(this.port, s.host, () => {
+        socket.removeAllListeners('error');
+        socket.on('error', (err) => this.log.warn({ err: err.message }, 'DMX socket error'));
+        socket.on('message', (data, rinfo) => this.receive(data, rinfo.address));
+        // sACN desks send to the universe's multicast group; a loopback socket only hears unicast.
+        if (s.protocol === 'sacn' && !isLoopbackHost(s.host)) {
+          try {
+            socket.addMembership(sacnGroup(s.universe));
+          } catch (err) {
+            this.log.warn({ group: sacnGroup(s.universe), err: (err as Error).message }, 'sACN multicast join failed; unicast only');
+          }
+        }
+        this.socket = socket;
+        this.lossTimer = setInterval(() => this.checkLoss(), Math.max(20, Math.min(250, s.lossMs / 4)));
+        this.lossTimer.unref();
+        this.log.info(
+          { protocol: s.protocol, host: s.host, port: this.port, universe: s.universe, address: s.address },
+          'DMX listening (no authentication)',
+        );
+        resolve();
+      });
+    });
+  }
+
+  stop(): void {
+    if (this.lossTimer) clearInterval(this.lossTimer);
+    this.lossTimer = null;
+    this.socket?.close();
+    this.socket = null;
+  }
+
+  private receive(data: Buffer, from: string): void {
+    this.counts.packets++;
+    this.rate.count();
+    // DMX has no authentication: without allowRemote only this machine may drive the show.
+    if (!this.settings.allowRemote && !isLoopbackSender(from)) {
+      this.counts.remoteRefused++;
+      return this.warn(from, 'packet from another host refused (dmx.allowRemote is false)');
+    }
+    if (!this.packetBudget.take(from)) {
+      this.counts.dropped++;
+      return;
+    }
+    const read = readDmx(this.settings.protocol, data);
+    if (!read.ok) {
+      this.counts.malformed++;
+      return this.warn(from, read.reason);
+    }
+    if (read.frame === null) return;
+    if (read.frame.universe !== this.settings.universe) {
+      this.counts.wrongUniverse++;
+      return;
+    }
+    this.counts.frames++;
+    this.lastSource = from;
+    if (read.frame.terminated) return this.lose('the sender ended its stream');
+    this.lastFrameAt = Date.now();
+    if (this.loss) {
+      this.loss = false;
+      this.log.info({ from }, 'DMX signal back');
+    }
+    // A copy: the datagram may be larger than the frame, and the next frame replaces this one.
+    this.latest = Buffer.from(read.frame.slots);
+    this.latestAt = performance.now();
+    if (!this.applying) void this.drain();
+  }
+
+  /** Applies the latest frame, then any newer one that came meanwhile (frames in between are skipped). */
+  private async drain(): Promise<void> {
+    this.applying = true;
+    try {
+      while (this.latest) {
+        const cur = this.latest;
+        const arrived = this.latestAt;
+        this.latest = null;
+        const requests = this.mapper.map(this.applied, cur);
+        this.applied = cur;
+        for (const m of requests) {
+          if (m.kind === 'ignore') continue;
+          if (m.kind === 'bad') {
+            this.reject(m.reason);
+            continue;
+          }
+          const reply = await this.dispatch({ method: 'POST', path: m.path, body: m.body, trusted: true, awaitDurable: false });
+          if (reply.status < 300) this.counts.applied++;
+          else this.reject(`${m.path}: ${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
+        }
+        if (requests.some((m) => m.kind === 'request')) this.applyMs.add(performance.now() - arrived);
+      }
+    } catch (err) {
+      this.log.error({ err }, 'DMX frame failed');
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  private checkLoss(): void {
+    if (this.loss || this.lastFrameAt === 0) return;
+    if (Date.now() - this.lastFrameAt >= this.settings.lossMs) this.lose(`no frame for ${this.settings.lossMs} ms`);
+  }
+
+  private lose(why: string): void {
+    if (this.loss) return;
+    this.loss = true;
+    this.counts.losses++;
+    this.latest = null;
+    this.log.warn({ why, action: this.settings.lossAction }, 'DMX signal lost');
+    if (this.settings.lossAction !== 'black') return;
+    // When the signal returns every channel acts again, so the desk's own blackout channel decides.
+    this.applied = null;
+    void this.dispatch({
+      method: 'POST',
+      path: `${API_PREFIX}/global/blackout`,
+      body: { enabled: true },
+      trusted: true,
+      awaitDurable: false,
+    }).then((r) => (r.status < 300 ? undefined : this.reject(`blackout on loss: ${r.status}`)));
+  }
+
+  private reject(reason: string): void {
+    this.counts.rejected++;
+    this.warn('(dmx)', reason);
+  }
+
+  private warn(from: string, reason: string): void {
+    const suppressed = this.logBudget.take(from);
+    if (suppressed === null) return;
+    this.log.warn({ from, reason: reason.slice(0, 300), suppressed }, 'DMX input ignored');
+  }
+}

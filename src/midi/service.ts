@@ -1,0 +1,255 @@
+// MIDI controllers: every message (from a device port, or given to `receive` directly) is budgeted per port, read
+// strictly, and mapped to OSC addresses whose requests go through the shared dispatch in order; state changes from
+// any transport go back out as feedback; MIDI clock can drive the tempo; learn binds the next message.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MidiConfig, MidiMapping } from '../config/desks.js';
+import { ApiError } from '../errors.js';
+import type { StateBus } from '../events/bus.js';
+import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
+import { API_PREFIX } from '../http/route.js';
+import { MIDI_LIMITS } from '../limits.js';
+import type { Logger } from '../log.js';
+import { feedbackFor, inputFeedback, type OscMessage } from '../osc/addresses.js';
+import { LogBudget, WindowBudget } from '../osc/budgets.js';
+import { mapMessage, type OscLookup } from '../osc/table.js';
+import { DirWatch } from '../util/dir-watch.js';
+import { LatencyRing } from '../util/latency-ring.js';
+import { MidiDevices } from './devices.js';
+import { LEARNED_FILE, readMappingFiles, saveLearned } from './files.js';
+import { MidiMapper } from './mapper.js';
+import { readMidi, type MidiEvent } from './parse.js';
+import { MidiClock } from './clock.js';
+
+export type LearnSpec = Pick<MidiMapping, 'to' | 'arg' | 'mode' | 'feedback'>;
+
+/** Messages waiting to be applied; past it a message is dropped (and counted). */
+const PENDING_MAX = 256;
+
+export class MidiService {
+  readonly devices: MidiDevices;
+  private readonly mapper = new MidiMapper();
+  private readonly counts = { received: 0, applied: 0, rejected: 0, malformed: 0, dropped: 0, feedbackSent: 0 };
+  private readonly budget = new WindowBudget(1000, MIDI_LIMITS.messagesPerPortPerSecond, MIDI_LIMITS.messagesPerSecond);
+  private readonly feedbackBudget = new WindowBudget(1000, MIDI_LIMITS.feedbackPerSecond, MIDI_LIMITS.feedbackPerSecond);
+  private readonly logBudget = new LogBudget();
+  private readonly recent: Array<{ port: string | null; bytes: number[] }> = [];
+  private fileMappings: MidiMapping[] = [];
+  private learned: MidiMapping[] = [];
+  private learning: { spec: LearnSpec; done: (m: MidiMapping | null) => void } | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private readonly midiClock = new MidiClock();
+  private watch: DirWatch | null = null;
+  private readonly dir: string;
+  /** From a message's arrival to the reply of its last request. */
+  private readonly applyMs = new LatencyRing(256);
+
+  constructor(
+    private readonly config: MidiConfig,
+    dataDir: string,
+    private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
+    private readonly log: Logger,
+    private readonly lookup: OscLookup,
+  ) {
+    this.dir = join(dataDir, 'midi');
+    this.devices = new MidiDevices(config.ports, config.clock, (port, bytes) => this.receive(port, bytes), log);
+    this.remap();
+  }
+
+  /** Feedback follows the state bus (which exists only once the route table does). */
+  follow(bus: StateBus): void {
+    bus.listen((topic, text) => this.feedback(topic, text));
+  }
+
+  /** Whether state changes are turned into feedback (the bus reads topics only while someone listens). */
+  get sendsFeedback(): boolean {
+    return this.config.enabled && this.mapper.hasFeedback;
+  }
+
+  wantsTopic(topic: string): boolean {
+    return this.sendsFeedback && this.mapper.list.some((m) => m.feedback === true && m.to.startsWith(`/vjd/${topic}/`));
+  }
+
+  async start(): Promise<void> {
+    if (!this.config.enabled) return;
+    this.learned = await readMappingFiles(this.dir, this.log, (n) => n === LEARNED_FILE);
+    await this.reloadFiles();
+    this.watch = new DirWatch([this.dir], () => void this.reloadFiles());
+    await this.watch.start();
+    await this.devices.start();
+  }
+
+  stop(): void {
+    this.watch?.close();
+    this.devices.stop();
+    this.learning?.done(null);
+  }
+
+  stats() {
+    return {
+      enabled: this.config.enabled,
+      available: this.devices.available,
+      reason: this.config.enabled ? this.devices.reason : 'midi.enabled is false',
+      inputs: this.devices.inputNames(),
+      outputs: this.devices.outputNames(),
+      mappings: this.mapper.list.length,
+      ...this.counts,
+      learning: this.learning !== null,
+      clockBpm: this.midiClock.bpm,
+      recentFeedback: [...this.recent],
+      applyMs: this.applyMs.view(),
+    };
+  }
+
+  /** The one entry for a raw message, from a device port or a test: budget, strict read, then its mappings. */
+  receive(port: string, bytes: ArrayLike<number>): void {
+    if (!this.config.enabled) return;
+    this.counts.received++;
+    const name = String(port).slice(0, MIDI_LIMITS.portNameMaxLength);
+    if (!this.budget.take(name)) {
+      this.counts.dropped++;
+      return;
+    }
+    const read = readMidi(bytes);
+    if (!read.ok) {
+      this.counts.malformed++;
+      return this.warn(name, read.reason);
+    }
+    const ev = read.event;
+    if (ev === null) return;
+    if (!('channel' in ev)) return this.clock(ev.kind);
+    if (this.learning && (ev.kind !== 'note' || ev.value > 0)) return this.bind(name, ev);
+    const messages = this.mapper.map(name, ev);
+    if (messages.length > 0) this.enqueue(messages, performance.now());
+  }
+
+  /** Binds the next message to `spec` (POST /midi/learn): resolves with the new mapping. */
+  learn(spec: LearnSpec): Promise<MidiMapping> {
+    if (this.learning) return Promise.reject(new ApiError('MIDI_LEARN_BUSY'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.learning?.done(null), MIDI_LIMITS.learnTimeoutMs);
+      this.learning = {
+        spec,
+        done: (m) => {
+          clearTimeout(timer);
+          this.learning = null;
+          if (m) resolve(m);
+          else reject(new ApiError('MIDI_LEARN_TIMEOUT', `no MIDI message arrived within ${MIDI_LIMITS.learnTimeoutMs} ms`));
+        },
+      };
+    });
+  }
+
+  private bind(port: string, ev: Extract<MidiEvent, { channel: number }>): void {
+    const spec = this.learning!.spec;
+    const m: MidiMapping = { port, channel: ev.channel, type: ev.kind, ...(ev.kind === 'pitch' ? {} : { number: ev.number }), to: spec.to };
+    if (spec.arg !== undefined) m.arg = spec.arg;
+    if (spec.mode !== undefined) m.mode = spec.mode;
+    if (spec.feedback !== undefined) m.feedback = spec.feedback;
+    // The control is bound once: a new learn on it replaces the old binding.
+    const same = (o: MidiMapping) => o.port === m.port && o.channel === m.channel && o.type === m.type && o.number === m.number;
+    this.learned = [...this.learned.filter((o) => !same(o)), m].slice(-MIDI_LIMITS.mappingsMax);
+    this.remap();
+    this.learning!.done(m);
+    void mkdir(this.dir, { recursive: true })
+      .then(() => saveLearned(this.dir, this.learned))
+      .catch((err: Error) => this.log.error({ err: err.message }, 'learned MIDI mappings could not be saved'));
+  }
+
+  private async reloadFiles(): Promise<void> {
+    // learned.json is this service's own: read once at start, then written from memory after each learn.
+    this.fileMappings = await readMappingFiles(this.dir, this.log, (n) => n !== LEARNED_FILE);
+    this.remap();
+  }
+
+  private remap(): void {
+    const key = (m: MidiMapping) => JSON.stringify(m);
+    const seen = new Set<string>();
+    const all = [...this.config.mappings, ...this.fileMappings, ...this.learned].filter((m) => {
+      const k = key(m);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    this.mapper.set(all.slice(0, MIDI_LIMITS.mappingsMax));
+  }
+
+  private enqueue(messages: OscMessage[], arrived: number): void {
+    if (this.pending > PENDING_MAX) {
+      this.counts.dropped++;
+      return;
+    }
+    this.pending++;
+    this.queue = this.queue
+      .then(() => this.apply(messages))
+      .then(() => this.applyMs.add(performance.now() - arrived))
+      .catch((err: unknown) => this.log.error({ err }, 'MIDI message failed'))
+      .finally(() => {
+        this.pending--;
+      });
+  }
+
+  private async apply(messages: OscMessage[]): Promise<void> {
+    for (const msg of messages) {
+      const mapped = mapMessage(msg, this.lookup);
+      if (mapped.kind === 'ignore') continue;
+      if (mapped.kind === 'bad') {
+        this.reject(msg.address, mapped.reason);
+        continue;
+      }
+      await this.post(mapped.path, mapped.body, msg.address);
+    }
+  }
+
+  private async post(path: string, body: unknown, what: string): Promise<void> {
+    const reply = await this.dispatch({ method: 'POST', path, body, trusted: true, awaitDurable: false });
+    if (reply.status < 300) this.counts.applied++;
+    else this.reject(what, `${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
+  }
+
+  /** MIDI clock as the tempo source: a changed tempo sets the BPM; start resyncs the bar. */
+  private clock(kind: 'clock' | 'start' | 'continue' | 'stop'): void {
+    if (!this.config.clock) return;
+    if (kind === 'start') {
+      this.midiClock.restart();
+      return this.enqueueRequest(`${API_PREFIX}/tempo/resync`, undefined);
+    }
+    if (kind !== 'clock') return;
+    const bpm = this.midiClock.tick();
+    if (bpm !== null) this.enqueueRequest(`${API_PREFIX}/tempo/bpm`, { bpm });
+  }
+
+  private enqueueRequest(path: string, body: unknown): void {
+    this.queue = this.queue.then(() => this.post(path, body, path)).catch(() => undefined);
+  }
+
+  private feedback(topic: string, text: string): void {
+    if (!this.sendsFeedback) return;
+    const data = JSON.parse(text) as unknown;
+    const messages =
+      topic === 'params'
+        ? ((data as { items?: unknown[] } | null)?.items ?? []).flatMap((it) => inputFeedback(it))
+        : feedbackFor(topic, data);
+    for (const msg of messages) {
+      for (const out of this.mapper.feedback(msg)) {
+        if (!this.feedbackBudget.take('all')) return;
+        this.devices.send(out.port, out.bytes);
+        this.counts.feedbackSent++;
+        this.recent.push({ port: out.port ?? null, bytes: out.bytes });
+        if (this.recent.length > MIDI_LIMITS.recentFeedback) this.recent.shift();
+      }
+    }
+  }
+
+  private reject(what: string, reason: string): void {
+    this.counts.rejected++;
+    this.warn(what, reason);
+  }
+
+  private warn(from: string, reason: string): void {
+    const suppressed = this.logBudget.take(from);
+    if (suppressed === null) return;
+    this.log.warn({ from: from.slice(0, 200), reason: reason.slice(0, 300), suppressed }, 'MIDI input ignored');
+  }
+}
