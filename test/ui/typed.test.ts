@@ -78,7 +78,8 @@ test('the subscription is the hello topics plus the opt-in ones the page shows',
   await loaded(page);
   await waitUntil(() => subscribed.length > 0, 20000, 100);
   assert.ok(hello.length > 0, 'a hello arrived');
-  assert.equal([...subscribed[0]!].sort(), [...hello, 'status', 'thumbnail', 'audio', 'tempo'].sort());
+  // The layer strips and the scene row, shown at load, ask for their topics too.
+  assert.equal([...subscribed[0]!].sort(), [...hello, 'status', 'thumbnail', 'audio', 'tempo', 'layers', 'scenes'].sort());
   await waitUntil(async () => (await page.getByTestId('link').innerText()) === 'live', 20000, 100);
   await ctx.close();
 });

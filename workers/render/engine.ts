@@ -370,13 +370,9 @@ export class RenderEngine {
 
   setTransitions(descs: IsfDescriptor[]): CompileResult[] {
     this.transitionDescs = descs;
-    this.picture.setTransitions(descs);
-    let results: CompileResult[] = [];
-    // The pool is shared: the first mixer compiles, the others only learn the list.
-    for (const [i, l] of this.order.entries()) {
-      const r = l.mix.setTransitions(descs);
-      if (i === 0) results = r;
-    }
+    // The pool is shared: the first call compiles (and reports what changed), the other mixers only learn the list.
+    const results = this.picture.setTransitions(descs);
+    for (const l of this.order) l.mix.setTransitions(descs);
     return results;
   }
 

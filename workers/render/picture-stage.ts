@@ -4,7 +4,7 @@
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
 import type { IsfFrame } from './isf-program.js';
 import { MixStage } from './mix-stage.js';
-import type { ProgramPool } from './program-pool.js';
+import type { CompileResult, ProgramPool } from './program-pool.js';
 import { createTarget, type RenderTarget } from './targets.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 
@@ -36,8 +36,8 @@ export class PictureStage {
     this.uSrc = gl.getUniformLocation(this.copy, 'src');
   }
 
-  setTransitions(descs: IsfDescriptor[]): void {
-    this.mix.setTransitions(descs);
+  setTransitions(descs: IsfDescriptor[]): CompileResult[] {
+    return this.mix.setTransitions(descs);
   }
 
   /** Holds `picture` (the output as it is now) and starts `transition` over `durationMs` from the next frame. */
