@@ -280,6 +280,8 @@ export const DMX_LIMITS = {
   sendersMax: 64,
   /** Default signal-loss time (ms) before `dmx.lossAction` applies. */
   lossMsDefault: 2000,
+  /** sACN sources (CIDs) tracked on the universe, enough for a main and a backup desk and a few more; a further source is ignored and counted until one leaves. */
+  sacnSourcesMax: 8,
   /** Layers and effect parameters the personality can address, so its footprint stays within one universe. */
   layersMax: 8,
   paramsMax: 16,
@@ -305,4 +307,18 @@ export const MIDI_LIMITS = {
   recentFeedback: 32,
   /** Feedback messages sent per second over all ports, so a burst of state changes cannot flood a controller. */
   feedbackPerSecond: 1000,
+} as const;
+
+/** Files vjd reads from its data dir (beside the watched folders' own limits): a bigger one is refused unread. */
+export const DATA_FILE_LIMITS = {
+  /** state.json, scenes and chains included; a bigger one is set aside as unreadable. */
+  stateFileMaxBytes: 64 * 1024 * 1024,
+  /** outputs.json, the outputs added over the API. */
+  outputsFileMaxBytes: 1024 * 1024,
+  /** The media probe cache, one entry per media file. */
+  probeCacheMaxBytes: 64 * 1024 * 1024,
+  /** A scene's image: a PNG at most the scene image box. */
+  sceneImageMaxBytes: 8 * 1024 * 1024,
+  /** One file of the control page's bundle. */
+  uiFileMaxBytes: 32 * 1024 * 1024,
 } as const;

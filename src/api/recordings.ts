@@ -52,7 +52,8 @@ function pipeFile(path: string, start: number, end: number, sink: StreamSink): v
   const length = end - start + 1;
   let sent = 0;
   const opened = async (): Promise<void> => {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a pipe swapped in after the listing must not hold a file thread in open().
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       if (sink.closed || !(await handle.stat()).isFile()) throw new Error('not a regular file');
     } catch (err) {

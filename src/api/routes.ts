@@ -104,6 +104,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
   const assets = await loadDocsAssets();
   const ui = await loadUiAssets();
   if (ui.missing !== null) d.log.warn(ui.missing);
+  for (const file of ui.skipped) d.log.warn({ file }, 'control page file skipped: not a regular file or too large');
   const ceiling = (): number => {
     const license = ctx.license();
     return license.valid ? license.effectCeiling : 0;
@@ -159,7 +160,6 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       modulation: show.modulation,
       params: show.generatorParams,
       state,
-      mixPosition: () => show.mixer.view().position,
     }),
     ...browseRoutes({ tree: () => show.browseTree(), activeItemId: () => show.sources.activeItemId() }),
     ...thumbnailRoutes(show.thumbnails, (position) => {

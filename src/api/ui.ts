@@ -1,11 +1,13 @@
 // The control page: `/` redirects to `/ui/`, `/ui/…` serves the files `npm run build` bundled into dist/web/.
 // Files are read and gzipped once at startup; hashed names are cached for a year, index.html is revalidated.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { ApiError } from '../errors.js';
+import { DATA_FILE_LIMITS } from '../limits.js';
+import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 import { defineRoute, type Reply, type RouteDef } from '../http/route.js';
 import { contentEtag } from './docs.js';
 import { ASSET_HEADERS, pageHeaders, pagePolicy } from '../http/page-headers.js';
@@ -44,31 +46,40 @@ export interface UiAssets {
   files: Map<string, UiFile>;
   /** Why there is no page (the web bundle was not built), or null. */
   missing: string | null;
+  /** Paths left out as not a regular file or too large, for the caller to log. */
+  skipped: string[];
 }
 
 /** Reads dist/web once; a missing folder leaves the routes answering 404 with the reason. */
 export async function loadUiAssets(dir = UI_DIR): Promise<UiAssets> {
   const files = new Map<string, UiFile>();
+  const skipped: string[] = [];
   let names: string[];
   try {
     names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
   } catch {
-    return { files, missing: `the control page is not built (no ${dir}): run npm run build` };
+    return { files, missing: `the control page is not built (no ${dir}): run npm run build`, skipped };
   }
   await Promise.all(
     names.map(async (name) => {
       const ext = name.slice(name.lastIndexOf('.') + 1);
       const contentType = TYPES[ext];
       if (contentType === undefined) return;
-      const buf = await readFile(join(dir, name));
+      // Checked on the open handle: a name listed as a file may be a pipe by the time it is opened.
+      const buf = await readRegularFile(join(dir, name), DATA_FILE_LIMITS.uiFileMaxBytes).catch((err: unknown) => {
+        if (err instanceof RegularFileError) return void skipped.push(err.path);
+        throw err;
+      });
+      if (buf === undefined) return;
       const body = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       const gz = COMPRESSIBLE.has(ext) && body.byteLength > 512 ? new Uint8Array(await gzip(body, { level: 9 })) : null;
       const cache = HASHED.test(name) ? IMMUTABLE : 'no-cache';
       files.set(name, { body, gz, contentType, etag: contentEtag(body), cache });
     }),
   );
-  if (!files.has('index.html')) return { files, missing: `the control page is not built (no index.html in ${dir}): run npm run build` };
-  return { files, missing: null };
+  if (!files.has('index.html'))
+    return { files, missing: `the control page is not built (no index.html in ${dir}): run npm run build`, skipped };
+  return { files, missing: null, skipped };
 }
 
 function acceptsGzip(header: string | undefined): boolean {

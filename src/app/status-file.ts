@@ -1,6 +1,7 @@
 // `<dataDir>/run/status.json`: the state a running server last reached, written by `vjd serve`, read by `vjd status`.
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularText } from '../util/regular-file.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 
 export interface StatusFile {
@@ -23,7 +24,8 @@ export async function writeStatusFile(runDir: string, status: StatusFile): Promi
 
 export async function readStatusFile(runDir: string): Promise<Partial<StatusFile> | null> {
   try {
-    return JSON.parse(await readFile(statusFilePath(runDir), 'utf8')) as Partial<StatusFile>;
+    // A run dir is shared with whatever else runs there: regular files only, and small.
+    return JSON.parse(await readRegularText(statusFilePath(runDir), 64 * 1024)) as Partial<StatusFile>;
   } catch {
     return null;
   }

@@ -1,12 +1,13 @@
 // The effect, generator and source-preset catalog: built-ins under assets/ plus the configured folders,
 // rescanned when a folder changes. A file that does not parse is skipped with a log line naming it and why.
 import { EventEmitter } from 'node:events';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { parseIsf, isfTypeFromFileName } from './isf-parse.js';
 import { DirWatch } from '../util/dir-watch.js';
+import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { parseEffectPreset, type EffectPreset } from './effect-presets.js';
 import type { Logger } from '../log.js';
 import { ImportedImages } from './imported-images.js';
@@ -195,7 +196,11 @@ export class Catalog extends EventEmitter {
       try {
         const text = await readSmall(path);
         const vsPath = join(dir, `${basename(name, '.fs')}.vs`);
-        const vertex = await readSmall(vsPath).catch(() => undefined);
+        const vertex = await readSmall(vsPath).catch((err: unknown) => {
+          // A missing vertex file is the usual case; a pipe or an oversized one under that name is worth a line.
+          if (err instanceof RegularFileError) this.log.warn({ file: vsPath, reason: err.message }, 'ISF vertex file skipped');
+          return undefined;
+        });
         const desc = parseIsf(text, {
           file: builtin ? `builtin:${name}` : path,
           fileName: name,
@@ -317,8 +322,7 @@ function replaceInto(d: IsfDescriptor, into: Map<string, IsfDescriptor>, log: Lo
   into.set(d.type, d);
 }
 
-async function readSmall(path: string): Promise<string> {
-  const s = await stat(path);
-  if (s.size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES} bytes`);
-  return readFile(path, 'utf8');
+/** Regular files only: a pipe named like a shader would otherwise park a file thread in open() for good. */
+function readSmall(path: string): Promise<string> {
+  return readRegularText(path, MAX_FILE_BYTES);
 }

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { ISF_IMPORTED_LIMITS } from '../limits.js';
 import type { IsfDescriptor, IsfImported } from '../shared/isf-types.js';
 import type { Logger } from '../log.js';
+import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 
 interface Decoded {
   pixels: SharedArrayBuffer;
@@ -73,14 +74,22 @@ export class ImportedImages {
   private async decode(file: string): Promise<Decoded | { error: string }> {
     const L = ISF_IMPORTED_LIMITS;
     const options = { limitInputPixels: L.maxSide * L.maxSide, failOn: 'error' as const };
-    const meta = await sharp(file, options).metadata();
+    // Read here rather than by path in sharp: the checked file could be swapped for a pipe before the decoder opens it.
+    let bytes: Buffer;
+    try {
+      bytes = await readRegularFile(file, L.maxFileBytes);
+    } catch (err) {
+      if (err instanceof RegularFileError) return { error: `is ${err.message}` };
+      throw err;
+    }
+    const meta = await sharp(bytes, options).metadata();
     if (!meta.format || !FORMATS.has(meta.format)) return { error: `is not a PNG, JPEG or WebP image (${meta.format ?? 'unknown'})` };
     const w = meta.width ?? 0;
     const h = meta.height ?? 0;
     if (w < 1 || h < 1 || w > L.maxSide || h > L.maxSide) return { error: `is ${w}×${h}; at most ${L.maxSide}×${L.maxSide}` };
     if (w * h * 4 > L.maxDecodedBytes) return { error: `is ${w}×${h}, over ${L.maxDecodedBytes / MiB} MiB decoded` };
     // GL reads a texture's first row as its bottom, so the image is flipped here rather than in the worker.
-    const { data, info } = await sharp(file, options).autoOrient().flip().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(bytes, options).autoOrient().flip().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 4 || data.length !== info.width * info.height * 4) return { error: 'decoded to an unexpected layout' };
     const pixels = new SharedArrayBuffer(data.length);
     new Uint8Array(pixels).set(data);

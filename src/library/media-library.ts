@@ -52,6 +52,8 @@ export class MediaLibrary extends EventEmitter {
   private rescanWanted = false;
   private watchBroken = false;
   private ticks = 0;
+  /** Entries skipped by the last scan: each is named once while it stays, not at every rescan. */
+  private skipped = new Set<string>();
 
   constructor(opts: MediaLibraryOptions) {
     super();
@@ -140,6 +142,8 @@ export class MediaLibrary extends EventEmitter {
       },
     });
     this.rootIdentity = s.identities;
+    for (const file of s.skipped) if (!this.skipped.has(file)) this.log.warn({ file, reason: 'not a regular file' }, 'media entry skipped');
+    this.skipped = s.skipped;
     for (const [key, w] of this.watchers) {
       if (!s.dirs.has(key)) {
         w.close();

@@ -1,8 +1,10 @@
 // Persistent cache of ffprobe results keyed by absolute path + size + mtime, so a restart does not re-probe the library.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
+import { readRegularText } from '../util/regular-file.js';
+import { DATA_FILE_LIMITS } from '../limits.js';
 import type { ProbeResult } from './probe.js';
 
 /** Bumped whenever classification changes, so stale verdicts from an older build are dropped, not trusted. */
@@ -37,7 +39,8 @@ export class ProbeCache {
   async load(): Promise<void> {
     let text: string;
     try {
-      text = await readFile(this.file, 'utf8');
+      // A pipe or an oversized file in its place is refused unread (and replaced by the next save).
+      text = await readRegularText(this.file, DATA_FILE_LIMITS.probeCacheMaxBytes);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
         this.log?.warn({ file: this.file, err: String(err) }, 'probe cache unreadable; starting empty');

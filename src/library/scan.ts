@@ -79,6 +79,8 @@ export interface ScanResult {
   dirs: Set<string>;
   /** Every regular file seen, supported or not (keeps their probe-cache entries). */
   paths: Set<string>;
+  /** Entries that are neither a folder nor a regular file (a pipe, socket or device): never handed to ffprobe. */
+  skipped: Set<string>;
   seen: number;
   probed: number;
   cached: number;
@@ -95,6 +97,7 @@ export async function scanRoots(roots: readonly string[], ctx: ScanContext): Pro
     identities: [],
     dirs: new Set(),
     paths: new Set(),
+    skipped: new Set(),
     seen: 0,
     probed: 0,
     cached: 0,
@@ -131,13 +134,17 @@ export async function scanRoots(roots: readonly string[], ctx: ScanContext): Pro
       const rel = relPath === '' ? ent.name : `${relPath}/${ent.name}`;
       let isDir = ent.isDirectory();
       let isFile = ent.isFile();
+      // A dangling link is left out quietly: it names nothing to skip.
+      let exists = true;
       if (ent.isSymbolicLink()) {
         const target = await stat(abs).catch(() => null);
         isDir = target?.isDirectory() ?? false;
         isFile = target?.isFile() ?? false;
+        exists = target !== null;
       }
       if (isDir) folders.push(walk(rootAbs, abs, rel, rootIndex));
       else if (isFile) files.push(file(rootAbs, abs, rel, rootIndex));
+      else if (exists) r.skipped.add(abs);
     }
     const sub = (await Promise.all(folders)).filter((f): f is MediaFolder => f !== null).sort(byName);
     const list = (await Promise.all(files)).filter((f): f is MediaFile => f !== null).sort(byName);
@@ -146,7 +153,12 @@ export async function scanRoots(roots: readonly string[], ctx: ScanContext): Pro
 
   async function file(rootAbs: string, abs: string, relPath: string, rootIndex: number): Promise<MediaFile | null> {
     const st = await statSlot(() => stat(abs)).catch(() => null);
-    if (st === null || !st.isFile()) return null;
+    if (st === null) return null;
+    // Replaced by a pipe or the like since the folder was read: a media reader would block opening it.
+    if (!st.isFile()) {
+      r.skipped.add(abs);
+      return null;
+    }
     r.paths.add(abs);
     if (++r.seen % PROGRESS_EVERY === 0) ctx.log.info({ files: r.seen, probed: r.probed, fromCache: r.cached }, 'media scan progress');
     let info: ProbeResult | undefined = ctx.cache.get(abs, st.size, st.mtimeMs);

@@ -1,7 +1,8 @@
 // License file on disk: read and verify it, install community or vendor-issued licenses, remove it.
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { atomicWriteFile } from '../util/atomic-write.js';
+import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { canonicalJson, verifyLicense, type LicenseCheck, type LicenseFile } from './license.js';
 
 /** A real license is a few hundred bytes; anything far larger is not worth parsing. */
@@ -17,18 +18,14 @@ type Loaded = { ok: true; value: unknown } | { ok: false; reason: string };
 async function loadJson(path: string): Promise<Loaded> {
   let text: string;
   try {
-    const fh = await open(path, 'r');
-    try {
-      // Checked before reading so an oversized file never lands in memory whole.
-      if ((await fh.stat()).size > MAX_LICENSE_BYTES) return { ok: false, reason: `license file ${path} is larger than 64 KiB` };
-      const buf = Buffer.alloc(MAX_LICENSE_BYTES + 1);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      if (bytesRead > MAX_LICENSE_BYTES) return { ok: false, reason: `license file ${path} is larger than 64 KiB` };
-      text = buf.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await fh.close();
-    }
+    // Regular files only, checked on the open handle: a pipe under the name must not hold a file thread.
+    text = await readRegularText(path, MAX_LICENSE_BYTES);
   } catch (err) {
+    if (err instanceof RegularFileError)
+      return {
+        ok: false,
+        reason: err.code === 'too-large' ? `license file ${path} is larger than 64 KiB` : `license file ${path} is not a regular file`,
+      };
     if (errorCode(err) === 'ENOENT') return { ok: false, reason: `no license file at ${path}` };
     return { ok: false, reason: `license file ${path} could not be read (${errorCode(err)})` };
   }

@@ -2,10 +2,10 @@
 // `<dataDir>/outputs.json`), turned into consumer specs for the output worker, with the program readback in the
 // render worker switched on only while one is enabled.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, notFound } from '../errors.js';
-import { OUTPUT_LIMITS } from '../limits.js';
+import { DATA_FILE_LIMITS, OUTPUT_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import type { OutputConfig } from '../config/schema.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from '../shared/output-kinds/index.js';
 import { DEFAULT_DISPLAY } from '../shared/output-kinds/display.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
+import { readRegularText } from '../util/regular-file.js';
 import type { OutputsSummary, OutputView } from './view.js';
 import type { OutputClient } from '../workers/output-client.js';
 
@@ -72,7 +73,8 @@ export class OutputService {
   async start(): Promise<void> {
     let saved: OutputConfig[] = [];
     try {
-      saved = JSON.parse(await readFile(this.file, 'utf8')) as OutputConfig[];
+      // A pipe in its place would block start-up in open(); it, or an oversized file, is refused unread.
+      saved = JSON.parse(await readRegularText(this.file, DATA_FILE_LIMITS.outputsFileMaxBytes)) as OutputConfig[];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
         this.opts.log.warn({ file: this.file, err: (err as Error).message }, 'saved outputs not read');

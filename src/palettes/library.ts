@@ -2,10 +2,11 @@
 // A file that does not parse is skipped with a log line naming it, the line and why.
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DirWatch } from '../util/dir-watch.js';
+import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 import { matchName } from '../shared/names.js';
 import type { Logger } from '../log.js';
 import { MAX_PALETTE_BYTES, PaletteParseError, paletteIdFromFile, parseGpl, parsePaletteJson, type ParsedPalette } from './parse.js';
@@ -191,21 +192,14 @@ function digestOf(p: ParsedPalette): string {
 async function readPalette(file: string, warn: (f: Record<string, unknown>, m: string) => void): Promise<ParsedPalette | null> {
   const skipped = 'palette file skipped';
   try {
-    const s = await stat(file);
-    if (!s.isFile()) return null;
-    if (s.size > MAX_PALETTE_BYTES) {
-      warn({ file, reason: `file is ${s.size} bytes; the limit is ${MAX_PALETTE_BYTES} (64 KiB)` }, skipped);
-      return null;
-    }
-    const buf = await readFile(file);
-    // The file may have grown between stat and read.
-    if (buf.length > MAX_PALETTE_BYTES) {
-      warn({ file, reason: `file is ${buf.length} bytes; the limit is ${MAX_PALETTE_BYTES} (64 KiB)` }, skipped);
-      return null;
-    }
+    // Regular files only, checked on the open handle: a pipe named like a palette would hold a file thread for good.
+    const buf = await readRegularFile(file, MAX_PALETTE_BYTES);
     return PARSERS[extname(file).toLowerCase()]!(buf.toString('utf8'), file);
   } catch (err) {
     if (err instanceof PaletteParseError) warn({ file, line: err.line, reason: err.reason }, skipped);
+    else if (err instanceof RegularFileError && err.code === 'too-large')
+      warn({ file, reason: `file is ${err.size} bytes; the limit is ${MAX_PALETTE_BYTES} (64 KiB)` }, skipped);
+    else if (err instanceof RegularFileError) warn({ file, reason: err.message }, skipped);
     else if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warn({ file, reason: (err as Error).message }, skipped);
     return null;
   }

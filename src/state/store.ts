@@ -1,7 +1,9 @@
 // The persisted show state (state.json): chain, current source, mixer, palette, blackout, dimmer; written atomically.
-import { readFile, mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { atomicWriteFile, removeStaleTemps } from '../util/atomic-write.js';
+import { readRegularText, RegularFileError } from '../util/regular-file.js';
+import { DATA_FILE_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import { sanitize } from './sanitize.js';
 import type { Modulator } from '../shared/modulation.js';
@@ -143,7 +145,8 @@ export class StateStore {
     const stale = await removeStaleTemps(this.file);
     if (stale > 0) this.log.info({ file: this.file, removed: stale }, 'removed temp files of an interrupted state write');
     try {
-      const parsed = JSON.parse(await readFile(this.file, 'utf8')) as Partial<ShowState>;
+      // A pipe in its place would block start-up in open(); it, or an oversized file, is refused unread.
+      const parsed = JSON.parse(await readRegularText(this.file, DATA_FILE_LIMITS.stateFileMaxBytes)) as Partial<ShowState>;
       this.state = { ...structuredClone(EMPTY_STATE), ...sanitize(parsed) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -151,7 +154,7 @@ export class StateStore {
       this.firstRun = code === 'ENOENT';
       if (code !== 'ENOENT') {
         // The first write (the restored chain is published at once) would replace a corrupt file: keep it for the operator.
-        const aside = err instanceof SyntaxError ? `${this.file}.unreadable-${Date.now()}` : null;
+        const aside = err instanceof SyntaxError || err instanceof RegularFileError ? `${this.file}.unreadable-${Date.now()}` : null;
         const keptAs =
           aside &&
           (await rename(this.file, aside).then(

@@ -1,7 +1,8 @@
 // Media posters: one frame per media file extracted by ffmpeg once, kept on disk as PNG keyed by id, size and mtime.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from '../log.js';
 import { limiter } from '../util/limiter.js';
@@ -64,20 +65,32 @@ function ihdr(b: Buffer): { width: number; height: number } | null {
   return width > 0 && height > 0 ? { width, height } : null;
 }
 
+interface Header {
+  dims: { width: number; height: number } | null;
+  mtimeMs: number;
+  /** False for a pipe or the like under a poster's name: never read, it is removed as damaged. */
+  regular: boolean;
+}
+
 /** The PNG header of a file and its mtime; null when the file does not exist. */
-async function readHeader(
-  file: string,
-  sync: boolean,
-): Promise<{ dims: { width: number; height: number } | null; mtimeMs: number } | null> {
-  const fh = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  if (!fh) return null;
+async function readHeader(file: string, sync: boolean): Promise<Header | null> {
+  // O_NONBLOCK: opening a pipe the ordinary way would park a file thread until a writer came.
+  let fh: FileHandle;
   try {
+    fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // A socket cannot be opened at all.
+    if (code === 'ENXIO') return { dims: null, mtimeMs: 0, regular: false };
+    throw err;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return { dims: null, mtimeMs: st.mtimeMs, regular: false };
     const { buffer, bytesRead } = await fh.read(Buffer.alloc(24), 0, 24, 0);
     if (sync) await fh.sync();
-    return { dims: ihdr(buffer.subarray(0, bytesRead)), mtimeMs: (await fh.stat()).mtimeMs };
+    return { dims: ihdr(buffer.subarray(0, bytesRead)), mtimeMs: st.mtimeMs, regular: true };
   } finally {
     await fh.close();
   }
@@ -180,6 +193,7 @@ export class PosterCache {
       if (!this.index.has(name)) this.index.set(name, head.mtimeMs);
       return head.dims;
     }
+    if (!head.regular) this.log.warn({ file: join(this.dir, name), reason: 'not a regular file' }, 'poster cache entry removed');
     await this.remove(name);
     return null;
   }

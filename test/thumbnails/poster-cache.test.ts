@@ -1,7 +1,7 @@
 // Poster cache against real ffmpeg: sizes, colors, hits, invalidation, shared extraction, limits and failures.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -219,6 +219,21 @@ test('a hung ffmpeg is killed at the timeout; damaged and stale files are cleane
   assert.is(`${p.width}x${p.height}`, '512x256');
   assert.equal(await listing(dir), [name]);
   assert.equal(cache.stats(), { hits: 0, misses: 1, extracting: 0, entries: 1 });
+});
+
+test('a pipe under a poster name is removed, not opened the blocking way, and the poster made again', async () => {
+  const dir = freshDir();
+  const m = await media('blue.png', 'still');
+  const name = `${m.id}-${m.size}-${Math.trunc(m.mtimeMs)}.png`;
+  await mkdir(dir, { recursive: true });
+  execFileSync('mkfifo', [join(dir, name)]);
+  // A generous deadline: the old open() of the pipe never returned.
+  const p = await Promise.race([
+    new PosterCache({ dir, log }).get(m),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the poster of a pipe never came')), 60_000).unref()),
+  ]);
+  assert.is(`${p.width}x${p.height}`, '512x256');
+  assert.ok((await stat(p.path)).isFile(), "a regular poster took the pipe's place");
 });
 
 test.after(async () => {
