@@ -7,7 +7,9 @@ import type { Scenes } from '../scenes/service.js';
 import type { SceneSaved } from '../state/store.js';
 import { MAX_DURATION_MS } from '../sources/mixer.js';
 import { shortHash } from '../thumbnails/params.js';
+import { etagMatches } from '../util/etag.js';
 import { usableIdOrName, idOrNameInvalid } from './sources.js';
+import { imageResponses } from './thumbnails.js';
 
 export interface SceneRouteDeps {
   scenes: Scenes;
@@ -19,6 +21,11 @@ export interface SceneRouteDeps {
 const Ref = {
   id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'scene id, matched first' })),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: LAYER_LIMITS.sceneNameMax, description: 'scene name, flexible matching' })),
+};
+
+const SCENE_ETAG = {
+  description: '`"scene-<width>x<height>-png-<digest>"`; the digest follows the save time',
+  schema: Type.String({ pattern: '^"scene-[0-9]+x[0-9]+-png-[0-9a-f]+"$' }),
 };
 
 export const SceneViewSchema = Type.Object({
@@ -145,9 +152,9 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'deleted', schema: Type.Object({ success: Type.Literal(true), id: Type.String() }) } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND'],
-      handler: (req) => {
+      handler: async (req) => {
         const scene = ref(req.body as { id?: string; name?: string });
-        scenes.delete(scene);
+        await scenes.delete(scene);
         return { json: { success: true, id: scene.id } };
       },
     }),
@@ -163,14 +170,14 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       feature: 'scenes',
       schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }) },
       invalid: () => new ApiError('ITEM_NOT_FOUND', 'no scene has that id'),
-      responses: { 200: { description: 'the image', contentType: 'image/png' }, 304: { description: 'not modified' } },
+      responses: imageResponses(SCENE_ETAG, { description: 'the image', contentType: 'image/png' }),
       errors: ['ITEM_NOT_FOUND'],
       handler: async (req) => {
         const scene = scenes.find({ id: req.params.id });
         const { width, height } = scenes.imageBox;
         const etag = `"scene-${width}x${height}-png-${shortHash('scene', scene.id, scene.savedAt)}"`;
         const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
-        if (req.headers['if-none-match'] === etag) return { status: 304, headers };
+        if (etagMatches(req.headers['if-none-match'], etag)) return { status: 304, headers };
         const bytes = await scenes.image(scene.id);
         if (!bytes) throw new ApiError('ITEM_NOT_FOUND', `scene "${scene.name}" has no image`);
         return { status: 200, body: bytes, contentType: 'image/png', headers };

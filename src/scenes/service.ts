@@ -2,7 +2,7 @@
 // blend, mute, solo, and the master chain) and recalled at once. A recall cues the changed layers' sources first,
 // so every take starts warm, then sets chains and blending and takes every changed layer with one transition.
 import { EventEmitter } from 'node:events';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChainEntry, SceneSaved, StateStore } from '../state/store.js';
 import type { LayerStack } from '../layers/stack.js';
@@ -10,8 +10,10 @@ import type { RenderClient } from '../workers/render-client.js';
 import { keyOf, type SourceEntry } from '../sources/source-manager.js';
 import { matchName } from '../shared/names.js';
 import { ApiError, notFound } from '../errors.js';
-import { LAYER_LIMITS } from '../limits.js';
+import { DATA_FILE_LIMITS, LAYER_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
+import { atomicWriteFile } from '../util/atomic-write.js';
+import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 
 export interface ScenesDeps {
   stack: LayerStack;
@@ -33,8 +35,16 @@ export interface RecallOptions {
 }
 
 export class Scenes extends EventEmitter {
+  /**
+   * Saves and deletes run one after another: a delete landing while a save of the same scene writes its image
+   * would otherwise remove the image first and leave the one written after it without a scene.
+   */
+  private queue: Promise<unknown>;
+
   constructor(private readonly d: ScenesDeps) {
     super();
+    // The state is loaded by now; images left without a scene (by an older vjd) go before the first save.
+    this.queue = this.sweep();
   }
 
   list(): readonly SceneSaved[] {
@@ -57,7 +67,28 @@ export class Scenes extends EventEmitter {
   }
 
   /** Stores the stack as it is now; a scene of the same name is replaced (same id). */
-  async save(name: string): Promise<SceneSaved> {
+  save(name: string): Promise<SceneSaved> {
+    return this.serial(() => this.saveNow(name));
+  }
+
+  /** Removes the scene and its image; resolves once the image is gone. */
+  delete(scene: SceneSaved): Promise<void> {
+    return this.serial(async () => {
+      this.d.state.update((s) => {
+        s.scenes = (s.scenes ?? []).filter((x) => x.id !== scene.id);
+      });
+      this.emit('change');
+      await this.removeImage(`${scene.id}.png`);
+    });
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async saveNow(name: string): Promise<SceneSaved> {
     const { stack, render } = this.d;
     const all = this.list();
     const same = all.find((s) => s.name.toLowerCase() === name.toLowerCase());
@@ -87,14 +118,6 @@ export class Scenes extends EventEmitter {
     await this.saveImage(scene.id);
     this.emit('change');
     return scene;
-  }
-
-  delete(scene: SceneSaved): void {
-    this.d.state.update((s) => {
-      s.scenes = (s.scenes ?? []).filter((x) => x.id !== scene.id);
-    });
-    void rm(this.imagePath(scene.id), { force: true }).catch(() => undefined);
-    this.emit('change');
   }
 
   /**
@@ -138,9 +161,12 @@ export class Scenes extends EventEmitter {
 
   /** The scene's thumbnail (PNG) or null when none was kept. */
   async image(id: string): Promise<Uint8Array | null> {
+    const file = this.imagePath(id);
     try {
-      return new Uint8Array(await readFile(this.imagePath(id)));
-    } catch {
+      // Regular files only: a pipe under the image's name would hold a file thread in open() for good.
+      return new Uint8Array(await readRegularFile(file, DATA_FILE_LIMITS.sceneImageMaxBytes));
+    } catch (err) {
+      if (err instanceof RegularFileError) this.d.log.warn({ file, reason: err.message }, 'scene image skipped');
       return null;
     }
   }
@@ -150,9 +176,38 @@ export class Scenes extends EventEmitter {
       const bytes = await this.d.snapshotImage();
       if (!bytes) return;
       await mkdir(this.d.dir, { recursive: true });
-      await writeFile(this.imagePath(id), bytes);
+      // Written beside and renamed over: a reader never sees half an image, and a pipe under the name is replaced, not opened.
+      await atomicWriteFile(this.imagePath(id), bytes);
     } catch (err) {
       this.d.log.warn({ scene: id, err: (err as Error).message }, 'scene thumbnail not kept');
+    }
+  }
+
+  /** Removes the images no saved scene owns (left by a save that raced a delete in an older vjd). */
+  private async sweep(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.d.dir);
+    } catch {
+      return;
+    }
+    const owned = new Set(this.list().map((s) => `${s.id}.png`));
+    for (const name of names) {
+      if (!name.endsWith('.png') || owned.has(name)) continue;
+      if (await this.removeImage(name)) this.d.log.info({ file: join(this.d.dir, name) }, 'scene image without a scene removed');
+    }
+  }
+
+  /** True when the file was there and is gone now. */
+  private async removeImage(name: string): Promise<boolean> {
+    const file = join(this.d.dir, name);
+    try {
+      await unlink(file);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.d.log.warn({ file, err: (err as Error).message }, 'scene image not removed');
+      return false;
     }
   }
 
