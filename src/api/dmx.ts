@@ -20,6 +20,14 @@ const Latency = Type.Object(
   { description: 'ms from arrival to the reply of the last request it made, over the latest 256 that made one' },
 );
 
+const SacnSource = Type.Object({
+  cid: Type.String({ description: 'the component identifier, 32 hex digits' }),
+  name: Type.String({ description: 'the source name it sends' }),
+  address: Type.String({ description: 'address of its latest packet' }),
+  priority: Type.Integer({ minimum: 0, maximum: 200 }),
+  active: Type.Boolean({ description: 'its frames are applied: the highest priority, and at equal priority the earliest source' }),
+});
+
 const DmxState = Type.Object(
   {
     enabled: Type.Boolean({ description: 'dmx.enabled' }),
@@ -38,8 +46,15 @@ const DmxState = Type.Object(
     malformed: count('packets refused by the strict reader'),
     wrongUniverse: count('valid frames of another universe'),
     remoteRefused: count('packets from other hosts without dmx.allowRemote'),
+    outOfSequence: count("sACN frames behind their source's last sequence number (E1.31: by 0 to 19), dropped"),
+    sourcesIgnored: count('sACN frames of a new source while the tracked sources are at their limit, ignored'),
+    sources: Type.Array(SacnSource, {
+      description: 'sACN sources (by CID) heard on the universe within dmx.lossMs; the active one is applied. Empty for Art-Net',
+    }),
     lastSource: Type.Union([Type.String(), Type.Null()], { description: 'address of the last sender of a valid frame' }),
-    loss: Type.Boolean({ description: 'no frame for dmx.lossMs (or an sACN stream ended) since the last one' }),
+    loss: Type.Boolean({
+      description: 'no frame for dmx.lossMs (sACN: no source left, each timing out or ending its stream) since the last one',
+    }),
     lossAction: Type.Union([Type.Literal('hold'), Type.Literal('black')]),
     losses: count('signal losses since start'),
     applyMs: Latency,
@@ -74,7 +89,7 @@ export function dmxRoutes(d: DmxRouteDeps): RouteDef[] {
       operationId: 'getDmx',
       summary: 'The Art-Net/sACN receiver: protocol, universe, packets per second, last sender, signal loss',
       tags: ['desks'],
-      feature: 'desks',
+      feature: 'dmx',
       schema: {},
       responses: { 200: { description: 'the receiver state', schema: DmxState } },
       errors: [],
@@ -87,7 +102,7 @@ export function dmxRoutes(d: DmxRouteDeps): RouteDef[] {
       operationId: 'getDmxPersonality',
       summary: "The media-server personality: each channel's number, name, range and meaning, for a desk's fixture builder",
       tags: ['desks'],
-      feature: 'desks',
+      feature: 'dmx',
       schema: {},
       responses: { 200: { description: 'the channel layout', schema: PersonalityBody } },
       errors: [],

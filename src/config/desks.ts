@@ -1,6 +1,6 @@
 // Config `dmx` (Art-Net/sACN receiver and its personality) and `midi` (controllers and their mappings); both are
 // off in the embedded default and take effect at a restart (MIDI mapping files in <dataDir>/midi are watched).
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { DMX_LIMITS, MIDI_LIMITS } from '../limits.js';
 
 const integer = (min: number, max: number) => Type.Integer({ minimum: min, maximum: max, description: `an integer from ${min} to ${max}` });
@@ -10,7 +10,13 @@ export const DmxConfigSchema = Type.Object(
   {
     enabled: Type.Optional(flag()),
     protocol: Type.Optional(Type.Union([Type.Literal('artnet'), Type.Literal('sacn')], { description: '"artnet" or "sacn"' })),
-    universe: Type.Optional(integer(0, 63999)),
+    universe: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 63999,
+        description: 'an integer: Art-Net 0 to 32767 (the 15-bit port-address), sACN 1 to 63999',
+      }),
+    ),
     address: Type.Optional(integer(1, 512)),
     host: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'an IP address or a host name of 1 to 255 characters' })),
     port: Type.Optional(Type.Union([Type.Null(), integer(1, 65535)], { description: "null (the protocol's port) or a port" })),
@@ -124,5 +130,31 @@ export const DEFAULT_DMX: DmxConfig = {
   lossAction: 'hold',
   personality: { layers: 4, params: 4 },
 };
+
+/** The universes each protocol can carry: Art-Net's 15-bit port-address, sACN's 1 to 63999. */
+const UNIVERSES: Record<DmxConfig['protocol'], { min: number; max: number; name: string }> = {
+  artnet: { min: 0, max: 32767, name: 'Art-Net' },
+  sacn: { min: 1, max: 63999, name: 'sACN' },
+};
+
+type DmxConfigFile = Static<typeof DmxConfigSchema>;
+
+/** The file's `dmx` over the defaults; an unset universe is the protocol's first when the default is outside its range. */
+export function mergeDmx(defaults: DmxConfig, file: DmxConfigFile | undefined): DmxConfig {
+  const protocol = file?.protocol ?? defaults.protocol;
+  const universe = file?.universe ?? Math.max(defaults.universe, UNIVERSES[protocol].min);
+  return { ...defaults, ...file, universe, personality: { ...defaults.personality, ...file?.personality } };
+}
+
+/** A `dmx` the schema lets through that no packet could ever match: the dotted key and the message, or null. */
+export function dmxProblem(dmx: DmxConfigFile | undefined): { key: string; message: string } | null {
+  if (dmx?.universe === undefined) return null;
+  const range = UNIVERSES[dmx.protocol ?? DEFAULT_DMX.protocol];
+  if (dmx.universe >= range.min && dmx.universe <= range.max) return null;
+  return {
+    key: 'dmx.universe',
+    message: `dmx.universe ${dmx.universe} is outside the ${range.name} universes ${range.min} to ${range.max}, so no packet could match it`,
+  };
+}
 
 export const DEFAULT_MIDI: MidiConfig = { enabled: false, ports: [], clock: false, mappings: [] };

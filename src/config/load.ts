@@ -1,5 +1,6 @@
 // Loads the operator config: defaults < config file < env < flags, with errors that name the key and its source.
 import { audioProblem, type AudioConfig } from './audio.js';
+import { dmxProblem, mergeDmx } from './desks.js';
 import { open, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { TSchema } from 'typebox';
@@ -207,6 +208,8 @@ function validateFile(value: unknown, file: string): ConfigFile {
   }
   const audio = audioProblem(config.audio);
   if (audio) fail(audio.key, audio.message);
+  const dmx = dmxProblem(config.dmx);
+  if (dmx) fail(dmx.key, dmx.message);
   const outputIds = new Map<string, string>();
   for (const [i, o] of (config.outputs ?? []).entries()) {
     const at = `outputs[${i}]`;
@@ -367,7 +370,7 @@ function merge(file: ConfigFile): Config {
     // Inputs of one's own without `input` select none: the embedded default names an input they may lack.
     // audioProblem has checked each input's fields for its kind.
     audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...(file.audio as Partial<AudioConfig> | undefined) },
-    dmx: { ...d.dmx, ...file.dmx, personality: { ...d.dmx.personality, ...file.dmx?.personality } },
+    dmx: mergeDmx(d.dmx, file.dmx),
     midi: { ...d.midi, ...file.midi },
   };
 }

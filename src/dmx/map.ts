@@ -1,7 +1,7 @@
 // A DMX frame to requests of the route table: only channels whose value changed since the last applied frame act,
 // each as the one request it stands for (OSC's Mapped), with values normalised to 0..1 as an OSC fader sends them.
 import { bad, inputValue, post, type InputInfo, type Mapped } from '../osc/addresses.js';
-import type { ChannelDef, Personality } from './personality.js';
+import type { ChannelDef, ChannelKind, Personality } from './personality.js';
 
 /** What the mapper may read of the running show, synchronously. */
 export interface DmxLookup {
@@ -38,6 +38,13 @@ export function settableInputs(
 
 const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
 
+/** A channel's first value acts only when it asks for something: a level above 0, a switch that is on, never a command. */
+function actsAtConnect(def: ChannelDef, value: number): boolean {
+  if (def.connect === 'level') return value > 0;
+  if (def.connect === 'switch') return value >= HIGH;
+  return false;
+}
+
 export class FrameMapper {
   constructor(
     private readonly personality: Personality,
@@ -46,8 +53,11 @@ export class FrameMapper {
     private readonly lookup: DmxLookup,
   ) {}
 
-  /** The requests of the changed channels, in channel order; parameter writes are joined per effect. */
-  map(prev: Buffer | null, cur: Buffer): Mapped[] {
+  /**
+   * The requests of the changed channels, in channel order; parameter writes are joined per effect. A channel
+   * `prev` lacks (a desk's first frame) acts only as its connect rule says; `force` acts whether changed or not.
+   */
+  map(prev: Buffer | null, cur: Buffer, force: ChannelKind | null = null): Mapped[] {
     const out: Mapped[] = [];
     const params = new Map<string, { path: string; index: number; values: Record<string, unknown> }>();
     const chains = new Map<number | null, ReturnType<typeof settableInputs>>();
@@ -58,9 +68,12 @@ export class FrameMapper {
       const at = this.address - 1 + def.offset;
       const end = at + (def.wide ? 2 : 1);
       if (end > cur.length) break;
-      const changed = prev === null || end > prev.length || prev[at] !== cur[at] || (def.wide && prev[at + 1] !== cur[at + 1]);
-      if (!changed) continue;
+      const first = prev === null || end > prev.length;
+      const forced = def.kind === force;
+      const changed = first || prev[at] !== cur[at] || (def.wide && prev[at + 1] !== cur[at + 1]);
+      if (!changed && !forced) continue;
       const value = def.wide ? (cur[at]! << 8) | cur[at + 1]! : cur[at]!;
+      if (first && !forced && !actsAtConnect(def, value)) continue;
       const rose = prev !== null && at < prev.length && prev[at]! < HIGH && value >= HIGH;
       if (def.kind === 'param') {
         this.param(def, value, params, chains, out);
@@ -140,7 +153,7 @@ export class FrameMapper {
       case 'speed':
         return v === 0 ? [] : this.transport(n, post('/transport/speed', { speed: round(0.1 + ((v - 1) / 254) * 3.9, 3) }));
       case 'position':
-        return this.transport(n, post('/transport/seek', { fraction: v / 65535 }));
+        return v === 0 ? [] : this.transport(n, post('/transport/seek', { fraction: (v - 1) / 65534 }));
       default:
         return [];
     }

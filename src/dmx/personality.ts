@@ -31,24 +31,47 @@ export interface ChannelDef {
   wide: boolean;
   /** For `param`: which of the chain's settable inputs (0-based, in chain order). */
   slot?: number;
+  /** What a desk's first frame does with the channel (map.ts); later frames act where a value changed. */
+  connect: ConnectRule;
   meaning: string;
 }
+
+/**
+ * A desk's first frame: `level` applies above 0, `switch` applies when on (128 or more), `baseline` is only
+ * recorded (a seek, a source, a scene or a trigger would undo the show as it stands), so each acts at its next change.
+ */
+export type ConnectRule = 'level' | 'switch' | 'baseline';
 
 const NO_CHANGE = '0: no change; ';
 const EDGE = 'fires when the value rises from below 128 to 128 or more';
 
 /** Channels of the master block, before the K master chain parameters. */
 const MASTER: ReadonlyArray<Omit<ChannelDef, 'offset' | 'layer'> & { width: 1 | 2 }> = [
-  { name: 'dimmer', kind: 'dimmer', wide: false, width: 1, meaning: 'POST /global/dimmer: 0..255 is 0..1' },
-  { name: 'blackout', kind: 'blackout', wide: false, width: 1, meaning: 'POST /global/blackout: 0-127 off, 128-255 on' },
-  { name: 'scene', kind: 'scene', wide: false, width: 1, meaning: `${NO_CHANGE}n recalls the n-th scene of GET /scenes` },
-  { name: 'bpm', kind: 'bpm', wide: true, width: 2, meaning: `${NO_CHANGE}16-bit, POST /tempo/bpm: 20 + value / 65535 × 280` },
-  { name: 'tap', kind: 'tap', wide: false, width: 1, meaning: `POST /tempo/tap; ${EDGE}` },
+  { name: 'dimmer', kind: 'dimmer', wide: false, width: 1, connect: 'level', meaning: 'POST /global/dimmer: 0..255 is 0..1' },
+  { name: 'blackout', kind: 'blackout', wide: false, width: 1, connect: 'switch', meaning: 'POST /global/blackout: 0-127 off, 128-255 on' },
+  {
+    name: 'scene',
+    kind: 'scene',
+    wide: false,
+    width: 1,
+    connect: 'baseline',
+    meaning: `${NO_CHANGE}n recalls the n-th scene of GET /scenes`,
+  },
+  {
+    name: 'bpm',
+    kind: 'bpm',
+    wide: true,
+    width: 2,
+    connect: 'level',
+    meaning: `${NO_CHANGE}16-bit, POST /tempo/bpm: 20 + value / 65535 × 280`,
+  },
+  { name: 'tap', kind: 'tap', wide: false, width: 1, connect: 'baseline', meaning: `POST /tempo/tap; ${EDGE}` },
   {
     name: 'transition type',
     kind: 'transitionType',
     wide: false,
     width: 1,
+    connect: 'level',
     meaning: "0: the mixer's transition; n: the n-th of GET /transitions, used by the take channel",
   },
   {
@@ -56,9 +79,17 @@ const MASTER: ReadonlyArray<Omit<ChannelDef, 'offset' | 'layer'> & { width: 1 | 
     kind: 'transitionDuration',
     wide: false,
     width: 1,
+    connect: 'level',
     meaning: "0: the mixer's duration; n: n × 40 ms, used by the take channel",
   },
-  { name: 'take', kind: 'take', wide: false, width: 1, meaning: `POST /mix/take with the two channels before; ${EDGE}` },
+  {
+    name: 'take',
+    kind: 'take',
+    wide: false,
+    width: 1,
+    connect: 'baseline',
+    meaning: `POST /mix/take with the two channels before; ${EDGE}`,
+  },
 ];
 
 /** Channels of one layer block, before its K parameters. */
@@ -68,19 +99,42 @@ const LAYER: ReadonlyArray<Omit<ChannelDef, 'offset' | 'layer'> & { width: 1 | 2
     kind: 'source',
     wide: false,
     width: 1,
+    connect: 'baseline',
     meaning: `${NO_CHANGE}n selects the n-th item of GET /sources on the layer (POST /layers/{n}/sources/select)`,
   },
-  { name: 'opacity', kind: 'opacity', wide: false, width: 1, meaning: 'POST /layers/opacity: 0..255 is 0..1' },
-  { name: 'blend', kind: 'blend', wide: false, width: 1, meaning: `${NO_CHANGE}n: the n-th blend mode (GET /dmx/personality blendModes)` },
-  { name: 'mute', kind: 'mute', wide: false, width: 1, meaning: 'POST /layers/mute: 0-127 off, 128-255 on' },
-  { name: 'play', kind: 'play', wide: false, width: 1, meaning: `${NO_CHANGE}1-127 pause, 128-255 play (the layer's clip)` },
-  { name: 'speed', kind: 'speed', wide: false, width: 1, meaning: `${NO_CHANGE}1..255 is speed 0.1..4 (POST /transport/speed)` },
+  { name: 'opacity', kind: 'opacity', wide: false, width: 1, connect: 'level', meaning: 'POST /layers/opacity: 0..255 is 0..1' },
+  {
+    name: 'blend',
+    kind: 'blend',
+    wide: false,
+    width: 1,
+    connect: 'level',
+    meaning: `${NO_CHANGE}n: the n-th blend mode (GET /dmx/personality blendModes)`,
+  },
+  { name: 'mute', kind: 'mute', wide: false, width: 1, connect: 'switch', meaning: 'POST /layers/mute: 0-127 off, 128-255 on' },
+  {
+    name: 'play',
+    kind: 'play',
+    wide: false,
+    width: 1,
+    connect: 'level',
+    meaning: `${NO_CHANGE}1-127 pause, 128-255 play (the layer's clip)`,
+  },
+  {
+    name: 'speed',
+    kind: 'speed',
+    wide: false,
+    width: 1,
+    connect: 'level',
+    meaning: `${NO_CHANGE}1..255 is speed 0.1..4 (POST /transport/speed)`,
+  },
   {
     name: 'position',
     kind: 'position',
     wide: true,
     width: 2,
-    meaning: "16-bit, POST /transport/seek: 0..65535 is 0..1 of the clip's in-out span",
+    connect: 'baseline',
+    meaning: `${NO_CHANGE}16-bit, POST /transport/seek: 1..65535 is 0..1 of the clip's in-out span`,
   },
 ];
 
@@ -98,6 +152,7 @@ const paramDef = (slot: number, layer: number | null, offset: number, chain: str
   layer,
   wide: false,
   slot,
+  connect: 'level',
   meaning: `the ${ordinal(slot + 1)} settable input (float, long or bool, in chain order) of the ${chain}: 0..255 is its MIN..MAX`,
 });
 

@@ -1,7 +1,7 @@
 // DMX over UDP (Art-Net or sACN, node:dgram and the strict readers in wire.ts): frames of the configured universe
 // become requests of the route table through the shared dispatch. Packets are admitted (sender, budget) before
 // they are read; only the latest frame waits while one applies, so a desk at full rate costs bounded work.
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { DMX_LIMITS } from '../limits.js';
 import { API_PREFIX } from '../http/route.js';
 import type { Logger } from '../log.js';
@@ -11,9 +11,11 @@ import { isLoopbackHost } from '../util/network.js';
 import { LatencyRing } from '../util/latency-ring.js';
 import type { DmxConfig as DmxSettings } from '../config/desks.js';
 import { RateCounter, type DmxStats } from './stats.js';
-import { DMX_PORT, readDmx, sacnGroup } from './wire.js';
+import { DMX_PORT, readDmx } from './wire.js';
+import { bindDmxSocket } from './socket.js';
 import { buildPersonality, type Personality } from './personality.js';
 import { FrameMapper, type DmxLookup } from './map.js';
+import { SacnSources } from './sources.js';
 
 export type { DmxStats };
 
@@ -44,8 +46,11 @@ export class DmxReceiver {
   private lastSource: string | null = null;
   private lastFrameAt = 0;
   private loss = false;
-  /** The last frame whose requests were made: the next frame acts only where it differs. */
+  /** The last frame whose requests were made: the next frame acts only where it differs (kept across losses). */
   private applied: Buffer | null = null;
+  /** After a loss with lossAction black, the returning frame's blackout channel acts even if unchanged. */
+  private forceBlackout = false;
+  private readonly sources = new SacnSources();
   private latest: Buffer | null = null;
   private applying = false;
   private lossTimer: NodeJS.Timeout | null = null;
@@ -75,7 +80,8 @@ export class DmxReceiver {
   /** Changes whenever something GET /dmx shows does (the status body's memo key). */
   get version(): number {
     const c = this.counts;
-    return c.packets + c.applied * 3 + c.rejected * 5 + c.losses * 7 + (this.loss ? 1e8 : 0) + (this.socket ? 1e9 : 0);
+    const moved = c.packets + c.applied * 3 + c.rejected * 5 + c.losses * 7 + this.sources.version * 11;
+    return moved + (this.loss ? 1e8 : 0) + (this.socket ? 1e9 : 0);
   }
 
   stats(): DmxStats {
@@ -89,6 +95,8 @@ export class DmxReceiver {
       host: s.host,
       port: this.port,
       ...this.counts,
+      ...this.sources.counts,
+      sources: this.sources.view(),
       packetsPerSecond: this.rate.perSecond(),
       lastSource: this.lastSource,
       loss: this.loss,
@@ -97,39 +105,17 @@ export class DmxReceiver {
     };
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const s = this.settings;
-    if (!s.enabled) return Promise.resolve();
-    // sACN receivers share the port to each hear the multicast groups; Art-Net's port stays exclusive, as OSC's does.
-    const socket = createSocket({ type: s.host.includes(':') ? 'udp6' : 'udp4', reuseAddr: s.protocol === 'sacn' });
-    return new Promise((resolve) => {
-      socket.once('error', (err) => {
-        this.log.error({ host: s.host, port: this.port, err: err.message }, 'DMX could not listen; DMX control is off');
-        socket.close();
-        resolve();
-      });
-      socket.bind(this.port, s.host, () => {
-        socket.removeAllListeners('error');
-        socket.on('error', (err) => this.log.warn({ err: err.message }, 'DMX socket error'));
-        socket.on('message', (data, rinfo) => this.receive(data, rinfo.address));
-        // sACN desks send to the universe's multicast group; a loopback socket only hears unicast.
-        if (s.protocol === 'sacn' && !isLoopbackHost(s.host)) {
-          try {
-            socket.addMembership(sacnGroup(s.universe));
-          } catch (err) {
-            this.log.warn({ group: sacnGroup(s.universe), err: (err as Error).message }, 'sACN multicast join failed; unicast only');
-          }
-        }
-        this.socket = socket;
-        this.lossTimer = setInterval(() => this.checkLoss(), Math.max(20, Math.min(250, s.lossMs / 4)));
-        this.lossTimer.unref();
-        this.log.info(
-          { protocol: s.protocol, host: s.host, port: this.port, universe: s.universe, address: s.address },
-          'DMX listening (no authentication)',
-        );
-        resolve();
-      });
-    });
+    if (!s.enabled) return;
+    this.socket = await bindDmxSocket(s, this.port, this.log, (data, from) => this.receive(data, from));
+    if (!this.socket) return;
+    this.lossTimer = setInterval(() => this.checkLoss(), Math.max(20, Math.min(250, s.lossMs / 4)));
+    this.lossTimer.unref();
+    this.log.info(
+      { protocol: s.protocol, host: s.host, port: this.port, universe: s.universe, address: s.address },
+      'DMX listening (no authentication)',
+    );
   }
 
   stop(): void {
@@ -163,14 +149,28 @@ export class DmxReceiver {
     }
     this.counts.frames++;
     this.lastSource = from;
-    if (read.frame.terminated) return this.lose('the sender ended its stream');
-    this.lastFrameAt = Date.now();
-    if (this.loss) {
-      this.loss = false;
-      this.log.info({ from }, 'DMX signal back');
+    const { source, terminated, slots } = read.frame;
+    if (source === undefined) {
+      this.signal(from);
+      return this.accept(slots);
     }
+    // sACN: the sources table decides which source's frame applies, and when the last one has gone.
+    const out = this.sources.take({ ...source, terminated, slots }, from, Date.now());
+    if (out.empty) return this.lose('the last sACN source ended its stream');
+    if (out.dropped === null && !terminated) this.signal(from);
+    if (out.slots) this.accept(out.slots);
+  }
+
+  private signal(from: string): void {
+    this.lastFrameAt = Date.now();
+    if (!this.loss) return;
+    this.loss = false;
+    this.log.info({ from }, 'DMX signal back');
+  }
+
+  private accept(slots: Buffer): void {
     // A copy: the datagram may be larger than the frame, and the next frame replaces this one.
-    this.latest = Buffer.from(read.frame.slots);
+    this.latest = Buffer.from(slots);
     this.latestAt = performance.now();
     if (!this.applying) void this.drain();
   }
@@ -183,7 +183,8 @@ export class DmxReceiver {
         const cur = this.latest;
         const arrived = this.latestAt;
         this.latest = null;
-        const requests = this.mapper.map(this.applied, cur);
+        const requests = this.mapper.map(this.applied, cur, this.forceBlackout ? 'blackout' : null);
+        this.forceBlackout = false;
         this.applied = cur;
         for (const m of requests) {
           if (m.kind === 'ignore') continue;
@@ -205,6 +206,13 @@ export class DmxReceiver {
   }
 
   private checkLoss(): void {
+    if (this.settings.protocol === 'sacn') {
+      // Each source times out on its own; only the last one leaving is a loss.
+      const out = this.sources.expire(Date.now(), this.settings.lossMs);
+      if (out.empty) this.lose(`no frame for ${this.settings.lossMs} ms`);
+      else if (out.slots) this.accept(out.slots);
+      return;
+    }
     if (this.loss || this.lastFrameAt === 0) return;
     if (Date.now() - this.lastFrameAt >= this.settings.lossMs) this.lose(`no frame for ${this.settings.lossMs} ms`);
   }
@@ -216,8 +224,9 @@ export class DmxReceiver {
     this.latest = null;
     this.log.warn({ why, action: this.settings.lossAction }, 'DMX signal lost');
     if (this.settings.lossAction !== 'black') return;
-    // When the signal returns every channel acts again, so the desk's own blackout channel decides.
-    this.applied = null;
+    // The returning frame acts where it changed, as any frame does; vjd set this blackout, so the frame's
+    // blackout channel decides on it, changed or not.
+    this.forceBlackout = true;
     void this.dispatch({
       method: 'POST',
       path: `${API_PREFIX}/global/blackout`,

@@ -1,5 +1,6 @@
 // What GET /dmx shows of the receiver, and the packets-per-second counter behind it.
 import type { LatencyView } from '../util/latency-ring.js';
+import type { SacnSourceView } from './sources.js';
 import type { DmxProtocol } from './wire.js';
 
 export interface DmxStats {
@@ -19,6 +20,12 @@ export interface DmxStats {
   malformed: number;
   wrongUniverse: number;
   remoteRefused: number;
+  /** sACN packets behind their source's last sequence, dropped. */
+  outOfSequence: number;
+  /** sACN packets of a source past the tracked limit, ignored. */
+  sourcesIgnored: number;
+  /** sACN sources of the universe (empty for Art-Net). */
+  sources: SacnSourceView[];
   lastSource: string | null;
   loss: boolean;
   lossAction: 'hold' | 'black';

@@ -11,6 +11,18 @@ export interface DmxFrame {
   slots: Buffer;
   /** sACN: the sender ended its stream (its last packet); Art-Net never says so. */
   terminated: boolean;
+  /** sACN: who sent it, so each source is tracked on its own (Art-Net has no such fields). */
+  source?: SacnSourceFields;
+}
+
+export interface SacnSourceFields {
+  /** The sender's component identifier (CID), as 32 hex digits. */
+  cid: string;
+  /** The source name as sent, up to its first NUL. */
+  name: string;
+  /** 0 to 200, higher wins. */
+  priority: number;
+  sequence: number;
 }
 
 export type DmxRead = { ok: true; frame: DmxFrame } | { ok: true; frame: null; why: string } | { ok: false; reason: string };
@@ -21,6 +33,7 @@ const ARTNET_HEADER = 18;
 const ACN_ID = Buffer.from('ASC-E1.17\0\0\0', 'latin1');
 const SACN_HEADER = 126;
 const SLOTS_MAX = 512;
+const SACN_PRIORITY_MAX = 200;
 
 const refused = (reason: string): DmxRead => ({ ok: false, reason });
 
@@ -59,6 +72,9 @@ export function readSacn(buf: Buffer): DmxRead {
   const framing = pduLength(buf, 38, 'framing layer');
   if (framing) return refused(framing);
   if (buf.readUInt32BE(40) !== 0x00000002) return refused('framing layer vector is not data');
+  const priority = buf[108]!;
+  // E1.31 forbids higher priorities on the wire: such a sender is broken, not merely more important.
+  if (priority > SACN_PRIORITY_MAX) return refused(`priority ${priority} is above ${SACN_PRIORITY_MAX}`);
   const options = buf[112]!;
   const universe = buf.readUInt16BE(113);
   if (universe < 1 || universe > 63999) return refused(`universe ${universe} is outside 1 to 63999`);
@@ -72,7 +88,15 @@ export function readSacn(buf: Buffer): DmxRead {
   // Preview data is for visualisers, and other start codes are not levels.
   if (options & 0x80) return { ok: true, frame: null, why: 'E1.31 preview data' };
   if (buf[125] !== 0) return { ok: true, frame: null, why: `E1.31 start code ${buf[125]} is not levels` };
-  return { ok: true, frame: { universe, slots: buf.subarray(SACN_HEADER), terminated: (options & 0x40) !== 0 } };
+  const name = buf.subarray(44, 108);
+  const nul = name.indexOf(0);
+  const source = {
+    cid: buf.toString('hex', 22, 38),
+    name: name.toString('utf8', 0, nul < 0 ? name.length : nul),
+    priority,
+    sequence: buf[111]!,
+  };
+  return { ok: true, frame: { universe, slots: buf.subarray(SACN_HEADER), terminated: (options & 0x40) !== 0, source } };
 }
 
 export const readDmx = (protocol: DmxProtocol, buf: Buffer): DmxRead => (protocol === 'artnet' ? readArtDmx(buf) : readSacn(buf));

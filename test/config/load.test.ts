@@ -380,4 +380,28 @@ test('osc: embedded default off on 127.0.0.1:7000; a non-loopback host with an A
   assert.is((await loadError({ config: await configFile({ osc: { port: 0 } }) })).key, 'osc.port');
 });
 
+test("dmx: a universe the protocol cannot carry names dmx.universe and the file; an unset one is the protocol's first", async () => {
+  const sacnZero = await configFile({ dmx: { protocol: 'sacn', universe: 0 } });
+  const err = await loadError({ config: sacnZero });
+  assert.equal([err.key, err.file], ['dmx.universe', sacnZero]);
+  assert.is(
+    err.message,
+    `config error in ${sacnZero}: dmx.universe 0 is outside the sACN universes 1 to 63999, so no packet could match it`,
+  );
+  // Art-Net's port-address has 15 bits, whether the protocol is named or the default.
+  for (const dmx of [{ protocol: 'artnet', universe: 32768 }, { universe: 40000 }]) {
+    const file = await configFile({ dmx });
+    const e = await loadError({ config: file });
+    assert.equal([e.key, e.file], ['dmx.universe', file]);
+    assert.match(e.message, /is outside the Art-Net universes 0 to 32767/);
+  }
+  const load = async (dmx: unknown) => (await loadConfig({ config: await configFile({ dmx }) }, {})).config.dmx;
+  assert.is(DEFAULT_CONFIG.dmx.universe, 0);
+  assert.is((await load({ protocol: 'sacn', enabled: true })).universe, 1);
+  assert.is((await load({ protocol: 'artnet' })).universe, 0);
+  assert.is((await load({ protocol: 'artnet', universe: 32767 })).universe, 32767);
+  assert.is((await load({ protocol: 'sacn', universe: 63999 })).universe, 63999);
+  assert.equal((await load({ personality: { layers: 2 } })).personality, { layers: 2, params: 4 });
+});
+
 test.run();

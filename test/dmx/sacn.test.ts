@@ -101,7 +101,7 @@ test('signal loss with lossAction black blacks out; the returning frames decide 
   await until(async () => (await get('/global')).blackout === true);
   await frame({});
   await until(async () => (await get('/dmx')).loss === false && (await get('/global')).blackout === false);
-  // A stream-terminated packet is a loss at once.
+  // The only source ending its stream is a loss at once.
   const losses = (await get('/dmx')).losses;
   await frame({}, { terminated: true });
   await until(async () => (await get('/dmx')).losses === losses + 1 && (await get('/global')).blackout === true);

@@ -16,8 +16,23 @@ export function artDmx(universe: number, slots: Uint8Array | number[], sequence 
   return b;
 }
 
-/** E1.31 data packet; `terminated` sets the stream-terminated option. */
-export function sacnData(universe: number, slots: Uint8Array | number[], opts: { terminated?: boolean; sequence?: number } = {}): Buffer {
+export interface SacnOptions {
+  /** Sets the stream-terminated option. */
+  terminated?: boolean;
+  /** Without it each CID counts on from its last packet, as a desk does. */
+  sequence?: number;
+  /** The component identifier's first byte (the rest are fixed): one per desk. */
+  cid?: number;
+  priority?: number;
+}
+
+const sequences = new Map<number, number>();
+
+/** E1.31 data packet as a desk sends it. */
+export function sacnData(universe: number, slots: Uint8Array | number[], opts: SacnOptions = {}): Buffer {
+  const cid = opts.cid ?? 1;
+  const sequence = opts.sequence ?? ((sequences.get(cid) ?? -1) + 1) & 0xff;
+  sequences.set(cid, sequence);
   const data = Buffer.from(slots);
   const b = Buffer.alloc(126 + data.length);
   b.writeUInt16BE(0x0010, 0);
@@ -26,12 +41,13 @@ export function sacnData(universe: number, slots: Uint8Array | number[], opts: {
   b.writeUInt16BE(0x7000 | (b.length - 16), 16);
   b.writeUInt32BE(4, 18);
   for (let k = 0; k < 16; k++) b[22 + k] = k + 1;
+  b[22] = cid & 0xff;
   b.writeUInt16BE(0x7000 | (b.length - 38), 38);
   b.writeUInt32BE(2, 40);
   b.write('vjd test desk', 44, 'utf8');
-  b[108] = 100;
+  b[108] = opts.priority ?? 100;
   b.writeUInt16BE(0, 109);
-  b[111] = (opts.sequence ?? 0) & 0xff;
+  b[111] = sequence & 0xff;
   b[112] = opts.terminated ? 0x40 : 0;
   b.writeUInt16BE(universe, 113);
   b.writeUInt16BE(0x7000 | (b.length - 115), 115);
