@@ -17,7 +17,10 @@ const AudioKindSchema = Type.Union([
 export const CapabilitiesBody = Type.Object({
   apiVersion: Type.Literal('v1'),
   version: Type.String(),
-  features: Type.Array(Type.String(), { description: 'feature names of the routes this build serves, e.g. effects-catalogue' }),
+  features: Type.Array(Type.String(), {
+    description:
+      'feature names of the routes this build serves, each once, e.g. effects-catalogue or midi (GET /midi, POST /midi/learn); osc and dmx also while their receivers listen',
+  }),
   license: Type.Object({
     tier: Type.String(),
     licensee: Type.String(),
@@ -101,7 +104,8 @@ export function capabilitiesRoutes(ctx: AppContext, audioKinds: () => AudioKind[
           json: {
             apiVersion: 'v1',
             version: ctx.version,
-            features: ctx.features(),
+            // A transport's live state and its routes may both name one feature.
+            features: [...new Set(ctx.features())],
             license: lic.valid
               ? { tier: lic.tier, licensee: lic.license.licensee, expiresAt: lic.expiresAt ? lic.expiresAt.toISOString() : null }
               : { tier: 'none', licensee: '', expiresAt: null },

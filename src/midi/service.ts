@@ -16,7 +16,7 @@ import { mapMessage, type OscLookup } from '../osc/table.js';
 import { DirWatch } from '../util/dir-watch.js';
 import { LatencyRing } from '../util/latency-ring.js';
 import { MidiDevices } from './devices.js';
-import { LEARNED_FILE, readMappingFiles, saveLearned } from './files.js';
+import { checkMappings, LEARNED_FILE, type MappingProblem, readLearned, readMappingFiles, saveLearned } from './files.js';
 import { MidiMapper } from './mapper.js';
 import { readMidi, type MidiEvent } from './parse.js';
 import { MidiClock } from './clock.js';
@@ -25,6 +25,8 @@ export type LearnSpec = Pick<MidiMapping, 'to' | 'arg' | 'mode' | 'feedback'>;
 
 /** Messages waiting to be applied; past it a message is dropped (and counted). */
 const PENDING_MAX = 256;
+/** Mappings left out that GET /midi lists (the log has every one). */
+const PROBLEMS_SHOWN = 64;
 
 export class MidiService {
   readonly devices: MidiDevices;
@@ -34,8 +36,16 @@ export class MidiService {
   private readonly feedbackBudget = new WindowBudget(1000, MIDI_LIMITS.feedbackPerSecond, MIDI_LIMITS.feedbackPerSecond);
   private readonly logBudget = new LogBudget();
   private readonly recent: Array<{ port: string | null; bytes: number[] }> = [];
+  private readonly configMappings: MidiMapping[];
+  private readonly configProblems: MappingProblem[];
   private fileMappings: MidiMapping[] = [];
+  private fileProblems: MappingProblem[] = [];
   private learned: MidiMapping[] = [];
+  private learnedProblems: MappingProblem[] = [];
+  /** Where a learned.json that was not read whole was renamed to at start. */
+  private learnedSetAside: string | null = null;
+  private learnedWritable = true;
+  private reloading: Promise<void> = Promise.resolve();
   private learning: { spec: LearnSpec; done: (m: MidiMapping | null) => void } | null = null;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
@@ -54,6 +64,7 @@ export class MidiService {
   ) {
     this.dir = join(dataDir, 'midi');
     this.devices = new MidiDevices(config.ports, config.clock, (port, bytes) => this.receive(port, bytes), log);
+    ({ mappings: this.configMappings, problems: this.configProblems } = checkMappings(config.mappings, 'config'));
     this.remap();
   }
 
@@ -73,7 +84,15 @@ export class MidiService {
 
   async start(): Promise<void> {
     if (!this.config.enabled) return;
-    this.learned = await readMappingFiles(this.dir, this.log, (n) => n === LEARNED_FILE);
+    this.report(this.configProblems);
+    const learned = await readLearned(this.dir);
+    this.report(learned.problems);
+    ({ mappings: this.learned, problems: this.learnedProblems, keptAs: this.learnedSetAside, writable: this.learnedWritable } = learned);
+    if (learned.keptAs !== null)
+      this.log.warn(
+        { file: LEARNED_FILE, keptAs: learned.keptAs },
+        'learned MIDI mappings not read whole: the file is kept under a new name',
+      );
     await this.reloadFiles();
     this.watch = new DirWatch([this.dir], () => void this.reloadFiles());
     await this.watch.start();
@@ -94,6 +113,8 @@ export class MidiService {
       inputs: this.devices.inputNames(),
       outputs: this.devices.outputNames(),
       mappings: this.mapper.list.length,
+      mappingProblems: [...this.configProblems, ...this.learnedProblems, ...this.fileProblems].slice(0, PROBLEMS_SHOWN),
+      learnedSetAside: this.learnedSetAside,
       ...this.counts,
       learning: this.learning !== null,
       clockBpm: this.midiClock.bpm,
@@ -152,21 +173,41 @@ export class MidiService {
     this.learned = [...this.learned.filter((o) => !same(o)), m].slice(-MIDI_LIMITS.mappingsMax);
     this.remap();
     this.learning!.done(m);
+    if (!this.learnedWritable) {
+      this.log.error({ file: LEARNED_FILE }, 'learned MIDI mapping not saved: the unreadable learned.json could not be set aside');
+      return;
+    }
     void mkdir(this.dir, { recursive: true })
       .then(() => saveLearned(this.dir, this.learned))
       .catch((err: Error) => this.log.error({ err: err.message }, 'learned MIDI mappings could not be saved'));
   }
 
-  private async reloadFiles(): Promise<void> {
-    // learned.json is this service's own: read once at start, then written from memory after each learn.
-    this.fileMappings = await readMappingFiles(this.dir, this.log, (n) => n !== LEARNED_FILE);
-    this.remap();
+  /** Reloads run one after another, so an older read never replaces a newer one. */
+  private reloadFiles(): Promise<void> {
+    this.reloading = this.reloading
+      .then(async () => {
+        // learned.json is this service's own: read once at start, then written from memory after each learn.
+        const read = await readMappingFiles(this.dir, (n) => n !== LEARNED_FILE);
+        this.report(read.problems);
+        ({ mappings: this.fileMappings, problems: this.fileProblems } = read);
+        this.remap();
+      })
+      .catch((err: Error) => this.log.error({ err: err.message }, 'MIDI mapping files could not be reloaded'));
+    return this.reloading;
+  }
+
+  private report(problems: readonly MappingProblem[]): void {
+    for (const p of problems)
+      this.log.warn(
+        { file: p.from, index: p.index, reason: p.reason },
+        p.index === null ? 'MIDI mapping file left out' : 'MIDI mapping left out',
+      );
   }
 
   private remap(): void {
     const key = (m: MidiMapping) => JSON.stringify(m);
     const seen = new Set<string>();
-    const all = [...this.config.mappings, ...this.fileMappings, ...this.learned].filter((m) => {
+    const all = [...this.configMappings, ...this.fileMappings, ...this.learned].filter((m) => {
       const k = key(m);
       if (seen.has(k)) return false;
       seen.add(k);

@@ -652,8 +652,10 @@ export const CORPUS: Record<string, Operation> = {
       // The fixture runs with MIDI off: a well-formed learn is refused at once instead of waiting for a message.
       return [
         p.ok('while MIDI is off', { to: '/vjd/global/dimmer', mode: 'absolute', feedback: true }, [400]),
+        p.ok('by operation while MIDI is off', { operation: '/vjd/global/dimmer', mode: 'toggle' }, [400]),
         p.bad('not a vjd address', { to: '/other/dimmer' }),
         p.bad('no address', {}),
+        p.bad('both address fields', { operation: '/vjd/global/dimmer', to: '/vjd/global/dimmer' }),
         p.bad('unknown mode', { to: '/vjd/global/dimmer', mode: 'sideways' }),
         p.bad('extra field', { to: '/vjd/global/dimmer', port: 'x' }),
       ];

@@ -157,6 +157,29 @@ test('learn binds the next message, saves it, and the control then acts', async 
   assert.is(bad.status, 400, bad.text);
 });
 
+test('learn takes `operation`, with `to` as its alias: exactly one of them', async () => {
+  const learning = post('/midi/learn', { operation: '/vjd/global/blackout', mode: 'toggle' });
+  await until(async () => (await get('/midi')).learning === true);
+  await midi([0x92, 70, 127]);
+  const r = await learning;
+  assert.is(r.status, 200, r.text);
+  assert.equal(r.json().mapping, { port: PORT, channel: 3, type: 'note', number: 70, to: '/vjd/global/blackout', mode: 'toggle' });
+  for (const body of [{}, { operation: '/vjd/global/dimmer', to: '/vjd/global/dimmer' }, { mode: 'toggle' }]) {
+    const no = await post('/midi/learn', body);
+    assert.equal([no.status, no.json().code], [400, 'INVALID_REQUEST'], JSON.stringify(body));
+    assert.match(no.json().message, /exactly one of `operation`.*`to`/);
+  }
+  const mode = await post('/midi/learn', { operation: '/vjd/global/dimmer', mode: 'sideways' });
+  assert.is(mode.status, 400);
+  assert.match(mode.json().message, /^body\.mode /);
+  const feedbackOnly = await post('/midi/learn', { operation: '/vjd/status/fps' });
+  assert.equal([feedbackOnly.status, feedbackOnly.json().code], [400, 'INVALID_REQUEST']);
+  assert.equal(
+    (await get('/capabilities')).features.filter((f: string) => f === 'midi'),
+    ['midi'],
+  );
+});
+
 test('learn answers 504 MIDI_LEARN_TIMEOUT when nothing arrives, and 409 while one waits', async () => {
   const first = post('/midi/learn', { to: '/vjd/tempo/tap' });
   await until(async () => (await get('/midi')).learning === true);
