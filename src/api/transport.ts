@@ -6,6 +6,7 @@ import { TRANSPORT_LIMITS } from '../limits.js';
 import { CLIP_LOOPS } from '../shared/messages.js';
 import type { Bus, TransportService, TransportView } from '../transport/service.js';
 import { CLIP_ENDS, type ClipEnd } from '../transport/settings.js';
+import { outsideSpan } from '../transport/positions.js';
 
 const { speedMin, speedMax, beatsMax, cueNameMaxLength } = TRANSPORT_LIMITS;
 
@@ -65,6 +66,7 @@ export function transportRoutes(t: TransportService): RouteDef[] {
     rule: string,
     run: (body: never, bus: Bus) => Promise<TransportView>,
     errors: Array<'ITEM_NOT_FOUND'> = [],
+    invalid: (where: 'query' | 'params' | 'body', problem: string, value: unknown) => ApiError = explain(rule),
   ): RouteDef =>
     defineRoute({
       ...common,
@@ -75,7 +77,7 @@ export function transportRoutes(t: TransportService): RouteDef[] {
       description: `${description} On the program bus unless \`bus\` is \`preview\`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.`,
       schema: { body },
       emptyBody: true,
-      invalid: explain(rule),
+      invalid,
       responses: { 200: { description: 'the clip after the change', schema: Answer } },
       errors: ['INVALID_REQUEST', 'NOT_A_CLIP', 'ACTIVATION_TIMEOUT', ...errors],
       handler: async (req) => {
@@ -83,6 +85,16 @@ export function transportRoutes(t: TransportService): RouteDef[] {
         return { json: { success: true, transport: await run(req.body as never, b.bus ?? 'program') } };
       },
     });
+  const seekRule = '`positionS` must be a number of seconds ≥ 0, `fraction` a number from 0 to 1, `cue` a name of 1-64 characters';
+  // The schema turns a negative position away before the clip is looked at: with a clip on the bus, the answer
+  // names its range as one past the out point does.
+  const seekInvalid = (where: 'query' | 'params' | 'body', problem: string, value: unknown): ApiError => {
+    const b = value as { bus?: unknown; positionS?: unknown } | null;
+    const bus = b?.bus ?? 'program';
+    const negative = typeof b?.positionS === 'number' && b.positionS < 0 && problem.startsWith('body.positionS');
+    const clip = negative && (bus === 'program' || bus === 'preview') ? t.viewOf(bus) : null;
+    return clip ? outsideSpan(clip, clip.durationS) : explain(seekRule)(where, problem);
+  };
   const busOnly = Type.Object({ bus: BusField });
   const busRule = '`bus` may be program or preview';
   return [
@@ -124,9 +136,10 @@ export function transportRoutes(t: TransportService): RouteDef[] {
         fraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
         cue: Type.Optional(CueName),
       }),
-      '`positionS` must be a number of seconds ≥ 0, `fraction` a number from 0 to 1, `cue` a name of 1-64 characters',
+      seekRule,
       (b: { positionS?: number; fraction?: number; cue?: string }, bus) => t.seek(bus, b),
       ['ITEM_NOT_FOUND'],
+      seekInvalid,
     ),
     post(
       'speed',

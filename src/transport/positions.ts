@@ -7,15 +7,20 @@ import type { TransportSaved } from './settings.js';
 export const fmt = (s: number): string => (Number.isFinite(s) ? String(Math.round(s * 1000) / 1000) : 'the end');
 
 /** The clip's in-out span (s); an unknown length is open-ended. */
-export function spanOf(s: TransportSaved, durationS: number | null): { lo: number; hi: number } {
+export function spanOf(s: Pick<TransportSaved, 'in' | 'out'>, durationS: number | null): { lo: number; hi: number } {
   return { lo: s.in ?? 0, hi: s.out ?? durationS ?? Number.POSITIVE_INFINITY };
+}
+
+/** The answer to a position outside the clip's in-out span: it names the span. */
+export function outsideSpan(s: Pick<TransportSaved, 'in' | 'out'>, durationS: number | null): ApiError {
+  const { lo, hi } = spanOf(s, durationS);
+  return new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
 }
 
 /** `pos` inside the in-out span, moved no later than the last frame's start (one frame period before the out point). */
 export function startPosition(s: TransportSaved, durationS: number | null, pos: number, fps: number): number {
   const { lo, hi } = spanOf(s, durationS);
-  if (!(pos >= lo && pos < hi))
-    throw new ApiError('INVALID_REQUEST', `positionS must be from ${lo} to below ${fmt(hi)} s (the clip's in-out range)`);
+  if (!(pos >= lo && pos < hi)) throw outsideSpan(s, durationS);
   return Math.max(lo, Math.min(pos, hi - 1 / fps));
 }
 

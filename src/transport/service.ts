@@ -255,7 +255,8 @@ export class TransportService extends EventEmitter {
     } catch (err) {
       throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${(err as Error).message}`);
     }
-    // On the program the answer waits until the output has drawn the command's frame (the preview bus is not drawn).
+    // On the program the answer waits until the output has drawn the command's frame (the preview bus is not drawn);
+    // a hidden layer answers once it has taken the frame up from its ring.
     if (fresh && t.bus === 'program' && (cmd.op !== 'settings' || status.frameNo !== before?.frameNo)) {
       const why = await this.d.shown(t.key, status.frameNo - 1, deadline);
       if (why !== null) throw new ApiError('ACTIVATION_TIMEOUT', `${t.name}: ${why}`);

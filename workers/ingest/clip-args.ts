@@ -44,6 +44,9 @@ export function buildClipArgs(o: ClipArgsOptions): string[] {
     // start_time=0 pads a seek target that falls between two source frames, so frame 0 is the target itself.
     '-vf',
     `fps=fps=${o.fps}:start_time=0,${fit}`,
+    // -t bounds what is read, not what the fps filter emits: past a keyframe seek it can pad a frame or two beyond
+    // the out point, which would show (and report) a position of the next segment. The count is exact.
+    ...(o.spanS !== null && !o.loop ? ['-frames:v', String(Math.max(1, Math.ceil(o.spanS * o.fps - 1e-6)))] : []),
     '-f',
     'rawvideo',
     '-pix_fmt',

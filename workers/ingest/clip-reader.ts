@@ -120,12 +120,22 @@ export class ClipReader {
 
   stop(): Promise<void> {
     this.stopped = true;
+    this.letGo();
     return this.proc.stop();
   }
 
   kill(): void {
     this.stopped = true;
+    this.letGo();
     this.proc.kill();
+  }
+
+  /**
+   * A stopped reader's pipes are closed on this side at once: an unread stdout never reaches its end, so the pipe
+   * (and the process's close, which waits for it) would be held for good, one descriptor per replaced reader.
+   */
+  private letGo(): void {
+    for (const pipe of this.proc.child.stdio) pipe?.destroy();
   }
 
   private onSize(width: number, height: number): void {

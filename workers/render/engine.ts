@@ -391,7 +391,10 @@ export class RenderEngine {
     this.layer(layer).requestCue(id, key, deadline, spec);
   }
 
-  /** Answers (onShown) after the first output frame that drew a ring frame of program `key` newer than `afterFrame`. */
+  /**
+   * Answers (onShown) after the first output frame that drew a ring frame of program `key` newer than `afterFrame`
+   * (on a hidden layer: took it up).
+   */
   waitShown(id: number, key: string, afterFrame: number, deadline: number, layer?: number): void {
     this.layer(layer).waitShown(id, key, afterFrame, deadline);
   }
@@ -480,7 +483,10 @@ export class RenderEngine {
     }
     const visible = this.visible;
     visible.length = 0;
-    for (const l of this.order) if (l.visible(anySolo)) visible.push(l);
+    for (const l of this.order) {
+      if (l.visible(anySolo)) visible.push(l);
+      else l.takeUp(this.ping[0], ctx);
+    }
 
     // At full level the last stage draws straight into the output target: the grading pass costs a full-screen
     // draw and only runs while the dimmer or blackout changes the picture.

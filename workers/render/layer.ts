@@ -165,6 +165,14 @@ export class Layer {
     this.shownWaits.push({ id, key, afterFrame, deadline });
   }
 
+  /**
+   * A layer left out of the picture (muted, transparent, solo-hidden) still answers a seek on its program: the
+   * program's newest ring frame is taken up into its texture (drawn into `scratch`), ready for when it shows again.
+   */
+  takeUp(scratch: RenderTarget, ctx: IsfFrame): void {
+    if (this.shownWaits.some((w) => w.key === this.source.currentKey)) this.source.draw(scratch, ctx);
+  }
+
   /** Before drawing: expires or readies the switch, moves a ready cue to preview, and runs the mixer's clock. */
   prepare(now: number, heldPosition: ((held: number) => number) | null): void {
     let switching = this.source.pending;
