@@ -12,6 +12,7 @@ import { modulationFields } from '../modulation/schemas.js';
 import { CurrentSourceSchema, idOrNameInvalid, usableIdOrName } from './sources.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 import type { TransportService } from '../transport/service.js';
+import { armTbar, mixModulateRoute } from './mix-modulate.js';
 
 export const TransitionName = Type.String({
   minLength: 1,
@@ -111,7 +112,8 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       description:
         `Any source (generator, preset, live input, media file); \`id\` and \`name\` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget ${LIMITS.activationTimeoutMs} ms); the program is never touched. ` +
         'A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes. ' +
-        '500 SOURCE_LOAD_FAILED at once when the generator does not compile (`message` has the `.fs` line); the preview is unchanged.',
+        '500 SOURCE_LOAD_FAILED at once when the generator does not compile (`message` has the `.fs` line); the preview is unchanged. ' +
+        "While the T-bar has a modulator (POST /mix/modulate), the cued source then starts the mixer's transition at the held position, so the modulator moves it.",
       tags: ['mix'],
       feature: 'mixer',
       schema: { body: CueBody },
@@ -128,7 +130,12 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
             `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`,
           );
         const entry = d.sources.resolve(['generator', 'preset', 'live', 'file'], { id, name }, 'source');
-        return { json: { success: true, mix: await m.cue(entry, started) } };
+        const view = await m.cue(entry, started);
+        // A modulated T-bar moves only once the renderer holds the mixer's transition (src/api/mix-modulate.ts). The
+        // cue stands either way: a transition that cannot run leaves the T-bar at rest, as before.
+        if (!d.modulation?.view.mix) return { json: { success: true, mix: view } };
+        await armTbar(m).catch(() => undefined);
+        return { json: { success: true, mix: m.view() } };
       },
     }),
     defineRoute({
@@ -193,6 +200,7 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
         return { json: { count: items.length, items } };
       },
     }),
+    ...(d.modulation ? [mixModulateRoute(m, d.modulation)] : []),
   ];
 }
 

@@ -1,5 +1,6 @@
-// Modulation routes: a modulator on one input of a chain effect, of the program generator, on the T-bar or the
-// dimmer (null removes it), freeze, and GET /modulation. The main thread checks and stores; the render worker evaluates.
+// Modulation routes: a modulator on one input of a chain effect, of the program generator or on the dimmer (null
+// removes it), freeze, and GET /modulation; the T-bar's is with the mixer routes (src/api/mix-modulate.ts).
+// The main thread checks and stores; the render worker evaluates.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
@@ -18,8 +19,6 @@ export interface ModulationRouteDeps {
   modulation: Modulation;
   params: GeneratorParams;
   state: StateStore;
-  /** The T-bar's position now. */
-  mixPosition(): number;
 }
 
 const NAME = { minLength: 1, maxLength: 256 };
@@ -27,7 +26,7 @@ const Input = Type.String({ ...NAME, description: 'the input name' });
 const common = { auth: 'required' as const, feature: 'modulation' };
 
 /** The checked modulator of a request body, or 400 naming the field and the rule. */
-function modulatorOf(raw: unknown): Modulator | null {
+export function modulatorOf(raw: unknown): Modulator | null {
   if (raw === null) return null;
   const c = checkModulator(raw);
   if (!c.ok)
@@ -38,7 +37,8 @@ function modulatorOf(raw: unknown): Modulator | null {
   return c.modulator;
 }
 
-const scalar = (input: string, value: number | boolean | number[], modulator: Modulator | null, live: unknown) => ({
+/** The answer of a modulate route for a scalar input (the T-bar, the dimmer, one component). */
+export const scalar = (input: string, value: number | boolean | number[], modulator: Modulator | null, live: unknown) => ({
   input,
   value,
   modulator,
@@ -124,27 +124,6 @@ export function modulationRoutes(d: ModulationRouteDeps): RouteDef[] {
         const live = d.modulation.live?.generator?.key === p.key ? d.modulation.live.generator.values[key] : undefined;
         const value = currentValue(i!, p.values[input]) ?? 0;
         return { json: { ...scalar(input, value, modulator, live), ...(component !== undefined ? { component } : {}) } };
-      },
-    }),
-    defineRoute({
-      ...common,
-      tags: ['mix'],
-      method: 'POST',
-      path: `${API_PREFIX}/mix/modulate`,
-      operationId: 'modulateMix',
-      summary: "Set or remove the modulator of the mixer's T-bar",
-      description:
-        'The T-bar moves around its held position (POST /mix/position) while a source is cued and no take runs; a modulated position never completes a take.',
-      schema: { body: Type.Object({ modulator: ModulatorBody }) },
-      responses: { 200: { description: 'the T-bar with its modulator', schema: ModulatedInput } },
-      errors: ['INVALID_REQUEST'],
-      errorDetails: { INVALID_REQUEST: ModProblemSchema },
-      handler: (req) => {
-        if (!('modulator' in (req.body as object)))
-          throw new ApiError('INVALID_REQUEST', 'send `modulator` (an object, or null to remove)');
-        const modulator = modulatorOf(req.body.modulator);
-        d.modulation.setMix(modulator);
-        return { json: scalar('tbar', d.mixPosition(), modulator, d.modulation.live?.mix) };
       },
     }),
     defineRoute({

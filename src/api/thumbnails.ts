@@ -1,6 +1,6 @@
 // Thumbnail routes: live inputs, the current output, generators and presets, media files and palettes. Every one
 // takes `size` and `format`, sends `ETag` and `Cache-Control: no-cache`, and answers 304 to a matching If-None-Match.
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { defineRoute, API_PREFIX, type Reply, type ResponseDoc, type RouteDef } from '../http/route.js';
 import type { ImageFormat } from '../shared/messages.js';
 import { ApiError, type ErrorCode } from '../errors.js';
@@ -22,27 +22,41 @@ const Query = Type.Object({
   ),
 });
 
+const ETAG_FORM = '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder';
 const ETAG = Type.String({
   pattern: '^"(live|current|source|media|palette|layer)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$',
-  description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder',
+  description: ETAG_FORM,
 });
-const NO_CACHE = Type.Literal('no-cache', { description: 'always `no-cache`' });
 
-const IMAGE: ResponseDoc = {
-  description: 'the image; `Content-Type` image/png or image/jpeg as `format` asks',
-  contentType: 'image/png',
-  altContentTypes: ['image/jpeg'],
-  headers: {
-    ETag: { description: '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder', schema: ETAG },
-    'Cache-Control': { description: 'always `no-cache`', schema: NO_CACHE },
+/**
+ * The 200 and 304 of an image route: both carry `ETag` (`etag`: its schema and form) and `Cache-Control: no-cache`,
+ * so a client revalidates. Every image route declares its answers through this.
+ */
+export function imageResponses(
+  etag: { schema: TSchema; description: string },
+  image: Pick<ResponseDoc, 'description' | 'contentType' | 'altContentTypes'>,
+): Record<200 | 304, ResponseDoc> {
+  const cacheControl = { description: 'always `no-cache`', schema: Type.Literal('no-cache', { description: 'always `no-cache`' }) };
+  return {
+    200: { ...image, headers: { ETag: etag, 'Cache-Control': cacheControl } },
+    304: {
+      description: 'If-None-Match equals the current ETag: no body',
+      headers: { ETag: { description: 'the current ETag', schema: etag.schema }, 'Cache-Control': cacheControl },
+    },
+  };
+}
+
+const IMAGES = imageResponses(
+  { schema: ETAG, description: ETAG_FORM },
+  {
+    description: 'the image; `Content-Type` image/png or image/jpeg as `format` asks',
+    contentType: 'image/png',
+    altContentTypes: ['image/jpeg'],
   },
-};
-const NOT_MODIFIED: ResponseDoc = {
-  description: 'If-None-Match equals the current ETag: no body; answered before any render or encode work is queued',
-  headers: {
-    ETag: { description: 'the current ETag', schema: ETAG },
-    'Cache-Control': { description: 'always `no-cache`', schema: NO_CACHE },
-  },
+);
+const RESPONSES = {
+  200: IMAGES[200],
+  304: { ...IMAGES[304], description: `${IMAGES[304].description}; answered before any render or encode work is queued` },
 };
 const QUEUE_ERRORS: ErrorCode[] = ['PREVIEW_TIMEOUT', 'THUMBNAIL_QUEUE_FULL'];
 
@@ -84,7 +98,7 @@ function imageRoute(r: ImageRouteSpec): RouteDef {
       ...(r.id !== null ? { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: r.id }) }) } : {}),
       query: Query,
     },
-    responses: { 200: IMAGE, 304: NOT_MODIFIED },
+    responses: RESPONSES,
     errors: [...r.errors, ...QUEUE_ERRORS],
     handler: (req) => {
       const query = req.query as { size?: string; format?: string };
@@ -94,10 +108,14 @@ function imageRoute(r: ImageRouteSpec): RouteDef {
   });
 }
 
-/** 304 when the client has the image, else the image; both carry the ETag and `Cache-Control: no-cache`. */
+/**
+ * 304 when the client has the image, else the image; both carry the ETag and `Cache-Control: no-cache`. The image's
+ * ETag goes through the adapter's conditional check too: an image made for a newer plan may still be the one the
+ * client holds, and then it gets 304, not the same bytes again.
+ */
 function imageReply(r: ThumbResult): Reply {
-  const headers = { ETag: r.etag, 'Cache-Control': 'no-cache' };
-  return r.image === null ? { status: 304, headers } : { status: 200, body: r.image.bytes, contentType: r.image.contentType, headers };
+  if (r.image === null) return { status: 304, headers: { ETag: r.etag, 'Cache-Control': 'no-cache' } };
+  return { status: 200, body: r.image.bytes, contentType: r.image.contentType, headers: { 'Cache-Control': 'no-cache' }, etag: r.etag };
 }
 
 /** `layerId`: the id of the layer at a position (1-based, as text), or null when there is none. */

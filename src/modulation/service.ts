@@ -16,9 +16,12 @@ export interface ModulationDeps {
   chainCount(): number;
 }
 
-/** A live report older than this reads as none (the worker stops reporting when nobody asks). */
-const LIVE_FRESH_MS = 1000;
-/** How long one read keeps live reports coming. */
+/**
+ * A live report older than this reads as none: the worker reports several times a second while modulators exist, so
+ * only a worker that stopped drawing goes quiet this long.
+ */
+const LIVE_FRESH_MS = 2000;
+/** How long one read keeps live reports coming at the full rate (the `live` topic reads on every tick). */
 const LIVE_WANT_MS = 5000;
 
 export declare interface Modulation {
@@ -54,15 +57,15 @@ export class Modulation extends EventEmitter {
   }
 
   /**
-   * The newest live report when it is recent, else null. Reading it asks the render worker for reports over the
-   * next few seconds: nobody reading live values costs the main thread nothing, however many modulators run.
+   * The newest live report when it is recent, else null. Reading it asks the render worker for reports at the full
+   * rate over the next few seconds; without readers they come a few times a second, and never without modulators.
    */
   get live(): LiveReport | null {
     this.want();
     return Date.now() - this.reportAt <= LIVE_FRESH_MS ? this.report_ : null;
   }
 
-  /** Keeps live reports coming for LIVE_WANT_MS (at most one message a second). */
+  /** Keeps live reports at the full rate for LIVE_WANT_MS (at most one message a second). */
   want(): void {
     const now = Date.now();
     if (now - this.wantedAt < 1000) return;

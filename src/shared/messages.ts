@@ -123,8 +123,8 @@ export interface ModulationState {
 }
 
 /**
- * Applied values of a recent frame, sent at most LIVE_REPORT_HZ times a second, only while modulators exist and the
- * main thread asked for them (live-want).
+ * Applied values of a recent frame, sent only while modulators exist: at a slow rate so a GET always finds a recent
+ * value, at most LIVE_REPORT_HZ times a second while the main thread asks for them (live-want).
  * `effects` follows the chain order of snapshot `version`; each map holds the modulated keys only.
  */
 export interface LiveReport {

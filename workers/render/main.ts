@@ -111,7 +111,7 @@ function createEngine(): RenderEngine {
     b.cue = old;
     post({ t: 'mix-swap', program, preview, layer });
   };
-  e.modulation.onLive = (r) => post({ t: 'live', ...r, version: snapshotVersion });
+  e.modulation.onLive = (r) => post({ t: 'live', ...r, version: masterVersion });
   let lastError = '';
   e.onFrame = (error) => {
     if (error === null) {
@@ -183,9 +183,12 @@ try {
 }
 
 let snapshotVersion = 0;
+/** The master chain's newest snapshot: live reports describe the master chain, whatever layer chain changed since. */
+let masterVersion = 0;
 /** Posts the master chain (no layer) or a layer's chain after a change. */
 function publishChain(layer?: number): void {
   snapshotVersion++;
+  if (layer === undefined) masterVersion = snapshotVersion;
   const chain = layer === undefined ? engine.chain : engine.layer(layer).chain;
   post({
     t: 'snapshot',

@@ -59,8 +59,8 @@ void main() {
 export interface ThumbContext {
   output: RenderTarget;
   outputFrame: number;
-  /** A `layer` job's picture (the layer's own target) and the output frame it belongs to. */
-  layer?: { target: RenderTarget; frame: number } | null;
+  /** A `layer` job's picture: the layer's own target, drawn in the last frame or just now. */
+  layer?: { target: RenderTarget } | null;
   generators: readonly IsfDescriptor[];
   palette: { rgb: Float32Array; count: number };
 }
@@ -146,7 +146,9 @@ export class ThumbStage {
       const l = ctx.layer;
       if (!l) return failed(id, `layer ${s.layer} does not exist`);
       source = { texture: l.target.texture, width: l.target.width, height: l.target.height, topDown: false };
-      frame = l.frame;
+      // Labelled with the output counter as the output is: the ETag the main thread plans from that counter then
+      // matches while no frame passes. The frame a layer was drawn in counts from before that frame's increment.
+      frame = ctx.outputFrame;
     } else if (s.kind === 'ring') {
       const up = this.uploadRing(s.ring);
       if (!up) return { t: 'thumb-reply', id, ok: false, reason: 'no-frame', message: 'the input has not delivered a frame yet' };

@@ -1,7 +1,8 @@
 // Modulation in the frame loop: before a frame draws, every modulated chain effect, the program generator, the
-// T-bar and the dimmer get this frame's applied values; a live report goes to the main thread at most
-// LIVE_REPORT_HZ times a second, only while modulators exist and someone reads them (and once, empty, when the
-// last modulator goes).
+// T-bar and the dimmer get this frame's applied values. While modulators exist a live report goes to the main thread
+// a few times a second, so any read finds a recent value, and up to LIVE_REPORT_HZ times a second while the `live`
+// topic streams; at once when the modulators or the chain change; once, empty, when the last modulator goes.
+// Without modulators nothing is sent.
 import type { IsfInput } from '../../../src/shared/isf-types.js';
 import type { LiveReport, ModulationState } from '../../../src/shared/messages.js';
 import { LIVE_REPORT_HZ, type Modulator } from '../../../src/shared/modulation.js';
@@ -24,6 +25,8 @@ function size(o: object): number {
   return n;
 }
 const REPORT_MS = 1000 / LIVE_REPORT_HZ;
+/** Report period while nobody streams: reads on the main thread count a report as recent for several of these. */
+const IDLE_REPORT_MS = 250;
 
 /** One modulated scalar outside the chain (T-bar, dimmer): 0..1. */
 class ScalarMod {
@@ -48,11 +51,12 @@ export class ModulationStage {
   private dimmer: ScalarMod | null = null;
   private lastDue = 0;
   private lastReport = 0;
-  /** Modulators counted at the last frame; a report is due when it changes to 0 once. */
+  /** Modulators counted at the last frame, and the chain version reported last: a change reports at once. */
   private counted = 0;
+  private reportedVersion = -1;
   private generatorLive: { key: string; values: Record<string, number | boolean> } | null = null;
   onLive: (r: LiveReport) => void = () => {};
-  /** Epoch ms until which the main thread wants live reports (nobody reading: no messages at all). */
+  /** Epoch ms until which the main thread streams live values (reports at the full rate). */
   wantUntil = 0;
 
   set(s: ModulationState): void {
@@ -70,6 +74,8 @@ export class ModulationStage {
     this.ctx.dtMs = this.lastDue === 0 ? 0 : Math.max(0, due - this.lastDue);
     this.ctx.due = due;
     this.lastDue = due;
+    // Set again by the layer whose program carries the generator modulators; another layer never clears it.
+    this.generatorLive = null;
   }
 
   /** Applies the modulators of every chain slot (slots without any draw their set values). */
@@ -95,10 +101,7 @@ export class ModulationStage {
   /** The program generator's applied values, or null when it has no modulators (draw its set values). */
   generatorValues(key: string, inputs: readonly IsfInput[], values: Record<string, unknown>): Record<string, unknown> | null {
     const g = this.state.generator;
-    if (!g || g.key !== key || size(g.modulators) === 0) {
-      this.generatorLive = null;
-      return null;
-    }
+    if (!g || g.key !== key || size(g.modulators) === 0) return null;
     this.generator.sync(inputs, values, g.modulators);
     this.generator.frame(this.ctx, this.state.frozen);
     this.generatorLive = { key, values: this.generator.live };
@@ -126,10 +129,14 @@ export class ModulationStage {
   report(order: readonly ModSlot[], version: number): void {
     let count = (this.mix ? 1 : 0) + (this.dimmer ? 1 : 0) + (this.generatorLive ? this.generator.count : 0);
     for (const s of order) if (s.applied) count += size(s.modulators);
+    const changed = count !== this.counted || version !== this.reportedVersion;
     const ending = count === 0 && this.counted > 0;
     this.counted = count;
-    if (!ending && (count === 0 || this.ctx.due > this.wantUntil || this.ctx.due - this.lastReport < REPORT_MS)) return;
+    if (count === 0 && !ending) return;
+    const every = this.ctx.due <= this.wantUntil ? REPORT_MS : IDLE_REPORT_MS;
+    if (!changed && this.ctx.due - this.lastReport < every) return;
     this.lastReport = this.ctx.due;
+    this.reportedVersion = version;
     this.onLive({
       version,
       effects: order.map((s) => (s.applied ? { ...this.slots.get(s)!.live } : null)),
