@@ -576,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Load a source on the preview bus
-         * @description Any source (generator, preset, live input, media file); `id` and `name` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget 5000 ms); the program is never touched. A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes. 500 SOURCE_LOAD_FAILED at once when the generator does not compile (`message` has the `.fs` line); the preview is unchanged.
+         * @description Any source (generator, preset, live input, media file); `id` and `name` match as in POST /sources/select. The answer is sent once the source's first frame is ready (budget 5000 ms); the program is never touched. A cued input or file keeps its reader running, so a take shows it on the next frame. 504 ACTIVATION_TIMEOUT: the preview is unchanged. 404 ITEM_NOT_FOUND as for the select routes. 500 SOURCE_LOAD_FAILED at once when the generator does not compile (`message` has the `.fs` line); the preview is unchanged. While the T-bar has a modulator (POST /mix/modulate), the cued source then starts the mixer's transition at the held position, so the modulator moves it.
          */
         post: operations["cueSource"];
         delete?: never;
@@ -659,6 +659,30 @@ export interface paths {
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listTransitionsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mix/modulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove the modulator of the mixer's T-bar
+         * @description The T-bar moves around its held position (POST /mix/position) with the mixer's transition while a source is cued and no take runs; a modulated position never completes a take. Setting a modulator where there was none while a source is cued starts the transition at the held position (a cued generator or clip starts over, as when the T-bar leaves the program end; so does a cue while a modulator is set); 500 TRANSITION_LOAD_FAILED when it does not compile, nothing changed.
+         */
+        post: operations["modulateMix"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightMixModulate"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1479,30 +1503,6 @@ export interface paths {
          * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
          */
         options: operations["preflightSourcesModulate"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/mix/modulate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Set or remove the modulator of the mixer's T-bar
-         * @description The T-bar moves around its held position (POST /mix/position) while a source is cued and no take runs; a modulated position never completes a take.
-         */
-        post: operations["modulateMix"];
-        delete?: never;
-        /**
-         * CORS preflight
-         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
-         */
-        options: operations["preflightMixModulate"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -2939,7 +2939,7 @@ export interface paths {
         put?: never;
         /**
          * Bind the next MIDI message (note, CC, pitch bend or program change) to an OSC address of vjd
-         * @description Waits up to 10000 ms for a message on any port and answers with the new mapping (saved in `<dataDir>/midi/learned.json`; a control learned again is bound anew). `to` is a controllable OSC address (README, OSC); `arg`, `mode` and `feedback` are as in config `midi.mappings`. 400 INVALID_REQUEST for an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).
+         * @description Waits up to 10000 ms for a message on any port and answers with the new mapping (saved in `<dataDir>/midi/learned.json`; a control learned again is bound anew). `operation` (or its alias `to`, exactly one of them) is a controllable OSC address (README, OSC), the mapping's `to`; `arg`, `mode` and `feedback` are as in config `midi.mappings`. 400 INVALID_REQUEST for neither or both address fields, an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).
          */
         post: operations["learnMidi"];
         delete?: never;
@@ -4620,7 +4620,7 @@ export interface operations {
                         /** @enum {string} */
                         apiVersion: "v1";
                         version: string;
-                        /** @description feature names of the routes this build serves, e.g. effects-catalogue */
+                        /** @description feature names of the routes this build serves, each once, e.g. effects-catalogue or midi (GET /midi, POST /midi/learn); osc and dmx also while their receivers listen */
                         features: string[];
                         license: {
                             tier: string;
@@ -9340,6 +9340,217 @@ export interface operations {
             };
         };
     };
+    modulateMix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the modulator (see ModulatorSchema: checked field by field, 400 naming the field and the rule), or null to remove */
+                    modulator: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the T-bar with its modulator */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the input name (`tbar` for the mixer, `dimmer`) */
+                        input: string;
+                        /** @description x, y (point2D); hue, saturation, brightness (color) */
+                        component?: string;
+                        /** @description the set value */
+                        value: number | boolean | number[];
+                        /** @description lfo {shape, rate, phase?, width?}; audio {source, gain?, threshold?, attackMs?, releaseMs?}; beat {every?, attackMs?, decayMs?, curve?}; steps {values, rate, glide?}; `rate`: Hz (above 0, at most 50) or a beat division "1/64" … "32", optionally suffixed d or t */
+                        modulator: {
+                            /** @enum {string} */
+                            kind: "lfo" | "audio" | "beat" | "steps";
+                            /** @description share of the input's range, -1..1 */
+                            amount: number;
+                            /** @enum {string} */
+                            polarity?: "bipolar" | "unipolar";
+                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                            shape?: string;
+                            /** @description lfo, steps: Hz or a beat division */
+                            rate?: number | string;
+                            phase?: number;
+                            width?: number;
+                            /** @description audio: level, bass, lowMid, highMid, high, onset */
+                            source?: string;
+                            gain?: number;
+                            threshold?: number;
+                            attackMs?: number;
+                            releaseMs?: number;
+                            /** @description beat: beats between triggers, or onset */
+                            every?: number | "onset";
+                            decayMs?: number;
+                            /** @enum {string} */
+                            curve?: "linear" | "exp";
+                            /** @description steps: normalised positions */
+                            values?: number[];
+                            glide?: number;
+                        } | null;
+                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                        live: (number | null) | (boolean | null) | ({
+                            [key: string]: number | boolean;
+                        } | null);
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description present on a refused modulator or input; absent when the body itself is malformed */
+                        details?: {
+                            /** @description the modulator field refused, e.g. modulator.rate */
+                            field?: string;
+                            /** @description what that field accepts */
+                            rule?: string;
+                            /** @description the input name sent */
+                            input?: string;
+                            /** @description inputs that can be modulated */
+                            available?: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 CHAIN_BUSY: the effects chain was not readable or updatable within 1000 ms; nothing changed; retry
+             *     - 503 STATE_NOT_SAVED: the change is applied but could not be written to disk yet; vjd keeps retrying
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "CHAIN_BUSY";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "STATE_NOT_SAVED";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightMixModulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
     listLayers: {
         parameters: {
             query?: never;
@@ -13862,19 +14073,27 @@ export interface operations {
                     "Access-Control-Allow-Origin": "*";
                     /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
                     "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description `"scene-<width>x<height>-png-<digest>"`; the digest follows the save time */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
                     "image/png": string;
                 };
             };
-            /** @description not modified */
+            /** @description If-None-Match equals the current ETag: no body */
             304: {
                 headers: {
                     /** @description always `*` */
                     "Access-Control-Allow-Origin": "*";
                     /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
                     "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description the current ETag */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13939,17 +14158,25 @@ export interface operations {
                     "Access-Control-Allow-Origin": "*";
                     /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
                     "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description `"scene-<width>x<height>-png-<digest>"`; the digest follows the save time */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description not modified */
+            /** @description If-None-Match equals the current ETag: no body */
             304: {
                 headers: {
                     /** @description always `*` */
                     "Access-Control-Allow-Origin": "*";
                     /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
                     "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description the current ETag */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15184,149 +15411,6 @@ export interface operations {
         };
     };
     preflightSourcesModulate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the methods and headers a cross-origin request may use */
-            204: {
-                headers: {
-                    /** @description always `*` */
-                    "Access-Control-Allow-Origin": "*";
-                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
-                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
-                    /** @description always `GET, POST, DELETE, OPTIONS` */
-                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
-                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
-                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
-                    /** @description always `600` */
-                    "Access-Control-Max-Age": "600";
-                    /** @description only when asked for and allowed */
-                    "Access-Control-Allow-Private-Network"?: "true";
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            421: components["responses"]["MISDIRECTED_REQUEST"];
-        };
-    };
-    modulateMix: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the modulator (see ModulatorSchema: checked field by field, 400 naming the field and the rule), or null to remove */
-                    modulator: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description the T-bar with its modulator */
-            200: {
-                headers: {
-                    /** @description always `*` */
-                    "Access-Control-Allow-Origin": "*";
-                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
-                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
-                    /** @description always `no-store` on JSON answers */
-                    "Cache-Control": "no-store";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the input name (`tbar` for the mixer, `dimmer`) */
-                        input: string;
-                        /** @description x, y (point2D); hue, saturation, brightness (color) */
-                        component?: string;
-                        /** @description the set value */
-                        value: number | boolean | number[];
-                        /** @description lfo {shape, rate, phase?, width?}; audio {source, gain?, threshold?, attackMs?, releaseMs?}; beat {every?, attackMs?, decayMs?, curve?}; steps {values, rate, glide?}; `rate`: Hz (above 0, at most 50) or a beat division "1/64" … "32", optionally suffixed d or t */
-                        modulator: {
-                            /** @enum {string} */
-                            kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
-                            amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
-                            /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
-                            shape?: string;
-                            /** @description lfo, steps: Hz or a beat division */
-                            rate?: number | string;
-                            phase?: number;
-                            width?: number;
-                            /** @description audio: level, bass, lowMid, highMid, high, onset */
-                            source?: string;
-                            gain?: number;
-                            threshold?: number;
-                            attackMs?: number;
-                            releaseMs?: number;
-                            /** @description beat: beats between triggers, or onset */
-                            every?: number | "onset";
-                            decayMs?: number;
-                            /** @enum {string} */
-                            curve?: "linear" | "exp";
-                            /** @description steps: normalised positions */
-                            values?: number[];
-                            glide?: number;
-                        } | null;
-                        /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
-                        live: (number | null) | (boolean | null) | ({
-                            [key: string]: number | boolean;
-                        } | null);
-                    };
-                };
-            };
-            /** @description 400 INVALID_REQUEST: the request is not valid */
-            400: {
-                headers: {
-                    /** @description always `*` */
-                    "Access-Control-Allow-Origin": "*";
-                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
-                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
-                    /** @description always `no-store` on JSON answers */
-                    "Cache-Control": "no-store";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        error: true;
-                        /** @enum {string} */
-                        code: "INVALID_REQUEST";
-                        /** @description human-readable text */
-                        message: string;
-                        /** @description present on a refused modulator or input; absent when the body itself is malformed */
-                        details?: {
-                            /** @description the modulator field refused, e.g. modulator.rate */
-                            field?: string;
-                            /** @description what that field accepts */
-                            rule?: string;
-                            /** @description the input name sent */
-                            input?: string;
-                            /** @description inputs that can be modulated */
-                            available?: string[];
-                        };
-                    };
-                };
-            };
-            401: components["responses"]["UNAUTHORIZED"];
-            413: components["responses"]["PAYLOAD_TOO_LARGE"];
-            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
-            421: components["responses"]["MISDIRECTED_REQUEST"];
-            500: components["responses"]["INTERNAL"];
-            503: components["responses"]["STATE_NOT_SAVED"];
-        };
-    };
-    preflightMixModulate: {
         parameters: {
             query?: never;
             header?: never;
@@ -23318,9 +23402,25 @@ export interface operations {
                         wrongUniverse: number;
                         /** @description packets from other hosts without dmx.allowRemote */
                         remoteRefused: number;
+                        /** @description sACN frames behind their source's last sequence number (E1.31: by 0 to 19), dropped */
+                        outOfSequence: number;
+                        /** @description sACN frames of a new source while the tracked sources are at their limit, ignored */
+                        sourcesIgnored: number;
+                        /** @description sACN sources (by CID) heard on the universe within dmx.lossMs; the active one is applied. Empty for Art-Net */
+                        sources: {
+                            /** @description the component identifier, 32 hex digits */
+                            cid: string;
+                            /** @description the source name it sends */
+                            name: string;
+                            /** @description address of its latest packet */
+                            address: string;
+                            priority: number;
+                            /** @description its frames are applied: the highest priority, and at equal priority the earliest source */
+                            active: boolean;
+                        }[];
                         /** @description address of the last sender of a valid frame */
                         lastSource: string | null;
-                        /** @description no frame for dmx.lossMs (or an sACN stream ended) since the last one */
+                        /** @description no frame for dmx.lossMs (sACN: no source left, each timing out or ending its stream) since the last one */
                         loss: boolean;
                         /** @enum {string} */
                         lossAction: "hold" | "black";
@@ -23615,6 +23715,16 @@ export interface operations {
                         outputs: string[];
                         /** @description mappings in force: config, the <dataDir>/midi files and learned ones */
                         mappings: number;
+                        /** @description mappings left out when loaded (a schema mismatch, or a target that is not a controllable OSC address), the first 64; the log names every one */
+                        mappingProblems: {
+                            /** @description `config` (midi.mappings) or a file name in <dataDir>/midi */
+                            from: string;
+                            /** @description 0-based position in its list; null when the whole file was left out */
+                            index: number | null;
+                            reason: string;
+                        }[];
+                        /** @description the name (in <dataDir>/midi) a learned.json that could not be read whole was renamed to at start, so no learn overwrites it; null when it was read whole or absent */
+                        learnedSetAside: string | null;
                         /** @description messages received */
                         received: number;
                         /** @description requests made from mapped messages and accepted */
@@ -23757,7 +23867,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description an OSC address of vjd (README, OSC) */
+                    /** @description a controllable OSC address of vjd (README, OSC) */
+                    operation: string;
+                    /** @description a fixed argument: a string or a number */
+                    arg?: string | number;
+                    /**
+                     * @description "absolute", "trigger", "toggle", "relative" (two's complement) or "relativeOffset" (64 is no move)
+                     * @enum {string}
+                     */
+                    mode?: "absolute" | "trigger" | "toggle" | "relative" | "relativeOffset";
+                    /** @description true or false */
+                    feedback?: boolean;
+                } | {
+                    /** @description alias of `operation` */
                     to: string;
                     /** @description a fixed argument: a string or a number */
                     arg?: string | number;
