@@ -100,7 +100,7 @@ export function browseTable(rows: BrowseBenchRow[]): string {
     '|---|---:|---:|---:|',
     ...rows.map((r) => `| ${r.name} | ${r.medianMs} | ${r.p99Ms} | ${r.opsPerSec} |`),
     '',
-    `Budget (spec section 8, loopback, depth 1): ≤ 500 nodes within 250 ms, 501-5000 nodes within 1000 ms; achieved ${ratio(rows, 500, 250)} and ${ratio(rows, 5000, 1000)} of the budget.`,
+    `Budget (docs/api.md, Limits; loopback, depth 1): ≤ 500 nodes within 250 ms, 501-5000 nodes within 1000 ms; achieved ${ratio(rows, 500, 250)} and ${ratio(rows, 5000, 1000)} of the budget.`,
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench`: every benchmark in turn (each writes bench/results/<name>.{md,json}), then the README tables.
+// `npm run bench`: every benchmark in turn (each writes bench/results/<name>.{md,json}), then the tables of
+// docs/performance.md (scripts/readme-bench.mjs).
 // A name on the command line runs only those, e.g. `node scripts/bench-all.mjs mix outputs`.
 import { spawnSync } from 'node:child_process';
 

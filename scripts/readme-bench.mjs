@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Copies the latest bench/results/*.md tables into README.md between their markers, so the README shows what was measured.
+// Copies the latest bench/results/*.md tables into docs/performance.md between their markers, so the docs show what was
+// measured.
 import { readFile, writeFile } from 'node:fs/promises';
 
 const root = new URL('..', import.meta.url);
 
-/** Tables in the README's own compact form (results files may come padded): cells trimmed, separators `---`. */
+/** Tables in the docs' own compact form (results files may come padded): cells trimmed, separators `---`. */
 const compact = (md) =>
   md
     .split('\n')
@@ -19,8 +20,8 @@ const compact = (md) =>
       return `|${cells.map((c) => (c ? ` ${c} ` : '  ')).join('|')}|`;
     })
     .join('\n');
-const readmeUrl = new URL('README.md', root);
-let readme = await readFile(readmeUrl, 'utf8');
+const pageUrl = new URL('docs/performance.md', root);
+let page = await readFile(pageUrl, 'utf8');
 for (const name of [
   'http',
   'micro',
@@ -60,8 +61,8 @@ for (const name of [
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   const re = new RegExp(`${start}[\\s\\S]*?${end}`);
-  if (!re.test(readme)) throw new Error(`README.md lacks ${start} … ${end}`);
-  readme = readme.replace(re, `${start}\n${table}\n${end}`);
+  if (!re.test(page)) throw new Error(`docs/performance.md lacks ${start} … ${end}`);
+  page = page.replace(re, `${start}\n${table}\n${end}`);
 }
-await writeFile(readmeUrl, readme);
-process.stdout.write('README.md benchmark tables updated\n');
+await writeFile(pageUrl, page);
+process.stdout.write('docs/performance.md benchmark tables updated\n');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The README's picture of the control page: starts a real vjd (the test helper: own data folder, own port), puts it
-// in a show-like state over HTTP (a generator on program, another cued, three effects, a palette, a stream output),
+// The pictures of the control page in README.md and docs/control-page.md: starts a real vjd (the test helper: own data
+// folder, own port), puts it in a show-like state over HTTP (a generator on program, another cued, three effects, a
+// palette, a stream output),
 // opens the page in Debian Chromium at 1280x800 (and 390x844) and writes palette-quantised PNGs into docs/.
 // Run after `npm run build`: node scripts/ui-screenshot.mjs
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
-// The OpenAPI description and the README's error table are checked against this list by a test.
+// The OpenAPI description and the error table in docs/api.md are checked against this list by a test.
 import { LAYER_LIMITS, LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS } from './limits.js';
 
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;

@@ -1,4 +1,4 @@
-// Limits of the control-surface interface (spec section 8): the one place their numbers live. LIMITS is reported
+// Limits of the control interface (docs/api.md, "Limits"): the one place their numbers live. LIMITS is reported
 // as is by GET /capabilities; routes, services, schemas and error messages read it rather than repeating a number.
 export const LIMITS = {
   bodyLimitBytes: 64 * 1024,

@@ -1,4 +1,4 @@
-// Effects routes (spec section 4): the catalog, the chain, and add/remove/toggle/enabled. Reads come from the render
+// Effects routes (docs/api.md): the catalog, the chain, and add/remove/toggle/enabled. Reads come from the render
 // worker's newest snapshot; mutations go to the worker with a 1000 ms deadline (503 CHAIN_BUSY = nothing changed).
 import Type, { type Static } from 'typebox';
 import { defineRoute, API_PREFIX, POSITION_PATTERN, type RouteDef } from '../http/route.js';
@@ -61,7 +61,7 @@ const Changed = Type.Object({ success: Type.Literal(true), current: ChainItemSch
 export const ChainItemWithInputs = Type.Object({ ...ChainItemSchema.properties, inputs: Type.Array(InputStateSchema) });
 const ChangedWithInputs = Type.Object({ success: Type.Literal(true), current: ChainItemWithInputs });
 
-// A position outside 1..count is an index miss (404 with `details.min`/`max`, spec section 4), not a malformed
+// A position outside 1..count is an index miss (404 with `details.min`/`max`, docs/api.md), not a malformed
 // request, so `index` has no minimum here.
 const Index = Type.Integer({
   description: '1-based chain position; outside 1 to the chain length: 404 ITEM_NOT_FOUND with `details.min` and `details.max`',

@@ -38,7 +38,7 @@ export function globalRoutes(state: StateStore, apply: (blackout: boolean, dimme
       responses: { 200: { description: 'current global output controls', schema: GlobalView } },
       errors: [],
       handler: () => {
-        // The spec's shape `{blackout, dimmer}` stays as it was; a modulated dimmer adds its modulator and live level.
+        // The documented shape `{blackout, dimmer}` (docs/api.md) stays as it was; a modulated dimmer adds its modulator and live level.
         const modulator = modulation?.view.dimmer ?? null;
         if (!modulation || !modulator) return { json: current() };
         return { json: { ...current(), modulator, live: modulation.live?.dimmer ?? null } };

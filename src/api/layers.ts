@@ -1,5 +1,5 @@
-// Layer routes: the stack (GET /layers), adding, removing, moving and blending layers, the selected layer the
-// spec's routes address, and the `/layers/{n}/…` routes, which are the existing route definitions run for layer n.
+// Layer routes: the stack (GET /layers), adding, removing, moving and blending layers, the selected layer that
+// /sources, /mix and /transport address, and the `/layers/{n}/…` routes, which are the existing route definitions run for layer n.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, POSITION_PATTERN, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
@@ -31,7 +31,7 @@ export const LayerViewSchema = Type.Object({
   blend: Type.String(),
   mute: Type.Boolean(),
   solo: Type.Boolean(),
-  selected: Type.Boolean({ description: 'the layer the spec routes (/sources, /mix, /transport) address' }),
+  selected: Type.Boolean({ description: 'the layer the unprefixed routes (/sources, /mix, /transport) address' }),
   effects: Type.Integer({ minimum: 0, description: "entries of the layer's own chain (/layers/{n}/effects)" }),
 });
 
@@ -176,7 +176,7 @@ export function layersRoutes(d: LayerRouteDeps): RouteDef[] {
     post('name', 'setLayerName', 'Rename a layer', { ...LayerField, name: Name }, (b) =>
       stack.set(b.layer as number, { name: b.name as string }),
     ),
-    post('select', 'selectLayer', 'Select the layer the spec routes (/sources, /mix, /transport) address', LayerField, (b) =>
+    post('select', 'selectLayer', 'Select the layer the unprefixed routes (/sources, /mix, /transport) address', LayerField, (b) =>
       stack.select(b.layer as number),
     ),
   ];

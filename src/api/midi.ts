@@ -77,7 +77,7 @@ const learnOptions = {
 const address = MidiMappingSchema.properties.to;
 // `operation` is the name the desks issue gave the field; `to` (the mapping's own field) stays as its alias.
 const ByOperation = Type.Object(
-  { operation: Type.String({ ...address, description: 'a controllable OSC address of vjd (README, OSC)' }), ...learnOptions },
+  { operation: Type.String({ ...address, description: 'a controllable OSC address of vjd (docs/desks.md, OSC)' }), ...learnOptions },
   { additionalProperties: false },
 );
 const ByTo = Type.Object(
@@ -122,7 +122,7 @@ export function midiRoutes(d: MidiRouteDeps, testHooks: boolean): RouteDef[] {
       summary: 'Bind the next MIDI message (note, CC, pitch bend or program change) to an OSC address of vjd',
       description:
         `Waits up to ${MIDI_LIMITS.learnTimeoutMs} ms for a message on any port and answers with the new mapping (saved in \`<dataDir>/midi/learned.json\`; a control learned again is bound anew). ` +
-        "`operation` (or its alias `to`, exactly one of them) is a controllable OSC address (README, OSC), the mapping's `to`; `arg`, `mode` and `feedback` are as in config `midi.mappings`. " +
+        "`operation` (or its alias `to`, exactly one of them) is a controllable OSC address (docs/desks.md, OSC), the mapping's `to`; `arg`, `mode` and `feedback` are as in config `midi.mappings`. " +
         '400 INVALID_REQUEST for neither or both address fields, an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).',
       tags: ['desks'],
       feature: 'midi',

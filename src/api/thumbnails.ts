@@ -7,7 +7,7 @@ import { ApiError, type ErrorCode } from '../errors.js';
 import { parseFormat, parseSize } from '../thumbnails/params.js';
 import type { ThumbnailService, ThumbResult } from '../thumbnails/service.js';
 
-// Lenient by design (spec section 8): any text is accepted, so the description types them as strings, not integers or enums.
+// Lenient by design (docs/api.md, "Limits"): any text is accepted, so the description types them as strings, not integers or enums.
 const Query = Type.Object({
   size: Type.Optional(
     Type.String({

@@ -55,7 +55,7 @@ export interface Show {
   catalog: Catalog;
   ingest: IngestClient;
   library: MediaLibrary;
-  /** The spec's routes' source manager and mixer: those of the addressed layer (see src/layers/selected.ts). */
+  /** The source manager and mixer of /sources, /mix and /transport: those of the addressed layer (see src/layers/selected.ts). */
   sources: SourceManager;
   mixer: Mixer;
   /** The layer stack: each layer's source manager, mixer and blending. */
@@ -188,7 +188,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     log,
   });
   render.on('layer-snapshot', (id, snap) => layers.saveChain(id, snap.entries));
-  // The spec's routes address the selected layer (or the one a /layers/{n}/… route names) through these.
+  // /sources, /mix and /transport address the selected layer (or the one a /layers/{n}/… route names) through these.
   const sources = addressed(layers, (l) => l.sources);
   const mixer = addressed(layers, (l) => l.mixer);
   const layerRender = addressed(layers, (l) => l.render);

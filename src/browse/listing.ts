@@ -1,6 +1,6 @@
 // GET /browse semantics over an immutable BrowseTree: parameter rules, depth expansion, active item, memoised JSON.
 //
-// Decisions where the spec is silent (also in the route description and README):
+// vjd's own decisions (also in the route description and docs/api.md, GET /browse):
 // - path: absent → `/`; present it must be 1-512 characters of A-Z a-z 0-9 / _ - (`?path=` is INVALID_PATH).
 //   Exactly one trailing `/` is dropped, then the rest must equal a folder's browsePath after lower-casing:
 //   `/live/` = `/live`, `//` = `/` (one slash dropped), `/live//` and `///` name no folder (PATH_NOT_FOUND);

@@ -41,7 +41,7 @@ export const MidiMappingSchema = Type.Object(
       description: '"note", "cc", "cc14" (MSB controller 0-31 with its LSB 32 higher), "pitch" or "program"',
     }),
     number: Type.Optional(integer(0, 127)),
-    to: Type.String({ minLength: 2, maxLength: 256, pattern: '^/vjd/', description: 'an OSC address of vjd (README, OSC)' }),
+    to: Type.String({ minLength: 2, maxLength: 256, pattern: '^/vjd/', description: 'an OSC address of vjd (docs/desks.md, OSC)' }),
     arg: Type.Optional(
       Type.Union([Type.String({ minLength: 1, maxLength: 1024 }), Type.Number()], {
         description: 'a fixed argument: a string or a number',

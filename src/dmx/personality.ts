@@ -1,5 +1,5 @@
 // The media-server personality: the fixed channel layout a desk patches, as data. The master block comes first,
-// then one block per layer; GET /dmx/personality, the README table and the frame mapper all read this list.
+// then one block per layer; GET /dmx/personality, the table in docs/desks.md and the frame mapper all read this list.
 
 /** What a channel does with its value (the mapper in map.ts gives each kind its request). */
 export type ChannelKind =

@@ -114,7 +114,7 @@ export class ReaderPool extends EventEmitter {
 
   /**
    * Whether the reader is delivering: its process reports frames, it is not down, its newest frame is from the
-   * current run, and (live inputs) that frame is within the spec's live frame freshness.
+   * current run, and (live inputs) that frame is within the live frame freshness (docs/api.md, "Limits").
    */
   delivering(key: string): boolean {
     const r = this.readers.get(key);

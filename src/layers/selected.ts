@@ -1,4 +1,4 @@
-// The spec's routes keep their one source manager, mixer and transport: these stand-ins forward every call to the
+// /sources, /mix and /transport keep their one source manager, mixer and transport: these stand-ins forward every call to the
 // layer a request addresses (the selected one, or the one a `/layers/{n}/…` route names), and their `change`
 // events follow the selected layer, so one layer behaves exactly as the single source did.
 import type { LayerParts, LayerStack } from './stack.js';

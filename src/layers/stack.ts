@@ -1,5 +1,6 @@
 // The layer stack on the main thread: each layer's source manager and mixer (the same classes a single source
-// always had), its opacity, blend mode, mute, solo and name, the selected layer the spec's routes address, and
+// always had), its opacity, blend mode, mute, solo and name, the selected layer /sources, /mix and /transport
+// address, and
 // state.json. The render worker gets the stack as LayerWire records; positions are 1-based, bottom to top.
 import { EventEmitter } from 'node:events';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -58,7 +59,7 @@ export class LayerStack extends EventEmitter {
     this.sync();
   }
 
-  /** The layer the spec's routes address now: the one a `/layers/{n}/…` route names, else the selected one. */
+  /** The layer /sources, /mix and /transport address now: the one a `/layers/{n}/…` route names, else the selected one. */
   current(): LayerParts {
     return override.getStore() ?? this.selected();
   }

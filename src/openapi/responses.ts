@@ -18,7 +18,7 @@ const Available = (max?: number): Json => ({
   description: max !== undefined ? `identifiers that would match (at most ${max})` : 'names or types that would match',
 });
 
-/** `details` of the codes that carry it, as the spec fixes them; a route may narrow them (RouteDef.errorDetails). */
+/** `details` of the codes that carry it, as docs/api.md (Errors) describes them; a route may narrow them (RouteDef.errorDetails). */
 export const DEFAULT_DETAILS: Partial<Record<ErrorCode, Json>> = {
   ITEM_NOT_FOUND: {
     type: 'object',

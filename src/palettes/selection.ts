@@ -6,7 +6,7 @@ import type { StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 import type { Palette, PaletteLibrary } from './library.js';
 
-/** The palette object of the interface (spec section 2, "Palette"). */
+/** The palette object of the interface (docs/api.md, Resources: "Palette"). */
 export interface PaletteView {
   index: number;
   id: string;

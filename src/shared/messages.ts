@@ -72,7 +72,7 @@ export type ThumbReply =
   | { t: 'thumb-reply'; id: number; ok: true; frame: number }
   | { t: 'thumb-reply'; id: number; ok: false; reason: 'expired' | 'no-frame' | 'failed'; message: string };
 
-/** A chain item as the routes show it (spec section 2, "Effect chain item"). */
+/** A chain item as the routes show it (docs/api.md, Resources: "Effect chain item"). */
 export interface ChainItem {
   index: number;
   name: string;
@@ -150,7 +150,7 @@ export type SourceSpec =
 
 /**
  * One layer of the stack as the render worker needs it; `id` is stable for the layer's life (positions change).
- * `selected`: the layer the spec's routes address (a modulated T-bar moves its mixer).
+ * `selected`: the layer the single-layer routes (/sources, /mix, /transport) address (a modulated T-bar moves its mixer).
  */
 export interface LayerWire {
   id: number;

@@ -1,4 +1,4 @@
-// Flexible name matching (spec section 1, "Name matching"): case-insensitive, space/underscore/hyphen
+// Flexible name matching (docs/api.md, "Name matching"): case-insensitive, space/underscore/hyphen
 // equivalent, surrounding whitespace ignored. Used by the main thread and the render worker alike.
 
 /** The comparison key of a name: trimmed, lower-case, every run of space/underscore/hyphen one space. */

@@ -1,6 +1,6 @@
 // Every selectable source (generators, presets, live inputs, media files), the current source and its activation:
 // a selection answers only after the render worker drew the new source's first frame to the output, and on timeout
-// or error the previous source keeps driving the output (spec section 3, "Current source"). Readers of inputs and
+// or error the previous source keeps driving the output (docs/api.md, "Current source"). Readers of inputs and
 // files are held through the reader pool (roles `activating` and `program`), which keeps them retrying for as
 // long as they are held; a select of the current source while it delivers nothing restarts its reader.
 import { EventEmitter } from 'node:events';

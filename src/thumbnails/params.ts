@@ -1,4 +1,4 @@
-// Thumbnail request parameters and validators: size and format parsing (spec section 4 and 8), the fitted
+// Thumbnail request parameters and validators: size and format parsing (docs/api.md, thumbnails and limits), the fitted
 // image size, and the ETag form `"<kind>-<width>x<height>-<format>-<digest>"`.
 import { createHash } from 'node:crypto';
 import type { ImageFormat } from '../shared/messages.js';
@@ -21,7 +21,7 @@ export function parseSize(raw: string | undefined): number {
   return Math.min(sizeMax, Math.max(sizeMin, n));
 }
 
-/** `format`: exactly `png` or `jpg` (as the spec names them); any other value takes the default `png`. */
+/** `format`: exactly `png` or `jpg` (as docs/api.md names them); any other value takes the default `png`. */
 export function parseFormat(raw: string | undefined): ImageFormat {
   return raw === 'jpg' ? 'jpg' : 'png';
 }

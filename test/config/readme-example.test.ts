@@ -1,5 +1,5 @@
-// The README's configuration example is what an operator copies first: it must load as it stands, and its
-// values must be the embedded defaults it claims to show.
+// The configuration examples are what an operator copies first. The full example in docs/configuration.md must load
+// as it stands and its values must be the embedded defaults it claims to show; the README's short example must load.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,33 +10,48 @@ import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
-async function readmeExample(): Promise<Record<string, unknown>> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Configuration'));
-  const block = /```json\n([\s\S]*?)```/.exec(section);
-  assert.ok(block, 'a json block under ## Configuration');
+/** The first ```json block after `heading` in the repository file `file`. */
+async function example(file: string, heading: string): Promise<Record<string, unknown>> {
+  const text = await readFile(join(ROOT, file), 'utf8');
+  const at = text.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `${file} has the heading ${heading}`);
+  const block = /```json\n([\s\S]*?)```/.exec(text.slice(at));
+  assert.ok(block, `a json block under ${heading} in ${file}`);
   return JSON.parse(block[1]!) as Record<string, unknown>;
 }
 
-test('the README configuration example loads and shows the embedded defaults', async () => {
-  const example = await readmeExample();
+/** Loads `config` from a file in a temporary folder, as `vjd serve --config` would. */
+async function load(config: Record<string, unknown>): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'vjd-readme-config-'));
   try {
     const file = join(dir, 'vjd.json');
-    await writeFile(file, JSON.stringify(example));
+    await writeFile(file, JSON.stringify(config));
     const loaded = await loadConfig({ config: file }, {});
-    for (const key of Object.keys(example)) {
-      if (key === 'dataDir') continue;
-      assert.equal(
-        (loaded.config as unknown as Record<string, unknown>)[key],
-        (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key],
-        `README example key "${key}"`,
-      );
-    }
-    // Every top-level key of the embedded defaults is shown.
-    assert.equal(Object.keys(example).sort(), Object.keys(DEFAULT_CONFIG).sort());
+    return loaded.config as unknown as Record<string, unknown>;
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('the configuration example of docs/configuration.md loads and shows the embedded defaults', async () => {
+  const full = await example('docs/configuration.md', '## The config file');
+  const loaded = await load(full);
+  for (const key of Object.keys(full)) {
+    if (key === 'dataDir') continue;
+    assert.equal(loaded[key], (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key], `docs/configuration.md example key "${key}"`);
+  }
+  // Every top-level key of the embedded defaults is shown.
+  assert.equal(Object.keys(full).sort(), Object.keys(DEFAULT_CONFIG).sort());
+});
+
+test("the README's short configuration example loads with the values it shows", async () => {
+  const short = await example('README.md', '## Configuration');
+  const loaded = await load(short);
+  for (const [key, value] of Object.entries(short)) {
+    if (key === 'dataDir' || value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    // Each section shown keeps the values written; keys left out take their defaults.
+    const section = loaded[key] as Record<string, unknown>;
+    for (const [k, v] of Object.entries(value)) assert.equal(section[k], v, `README example key "${key}.${k}"`);
   }
 });
 

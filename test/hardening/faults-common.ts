@@ -30,8 +30,8 @@ export interface FaultResult {
 }
 
 /**
- * Records one fault's outcome per test file; `save` merges them into faults.json in RESULTS_DIR (the README quotes
- * it). `run` wraps a test body that returns its notes: a failed assertion records survived: false with the reason.
+ * Records one fault's outcome per test file; `save` merges them into faults.json in RESULTS_DIR (docs/operations.md
+ * quotes it). `run` wraps a test body that returns its notes: a failed assertion records survived: false with the reason.
  */
 export class FaultReport {
   private readonly results = new Map<string, FaultResult>();

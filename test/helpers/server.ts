@@ -12,7 +12,8 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = join(ROOT, 'dist', 'src', 'cli.js');
 /**
  * Where the hardening suites write their figures: the ignored `.tmp/results` on an ordinary run, so `npm test` leaves
- * the tree clean; `bench/results` (the figures the README quotes) with `VJD_RECORD_RESULTS=1` (`npm run test:record`).
+ * the tree clean; `bench/results` (the figures docs/operations.md and docs/performance.md quote) with
+ * `VJD_RECORD_RESULTS=1` (`npm run test:record`).
  */
 export const RESULTS_DIR = process.env.VJD_RECORD_RESULTS === '1' ? join(ROOT, 'bench', 'results') : join(ROOT, '.tmp', 'results');
 

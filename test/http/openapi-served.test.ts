@@ -1,5 +1,5 @@
 // The served OpenAPI description: passes redocly lint, and the error registry, the description and the
-// README's error table list the same codes with the same statuses.
+// error table of docs/api.md list the same codes with the same statuses.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
@@ -172,7 +172,7 @@ test('every served route is described, with security matching its auth', async (
   assert.ok(doc.security.length >= 2);
 });
 
-test('registry, OpenAPI and README list the same error codes and statuses', async () => {
+test('registry, OpenAPI and docs/api.md list the same error codes and statuses', async () => {
   const doc = YAML.parse(yamlText);
   const registry = ERROR_CODES.map((c) => `${ERRORS[c].status} ${c}`).sort();
   const enumCodes = [...doc.components.schemas.ErrorBody.properties.code.enum].sort();
@@ -181,10 +181,10 @@ test('registry, OpenAPI and README list the same error codes and statuses', asyn
     .map(([code, r]) => `${String(r.description).split(' ')[0]} ${code}`)
     .sort();
   assert.equal(responses, registry, 'components.responses');
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const table = readme.split('<!-- errors:start -->')[1]?.split('<!-- errors:end -->')[0] ?? '';
+  const docs = await readFile(join(ROOT, 'docs', 'api.md'), 'utf8');
+  const table = docs.split('<!-- errors:start -->')[1]?.split('<!-- errors:end -->')[0] ?? '';
   const rows = [...table.matchAll(/^\|\s*(\d{3})\s*\|\s*([A-Z_]+)\s*\|/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
-  assert.equal(rows, registry, 'README error table');
+  assert.equal(rows, registry, 'docs/api.md error table');
 });
 
 test.run();

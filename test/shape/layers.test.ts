@@ -1,4 +1,4 @@
-// The import layers the README promises, read from the source tree: workers/ and src/shared/ reach only into
+// The import layers docs/architecture.md promises, read from the source tree: workers/ and src/shared/ reach only into
 // src/shared/, src/util/ into nothing of vjd's own, and routes, config and shared code never into src/app/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -913,7 +913,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Select the layer the spec routes (/sources, /mix, /transport) address
+         * Select the layer the unprefixed routes (/sources, /mix, /transport) address
          * @description Answers with the whole stack after the change. A position outside the stack is 404 LAYER_NOT_FOUND.
          */
         post: operations["selectLayer"];
@@ -2939,7 +2939,7 @@ export interface paths {
         put?: never;
         /**
          * Bind the next MIDI message (note, CC, pitch bend or program change) to an OSC address of vjd
-         * @description Waits up to 10000 ms for a message on any port and answers with the new mapping (saved in `<dataDir>/midi/learned.json`; a control learned again is bound anew). `operation` (or its alias `to`, exactly one of them) is a controllable OSC address (README, OSC), the mapping's `to`; `arg`, `mode` and `feedback` are as in config `midi.mappings`. 400 INVALID_REQUEST for neither or both address fields, an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).
+         * @description Waits up to 10000 ms for a message on any port and answers with the new mapping (saved in `<dataDir>/midi/learned.json`; a control learned again is bound anew). `operation` (or its alias `to`, exactly one of them) is a controllable OSC address (docs/desks.md, OSC), the mapping's `to`; `arg`, `mode` and `feedback` are as in config `midi.mappings`. 400 INVALID_REQUEST for neither or both address fields, an unknown or feedback-only address, or while MIDI is off; 409 MIDI_LEARN_BUSY while another learn waits; 504 MIDI_LEARN_TIMEOUT when nothing arrived (nothing bound).
          */
         post: operations["learnMidi"];
         delete?: never;
@@ -9599,7 +9599,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -9770,7 +9770,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -9911,7 +9911,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10019,7 +10019,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10127,7 +10127,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10235,7 +10235,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10342,7 +10342,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10449,7 +10449,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10557,7 +10557,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -10663,7 +10663,7 @@ export interface operations {
                             blend: string;
                             mute: boolean;
                             solo: boolean;
-                            /** @description the layer the spec routes (/sources, /mix, /transport) address */
+                            /** @description the layer the unprefixed routes (/sources, /mix, /transport) address */
                             selected: boolean;
                             /** @description entries of the layer's own chain (/layers/{n}/effects) */
                             effects: number;
@@ -23867,7 +23867,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a controllable OSC address of vjd (README, OSC) */
+                    /** @description a controllable OSC address of vjd (docs/desks.md, OSC) */
                     operation: string;
                     /** @description a fixed argument: a string or a number */
                     arg?: string | number;
@@ -23922,7 +23922,7 @@ export interface operations {
                             type: "note" | "cc" | "cc14" | "pitch" | "program";
                             /** @description an integer from 0 to 127 */
                             number?: number;
-                            /** @description an OSC address of vjd (README, OSC) */
+                            /** @description an OSC address of vjd (docs/desks.md, OSC) */
                             to: string;
                             /** @description a fixed argument: a string or a number */
                             arg?: string | number;

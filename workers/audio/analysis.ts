@@ -4,7 +4,7 @@
 import FFT from 'fft.js';
 import type { AudioValues } from '../../src/shared/audio-block.js';
 
-/** Band edges in Hz (README "Audio"): bass, low-mid, high-mid, high. */
+/** Band edges in Hz (docs/audio.md, "Audio"): bass, low-mid, high-mid, high. */
 export const BAND_EDGES: ReadonlyArray<readonly [number, number]> = [
   [20, 250],
   [250, 2000],

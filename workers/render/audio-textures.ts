@@ -31,7 +31,7 @@ export class AudioTextures {
     this.linear = !this.float || gl.getExtension('OES_texture_float_linear') !== null;
   }
 
-  /** Whether the textures hold floats (README: 8-bit only where the context lacks OES_texture_float). */
+  /** Whether the textures hold floats (docs/audio.md: 8-bit only where the context lacks OES_texture_float). */
   get isFloat(): boolean {
     return this.float;
   }

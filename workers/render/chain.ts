@@ -1,4 +1,4 @@
-// The effects chain owned by the render worker: the state transitions of spec section 3 ("Effect in the chain")
+// The effects chain owned by the render worker: the state transitions of docs/api.md ("Effect in the chain")
 // and the answers of the effects routes. GL work is behind the injected instance factory so the rules test without GL.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/messages.js';

@@ -88,7 +88,7 @@ export const displayKind: OutputKindDescriptor<'display', DisplaySpec> = {
   target: (o) => o.display ?? DEFAULT_DISPLAY,
   checkTarget: (spec, ffmpeg) => probeScreen(spec.window.display, ffmpeg),
   /**
-   * SDL2 window (ffmpeg's sdl2 device; measured cheapest of the devices that work under Xvfb, see README): the
+   * SDL2 window (ffmpeg's sdl2 device; measured cheapest of the devices that work under Xvfb, see docs/outputs.md): the
    * program at render size, scaled by SDL to the window with its aspect kept. Without geometry it is a
    * fullscreen window of the screen's size (SDL's fullscreen alone stays frame-sized without a window manager);
    * with geometry a borderless window there, never a video mode change.

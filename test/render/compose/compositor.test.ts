@@ -86,7 +86,7 @@ const maxDiff = (a: Uint8Array, b: Uint8Array): number => {
   return d;
 };
 
-// The formulas the README documents, per channel on normalised values.
+// The formulas docs/mixing.md (Blend modes) documents, per channel on normalised values.
 const FORMULA: Record<string, (b: number, t: number) => number> = {
   normal: (_b, t) => t,
   add: (b, t) => Math.min(1, b + t),

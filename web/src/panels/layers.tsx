@@ -1,5 +1,5 @@
 // Layer strips: one per layer, top layer first as a stack reads, each with its picture, name and source, an opacity
-// fader, blend mode, mute and solo, select (the layer the spec routes address) and remove; add puts a layer on top.
+// fader, blend mode, mute and solo, select (the layer /sources, /mix and /transport address) and remove; add puts a layer on top.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Got } from '../api-shapes';
 import { useLive } from '../store';
