@@ -19,13 +19,17 @@ const lfo = { kind: 'lfo', shape: 'triangle', rate: 2, amount: 0.4 };
 const inputOf = async (index: number, name: string) =>
   (await get(`/effects/${index}`)).inputs.find((i: { name: string }) => i.name === name);
 
-/** Distinct values `read` gives over a few reads spaced out (a moving value gives more than one). */
-async function moves(read: () => Promise<unknown>): Promise<boolean> {
+/**
+ * Whether `read` gives `distinct` different values over reads spaced out. A missing value (no live report yet)
+ * does not count: a square wave has only two values, and a null read must not pass as a third.
+ */
+async function moves(read: () => Promise<unknown>, distinct = 3): Promise<boolean> {
   const seen = new Set<string>();
   await waitUntil(
     async () => {
-      seen.add(JSON.stringify(await read()));
-      return seen.size >= 3;
+      const v = await read();
+      if (v !== null && v !== undefined) seen.add(JSON.stringify(v));
+      return seen.size >= distinct;
     },
     20000,
     150,
@@ -103,7 +107,8 @@ test('component modulators: point2D and the generator color; the T-bar and the d
   const dim = await post('/global/modulate', { input: 'dimmer', modulator: { kind: 'lfo', shape: 'square', rate: 2, amount: -0.5 } });
   assert.is(dim.status, 200, dim.text);
   assert.equal((await post('/global/modulate', { input: 'blackout', modulator: null })).status, 400);
-  assert.ok(await moves(async () => (await get('/global')).live));
+  // A square LFO: two values.
+  assert.ok(await moves(async () => (await get('/global')).live, 2));
 
   assert.is((await post('/mix/cue', { id: 'source:color_bars' })).status, 200);
   assert.is((await post('/mix/position', { value: 0.5 })).status, 200);
