@@ -66,6 +66,8 @@ export interface Arrival {
   at: number;
   /** Largest channel mean (0-255): under 10 is a black frame. */
   level: number;
+  /** A hash of the decoded picture (receiver frames): equal in a row means a repeated frame. */
+  sig?: number;
 }
 
 /** A long-running ffmpeg receiver decoding `input` (low-delay decoder, no frame threading) to tiny rgb24 frames. */
@@ -108,7 +110,8 @@ export class FrameReceiver {
       const at = performance.now();
       this.buf = this.buf.byteLength ? Buffer.concat([this.buf, c]) : c;
       while (this.buf.byteLength >= size) {
-        this.frames.push({ at, level: level(this.buf.subarray(0, size)) });
+        const px = this.buf.subarray(0, size);
+        this.frames.push({ at, level: level(px), sig: hash(px) });
         this.buf = this.buf.subarray(size);
       }
     });
@@ -117,6 +120,12 @@ export class FrameReceiver {
   close(): void {
     this.proc.kill('SIGKILL');
   }
+}
+
+function hash(px: Uint8Array): number {
+  let h = 2166136261;
+  for (let i = 0; i < px.length; i++) h = Math.imul(h ^ px[i]!, 16777619);
+  return h >>> 0;
 }
 
 function level(rgb: Uint8Array, channels = 3): number {

@@ -90,9 +90,18 @@ async function cpuRow(width: number, height: number): Promise<CpuRow> {
   }
   // The references: ffmpeg with vjd's own output arguments, its stdin input swapped for a paced lavfi testsrc2,
   // once as lavfi makes it (it negotiates yuv420p, so no colour conversion) and once as RGBA like vjd's frames.
-  const spec = { kind: 'stream' as const, width, height, fps: 30, bitrateKbps, url: `udp://127.0.0.1:${sink.port}`, secrets: [] };
+  const spec = {
+    kind: 'stream' as const,
+    width,
+    height,
+    fps: 30,
+    bitrateKbps,
+    encoder: 'libx264' as const,
+    url: `udp://127.0.0.1:${sink.port}`,
+    secrets: [],
+  };
   const reference = async (source: string): Promise<number> => {
-    const args = buildOutputArgs('ref', spec).args;
+    const args = buildOutputArgs('ref', spec, 'rgba').args;
     const i = args.indexOf('-f');
     args.splice(i, args.indexOf('pipe:0') - i + 1, '-re', '-f', 'lavfi', '-i', source);
     const ref = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'ignore'] });

@@ -25,6 +25,8 @@ export interface ShowSetting {
   share?: boolean;
   /** Length of the show (default VJD_BENCH_SHOW_SECONDS or 60). */
   seconds?: number;
+  /** The build: this checkout's (default) or a baseline's cli.js. */
+  build?: { name: string; cli: string };
 }
 
 export interface ShowRow extends ShowSetting {
@@ -32,6 +34,13 @@ export interface ShowRow extends ShowSetting {
   fpsMin: number;
   scaleP50: number;
   droppedSlots: number;
+  /** Frames the stream's receiver decoded per second of the show, and how many of them differed from the last. */
+  decodedFps: number;
+  distinctFps: number;
+  /** Video packets in the recording per wall second it ran. */
+  recPacketsPerS: number;
+  streamSent: number;
+  streamDropped: number;
   recordingRatio: number;
   streamDriftPct: number;
   thumbP99: number;
@@ -51,6 +60,7 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
   const { width, height } = set;
   const seconds = set.seconds ?? SHOW_S;
   const s = await startServer({
+    ...(set.build ? { cli: set.build.cli } : {}),
     env: { VJD_LOG_LEVEL: 'warn' },
     config: {
       render: { width, height, fps: 30, scale: set.scale },
@@ -66,6 +76,10 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
   const api = (p: string): string => `${s.base}/api/v1${p}`;
   const post = (p: string, body: unknown) => req('POST', api(p), { body, timeoutMs: 20000 });
   const status = async () => (await req('GET', api('/status'))).json();
+  const streamCounts = async (): Promise<{ sent: number; dropped: number }> => {
+    const o = (await req('GET', api('/outputs'))).json().items.find((i: any) => i.kind === 'stream');
+    return { sent: o?.framesSent ?? 0, dropped: o?.framesDropped ?? 0 };
+  };
   // The stream lands on a relay that reads each frame's timestamp and passes the datagram on to a decoder.
   const [inPort, decPort] = [await freeUdpPort(), await freeUdpPort()];
   const pts: PtsArrival[] = [];
@@ -107,6 +121,7 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
     const cpu = await cpuMeter(s.proc.pid!);
     const rss0 = await rssMiB(s.proc.pid!);
     const first = (await status()).render;
+    const stream0 = await streamCounts();
     const fps: number[] = [];
     const scales: number[] = [];
     const rssSamples: number[] = [];
@@ -149,6 +164,9 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
     const usage = await cpu.stop();
     const rss1 = await rssMiB(s.proc.pid!);
     const last = (await status()).render;
+    const stream1 = await streamCounts();
+    const shown = decoder.frames.filter((f) => f.at >= t0 && f.at < end);
+    const distinct = shown.filter((f, i) => i === 0 || f.sig !== shown[i - 1]!.sig).length;
     const sentAt = Date.now();
     await post('/outputs/enabled', { id: 'rec', enabled: false });
     const wall = (sentAt + Date.now()) / 2 - startedAt;
@@ -157,7 +175,7 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
       30000,
     );
     const rec = (await req('GET', api('/outputs'))).json().items.find((o: any) => o.id === 'rec');
-    const { duration } = await probe(join(s.dataDir, 'recordings', rec.target));
+    const { duration, frames: recFrames } = await probe(join(s.dataDir, 'recordings', rec.target));
     const loadAvg = Math.round(loadavg()[0]! * 10) / 10;
     return {
       ...set,
@@ -165,6 +183,11 @@ export async function runShow(set: ShowSetting): Promise<ShowRow> {
       fpsMin: Math.min(...fps.slice(2)),
       scaleP50: pct(scales, 0.5),
       droppedSlots: last.droppedFrames - first.droppedFrames,
+      decodedFps: Math.round((shown.length / seconds) * 10) / 10,
+      distinctFps: Math.round((distinct / seconds) * 10) / 10,
+      recPacketsPerS: Math.round((recFrames / (wall / 1000)) * 10) / 10,
+      streamSent: stream1.sent - stream0.sent,
+      streamDropped: stream1.dropped - stream0.dropped,
       recordingRatio: Math.round((duration * 1e6) / wall) / 1000,
       streamDriftPct: Math.round(ptsDrift(pts).drift * 1000) / 10,
       thumbP99: pct(pollStats.thumbMs, 0.99),
@@ -196,11 +219,11 @@ export function showTable(rows: ShowRow[]): string {
   return [
     `${SHOW_S} s of show per row; CPU in % of one core (vjd process / encoders / stream remuxers / input), load = the 1-minute load average at the end:`,
     '',
-    '| setting | fps p50 / min | scale p50 | dropped slots | recording ÷ wall | stream drift | thumb poll p99 (missed) | param POST p50 / p99 | take p50 | blackout → decoded p50 | CPU | RSS start → end | load |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| setting | build | fps p50 / min | scale p50 | dropped slots | receiver decodes / s (distinct) | recording frames / wall s | stream sent / dropped | recording ÷ wall | stream drift | thumb poll p99 (missed) | param POST p50 / p99 | take p50 | blackout → decoded p50 | CPU | RSS start → end | load |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.label} | ${r.fpsP50} / ${r.fpsMin} | ${r.scaleP50} | ${r.droppedSlots} | ${r.recordingRatio.toFixed(3)} | ${r.streamDriftPct.toFixed(1)} % | ${r.thumbP99} ms (${r.missedPct} %) | ${r.paramP50} / ${r.paramP99} ms | ${r.takeP50} ms | ${r.blackoutP50 ?? '—'} ms | ${c(r)} | ${r.rss[0]} → ${r.rss[1]} MiB | ${r.load} |`,
+        `| ${r.label} | ${r.build?.name ?? 'this'} | ${r.fpsP50} / ${r.fpsMin} | ${r.scaleP50} | ${r.droppedSlots} | ${r.decodedFps} (${r.distinctFps}) | ${r.recPacketsPerS} | ${r.streamSent} / ${r.streamDropped} | ${r.recordingRatio.toFixed(3)} | ${r.streamDriftPct.toFixed(1)} % | ${r.thumbP99} ms (${r.missedPct} %) | ${r.paramP50} / ${r.paramP99} ms | ${r.takeP50} ms | ${r.blackoutP50 ?? '—'} ms | ${c(r)} | ${r.rss[0]} → ${r.rss[1]} MiB | ${r.load} |`,
     ),
   ].join('\n');
 }
@@ -208,10 +231,20 @@ export function showTable(rows: ShowRow[]): string {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const only = process.env.VJD_BENCH_SHOW_ROWS?.split(',').map(Number);
   const rows: ShowRow[] = [];
+  // VJD_BENCH_BASELINE: a checkout of the previous build (built); each row then runs on it first, then on this one.
+  const base = process.env.VJD_BENCH_BASELINE;
+  // VJD_BENCH_THIS: a copy of this build to run instead of the checkout's dist (so a rebuild meanwhile changes nothing).
+  const here = process.env.VJD_BENCH_THIS;
+  const self = here ? { name: 'this', cli: join(here, 'dist', 'src', 'cli.js') } : undefined;
+  const builds = base
+    ? [{ name: process.env.VJD_BENCH_BASELINE_NAME ?? 'baseline', cli: join(base, 'dist', 'src', 'cli.js') }, self]
+    : [self];
   for (const [i, set] of SETTINGS.entries()) {
     if (only && !only.includes(i)) continue;
-    process.stdout.write(`show: ${set.label}\n`);
-    rows.push(await runShow(set));
+    for (const build of builds) {
+      process.stdout.write(`show: ${set.label} (${build?.name ?? 'this build'})\n`);
+      rows.push(await runShow(build ? { ...set, build } : set));
+    }
   }
   const table = showTable(rows);
   const out = fileURLToPath(new URL('../../bench/results/', import.meta.url));

@@ -38,6 +38,14 @@ export const OUTPUT_LIMITS = {
   y: { min: 0, max: 32767 },
 } as const;
 
+/** The one-frame trial that tells whether a hardware H.264 encoder works on this box (once per encoder per process). */
+export const ENCODER_TRIAL_LIMITS = {
+  /** A trial still running after this is killed and counts as not working (a hung driver). */
+  timeoutMs: 10_000,
+  /** The tail of its stderr kept for the reason shown. */
+  stderrMaxBytes: 4096,
+} as const;
+
 export const PREVIEW_LIMITS = {
   /** MJPEG preview clients at once (503 PREVIEW_LIMIT past it). */
   clients: 16,

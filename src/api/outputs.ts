@@ -4,11 +4,17 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { LIMITS, OUTPUT_LIMITS } from '../limits.js';
 import type { OutputService } from '../outputs/service.js';
 import { API_KINDS, OUTPUT_KINDS } from '../shared/output-kinds/index.js';
+import { ENCODER_CHOICES, H264_ENCODERS } from '../shared/output-kinds/encoders.js';
 import { STREAM_SCHEMES } from '../shared/url.js';
 
 const CONFIG_ONLY = OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k));
 
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+/** One of `values` or null; typed by hand, as a union built from a mapped array would have no static type. */
+export function nullableOf<T extends string>(values: readonly T[], description: string) {
+  return Type.Unsafe<T | null>(Type.Union([...values.map((v) => Type.Literal(v)), Type.Null()], { description }));
+}
 
 export const OutputSchema = Type.Object({
   id: Type.String(),
@@ -22,7 +28,7 @@ export const OutputSchema = Type.Object({
     [Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('retrying'), Type.Literal('failed')],
     {
       description:
-        '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)',
+        '`running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s), or when the hardware `encoder` asked for cannot run on this box (not retried; `lastError` says why)',
     },
   ),
   target: Nullable(
@@ -37,7 +43,12 @@ export const OutputSchema = Type.Object({
   restarts: Type.Integer({ description: 'ffmpeg restarts after an exit' }),
   startedAt: Nullable('ISO time the current ffmpeg started'),
   lastError: Nullable(
-    'the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly',
+    'the last ffmpeg error line, URL credentials as `***`, or why the display, device or hardware encoder is missing; null while running cleanly',
+  ),
+  encoder: nullableOf(ENCODER_CHOICES, 'stream and record: the H.264 encoder asked for (default `auto`); null for display and v4l2'),
+  encoderInUse: nullableOf(
+    H264_ENCODERS,
+    'the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2',
   ),
 });
 
@@ -69,6 +80,15 @@ const AddBody = Type.Object({
   width: int(OUTPUT_LIMITS.width, 'default the render width'),
   height: int(OUTPUT_LIMITS.height, 'default the render height'),
   fps: int(OUTPUT_LIMITS.fps, 'default the render fps'),
+  encoder: Type.Optional(
+    Type.Union(
+      ENCODER_CHOICES.map((c) => Type.Literal(c)),
+      {
+        description:
+          'H.264 encoder: `auto` (default: the first of h264_nvenc, h264_qsv, h264_vaapi that encodes a trial frame here, else libx264), `x264`, or one hardware encoder (400 when ffmpeg does not have it; `failed` when it cannot run here)',
+      },
+    ),
+  ),
 });
 
 const Current = Type.Object({ success: Type.Literal(true), current: OutputSchema });

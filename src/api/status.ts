@@ -7,6 +7,8 @@ import type { LicenseCheck } from '../license/license.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { NetworkAddress } from '../util/network.js';
 import type { ReloadError } from '../config/reload.js';
+import { H264_ENCODERS } from '../shared/output-kinds/encoders.js';
+import { nullableOf } from './outputs.js';
 
 const Address = Type.Object({
   address: Type.String(),
@@ -116,6 +118,34 @@ export const StatusBody = Type.Object({
     }),
     renderWidth: Type.Integer({ description: 'the size drawn at now (width × scale); ISF RENDERSIZE' }),
     renderHeight: Type.Integer({ description: 'height × scale' }),
+    scaleLimit: Type.Object(
+      {
+        by: Type.Union([Type.Literal('render'), Type.Literal('readback'), Type.Literal('encode'), Type.Literal('main'), Type.Null()], {
+          description:
+            'what holds an automatic scale below 1: the frame time (render), the program readback, encoders dropping frames (encode) or the main thread running late (main); null at full size',
+        }),
+        frameMs: Type.Number({ description: 'median frame time the choice was made on (ms)' }),
+        readbackMs: Type.Number({ description: 'median program readback time per frame (ms; 0 without an output)' }),
+        encodeDropPct: Type.Number({ description: 'frames the outputs dropped over the last second, in % of frames offered' }),
+        mainLagMs: Type.Number({ description: "the main thread's event-loop delay over the last second, p99 (ms)" }),
+      },
+      { description: 'why the render scale is where it is, with the figures' },
+    ),
+    readback: Type.Object(
+      {
+        layout: Type.Union([Type.Literal('i420'), Type.Literal('rgba')], {
+          description:
+            'how program frames go to the outputs: I420 packed on the GPU, or RGBA converted by each encoder (config render.readback)',
+        }),
+        i420Ms: Type.Union([Type.Number(), Type.Null()], {
+          description: 'measured cost of one I420 pack and read at start (ms); null when not measured',
+        }),
+        rgbaMs: Type.Union([Type.Number(), Type.Null()], {
+          description: 'measured cost of one RGBA read at start (ms); null when not measured',
+        }),
+      },
+      { description: 'the program readback layout and what chose it' },
+    ),
   }),
   thumbnails: Type.Object(
     {
@@ -174,8 +204,12 @@ export const StatusBody = Type.Object({
         }),
         {
           description:
-            'shared encoders running now: streams (and recordings, config recordings.shareEncoder) with the same size, fps and bitrate share one',
+            'shared encoders running now: streams (and recordings, config recordings.shareEncoder) with the same encoder, size, fps and bitrate share one',
         },
+      ),
+      autoEncoder: nullableOf(
+        H264_ENCODERS,
+        'the H.264 encoder `encoder: "auto"` resolved to on this box (the first hardware encoder whose one-frame trial worked, else `libx264`); null until an output first needed it',
       ),
       preview: Type.Object(
         {
@@ -183,6 +217,9 @@ export const StatusBody = Type.Object({
           encodes: Type.Integer({ description: 'JPEG encodes since start: one per frame per (size, fps), however many clients share it' }),
           framesSent: Type.Integer({ description: 'parts written to preview clients' }),
           framesSkipped: Type.Integer({ description: 'parts a client missed because it had not taken the previous one yet' }),
+          ticksShed: Type.Integer({
+            description: 'preview ticks let pass while the pipeline was short (render.scaleLimit encode or main)',
+          }),
           queuedBytes: Type.Integer({
             description: 'bytes the HTTP engine holds for preview clients beyond their sockets now (an upper bound)',
           }),

@@ -1,5 +1,6 @@
 // The show side of vjd: display, render worker, catalog, ingest worker, live inputs, media library, sources and
 // the browse tree, wired together and kept in step (a catalog or library change rebuilds what depends on it).
+import { PressureMeter } from './pipeline-pressure.js';
 import { join } from 'node:path';
 import { access } from 'node:fs/promises';
 import type { LoadedConfig } from '../config/load.js';
@@ -38,6 +39,7 @@ import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
 import { OutputKinds } from '../outputs/kinds.js';
+import { EncoderProbe } from '../outputs/encoder-probe.js';
 import type { OutputKind } from '../shared/messages.js';
 import { Modulation } from '../modulation/service.js';
 import { GeneratorParams } from '../sources/generator-params.js';
@@ -119,6 +121,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       fps: cfg.render.fps,
       fuse: cfg.render.fuse,
       scale: { scale: cfg.render.scale, minScale: cfg.render.minScale },
+      readback: cfg.render.readback,
       programCache: PROGRAM_CACHE,
       testHooks: process.env.VJD_TEST_HOOKS === '1',
     },
@@ -342,7 +345,19 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       await layers.restoreSources(true);
     })
     .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
-  const outputClient = new OutputClient({ ffmpeg: 'ffmpeg', width: cfg.render.width, height: cfg.render.height, log });
+  const outputClient = new OutputClient({
+    ffmpeg: 'ffmpeg',
+    width: cfg.render.width,
+    height: cfg.render.height,
+    log,
+    layout: () => render.readback?.layout ?? null,
+  });
+  // The encoders' drops and the main thread's lateness, once a second, for the render's automatic scale and the previews.
+  const pressure = new PressureMeter(
+    () => outputClient.totals(),
+    (p) => render.pressure(p),
+  );
+  pressure.start();
   const outputs = new OutputService({
     configured: cfg.outputs,
     render: {
@@ -356,6 +371,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     recordingsDir: loaded.paths.recordingsDir,
     shareRecordings: cfg.recordings.shareEncoder,
     client: outputClient,
+    encoders: new EncoderProbe({ ffmpeg: 'ffmpeg' }),
     log,
   });
   await outputs.start();
@@ -368,6 +384,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     ring: () => outputClient.ring,
     render: cfg.render,
     setActive: (on) => outputs.setPreviewing(on),
+    short: () => pressure.short(),
     log,
   });
   const audioWire = new AudioWire({ readers, program: sources, streams: cfg.live.streams, log });
@@ -415,6 +432,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       scale: stats?.scale ?? 1,
       renderWidth: stats?.renderWidth ?? cfg.render.width,
       renderHeight: stats?.renderHeight ?? cfg.render.height,
+      scaleLimit: stats?.scaleLimit ?? { by: null, frameMs: 0, readbackMs: 0, ...pressure.last },
+      readback: render.readback ?? { layout: 'rgba', i420Ms: null, rgbaMs: null },
     };
     statusMemo = { stats, alive, value };
     return value;
@@ -465,6 +484,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
       previews.stop();
       preview.stop();
       await encoder.close();
+      pressure.stop();
       await outputClient.stop();
       tempo.stop();
       transport.stop();

@@ -105,6 +105,13 @@ const StreamInput = Type.Object(
 // /dev/video<N> device) that the loader checks after this schema.
 function kindField(f: KindField): TSchema {
   if (f.type === 'integer') return integer(f.min, f.max);
+  if (f.type === 'enum') {
+    const names = f.values.map((v) => JSON.stringify(v));
+    return Type.Union(
+      f.values.map((v) => Type.Literal(v)),
+      { description: `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` },
+    );
+  }
   const example = f.example === undefined ? '' : ` such as ${JSON.stringify(f.example)}`;
   return Type.String({ minLength: 1, maxLength: f.maxLength, description: `${f.what} of 1 to ${f.maxLength} characters${example}` });
 }
@@ -203,6 +210,11 @@ export const ConfigFileSchema = Type.Object(
             }),
           ),
           minScale: Type.Optional(Type.Number({ minimum: 0.25, maximum: 1, description: 'a number from 0.25 to 1' })),
+          readback: Type.Optional(
+            Type.Union([Type.Literal('auto'), Type.Literal('i420'), Type.Literal('rgba')], {
+              description: 'one of "auto", "i420", "rgba"',
+            }),
+          ),
           maxLayers: Type.Optional(integer(1, LAYER_LIMITS.maxLayersCeiling)),
         },
         { additionalProperties: false, description: 'an object' },
@@ -326,7 +338,17 @@ export interface Config {
   };
   license: { file: string | null; trustedKeys: string[] };
   /** `scale`: the factor of width × height the picture is drawn at, or "auto" (per frame time, not below `minScale`). */
-  render: { width: number; height: number; fps: number; fuse: boolean; scale: number | 'auto'; minScale: number; maxLayers: number };
+  /** `readback`: the program ring's layout for the outputs, or "auto" (measured once on the render's GPU). */
+  render: {
+    width: number;
+    height: number;
+    fps: number;
+    fuse: boolean;
+    scale: number | 'auto';
+    minScale: number;
+    readback: 'auto' | 'i420' | 'rgba';
+    maxLayers: number;
+  };
   media: { roots: string[] };
   effects: { dirs: string[] };
   /** `firstRun`: the generator or preset put on the program when the data dir has no saved state yet (null: none). */
@@ -377,7 +399,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   },
   osc: { enabled: false, host: '127.0.0.1', port: 7000, feedback: [], replyToSender: false, allowRemote: false },
   license: { file: null, trustedKeys: [] },
-  render: { width: 1280, height: 720, fps: 30, fuse: true, scale: 1, minScale: 0.5, maxLayers: 8 },
+  render: { width: 1280, height: 720, fps: 30, fuse: true, scale: 1, minScale: 0.5, readback: 'auto', maxLayers: 8 },
   media: { roots: [] },
   effects: { dirs: [] },
   sources: { dirs: [], firstRun: 'preset:deep_plasma' },

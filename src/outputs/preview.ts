@@ -1,7 +1,9 @@
 // MJPEG preview of the program: clients grouped by (size, fps); each group encodes one JPEG per tick in the encode
 // pool, from the output ring, and every client of the group gets the same bytes. A client whose previous part is
 // still in its socket buffer skips the frame: a slow reader gets fewer frames, never a growing buffer; one that
-// takes no part for too long is closed, and a group whose clients all wait encodes nothing.
+// takes no part for too long is closed, and a group whose clients all wait encodes nothing. While the pipeline is
+// short (encoders dropping frames, the main thread late) every group encodes every other tick: a preview is what
+// costs least to lose.
 import type { StreamSink } from '../http/route.js';
 import type { Logger } from '../log.js';
 import { PREVIEW_LIMITS } from '../limits.js';
@@ -25,6 +27,8 @@ export interface PreviewStats {
   queuedBytesMax: number;
   /** Clients closed because they took no part for too long or held too much. */
   clientsDropped: number;
+  /** Ticks a group let pass because the pipeline was short. */
+  ticksShed: number;
 }
 
 interface Group {
@@ -37,6 +41,7 @@ interface Group {
   timer: NodeJS.Timeout;
   busy: boolean;
   frameNo: number;
+  ticks: number;
 }
 
 /** A whole decimal number is clamped to [min, max]; anything else takes the default (like thumbnail sizes). */
@@ -57,6 +62,7 @@ export class PreviewHub {
     queuedBytes: 0,
     queuedBytesMax: 0,
     clientsDropped: 0,
+    ticksShed: 0,
   };
   /** Bumped when the counters change (memoised status bodies). */
   version = 0;
@@ -70,6 +76,8 @@ export class PreviewHub {
       render: { width: number; height: number };
       /** Called with true when the first client arrives and false when the last one leaves. */
       setActive: (on: boolean) => void;
+      /** Whether the pipeline is short now (previews then run at half their rate); absent: never. */
+      short?: () => boolean;
       log: Logger;
     },
   ) {}
@@ -100,6 +108,7 @@ export class PreviewHub {
         waiting: new Map(),
         busy: false,
         frameNo: 0,
+        ticks: 0,
         timer: setInterval(() => this.tick(group), 1000 / fps),
       };
       g = group;
@@ -130,6 +139,11 @@ export class PreviewHub {
   private tick(g: Group): void {
     // One encode in flight per group: a slow pool lowers the preview's frame rate instead of queueing work.
     if (g.busy || g.clients.size === 0) return;
+    if (this.opts.short?.() && g.ticks++ % 2 === 1) {
+      this.stats_.ticksShed++;
+      this.version++;
+      return;
+    }
     // Nobody could take a new part: encoding one would only make garbage. Each of them missed this frame.
     if (!this.checkClients(g)) {
       if (g.clients.size > 0) {

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import type { OutputConfig } from '../config/schema.js';
 import {
   API_KINDS,
+  encodesH264,
   OUTPUT_KINDS,
   outputKind,
   outputProblem,
@@ -18,6 +19,8 @@ import {
   type OutputSpec,
 } from '../shared/output-kinds/index.js';
 import { DEFAULT_DISPLAY } from '../shared/output-kinds/display.js';
+import { isHwEncoder, type H264Encoder } from '../shared/output-kinds/encoders.js';
+import type { EncoderProbe } from './encoder-probe.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { readRegularText } from '../util/regular-file.js';
 import type { OutputsSummary, OutputView } from './view.js';
@@ -48,6 +51,8 @@ export class OutputService {
   /** Per output: the apply in progress (applies of one output run one after another) and whether it runs now. */
   private readonly applying = new Map<string, Promise<void>>();
   private readonly started = new Set<string>();
+  /** Per output: the H.264 encoder its latest start got. */
+  private readonly inUse = new Map<string, H264Encoder>();
   private readbackOn = false;
   private previewing = false;
 
@@ -61,6 +66,8 @@ export class OutputService {
       /** Config `recordings.shareEncoder` (read at start). */
       shareRecordings: boolean;
       client: OutputClient;
+      /** Resolves each stream or record output's `encoder` (hardware trials once per process). */
+      encoders: Pick<EncoderProbe, 'resolve' | 'encoders' | 'autoEncoder'>;
       log: Logger;
     },
   ) {
@@ -134,6 +141,15 @@ export class OutputService {
       );
     const problem = outputProblem(req);
     if (problem) throw new ApiError('INVALID_REQUEST', `${problem.field} ${problem.reason}`);
+    // A hardware encoder this ffmpeg does not have is refused here; one it has that fails its trial fails the output.
+    if (req.encoder !== undefined && isHwEncoder(req.encoder)) {
+      const have = await this.opts.encoders.encoders();
+      if (!have.has(req.encoder))
+        throw new ApiError(
+          'INVALID_REQUEST',
+          `encoder ${req.encoder} is not in this ffmpeg build (it has ${[...have].join(', ') || 'none'})`,
+        );
+    }
     if (this.defs.length >= OUTPUT_LIMITS.max) {
       throw new ApiError('OUTPUT_LIMIT_REACHED', undefined, { limit: OUTPUT_LIMITS.max, count: this.defs.length });
     }
@@ -141,7 +157,7 @@ export class OutputService {
     do id = `${req.kind}-${randomBytes(3).toString('hex')}`;
     while (this.defs.some((d) => d.id === id));
     const d: Definition = { id, name: req.name ?? id, kind: req.kind as OutputKind, enabled: true, configured: false };
-    for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps'] as const)
+    for (const key of ['url', 'bitrateKbps', 'width', 'height', 'fps', 'encoder'] as const)
       if (req[key] !== undefined) (d as unknown as Record<string, unknown>)[key] = req[key];
     this.defs.push(d);
     await this.save();
@@ -155,7 +171,13 @@ export class OutputService {
     const removed = this.view(d);
     this.defs.splice(this.defs.indexOf(d), 1);
     this.syncReadback();
-    await Promise.all([this.apply(d).then(() => this.opts.client.forget(d.id)), this.save()]);
+    await Promise.all([
+      this.apply(d).then(() => {
+        this.opts.client.forget(d.id);
+        this.inUse.delete(d.id);
+      }),
+      this.save(),
+    ]);
     return { ...removed, enabled: false, state: 'stopped' };
   }
 
@@ -183,6 +205,7 @@ export class OutputService {
       framesDropped: 0,
       framesRepeated: 0,
       encoders: [],
+      autoEncoder: this.opts.encoders.autoEncoder(),
     };
     const encoders = new Map<string, string[]>();
     for (const d of this.defs) {
@@ -217,9 +240,16 @@ export class OutputService {
     const wanted = (): boolean => d.enabled && this.defs.includes(d);
     if (wanted() && !this.started.has(d.id)) {
       if (d.kind === 'record') await mkdir(this.recordings, { recursive: true });
+      const encoder = encodesH264(d.kind) ? await this.opts.encoders.resolve(d.encoder ?? 'auto') : null;
       if (wanted()) {
         this.started.add(d.id);
-        this.opts.client.start(d.id, this.spec(d));
+        if (encoder?.ok === false) {
+          this.inUse.delete(d.id);
+          this.opts.client.refuse(d.id, encoder.reason);
+          return;
+        }
+        if (encoder) this.inUse.set(d.id, encoder.encoder);
+        this.opts.client.start(d.id, this.spec(d, encoder?.encoder ?? 'libx264'));
         return;
       }
     }
@@ -231,10 +261,11 @@ export class OutputService {
     return { width: d.width ?? r.width, height: d.height ?? r.height, fps: d.fps ?? r.fps };
   }
 
-  private spec(d: Definition): OutputSpec {
+  private spec(d: Definition, encoder: H264Encoder): OutputSpec {
     const size = this.size(d);
     const bitrateKbps = d.bitrateKbps ?? Math.max(500, Math.round((BASE_KBPS * size.width * size.height * size.fps) / (1280 * 720 * 30)));
-    return outputKind(d.kind).spec(d, { size, bitrateKbps, recordingsDir: this.recordings, shareRecordings: this.opts.shareRecordings });
+    const ctx = { size, bitrateKbps, encoder, recordingsDir: this.recordings, shareRecordings: this.opts.shareRecordings };
+    return outputKind(d.kind).spec(d, ctx);
   }
 
   private view(d: Definition): OutputView {
@@ -259,6 +290,8 @@ export class OutputService {
       restarts: r.restarts,
       startedAt: r.startedAt,
       lastError: r.lastError,
+      encoder: encodesH264(d.kind) ? (d.encoder ?? 'auto') : null,
+      encoderInUse: this.inUse.get(d.id) ?? null,
     };
   }
 

@@ -1,6 +1,7 @@
 // What GET /outputs and GET /status show of the outputs: one output as its routes answer it, and the totals.
 import type { OutputState } from '../shared/messages.js';
 import type { OutputKind } from '../shared/output-kinds/index.js';
+import type { EncoderChoice, H264Encoder } from '../shared/output-kinds/encoders.js';
 
 export interface OutputView {
   id: string;
@@ -18,6 +19,10 @@ export interface OutputView {
   restarts: number;
   startedAt: string | null;
   lastError: string | null;
+  /** stream and record: the `encoder` asked for (default `auto`); null for other kinds. */
+  encoder: EncoderChoice | null;
+  /** The ffmpeg encoder the latest start got; null before one is known, and for other kinds. */
+  encoderInUse: H264Encoder | null;
 }
 
 export interface OutputsSummary {
@@ -29,6 +34,8 @@ export interface OutputsSummary {
   framesRepeated: number;
   /** Shared encoders running now, each with the outputs (streams, recordings) it feeds. */
   encoders: SharedEncoderView[];
+  /** What `encoder: "auto"` resolved to on this box; null until an output first needed it. */
+  autoEncoder: H264Encoder | null;
 }
 
 /** A shared encoder and the outputs its one encode feeds. */

@@ -4,10 +4,11 @@
 //   ring header (16 ints): magic, maxWidth, maxHeight, slots, newest slot (-1 = none), frame counter,
 //                          last commit time (hi, lo), down flag (the writer's reader died; cleared by the next
 //                          commit), run generation (bumped when a writer's process ends), generation of the
-//                          newest frame, reserved…
+//                          newest frame, pixel layout (0 RGBA, 1 I420), reserved…
 //   slot headers (8 ints each): seq (odd while written), width, height, frameNo, time hi, time lo,
 //                               readers holding the slot, reserved
-//   pixel slots: `slots` × maxWidth×maxHeight×4 bytes, 64-byte aligned, top-down RGBA rows, stride width×4.
+//   pixel slots: `slots` × one frame of maxWidth×maxHeight in the ring's layout, 64-byte aligned, top-down rows:
+//                RGBA (stride width×4), or I420 (the Y plane, then U and V at half size each way).
 // One writer per ring. Readers announce the slot they hold and the writer writes around held slots; with
 // 3 slots one reader is always protected (each further concurrent holder needs one more slot, otherwise the
 // writer overwrites a held slot rather than wait, and release() reports it). Times are integer ms since the epoch split into two Int32 halves, so every
@@ -30,6 +31,16 @@ const R_TIME_LO = 7;
 const R_DOWN = 8;
 const R_GEN = 9;
 const R_NEWEST_GEN = 10;
+const R_LAYOUT = 11;
+
+/** How a ring's frames hold their pixels: RGBA, or planar YUV 4:2:0 (BT.709, limited range) for the encoders. */
+export type PixelLayout = 'rgba' | 'i420';
+const LAYOUTS: readonly PixelLayout[] = ['rgba', 'i420'];
+
+/** Bytes of one width×height frame in `layout` (I420 needs even sizes). */
+export function frameBytes(layout: PixelLayout, width: number, height: number): number {
+  return layout === 'i420' ? width * height + 2 * (width >> 1) * (height >> 1) : width * height * 4;
+}
 
 const S_SEQ = 0;
 const S_W = 1;
@@ -45,6 +56,7 @@ export interface RingGeometry {
   slots: number;
   slotBytes: number;
   dataOffset: number;
+  layout: PixelLayout;
 }
 
 function dataOffsetFor(slots: number): number {
@@ -53,18 +65,21 @@ function dataOffsetFor(slots: number): number {
 }
 
 /** Allocates a ring; 3 slots is the minimum that lets the writer always find a slot nobody needs. */
-export function createFrameRing(maxWidth: number, maxHeight: number, slots = 3): SharedArrayBuffer {
+export function createFrameRing(maxWidth: number, maxHeight: number, slots = 3, layout: PixelLayout = 'rgba'): SharedArrayBuffer {
   if (!Number.isInteger(maxWidth) || !Number.isInteger(maxHeight) || maxWidth < 1 || maxHeight < 1) {
     throw new RangeError(`frame ring box must be positive integers, got ${maxWidth}x${maxHeight}`);
   }
   if (!Number.isInteger(slots) || slots < 3) throw new RangeError(`frame ring needs at least 3 slots, got ${slots}`);
-  const slotBytes = maxWidth * maxHeight * 4;
+  if (layout === 'i420' && (maxWidth % 2 || maxHeight % 2))
+    throw new RangeError(`an I420 ring needs even sizes, got ${maxWidth}x${maxHeight}`);
+  const slotBytes = Math.ceil(frameBytes(layout, maxWidth, maxHeight) / ALIGN) * ALIGN;
   const sab = new SharedArrayBuffer(dataOffsetFor(slots) + slots * slotBytes);
   const h = new Int32Array(sab, 0, RING_INTS);
   h[R_MAX_W] = maxWidth;
   h[R_MAX_H] = maxHeight;
   h[R_SLOTS] = slots;
   h[R_NEWEST] = -1;
+  h[R_LAYOUT] = LAYOUTS.indexOf(layout);
   // Published last: a reader that sees the magic sees a complete header.
   Atomics.store(h, R_MAGIC, MAGIC);
   return sab;
@@ -78,7 +93,10 @@ export function ringGeometry(sab: SharedArrayBuffer): RingGeometry {
   const maxWidth = h[R_MAX_W]!;
   const maxHeight = h[R_MAX_H]!;
   const slots = h[R_SLOTS]!;
-  const geometry = { maxWidth, maxHeight, slots, slotBytes: maxWidth * maxHeight * 4, dataOffset: dataOffsetFor(slots) };
+  const layout = LAYOUTS[h[R_LAYOUT]!];
+  if (!layout) throw new TypeError('not a frame ring (unknown pixel layout)');
+  const slotBytes = Math.ceil(frameBytes(layout, maxWidth, maxHeight) / ALIGN) * ALIGN;
+  const geometry = { maxWidth, maxHeight, slots, slotBytes, dataOffset: dataOffsetFor(slots), layout };
   if (geometry.dataOffset + slots * geometry.slotBytes > sab.byteLength) throw new TypeError('not a frame ring (truncated)');
   return geometry;
 }
@@ -140,6 +158,7 @@ export class FrameRingWriter {
     if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > g.maxWidth || height > g.maxHeight) {
       throw new RangeError(`frame ${width}x${height} does not fit the ring box ${g.maxWidth}x${g.maxHeight}`);
     }
+    if (g.layout === 'i420' && (width % 2 || height % 2)) throw new RangeError(`an I420 frame needs even sizes, got ${width}x${height}`);
     let slot = this.writing;
     if (slot < 0) {
       // newest only changes in our own commit(); it must be read before the hold counts (see acquire()).
@@ -163,7 +182,7 @@ export class FrameRingWriter {
     const base = slot * SLOT_INTS;
     Atomics.store(this.slotHeaders, base + S_W, width);
     Atomics.store(this.slotHeaders, base + S_H, height);
-    return this.views.get(slot, width * height * 4);
+    return this.views.get(slot, frameBytes(g.layout, width, height));
   }
 
   /** Publishes the slot opened by begin() as the newest frame; returns its frame number (1, 2, …). */
@@ -206,7 +225,7 @@ export class FrameRingWriter {
 }
 
 export interface RingFrame {
-  /** Top-down RGBA rows, stride width×4; a view into shared memory, valid until release(). */
+  /** Top-down rows in the ring's layout; a view into shared memory, valid until release(). */
   pixels: Uint8Array;
   width: number;
   height: number;
@@ -301,7 +320,7 @@ export class FrameRingReader {
         Atomics.sub(this.slotHeaders, base + S_HOLD, 1);
         continue;
       }
-      f.pixels = this.views.get(slot, f.width * f.height * 4);
+      f.pixels = this.views.get(slot, frameBytes(this.geometry.layout, f.width, f.height));
       this.held = slot;
       this.heldSeq = seq;
       return f;

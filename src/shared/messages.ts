@@ -5,6 +5,8 @@ import type { InputState } from './param-values.js';
 import type { RpcEnvelope } from './rpc.js';
 import type { OutputSpec } from './output-kinds/index.js';
 import type { Modulator } from './modulation.js';
+import type { PixelLayout } from './frame-ring.js';
+import type { ReadbackSetting } from './program-layout.js';
 
 // ---------------------------------------------------------------- render worker
 
@@ -28,6 +30,8 @@ export interface RenderInit {
   programCache?: { programs: number; transitions: number; fused: number; composed?: number };
   /** Config render.scale and render.minScale; absent: full size. */
   scale?: RenderScaleSetting;
+  /** Config render.readback; absent: "auto". */
+  readback?: ReadbackSetting;
 }
 
 /** A fixed factor of the output size the picture is drawn at, or "auto": chosen per frame time, not below minScale. */
@@ -35,6 +39,17 @@ export interface RenderScaleSetting {
   scale: number | 'auto';
   minScale: number;
 }
+
+/** The pipeline beyond the render, measured on the main thread over the last second. */
+export interface PipelinePressure {
+  /** Frames the outputs dropped because their encoder's pipe was full, in % of frames offered. */
+  encodeDropPct: number;
+  /** The main thread's event-loop delay, p99 in ms. */
+  mainLagMs: number;
+}
+
+/** What holds an automatic render scale where it is: null at full size with nothing pressing. */
+export type ScaleLimit = 'render' | 'readback' | 'encode' | 'main' | null;
 
 /** Int32 slots of RenderInit.counters. */
 export const RENDER_COUNTERS = {
@@ -205,6 +220,8 @@ export type MainToRender =
   | { t: 'palette'; colors: string[] }
   /** A reloaded render.scale or render.minScale. */
   | ({ t: 'scale' } & RenderScaleSetting)
+  /** Once a second: how the rest of the pipeline keeps up (an automatic render scale follows it too). */
+  | ({ t: 'pressure' } & PipelinePressure)
   /** Reads back output pixels at normalized points (0..1, origin top-left). */
   | ({ t: 'sample'; points: Array<[number, number]> } & RpcEnvelope)
   | ({ t: 'thumb' } & ThumbJob)
@@ -248,6 +265,8 @@ export interface RenderStats {
   scale: number;
   renderWidth: number;
   renderHeight: number;
+  /** Why the scale is where it is, with the figures the choice was made on. */
+  scaleLimit: { by: ScaleLimit; frameMs: number; readbackMs: number } & PipelinePressure;
 }
 
 /** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */
@@ -261,7 +280,14 @@ export type ChainReply =
     };
 
 export type RenderToMain =
-  | { t: 'ready'; renderer: string; width: number; height: number }
+  /** `readback`: the program ring layout this GPU reads back best (config render.readback, or measured). */
+  | {
+      t: 'ready';
+      renderer: string;
+      width: number;
+      height: number;
+      readback: { layout: PixelLayout; i420Ms: number | null; rgbaMs: number | null };
+    }
   | { t: 'fatal'; message: string }
   /** The newest chain; sent after every change. `entries` are in chain order, parallel to `items`. */
   | { t: 'snapshot'; version: number; items: ChainItem[]; entries: ChainEntryWire[]; layer?: number }

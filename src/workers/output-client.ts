@@ -2,7 +2,7 @@
 // read by the output worker; this thread never looks at its pixels), starts and stops consumers, and keeps the
 // newest state and counters of each for the routes.
 import { Worker } from 'node:worker_threads';
-import { createFrameRing } from '../shared/frame-ring.js';
+import { createFrameRing, type PixelLayout } from '../shared/frame-ring.js';
 import type { MainToOutput, OutputCounters, OutputInit, OutputSpec, OutputState, OutputToMain } from '../shared/messages.js';
 import type { Logger } from '../log.js';
 
@@ -32,12 +32,24 @@ export class OutputClient {
   private gen = 0;
   /** Bumped on every state or counter change (memoised status bodies). */
   version = 0;
+  /** Outputs refused before any ffmpeg (their encoder cannot run here): the worker never heard of them. */
+  private readonly refused = new Set<string>();
 
-  constructor(private readonly opts: { ffmpeg: string; width: number; height: number; log: Logger }) {}
+  constructor(
+    private readonly opts: {
+      ffmpeg: string;
+      width: number;
+      height: number;
+      log: Logger;
+      /** The layout the render reads back best (null while it starts: RGBA, which every size and GPU can take). */
+      layout?: () => PixelLayout | null;
+    },
+  ) {}
 
-  /** The program ring, allocated on first use: a box without outputs keeps the memory (3 render-size frames). */
+  /** The program ring, allocated on first use (a box without outputs keeps the memory), in the render's layout. */
   get ring(): SharedArrayBuffer {
-    return (this.program ??= createFrameRing(this.opts.width, this.opts.height));
+    const { width, height } = this.opts;
+    return (this.program ??= createFrameRing(width, height, 3, this.opts.layout?.() ?? 'rgba'));
   }
 
   /**
@@ -47,12 +59,27 @@ export class OutputClient {
   start(id: string, spec: OutputSpec): void {
     if (this.stopped) return;
     const gen = ++this.gen;
+    this.refused.delete(id);
     this.runtime.set(id, { ...empty(), state: 'starting', gen });
     this.version++;
     this.post({ t: 'start', id, gen, spec });
   }
 
+  /** An output that cannot start: `failed` with the reason until it is stopped, and no ffmpeg (a new gen hides older runs). */
+  refuse(id: string, reason: string): void {
+    if (this.stopped) return;
+    this.refused.add(id);
+    this.runtime.set(id, { ...empty(), state: 'failed', lastError: reason, gen: ++this.gen });
+    this.version++;
+  }
+
   stopOutput(id: string): void {
+    const r = this.runtime.get(id);
+    if (this.refused.delete(id) && r) {
+      r.state = 'stopped';
+      this.version++;
+      return;
+    }
     if (!this.worker || this.stopped) return;
     this.post({ t: 'stop-output', id });
   }
@@ -62,8 +89,21 @@ export class OutputClient {
     return this.runtime.get(id) ?? empty();
   }
 
+  /** Frames sent and dropped so far over every output that runs now (the pipeline pressure meter's input). */
+  totals(): { sent: number; dropped: number } {
+    let sent = 0;
+    let dropped = 0;
+    for (const r of this.runtime.values()) {
+      if (r.state !== 'running') continue;
+      sent += r.framesSent;
+      dropped += r.framesDropped;
+    }
+    return { sent, dropped };
+  }
+
   forget(id: string): void {
     this.runtime.delete(id);
+    this.refused.delete(id);
     this.version++;
   }
 

@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { RENDER_COUNTERS } from '../shared/messages.js';
 import type {
+  PipelinePressure,
   LiveReport,
   ModulationState,
   Bus,
@@ -69,6 +70,8 @@ export class RenderClient extends EventEmitter {
   readonly layerSnapshots = new Map<number, ChainSnapshot>();
   stats: RenderStats | null = null;
   renderer = '';
+  /** The program layout the render worker measured (or was told) reads back best; null before it is ready. */
+  readback: Extract<RenderToMain, { t: 'ready' }>['readback'] | null = null;
   ready = false;
 
   constructor(
@@ -91,6 +94,7 @@ export class RenderClient extends EventEmitter {
         if (m.t === 'ready') {
           this.ready = true;
           this.renderer = m.renderer;
+          this.readback = m.readback;
           this.lastBeat = Date.now();
           resolve();
         } else if (m.t === 'fatal') {
@@ -348,6 +352,11 @@ export class RenderClient extends EventEmitter {
   /** A reloaded render.scale or render.minScale: applies from the next frame. */
   setScale(scale: number | 'auto', minScale: number): void {
     this.post({ t: 'scale', scale, minScale });
+  }
+
+  /** How the encoders and the main thread kept up over the last second (an automatic scale follows it). */
+  pressure(p: PipelinePressure): void {
+    this.post({ t: 'pressure', ...p });
   }
 
   /** Program readback into `ring` once per frame while set (an output is active); null stops it. */

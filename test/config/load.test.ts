@@ -75,7 +75,16 @@ test('file values override defaults, missing keys keep defaults', async () => {
   assert.is(loaded.config.server.host, '127.0.0.1');
   assert.is(loaded.config.server.apiKey, 'file-key');
   assert.is(loaded.config.server.enabled, true);
-  assert.equal(loaded.config.render, { width: 1280, height: 720, fps: 60, fuse: true, scale: 1, minScale: 0.5, maxLayers: 8 });
+  assert.equal(loaded.config.render, {
+    width: 1280,
+    height: 720,
+    fps: 60,
+    fuse: true,
+    scale: 1,
+    minScale: 0.5,
+    readback: 'auto',
+    maxLayers: 8,
+  });
   assert.is(loaded.config.live.streams.length, 1);
   assert.equal(loaded.config.live.v4l2, { enabled: false, devDir: '/dev', sysfsDir: '/sys/class/video4linux' });
   assert.is(loaded.origin['server.port'], 'file');

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Worker } from 'node:worker_threads';
-import { FrameRingReader, FrameRingWriter, createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
+import { FrameRingReader, FrameRingWriter, createFrameRing, frameBytes, ringGeometry } from '../../src/shared/frame-ring.js';
 
 function writeFrame(w: FrameRingWriter, width: number, height: number, value: number, nowMs?: number): number {
   w.begin(width, height).fill(value);
@@ -20,6 +20,21 @@ test('geometry, and nothing to read before the first commit', () => {
   assert.is(r.lastFrameTimeMs(), 0);
   assert.throws(() => createFrameRing(64, 36, 2), /at least 3 slots/);
   assert.throws(() => new FrameRingReader(new SharedArrayBuffer(1024)), /not a frame ring/);
+});
+
+test('an I420 ring: its layout in the header, frames of 1.5 bytes a pixel, even sizes only', () => {
+  const sab = createFrameRing(64, 36, 3, 'i420');
+  const g = ringGeometry(sab);
+  assert.is(g.layout, 'i420');
+  assert.is(frameBytes('i420', 64, 36), 64 * 36 * 1.5);
+  const w = new FrameRingWriter(sab);
+  assert.is(w.begin(32, 18).byteLength, 32 * 18 * 1.5);
+  w.commit();
+  const f = new FrameRingReader(sab).acquire()!;
+  assert.equal([f.width, f.height, f.pixels.byteLength], [32, 18, 32 * 18 * 1.5]);
+  assert.throws(() => w.begin(31, 18), /even sizes/);
+  assert.throws(() => createFrameRing(63, 36, 3, 'i420'), /even sizes/);
+  assert.is(ringGeometry(createFrameRing(8, 8)).layout, 'rgba');
 });
 
 test('a run that ended leaves its frames readable but not current until the next run commits', () => {

@@ -87,9 +87,9 @@ test('masking: SRT passphrase in any spelling, SRT stream ids, the RTMP key as t
 });
 
 test('stream muxer follows the scheme; keyframe every second; x264 zerolatency', () => {
-  const base = { kind: 'stream' as const, width: 64, height: 36, fps: 25, bitrateKbps: 1000, secrets: [] };
+  const base = { kind: 'stream' as const, width: 64, height: 36, fps: 25, bitrateKbps: 1000, encoder: 'libx264' as const, secrets: [] };
   const muxer = (url: string) => {
-    const { args } = buildOutputArgs('o', { ...base, url });
+    const { args } = buildOutputArgs('o', { ...base, url }, 'rgba');
     return args[args.indexOf(url) - 3];
   };
   assert.is(muxer('udp://h:1'), 'mpegts');
@@ -97,9 +97,9 @@ test('stream muxer follows the scheme; keyframe every second; x264 zerolatency',
   assert.is(muxer('tcp://h:1'), 'mpegts');
   assert.is(muxer('rtmp://h/a/b'), 'flv');
   assert.is(muxer('rtsp://h/a'), 'rtsp');
-  const { args } = buildOutputArgs('o', { ...base, url: 'udp://h:1' });
+  const { args } = buildOutputArgs('o', { ...base, url: 'udp://h:1' }, 'rgba');
   assert.ok(args.join(' ').includes('-preset veryfast -tune zerolatency -g 25'));
-  assert.throws(() => buildOutputArgs('o', { ...base, url: 'file:///x' }));
+  assert.throws(() => buildOutputArgs('o', { ...base, url: 'file:///x' }, 'rgba'));
 });
 
 test.run();

@@ -4370,6 +4370,34 @@ export interface operations {
                             renderWidth: number;
                             /** @description height × scale */
                             renderHeight: number;
+                            /** @description why the render scale is where it is, with the figures */
+                            scaleLimit: {
+                                /**
+                                 * @description what holds an automatic scale below 1: the frame time (render), the program readback, encoders dropping frames (encode) or the main thread running late (main); null at full size
+                                 * @enum {string|null}
+                                 */
+                                by: "render" | "readback" | "encode" | "main" | null;
+                                /** @description median frame time the choice was made on (ms) */
+                                frameMs: number;
+                                /** @description median program readback time per frame (ms; 0 without an output) */
+                                readbackMs: number;
+                                /** @description frames the outputs dropped over the last second, in % of frames offered */
+                                encodeDropPct: number;
+                                /** @description the main thread's event-loop delay over the last second, p99 (ms) */
+                                mainLagMs: number;
+                            };
+                            /** @description the program readback layout and what chose it */
+                            readback: {
+                                /**
+                                 * @description how program frames go to the outputs: I420 packed on the GPU, or RGBA converted by each encoder (config render.readback)
+                                 * @enum {string}
+                                 */
+                                layout: "i420" | "rgba";
+                                /** @description measured cost of one I420 pack and read at start (ms); null when not measured */
+                                i420Ms: number | null;
+                                /** @description measured cost of one RGBA read at start (ms); null when not measured */
+                                rgbaMs: number | null;
+                            };
                         };
                         /** @description thumbnail pipeline counters */
                         thumbnails: {
@@ -4441,13 +4469,18 @@ export interface operations {
                             framesSent: number;
                             framesDropped: number;
                             framesRepeated: number;
-                            /** @description shared encoders running now: streams (and recordings, config recordings.shareEncoder) with the same size, fps and bitrate share one */
+                            /** @description shared encoders running now: streams (and recordings, config recordings.shareEncoder) with the same encoder, size, fps and bitrate share one */
                             encoders: {
                                 /** @description the encoder, e.g. "enc-1" */
                                 id: string;
                                 /** @description ids of the stream outputs its one encode feeds */
                                 outputs: string[];
                             }[];
+                            /**
+                             * @description the H.264 encoder `encoder: "auto"` resolved to on this box (the first hardware encoder whose one-frame trial worked, else `libx264`); null until an output first needed it
+                             * @enum {string|null}
+                             */
+                            autoEncoder: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
                             /** @description GET /output/preview.mjpeg */
                             preview: {
                                 /** @description open MJPEG preview streams */
@@ -4458,6 +4491,8 @@ export interface operations {
                                 framesSent: number;
                                 /** @description parts a client missed because it had not taken the previous one yet */
                                 framesSkipped: number;
+                                /** @description preview ticks let pass while the pipeline was short (render.scaleLimit encode or main) */
+                                ticksShed: number;
                                 /** @description bytes the HTTP engine holds for preview clients beyond their sockets now (an upper bound) */
                                 queuedBytes: number;
                                 /** @description the most one preview client had queued since start */
@@ -18695,7 +18730,7 @@ export interface operations {
                             kind: "stream" | "record" | "display" | "v4l2";
                             enabled: boolean;
                             /**
-                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)
+                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s), or when the hardware `encoder` asked for cannot run on this box (not retried; `lastError` says why)
                              * @enum {string}
                              */
                             state: "stopped" | "starting" | "running" | "retrying" | "failed";
@@ -18715,8 +18750,18 @@ export interface operations {
                             restarts: number;
                             /** @description ISO time the current ffmpeg started */
                             startedAt: string | null;
-                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly */
+                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display, device or hardware encoder is missing; null while running cleanly */
                             lastError: string | null;
+                            /**
+                             * @description stream and record: the H.264 encoder asked for (default `auto`); null for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoder: "auto" | "x264" | "h264_nvenc" | "h264_vaapi" | "h264_qsv" | null;
+                            /**
+                             * @description the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
                         }[];
                     };
                 };
@@ -18866,7 +18911,7 @@ export interface operations {
                             kind: "stream" | "record" | "display" | "v4l2";
                             enabled: boolean;
                             /**
-                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)
+                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s), or when the hardware `encoder` asked for cannot run on this box (not retried; `lastError` says why)
                              * @enum {string}
                              */
                             state: "stopped" | "starting" | "running" | "retrying" | "failed";
@@ -18886,8 +18931,18 @@ export interface operations {
                             restarts: number;
                             /** @description ISO time the current ffmpeg started */
                             startedAt: string | null;
-                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly */
+                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display, device or hardware encoder is missing; null while running cleanly */
                             lastError: string | null;
+                            /**
+                             * @description stream and record: the H.264 encoder asked for (default `auto`); null for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoder: "auto" | "x264" | "h264_nvenc" | "h264_vaapi" | "h264_qsv" | null;
+                            /**
+                             * @description the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
                         };
                     };
                 };
@@ -18960,6 +19015,11 @@ export interface operations {
                     height?: number;
                     /** @description default the render fps */
                     fps?: number;
+                    /**
+                     * @description H.264 encoder: `auto` (default: the first of h264_nvenc, h264_qsv, h264_vaapi that encodes a trial frame here, else libx264), `x264`, or one hardware encoder (400 when ffmpeg does not have it; `failed` when it cannot run here)
+                     * @enum {string}
+                     */
+                    encoder?: "auto" | "x264" | "h264_nvenc" | "h264_vaapi" | "h264_qsv";
                 };
             };
         };
@@ -18989,7 +19049,7 @@ export interface operations {
                             kind: "stream" | "record" | "display" | "v4l2";
                             enabled: boolean;
                             /**
-                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)
+                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s), or when the hardware `encoder` asked for cannot run on this box (not retried; `lastError` says why)
                              * @enum {string}
                              */
                             state: "stopped" | "starting" | "running" | "retrying" | "failed";
@@ -19009,8 +19069,18 @@ export interface operations {
                             restarts: number;
                             /** @description ISO time the current ffmpeg started */
                             startedAt: string | null;
-                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly */
+                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display, device or hardware encoder is missing; null while running cleanly */
                             lastError: string | null;
+                            /**
+                             * @description stream and record: the H.264 encoder asked for (default `auto`); null for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoder: "auto" | "x264" | "h264_nvenc" | "h264_vaapi" | "h264_qsv" | null;
+                            /**
+                             * @description the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
                         };
                     };
                 };
@@ -19099,7 +19169,7 @@ export interface operations {
                             kind: "stream" | "record" | "display" | "v4l2";
                             enabled: boolean;
                             /**
-                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s)
+                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s), or when the hardware `encoder` asked for cannot run on this box (not retried; `lastError` says why)
                              * @enum {string}
                              */
                             state: "stopped" | "starting" | "running" | "retrying" | "failed";
@@ -19119,8 +19189,18 @@ export interface operations {
                             restarts: number;
                             /** @description ISO time the current ffmpeg started */
                             startedAt: string | null;
-                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display or device is missing; null while running cleanly */
+                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display, device or hardware encoder is missing; null while running cleanly */
                             lastError: string | null;
+                            /**
+                             * @description stream and record: the H.264 encoder asked for (default `auto`); null for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoder: "auto" | "x264" | "h264_nvenc" | "h264_vaapi" | "h264_qsv" | null;
+                            /**
+                             * @description the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
                         };
                     };
                 };

@@ -1,7 +1,8 @@
-// Program frames for the encode pool: the newest frame of the output ring copied out under a short hold, then
-// flipped (GL reads rows bottom-up) and area-averaged to a preview or thumbnail size.
+// Program frames for the encode pool: the newest frame of the output ring (I420 upright, or RGBA bottom-up as GL
+// reads it) copied out under a short hold, then area-averaged to an upright preview or thumbnail size.
 import sharp, { type Sharp } from 'sharp';
-import { FrameRingReader } from '../../src/shared/frame-ring.js';
+import { FrameRingReader, type PixelLayout } from '../../src/shared/frame-ring.js';
+import { boxScale } from './box-scale.js';
 
 /** One reader per ring per thread: a reader announces the slot it holds, so it must outlive one task. */
 const readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
@@ -10,6 +11,7 @@ const ATTEMPTS = 3;
 
 export interface ProgramCopy {
   pixels: Buffer;
+  layout: PixelLayout;
   width: number;
   height: number;
   frameNo: number;
@@ -30,18 +32,23 @@ export function newestProgramFrame(ring: SharedArrayBuffer, after: number): Prog
       return null;
     }
     const { width, height, frameNo } = f;
-    const pixels = Buffer.allocUnsafe(width * height * 4);
-    pixels.set(f.pixels.subarray(0, pixels.byteLength));
-    if (reader.release()) return { pixels, width, height, frameNo };
+    const pixels = Buffer.allocUnsafe(f.pixels.byteLength);
+    pixels.set(f.pixels);
+    if (reader.release()) return { pixels, layout: reader.geometry.layout, width, height, frameNo };
   }
   return null;
 }
 
 /**
- * The frame upright at width×height. libvips' resize box-shrinks by the integer part of the factor and reduces the
- * rest with a linear kernel widened by the factor: an area average, like the render worker's downscale.
+ * The frame at width×height. RGBA goes to libvips, whose resize box-shrinks by the integer part of the factor and
+ * reduces the rest with a linear kernel widened by the factor; I420 is area-averaged into RGB here first.
  */
 export function scaledProgram(frame: ProgramCopy, width: number, height: number): Sharp {
+  if (frame.layout === 'i420') {
+    const rgb = Buffer.allocUnsafe(width * height * 3);
+    boxScale('i420', frame.pixels, frame.width, frame.height, rgb, width, height);
+    return sharp(rgb, { raw: { width, height, channels: 3 } });
+  }
   return sharp(frame.pixels, { raw: { width: frame.width, height: frame.height, channels: 4 } })
     .flip()
     .resize(width, height, { fit: 'fill', kernel: 'linear' })
@@ -60,38 +67,9 @@ export function boxScaledProgram(ring: SharedArrayBuffer, width: number, height:
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const f = reader.acquire();
     if (!f) return null;
-    boxScale(f.pixels, f.width, f.height, rgb, width, height);
+    boxScale(reader.geometry.layout, f.pixels, f.width, f.height, rgb, width, height);
     const frameNo = f.frameNo;
     if (reader.release()) return { rgb, frameNo };
   }
   return null;
-}
-
-function boxScale(src: Uint8Array, sw: number, sh: number, out: Buffer, w: number, h: number): void {
-  const fx = sw / w;
-  const fy = sh / h;
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.floor(y * fy);
-    const y1 = Math.max(y0 + 1, Math.floor((y + 1) * fy));
-    // GL rows are bottom-up: output row y comes from the source rows counted from the bottom.
-    let o = (h - 1 - y) * w * 3;
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.floor(x * fx);
-      const x1 = Math.max(x0 + 1, Math.floor((x + 1) * fx));
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let yy = y0; yy < y1; yy++) {
-        for (let i = (yy * sw + x0) * 4, end = (yy * sw + x1) * 4; i < end; i += 4) {
-          r += src[i]!;
-          g += src[i + 1]!;
-          b += src[i + 2]!;
-        }
-      }
-      const n = (y1 - y0) * (x1 - x0);
-      out[o++] = Math.round(r / n);
-      out[o++] = Math.round(g / n);
-      out[o++] = Math.round(b / n);
-    }
-  }
 }

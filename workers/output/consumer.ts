@@ -131,7 +131,7 @@ export class Consumer {
     const { frames, ffmpeg, wrapper } = this.deps;
     let built: { args: string[]; file?: string; size?: { width: number; height: number } };
     try {
-      built = buildOutputArgs(this.id, this.spec, new Date(), screen, this.deps.args);
+      built = buildOutputArgs(this.id, this.spec, frames.size.layout, new Date(), screen, this.deps.args);
     } catch (err) {
       this.lastError = (err as Error).message;
       this.setState('retrying');
@@ -179,7 +179,7 @@ export class Consumer {
     proc.child.stdin!.on('error', () => {
       // EPIPE when ffmpeg exits: the exit handler reports it.
     });
-    proc.child.stdin!.write(mkvHeader(frames.size.width, frames.size.height, this.spec.fps));
+    proc.child.stdin!.write(mkvHeader(frames.size, this.spec.fps));
     this.setState('starting');
   }
 

@@ -1,6 +1,8 @@
-// Matroska framing for an output's ffmpeg stdin: raw RGBA frames, each with its slot's timestamp, so a slot that
-// could not be written leaves a gap in the timeline instead of shortening it. A live stream (unknown-size segment),
-// one small cluster per frame; the only per-frame work is a fixed-size header in front of the pixels.
+// Matroska framing for an output's ffmpeg stdin: raw program frames (I420 or RGBA, top-down), each with its slot's
+// timestamp, so a slot that could not be written leaves a gap in the timeline instead of shortening it. A live
+// stream (unknown-size segment), one small cluster per frame; the only per-frame work is a fixed-size header in
+// front of the pixels.
+import type { PixelLayout } from '../../src/shared/frame-ring.js';
 
 /** Timestamps are in microseconds, so slot times at any fps stay exact to well under a frame. */
 const TIMESTAMP_SCALE_NS = 1000;
@@ -29,8 +31,12 @@ function uint(id: number, v: number): Buffer {
 
 const text = (id: number, s: string): Buffer => el(id, Buffer.from(s, 'latin1'));
 
-/** The stream header: EBML, an open-ended segment, and one uncompressed RGBA video track of this size and rate. */
-export function mkvHeader(width: number, height: number, fps: number): Buffer {
+/**
+ * The stream header: EBML, an open-ended segment, and one uncompressed video track of this size, layout and rate.
+ * I420 comes tagged BT.709 limited range, so every ffmpeg reading it knows its colours without guessing.
+ */
+export function mkvHeader(frame: { width: number; height: number; layout: PixelLayout }, fps: number): Buffer {
+  const { width, height } = frame;
   const ebml = el(
     0x1a45dfa3,
     Buffer.concat([
@@ -46,7 +52,13 @@ export function mkvHeader(width: number, height: number, fps: number): Buffer {
   // The segment's size is unknown (all ones): ffmpeg reads clusters until the pipe closes.
   const segment = Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
   const info = el(0x1549a966, Buffer.concat([uint(0x2ad7b1, TIMESTAMP_SCALE_NS), text(0x4d80, 'vjd'), text(0x5741, 'vjd')]));
-  const video = el(0xe0, Buffer.concat([uint(0xb0, width), uint(0xba, height), el(0x2eb524, Buffer.from('RGBA', 'latin1'))]));
+  const fourcc = Buffer.from(frame.layout === 'i420' ? 'I420' : 'RGBA', 'latin1');
+  // Colour: matrix, range (1 = broadcast), transfer and primaries, each 1 = BT.709.
+  const colour = el(0x55b0, Buffer.concat([uint(0x55b1, 1), uint(0x55b9, 1), uint(0x55ba, 1), uint(0x55bb, 1)]));
+  const video = el(
+    0xe0,
+    Buffer.concat([uint(0xb0, width), uint(0xba, height), el(0x2eb524, fourcc), ...(frame.layout === 'i420' ? [colour] : [])]),
+  );
   const track = el(
     0xae,
     Buffer.concat([

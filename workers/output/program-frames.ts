@@ -1,6 +1,6 @@
 // The newest program frame as a Buffer the consumers can hand to their pipes: copied out of the ring once per
 // ring frame and shared by every consumer (a Buffer given to a pipe is never written again, so sharing is safe).
-import { FrameRingReader } from '../../src/shared/frame-ring.js';
+import { FrameRingReader, type PixelLayout } from '../../src/shared/frame-ring.js';
 
 export interface ProgramFrame {
   bytes: Buffer;
@@ -19,9 +19,10 @@ export class ProgramFrames {
     this.reader = new FrameRingReader(ring);
   }
 
-  /** The ring's frame size (render size): every program frame has it. */
-  get size(): { width: number; height: number } {
-    return { width: this.reader.geometry.maxWidth, height: this.reader.geometry.maxHeight };
+  /** The ring's frame size (render size) and pixel layout: every program frame has them. */
+  get size(): { width: number; height: number; layout: PixelLayout } {
+    const g = this.reader.geometry;
+    return { width: g.maxWidth, height: g.maxHeight, layout: g.layout };
   }
 
   /** The newest frame; the previous one again when the render has not committed a newer one; null before the first. */

@@ -13,7 +13,7 @@ export type SharedSpec = StreamSpec | RecordSpec;
 
 /** Everything that decides the encoded bitstream (streams and recordings encode alike): same key, one encode. */
 export function encodeKey(spec: SharedSpec): string {
-  return `h264/${spec.width}x${spec.height}@${spec.fps}/${spec.bitrateKbps}k`;
+  return `${spec.encoder}/${spec.width}x${spec.height}@${spec.fps}/${spec.bitrateKbps}k`;
 }
 
 /** The encoder: the same H.264 settings a stream has on its own, muxed to MPEG-TS on stdout without delay. */

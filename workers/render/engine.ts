@@ -7,6 +7,7 @@ import {
   RENDER_COUNTERS,
   type LayerWire,
   type MixCommand,
+  type PipelinePressure,
   type RenderInit,
   type RenderScaleSetting,
   type RenderStats,
@@ -28,7 +29,8 @@ import { AudioTextures } from './audio-textures.js';
 import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
-import { ProgramReadback } from './program-readback.js';
+import { chooseReadback, ProgramReadback } from './program-readback.js';
+import type { ReadbackSetting } from '../../src/shared/program-layout.js';
 import type { SourceStage } from './source-stage.js';
 import type { MixStage } from './mix-stage.js';
 import { Layer, type EffectRunner, type LayerDeps, type SourceOutcome } from './layer.js';
@@ -284,7 +286,9 @@ export class RenderEngine {
 
   /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
-    this.readback = ring ? (this.readback?.ring === ring ? this.readback : new ProgramReadback(ring)) : null;
+    if (this.readback?.ring === ring) return;
+    this.readback?.destroy();
+    this.readback = ring ? new ProgramReadback(this.gl, this.quad, ring) : null;
   }
 
   /** A new render.scale setting (a config reload): a fixed factor applies from the next frame, "auto" starts at 1. */
@@ -520,7 +524,14 @@ export class RenderEngine {
       this.filter(a, full);
       this.output.draw(a.texture);
     }
-    if (this.readback) this.readback.read(gl, out, this.width, this.height);
+    let readbackMs = 0;
+    if (this.readback) {
+      // The drawing finishes first, so the time measured is the packing and reading alone.
+      gl.finish();
+      const r0 = performance.now();
+      this.readback.read(out, this.width, this.height);
+      readbackMs = performance.now() - r0;
+    }
     gl.flush();
 
     for (const l of this.order) l.finish();
@@ -537,7 +548,18 @@ export class RenderEngine {
     }
     const frameMs = performance.now() - now;
     this.stats.record(now, frameMs);
-    const next = this.scaler.record(frameMs);
+    const next = this.scaler.record(frameMs, readbackMs);
+    if (next !== null) this.resize(next);
+  }
+
+  /** The program layout this GPU reads back best, measured on the output target (render main.ts, once). */
+  chooseReadback(setting: ReadbackSetting): ReturnType<typeof chooseReadback> {
+    return chooseReadback(this.gl, this.quad, this.output.target, setting);
+  }
+
+  /** The main thread's report on the encoders and itself: an automatic scale may step down for them. */
+  pressure(p: PipelinePressure): void {
+    const next = this.scaler.pressure(p);
     if (next !== null) this.resize(next);
   }
 
@@ -642,6 +664,7 @@ export class RenderEngine {
       scale: this.scaler.scale,
       renderWidth: this.renderWidth,
       renderHeight: this.renderHeight,
+      scaleLimit: this.scaler.limit(),
     };
   }
 
@@ -665,6 +688,7 @@ export class RenderEngine {
     this.compositor.destroy();
     this.thumbs.destroy();
     this.output.destroy();
+    this.readback?.destroy();
     for (const t of this.ping) t.destroy();
     this.fuse.destroy();
     this.audio.textures?.destroy();

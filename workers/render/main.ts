@@ -176,7 +176,8 @@ function recover(): void {
 let engine: RenderEngine;
 try {
   engine = createEngine();
-  post({ t: 'ready', renderer: engine.renderer, width: init.width, height: init.height });
+  const readback = engine.chooseReadback(init.readback ?? 'auto');
+  post({ t: 'ready', renderer: engine.renderer, width: init.width, height: init.height, readback });
 } catch (err) {
   fatal((err as Error).message);
   throw err;
@@ -312,6 +313,9 @@ function handle(m: MainToRender): void {
     case 'scale':
       kept.scale = { scale: m.scale, minScale: m.minScale };
       engine.setScale(kept.scale);
+      return;
+    case 'pressure':
+      engine.pressure(m);
       return;
     case 'output-ring':
       kept.outputRing = m.ring;

@@ -106,8 +106,6 @@ export const displayKind: OutputKindDescriptor<'display', DisplaySpec> = {
       args: [
         ...input,
         '-an',
-        '-vf',
-        'vflip',
         '-f',
         'sdl2',
         '-window_title',

@@ -24,6 +24,11 @@ export function outputKind<S extends OutputSpec>(kind: S['kind']): OutputKindDes
   return OUTPUT_KIND_LIST.find((k) => k.kind === kind) as unknown as OutputKindDescriptor<S['kind'], S>;
 }
 
+/** A kind with an `encoder` field encodes H.264: its encoder is resolved on the main thread before each start. */
+export function encodesH264(kind: OutputKind): boolean {
+  return 'encoder' in outputKind(kind).fields;
+}
+
 export function isOutputKind(kind: unknown): kind is OutputKind {
   return (OUTPUT_KINDS as unknown[]).includes(kind);
 }
@@ -42,6 +47,11 @@ export function outputProblem(o: OutputFields): Problem {
   }
   const own = desc.problem(o);
   if (own) return own;
+  for (const [key, f] of Object.entries(desc.fields)) {
+    const v = o[key as keyof OutputFields];
+    if (f.type === 'enum' && v !== undefined && !f.values.includes(String(v)))
+      return { field: key, reason: `must be one of ${f.values.map((x) => `"${x}"`).join(', ')}` };
+  }
   for (const key of RANGED) {
     const v = o[key];
     const { min, max } = OUTPUT_LIMITS[key];

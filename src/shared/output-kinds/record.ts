@@ -1,9 +1,10 @@
 // The record kind: H.264 in Matroska, a new `<id>-<UTC timestamp>.mkv` in the recordings folder at every start.
 import { join } from 'node:path';
 import { OUTPUT_LIMITS } from '../../limits.js';
-import { HAS_X264, h264, type OutputKindDescriptor, type SpecBase } from './types.js';
+import { ENCODER_FIELD, type EncodedSpec } from './encoders.js';
+import { HAS_X264, h264, type OutputKindDescriptor } from './types.js';
 
-export interface RecordSpec extends SpecBase {
+export interface RecordSpec extends EncodedSpec {
   kind: 'record';
   /** The folder files are written to. */
   dir: string;
@@ -22,15 +23,16 @@ export const RECORD_MUX = ['-f', 'matroska', '-cluster_time_limit', '1000', '-fl
 export const recordKind: OutputKindDescriptor<'record', RecordSpec> = {
   kind: 'record',
   fromApi: true,
-  fields: { bitrateKbps: { type: 'integer', ...OUTPUT_LIMITS.bitrateKbps } },
+  fields: { bitrateKbps: { type: 'integer', ...OUTPUT_LIMITS.bitrateKbps }, encoder: ENCODER_FIELD },
   // Recording names and folders never come from outside: a URL on a record would be a path in disguise.
   refused: { url: 'is not allowed for a recording (files go to the recordings folder)' },
   problem: () => null,
   built: (encoders) => HAS_X264.test(encoders),
-  spec: (_o, { size, bitrateKbps, recordingsDir, shareRecordings }) => ({
+  spec: (_o, { size, bitrateKbps, encoder, recordingsDir, shareRecordings }) => ({
     kind: 'record',
     ...size,
     bitrateKbps,
+    encoder,
     dir: recordingsDir,
     share: shareRecordings,
     secrets: [],

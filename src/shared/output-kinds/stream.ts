@@ -1,9 +1,10 @@
 // The stream kind: H.264 to a network URL (SRT, UDP, RTP, TCP, RTMP(S), RTSP), the muxer chosen by the scheme.
 import { OUTPUT_LIMITS } from '../../limits.js';
 import { MUXER, checkStreamUrl, redactUrl, urlSecrets } from '../url.js';
-import { HAS_X264, h264, type OutputKindDescriptor, type SpecBase } from './types.js';
+import { ENCODER_FIELD, type EncodedSpec } from './encoders.js';
+import { HAS_X264, h264, type OutputKindDescriptor } from './types.js';
 
-export interface StreamSpec extends SpecBase {
+export interface StreamSpec extends EncodedSpec {
   kind: 'stream';
   /** The validated URL. */
   url: string;
@@ -15,6 +16,7 @@ export const streamKind: OutputKindDescriptor<'stream', StreamSpec> = {
   fields: {
     url: { type: 'string', maxLength: OUTPUT_LIMITS.urlMaxLength, what: 'a URL' },
     bitrateKbps: { type: 'integer', ...OUTPUT_LIMITS.bitrateKbps },
+    encoder: ENCODER_FIELD,
   },
   problem(o) {
     if (o.url === undefined) return { field: 'url', reason: 'is required for a stream' };
@@ -24,7 +26,14 @@ export const streamKind: OutputKindDescriptor<'stream', StreamSpec> = {
     return check.ok ? null : { field: 'url', reason: check.reason };
   },
   built: (encoders) => HAS_X264.test(encoders),
-  spec: (o, { size, bitrateKbps }) => ({ kind: 'stream', ...size, bitrateKbps, url: o.url!, secrets: urlSecrets(o.url!) }),
+  spec: (o, { size, bitrateKbps, encoder }) => ({
+    kind: 'stream',
+    ...size,
+    bitrateKbps,
+    encoder,
+    url: o.url!,
+    secrets: urlSecrets(o.url!),
+  }),
   target: (o) => redactUrl(o.url!),
   args(id, spec, input) {
     const check = checkStreamUrl(spec.url);

@@ -1,5 +1,6 @@
 // What an output kind is: one descriptor holding its config fields, its validation, how vjd finds out the box
 // can run it, the spec the output worker gets, the check of its target and its ffmpeg arguments.
+import { encodeArgs, type EncodedSpec, type EncoderChoice, type H264Encoder } from './encoders.js';
 
 /** A definition as the config file or POST /outputs/add gives it (each kind reads its own fields). */
 export interface OutputFields {
@@ -13,12 +14,15 @@ export interface OutputFields {
   x?: number | undefined;
   y?: number | undefined;
   device?: string | undefined;
+  /** stream and record: `auto` (default), `x264` or a hardware encoder (encoders.ts). */
+  encoder?: EncoderChoice | undefined;
 }
 
-/** A field of a kind, described for the config schema (a string by its length, an integer by its range). */
+/** A field of a kind, described for the config schema (a string by its length, an integer by its range, or one of a list). */
 export type KindField =
   | { type: 'string'; maxLength: number; what: string; example?: string }
-  | { type: 'integer'; min: number; max: number };
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'enum'; values: readonly string[] };
 
 /** What every consumer has, whatever its kind: an ffmpeg fed `fps` frames a second from the output ring. */
 export interface SpecBase {
@@ -49,6 +53,8 @@ export interface SpecContext {
   recordingsDir: string;
   /** Config `recordings.shareEncoder`. */
   shareRecordings: boolean;
+  /** The H.264 encoder this output's `encoder` resolved to (kinds that encode H.264 only). */
+  encoder: H264Encoder;
 }
 
 export interface OutputKindDescriptor<K extends string, S extends SpecBase & { kind: K }> {
@@ -76,37 +82,19 @@ export interface OutputKindDescriptor<K extends string, S extends SpecBase & { k
   env?(spec: S): Record<string, string>;
 }
 
-/** Even sizes (4:2:0 chroma needs them), then the filter chain every encoded kind starts with: bottom-up rows flipped. */
+/**
+ * The filter chain every encoded kind starts with: the output size (even: 4:2:0 chroma needs it) in BT.709 limited
+ * range. Program frames arrive upright, in I420 already where the render packed them, so at the render size this is
+ * a copy; RGBA frames are converted here with the same matrix.
+ */
 export function scaleFilter(spec: SpecBase): string {
-  return `vflip,scale=${spec.width - (spec.width % 2)}:${spec.height - (spec.height % 2)}:flags=bilinear,format=yuv420p`;
+  const size = `${spec.width - (spec.width % 2)}:${spec.height - (spec.height % 2)}`;
+  return `scale=${size}:flags=bilinear:out_color_matrix=bt709:out_range=tv,format=yuv420p,setparams=range=tv:colorspace=bt709:color_primaries=bt709:color_trc=bt709`;
 }
 
-/** H.264 for the network and for files: a keyframe every second, so a late receiver shows a picture within one. */
-export function h264(spec: SpecBase): string[] {
-  const kbps = spec.bitrateKbps;
-  return [
-    '-an',
-    '-vf',
-    scaleFilter(spec),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-tune',
-    'zerolatency',
-    '-g',
-    String(spec.fps),
-    '-keyint_min',
-    String(spec.fps),
-    '-sc_threshold',
-    '0',
-    '-b:v',
-    `${kbps}k`,
-    '-maxrate',
-    `${kbps}k`,
-    '-bufsize',
-    `${Math.max(1, Math.round(kbps / 2))}k`,
-  ];
+/** H.264 for the network and for files with the encoder the spec names (its codec options are in encoders.ts). */
+export function h264(spec: EncodedSpec): string[] {
+  return encodeArgs(spec, scaleFilter(spec));
 }
 
 /** libx264 among the video encoders. */
