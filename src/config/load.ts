@@ -1,44 +1,21 @@
 // Loads the operator config: defaults < config file < env < flags, with errors that name the key and its source.
-import { audioProblem, type AudioConfig } from './audio.js';
-import { dmxProblem, mergeDmx } from './desks.js';
+import type { AudioConfig } from './audio.js';
+import { ConfigError } from './config-error.js';
+import { mergeDmx } from './desks.js';
+import { describe, hostMessage, overrideError, preview, validateFile } from './diagnose.js';
+import { parseJson } from './json-errors.js';
 import { open, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { hostSyntaxProblem, resolveHost } from './host.js';
-import { outputProblem } from '../shared/output-kinds/index.js';
 import { isLoopbackHost } from '../util/network.js';
-import {
-  ApiKeyStringSchema,
-  ConfigFileSchema,
-  DEFAULT_CONFIG,
-  HostSchema,
-  PathSchema,
-  PortSchema,
-  schemaAt,
-  type Config,
-  type ConfigFile,
-} from './schema.js';
+import { ApiKeyStringSchema, DEFAULT_CONFIG, HostSchema, PathSchema, PortSchema, type Config, type ConfigFile } from './schema.js';
+
+// ConfigError lives in its own module (the diagnostics throw it too); callers keep importing it from here.
+export { ConfigError };
 
 /** Larger files are refused: a config is a few KiB, anything bigger is a wrong path or an attack. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** Dotted key (`server.port`, `live.test[0].id`); empty when the whole file is at fault. */
-  readonly key: string;
-  /** Absolute config file path when the bad value came from the file, else null. */
-  readonly file: string | null;
-  /** Where the value came from: the file path, an env var name (`VJD_PORT`) or a flag (`--port`). */
-  readonly source: string;
-
-  constructor(opts: { source: string; key: string; file: string | null; detail: string }) {
-    super(`config error in ${opts.source}: ${opts.detail}`);
-    this.key = opts.key;
-    this.file = opts.file;
-    this.source = opts.source;
-  }
-}
 
 /** CLI flags of `vjd serve`. */
 export interface Overrides {
@@ -92,227 +69,9 @@ export interface LoadedConfig {
   };
 }
 
-const checkFile = Compile(ConfigFileSchema);
 const checkHost = Compile(HostSchema);
 const checkApiKey = Compile(ApiKeyStringSchema);
 const checkPath = Compile(PathSchema);
-
-function describe(schema: TSchema | undefined): string | undefined {
-  return (schema as { description?: unknown } | undefined)?.description as string | undefined;
-}
-
-const isSecretKey = (key: string): boolean => key.endsWith('apiKey');
-
-/** Shows the offending value without ever echoing a key. */
-function preview(value: unknown, secret: boolean): string {
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return `an array of ${value.length} items`;
-  if (value !== null && typeof value === 'object') return 'an object';
-  if (secret) return typeof value === 'string' ? `a string of ${value.length} characters` : `a ${typeof value}`;
-  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function dotted(segments: readonly string[]): string {
-  return segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
-}
-
-function quoteKey(key: string): string {
-  return JSON.stringify(key.length > 100 ? `${key.slice(0, 97)}...` : key);
-}
-
-/** Levenshtein distance, to suggest the key an operator most likely meant. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
-}
-
-interface SchemaNode {
-  properties?: Record<string, SchemaNode>;
-  items?: SchemaNode;
-}
-
-/** Walks value and schema together so every unknown key is reported by its full name, first one wins. */
-function findUnknownKey(value: unknown, schema: SchemaNode, path: string[]): { path: string[]; hint?: string } | null {
-  if (Array.isArray(value) && schema.items) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnknownKey(value[i], schema.items, [...path, String(i)]);
-      if (found) return found;
-    }
-  } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && schema.properties) {
-    const known = schema.properties;
-    for (const key of Object.keys(value)) {
-      if (Object.hasOwn(known, key)) continue;
-      const hint = Object.keys(known).find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2);
-      return hint === undefined ? { path: [...path, key] } : { path: [...path, key], hint: dotted([...path, hint]) };
-    }
-    for (const [key, child] of Object.entries(value)) {
-      const found = findUnknownKey(child, known[key] as SchemaNode, [...path, key]);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-
-function valueAt(root: unknown, segments: readonly string[]): unknown {
-  let node = root;
-  for (const s of segments) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined;
-  return node;
-}
-
-function validateFile(value: unknown, file: string): ConfigFile {
-  const fail = (key: string, detail: string): never => {
-    throw new ConfigError({ source: file, key, file, detail });
-  };
-  const unknown = findUnknownKey(value, ConfigFileSchema as SchemaNode, []);
-  if (unknown) {
-    const key = dotted(unknown.path);
-    fail(key, `unknown key ${quoteKey(key)}${unknown.hint ? ` (did you mean ${quoteKey(unknown.hint)}?)` : ''}`);
-  }
-  if (!checkFile.Check(value)) {
-    const error = checkFile.Errors(value)[0];
-    const segments = (error?.instancePath ?? '')
-      .split('/')
-      .slice(1)
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const key = dotted(segments);
-    if (error?.keyword === 'required') {
-      const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0] ?? '?';
-      const full = dotted([...segments, missing]);
-      fail(full, `${full} is required`);
-    }
-    const got = preview(valueAt(value, segments), isSecretKey(key));
-    if (key === '') fail('', `the file must contain a JSON object (got ${got})`);
-    const expected = describe(schemaAt(segments));
-    fail(key, expected ? `${key} must be ${expected} (got ${got})` : `${key} ${error?.message ?? 'is invalid'}`);
-  }
-  const config = value as ConfigFile;
-  // Test inputs and streams share one id space: thumbnail and select routes address live inputs by id.
-  const seen = new Map<string, string>();
-  const inputs = [
-    ...(config.live?.test ?? []).map((t, i) => ({ id: t.id, at: `live.test[${i}]` })),
-    ...(config.live?.streams ?? []).map((s, i) => ({ id: s.id, at: `live.streams[${i}]` })),
-  ];
-  for (const { id, at } of inputs) {
-    const lower = id.toLowerCase();
-    const previous = seen.get(lower);
-    if (previous !== undefined) fail(`${at}.id`, `${at}.id ${JSON.stringify(id)} is already used by ${previous}`);
-    seen.set(lower, at);
-  }
-  const audio = audioProblem(config.audio);
-  if (audio) fail(audio.key, audio.message);
-  const dmx = dmxProblem(config.dmx);
-  if (dmx) fail(dmx.key, dmx.message);
-  const outputIds = new Map<string, string>();
-  for (const [i, o] of (config.outputs ?? []).entries()) {
-    const at = `outputs[${i}]`;
-    const problem = outputProblem(o);
-    if (problem) fail(`${at}.${problem.field}`, `${at}.${problem.field} ${problem.reason}`);
-    const previous = outputIds.get(o.id.toLowerCase());
-    if (previous !== undefined) fail(`${at}.id`, `${at}.id ${JSON.stringify(o.id)} is already used by ${previous}`);
-    outputIds.set(o.id.toLowerCase(), at);
-  }
-  const host = config.server?.host;
-  const hostProblem = host === undefined ? null : hostSyntaxProblem(host);
-  if (host !== undefined && hostProblem !== null) fail('server.host', hostMessage(host, hostProblem));
-  return config;
-}
-
-/** Finds where JSON.parse gave up (V8 does not always say) without echoing file content, which may hold a key. */
-function locateJsonError(text: string): { offset: number; reason: string } | null {
-  let i = 0;
-  const stop = (reason: string): never => {
-    throw { offset: i, reason };
-  };
-  const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
-  };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, i)) i += word.length;
-    else stop(`expected ${word}`);
-  };
-  const string = (): void => {
-    i++;
-    for (;;) {
-      const c = text[i];
-      if (c === undefined) stop('unterminated string');
-      else if (c === '"') return void i++;
-      else if (c === '\\') {
-        const e = text[i + 1];
-        if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else stop('invalid escape in string');
-      } else if (c < ' ') stop('control character in string (write it escaped)');
-      else i++;
-    }
-  };
-  const value = (depth: number): void => {
-    if (depth > 256) stop('nested too deeply');
-    ws();
-    const c = text[i];
-    if (c === undefined) return stop('unexpected end of file');
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      i++;
-      ws();
-      if (text[i] === close) return void i++;
-      for (;;) {
-        if (c === '{') {
-          ws();
-          if (text[i] !== '"') stop('expected a double-quoted property name');
-          string();
-          ws();
-          if (text[i] !== ':') stop("expected ':' after property name");
-          i++;
-        }
-        value(depth + 1);
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === close) return void i++;
-        else stop(text[i] === undefined ? 'unexpected end of file' : `expected ',' or '${close}'`);
-      }
-    }
-    if (c === '"') return string();
-    if (c === 't' || c === 'f' || c === 'n') return literal(c === 't' ? 'true' : c === 'f' ? 'false' : 'null');
-    const number = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-    number.lastIndex = i;
-    if (!number.test(text)) stop(`unexpected character ${JSON.stringify(c)}`);
-    i = number.lastIndex;
-  };
-  try {
-    value(0);
-    ws();
-    if (i < text.length) stop('unexpected content after the JSON value');
-    return null;
-  } catch (e) {
-    return e !== null && typeof e === 'object' && 'reason' in e ? (e as { offset: number; reason: string }) : null;
-  }
-}
-
-function parseJson(raw: string, file: string): unknown {
-  // Editors on some systems prepend a byte-order mark, which JSON.parse refuses.
-  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    const where = locateJsonError(text);
-    let detail = 'invalid JSON';
-    if (where) {
-      const before = text.slice(0, where.offset);
-      const line = before.split('\n').length;
-      const column = where.offset - before.lastIndexOf('\n');
-      detail = `invalid JSON at line ${line} column ${column}: ${where.reason}`;
-    }
-    throw new ConfigError({ source: file, key: '', file, detail });
-  }
-}
 
 async function readConfigFile(file: string, namedBy: string): Promise<string> {
   const fail = (detail: string): never => {
@@ -373,19 +132,6 @@ function merge(file: ConfigFile): Config {
     dmx: mergeDmx(d.dmx, file.dmx),
     midi: { ...d.midi, ...file.midi },
   };
-}
-
-function overrideError(source: string, key: string, expected: string | undefined, got: unknown): ConfigError {
-  return new ConfigError({
-    source,
-    key,
-    file: null,
-    detail: `${key} must be ${expected ?? 'valid'} (got ${preview(got, isSecretKey(key))})`,
-  });
-}
-
-function hostMessage(host: string, problem: string): string {
-  return `server.host must be an IP address or a host name (got ${preview(host, false)}: ${problem})`;
 }
 
 function parsePort(raw: string | number, source: string): number {

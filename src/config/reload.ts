@@ -1,6 +1,6 @@
 // The outcome of the last config reload as GET /status and `vjd status` show it: the refused one (key, file,
 // message, time) until a reload succeeds, so a change that did not apply is visible, not only logged.
-import type { ConfigError } from './load.js';
+import type { ConfigError } from './config-error.js';
 
 export interface ReloadError {
   /** Dotted key at fault; null when the whole file is (unreadable, not JSON). */

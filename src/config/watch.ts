@@ -1,7 +1,8 @@
 // Watches the config file and reloads it on change, so server settings apply without a restart.
 import { watchFile, unwatchFile, type Stats } from 'node:fs';
 import { log } from '../log.js';
-import { ConfigError, type LoadedConfig } from './load.js';
+import { ConfigError } from './config-error.js';
+import type { LoadedConfig } from './load.js';
 import type { Config } from './schema.js';
 
 export type WatchResult = { ok: true; loaded: LoadedConfig } | { ok: false; error: ConfigError };
