@@ -30,6 +30,7 @@ import { createTarget, setFilter, type RenderTarget } from './targets.js';
 import { OutputStage } from './output-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { chooseReadback, ProgramReadback } from './program-readback.js';
+import { FrameLoop } from './frame-loop.js';
 import type { ReadbackSetting } from '../../src/shared/program-layout.js';
 import type { SourceStage } from './source-stage.js';
 import type { MixStage } from './mix-stage.js';
@@ -83,12 +84,8 @@ export class RenderEngine {
   private frameIndex = 0;
   /** Frames drawn to the output; continues the counter's value so a rebuilt context never reuses a frame number. */
   private outputFrames: number;
-  private timer: NodeJS.Timeout | null = null;
   private readonly thumbJobs: ThumbSchedule;
-  private idleThumbs: NodeJS.Immediate | null = null;
-  /** The idle work after a frame, queued behind the messages that arrived while it drew. */
-  private afterFrame: NodeJS.Immediate | null = null;
-  private next = 0;
+  private readonly loop: FrameLoop;
   private readonly period: number;
   /** One frame record, refilled per frame and per pass: the steady state allocates nothing per frame. */
   private readonly frame: IsfFrame;
@@ -208,6 +205,22 @@ export class RenderEngine {
     this.ping = [createTarget(gl, rw, rh), createTarget(gl, rw, rh)];
     this.thumbs = new ThumbStage(gl, this.quad, this.pool, width, height);
     this.thumbJobs = new ThumbSchedule(this.period, (job) => this.thumb(job));
+    this.loop = new FrameLoop(this.period, {
+      // A preview that could not wait for this frame is drawn before it (rare unless frames run long).
+      beforeFrame: () => this.thumbJobs.serveUrgent(),
+      frame: (now, due) => {
+        if (this.failFrames > 0) {
+          this.failFrames--;
+          throw new Error('injected frame failure (test hook)');
+        }
+        this.renderFrame(now, due);
+      },
+      onFrame: (error) => this.onFrame(error),
+      skipped: (slots) => {
+        this.stats.dropped += slots;
+      },
+      idle: (next) => this.idle(next),
+    });
   }
 
   /**
@@ -219,17 +232,12 @@ export class RenderEngine {
   queueThumb(job: ThumbJob, done: (reply: ThumbReply) => void): void {
     this.thumbJobs.push({ job, done });
     // Arriving between frames, a burst is served in the idle time now rather than after the next frame.
-    if (this.timer !== null && this.idleThumbs === null) {
-      this.idleThumbs = setImmediate(() => {
-        this.idleThumbs = null;
-        if (this.timer !== null) this.thumbJobs.serveIdle(this.next - 3);
-      });
-    }
+    this.loop.between((next) => this.thumbJobs.serveIdle(next - 3));
   }
 
   private runThumbs(): void {
     // Past the guaranteed slice: never into the last 3 ms before the next frame (the share rule is the schedule's).
-    this.thumbJobs.serve(this.next - 3);
+    this.thumbJobs.serve(this.loop.next - 3);
   }
 
   /** Runs a thumbnail job now (this thread is the only one drawing). Throws on GL failures. */
@@ -409,59 +417,24 @@ export class RenderEngine {
   }
 
   start(): void {
-    this.next = performance.now();
-    const tick = (): void => {
-      // A preview that could not wait for this frame is drawn before it (rare unless frames run long).
-      this.thumbJobs.serveUrgent();
-      const now = performance.now();
-      const late = now - this.next;
-      if (late >= this.period) {
-        // Behind schedule: skip the missed slots instead of rendering a burst to catch up.
-        const missed = Math.floor(late / this.period);
-        this.stats.dropped += missed;
-        this.next += missed * this.period;
-      }
-      try {
-        if (this.failFrames > 0) {
-          this.failFrames--;
-          throw new Error('injected frame failure (test hook)');
-        }
-        // The slot this frame was due at (not when the timer fired): audio and beat values belong to it.
-        this.renderFrame(now, performance.timeOrigin + this.next);
-        this.onFrame(null);
-      } catch (err) {
-        this.onFrame((err as Error).message);
-      }
-      this.next += this.period;
-      // The idle work runs after the messages that came in during the frame (parameter changes, takes): an
-      // immediate runs after the event loop's poll phase, which delivers them, so they never queue behind it.
-      this.afterFrame = setImmediate(idle);
-    };
-    const idle = (): void => {
-      this.afterFrame = null;
-      if (this.timer === null) return;
-      // Thumbnail jobs (past their guaranteed slice), then spare programs, use the idle time between frames.
-      this.runThumbs();
-      // One spare per idle slot: effects and generators first, then transitions, then layer compositions.
-      if (this.next - performance.now() > 2) {
-        if (this.pool.pending() > 0) this.pool.refill();
-        else if (this.transitions.pending() > 0) this.transitions.refill();
-        else this.compositor.idle();
-      }
-      // Fused programs compile one step at a time in the idle time (see Fuser.idle).
-      this.fuse.idle(this.next - performance.now(), this.period);
-      this.timer = setTimeout(tick, Math.max(0, this.next - performance.now()));
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop.start();
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.idleThumbs) clearImmediate(this.idleThumbs);
-    this.idleThumbs = null;
-    if (this.afterFrame) clearImmediate(this.afterFrame);
-    this.afterFrame = null;
+    this.loop.stop();
+  }
+
+  /** The time between frames: thumbnail jobs past their guaranteed slice, then spare programs, then fused ones. */
+  private idle(next: number): void {
+    this.runThumbs();
+    // One spare per idle slot: effects and generators first, then transitions, then layer compositions.
+    if (next - performance.now() > 2) {
+      if (this.pool.pending() > 0) this.pool.refill();
+      else if (this.transitions.pending() > 0) this.transitions.refill();
+      else this.compositor.idle();
+    }
+    // Fused programs compile one step at a time in the idle time (see Fuser.idle).
+    this.fuse.idle(next - performance.now(), this.period);
   }
 
   /** `due`: the frame's due instant in epoch ms (clockNow's base); by default the moment it is drawn. */
