@@ -1,7 +1,7 @@
 // The modulation entries of the OSC address table: an existing modulator's amount and rate per effect input, and
 // freeze. An address changes a modulator that exists; it never creates one (that needs a kind, a shape and more).
 import { bad, flag, number, post, str, type InputInfo, type Mapped } from './addresses.js';
-import type { OscEntry, OscLookup } from './table.js';
+import type { OscEntry, OscLookup } from './entry.js';
 
 /** Longest rate string taken from a packet: the longest beat division (`1/64d`) with room to spare. */
 const RATE_MAX_CHARS = 16;

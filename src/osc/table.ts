@@ -1,45 +1,13 @@
 // The OSC address table: one entry per address with its argument types, what it does, how OSCQuery describes it and
 // its mapper (arguments → the one HTTP request it stands for). Dispatch, OSCQuery and the docs all read this table.
-import {
-  bad,
-  flag,
-  inputValue,
-  number,
-  post,
-  RELEASE,
-  str,
-  trigger,
-  type InputInfo,
-  type Mapped,
-  type OscArg,
-  type OscMessage,
-  withString,
-} from './addresses.js';
+import { bad, flag, inputValue, number, post, RELEASE, str, trigger, type Mapped, type OscMessage, withString } from './addresses.js';
 import { TEMPO_AUDIO_TABLE } from './tempo-table.js';
 import { MODULATION_TABLE } from './mod-table.js';
 import { TRANSPORT_TABLE } from './transport-table.js';
 import { LAYER_TABLE } from './layer-table.js';
+import type { OscEntry, OscLookup } from './entry.js';
 
-/** What a mapper may read of the running show, synchronously, so each message is one request. */
-export interface OscLookup {
-  /** The chain with its inputs (an effect input's type and range decide what a fader's float means). */
-  chain(): ReadonlyArray<{ index: number; inputs: ReadonlyArray<InputInfo> }>;
-  /** Palette ids in GET /palettes order (an integer selects by position). */
-  paletteIds(): readonly string[];
-}
-
-export interface OscEntry {
-  /** The address; `{index}` and `{input}` stand for path parts. */
-  address: string;
-  /** For addresses with parts: matches what follows `/vjd/`, capturing the parts. */
-  pattern?: RegExp;
-  types: string;
-  does: string;
-  /** How OSCQuery describes a fixed address: its one type tag, access (1 feedback, 2 control, 3 both) and range. */
-  query?: { type: string; access: 1 | 2 | 3; range?: [number, number] };
-  /** Absent for feedback-only addresses. */
-  map?: (args: OscArg[], parts: string[], lookup: OscLookup) => Mapped;
-}
+export type { OscEntry, OscLookup } from './entry.js';
 
 export const OSC_TABLE: readonly OscEntry[] = [
   {

@@ -1,5 +1,5 @@
 // What state.json may hold: each part kept only when its shape is right, so a hand-edited or older file loads.
-import type { ModulationSaved, ShowState, TempoState } from './store.js';
+import type { ModulationSaved, ShowState, TempoState } from './types.js';
 import { checkModulator, cleanModulators, type Modulator } from '../shared/modulation.js';
 import { sanitizeTransport } from '../transport/settings.js';
 import { sanitizeLayers, sanitizeScenes } from '../layers/saved.js';

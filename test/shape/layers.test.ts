@@ -78,4 +78,58 @@ test('routes, config and shared code never import src/app/', async () => {
   assert.equal(all.filter((e) => under(e.to, 'src/app')).map(show), []);
 });
 
+/** The import cycles among `edges` (type imports count too: a cycle of types still ties the files together). */
+function cycles(all: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of all) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  // Tarjan's strongly connected components: each component of more than one file is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || next.get(v)?.includes(v)) found.push(component.sort());
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+test('the cycle finder finds a cycle', () => {
+  const loop = [
+    { from: 'a.ts', to: 'b.ts' },
+    { from: 'b.ts', to: 'c.ts' },
+    { from: 'c.ts', to: 'a.ts' },
+    { from: 'c.ts', to: 'd.ts' },
+  ];
+  assert.equal(cycles(loop), [['a.ts', 'b.ts', 'c.ts']]);
+  assert.equal(cycles(loop.slice(0, 2)), []);
+});
+
+test('no import cycles in src/ and workers/', async () => {
+  const all = [...(await edges('src')), ...(await edges('workers'))];
+  assert.equal(
+    cycles(all).map((c) => c.join(' <-> ')),
+    [],
+  );
+});
+
 test.run();

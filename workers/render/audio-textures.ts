@@ -3,9 +3,16 @@
 // Float texels where the context has OES_texture_float, 8-bit otherwise; each shape uploads at most once a frame.
 import { AUDIO_BINS } from '../../src/shared/audio-block.js';
 import type { GL } from './gl-util.js';
-import type { AudioFrame } from './audio-frame.js';
 
 export type AudioTextureKind = 'audio' | 'audioFFT';
+
+/** What the textures read of the frame's audio (AudioFrame has it; named here so neither file imports the other). */
+export interface AudioSpectra {
+  readonly spectrum: Float32Array;
+  readonly waveform: Float32Array;
+  /** Refreshes spectrum and waveform at most once per frame; returns which write of the block they hold. */
+  spectra(): number;
+}
 
 interface Entry {
   texture: WebGLTexture;
@@ -24,7 +31,7 @@ export class AudioTextures {
 
   constructor(
     private readonly gl: GL,
-    private readonly source: AudioFrame,
+    private readonly source: AudioSpectra,
   ) {
     this.float = gl.getExtension('OES_texture_float') !== null;
     // Float texels filter linearly only with their own extension; otherwise they sample at the nearest column.

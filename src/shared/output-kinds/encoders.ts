@@ -3,7 +3,6 @@
 // limits, so a receiver sees the same stream shape whichever encoder made it; some need their frames in another
 // pixel format or uploaded to the GPU first. Pure argument building: which encoder works is found on the main
 // thread (src/outputs/encoder-probe.ts) and comes to the output worker in the spec.
-import type { KindField, SpecBase } from './types.js';
 
 /** What an output's `encoder` field takes: `auto` picks the first hardware encoder that works, else libx264. */
 export const ENCODER_CHOICES = ['auto', 'x264', 'h264_nvenc', 'h264_vaapi', 'h264_qsv'] as const;
@@ -20,12 +19,13 @@ export type H264Encoder = (typeof H264_ENCODERS)[number];
 /** The render node VAAPI encodes on; without it VAAPI is never tried. */
 export const VAAPI_DEVICE = '/dev/dri/renderD128';
 
-/** The config and API field of the kinds that encode H.264. */
-export const ENCODER_FIELD: KindField = { type: 'enum', values: ENCODER_CHOICES };
-
-/** A spec whose encoder is decided: the output worker never probes. */
-export interface EncodedSpec extends SpecBase {
+/** What the codec options depend on (an encoded kind's spec has it; this file stays below types.ts). */
+export interface EncodeSettings {
   encoder: H264Encoder;
+  width: number;
+  height: number;
+  fps: number;
+  bitrateKbps: number;
 }
 
 export function isHwEncoder(name: string): name is HwEncoder {
@@ -76,7 +76,7 @@ export function codecArgs(encoder: H264Encoder, fps: number, kbps: number): stri
 }
 
 /** The filter chain and codec options after the input, for a spec whose frames `base` (the kind's chain) yields. */
-export function encodeArgs(spec: EncodedSpec, base: string): string[] {
+export function encodeArgs(spec: EncodeSettings, base: string): string[] {
   return [
     ...deviceArgs(spec.encoder),
     '-an',
@@ -91,7 +91,7 @@ const TRIAL = { width: 256, height: 144, fps: 30, kbps: 1000 };
 
 /** One small frame through the encoder with the settings an output uses, to nowhere: does this box run it? */
 export function trialArgs(encoder: HwEncoder): string[] {
-  const spec: EncodedSpec = { encoder, width: TRIAL.width, height: TRIAL.height, fps: TRIAL.fps, bitrateKbps: TRIAL.kbps, secrets: [] };
+  const spec: EncodeSettings = { encoder, width: TRIAL.width, height: TRIAL.height, fps: TRIAL.fps, bitrateKbps: TRIAL.kbps };
   const input = ['-f', 'lavfi', '-i', `color=c=black:s=${TRIAL.width}x${TRIAL.height}:r=${TRIAL.fps}`, '-frames:v', '1'];
   return ['-hide_banner', '-nostats', '-loglevel', 'error', ...input, ...encodeArgs(spec, 'format=yuv420p'), '-f', 'null', '-'];
 }

@@ -1,8 +1,7 @@
 // The record kind: H.264 in Matroska, a new `<id>-<UTC timestamp>.mkv` in the recordings folder at every start.
 import { join } from 'node:path';
 import { OUTPUT_LIMITS } from '../../limits.js';
-import { ENCODER_FIELD, type EncodedSpec } from './encoders.js';
-import { HAS_X264, h264, type OutputKindDescriptor } from './types.js';
+import { ENCODER_FIELD, HAS_X264, h264, type EncodedSpec, type OutputKindDescriptor } from './types.js';
 
 export interface RecordSpec extends EncodedSpec {
   kind: 'record';

@@ -1,8 +1,7 @@
 // The stream kind: H.264 to a network URL (SRT, UDP, RTP, TCP, RTMP(S), RTSP), the muxer chosen by the scheme.
 import { OUTPUT_LIMITS } from '../../limits.js';
 import { MUXER, checkStreamUrl, redactUrl, urlSecrets } from '../url.js';
-import { ENCODER_FIELD, type EncodedSpec } from './encoders.js';
-import { HAS_X264, h264, type OutputKindDescriptor } from './types.js';
+import { ENCODER_FIELD, HAS_X264, h264, type EncodedSpec, type OutputKindDescriptor } from './types.js';
 
 export interface StreamSpec extends EncodedSpec {
   kind: 'stream';

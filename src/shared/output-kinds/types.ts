@@ -1,6 +1,6 @@
 // What an output kind is: one descriptor holding its config fields, its validation, how vjd finds out the box
 // can run it, the spec the output worker gets, the check of its target and its ffmpeg arguments.
-import { encodeArgs, type EncodedSpec, type EncoderChoice, type H264Encoder } from './encoders.js';
+import { ENCODER_CHOICES, encodeArgs, type EncoderChoice, type H264Encoder } from './encoders.js';
 
 /** A definition as the config file or POST /outputs/add gives it (each kind reads its own fields). */
 export interface OutputFields {
@@ -91,6 +91,14 @@ export function scaleFilter(spec: SpecBase): string {
   const size = `${spec.width - (spec.width % 2)}:${spec.height - (spec.height % 2)}`;
   return `scale=${size}:flags=bilinear:out_color_matrix=bt709:out_range=tv,format=yuv420p,setparams=range=tv:colorspace=bt709:color_primaries=bt709:color_trc=bt709`;
 }
+
+/** A spec whose encoder is decided: the output worker never probes. */
+export interface EncodedSpec extends SpecBase {
+  encoder: H264Encoder;
+}
+
+/** The config and API field of the kinds that encode H.264. */
+export const ENCODER_FIELD: KindField = { type: 'enum', values: ENCODER_CHOICES };
 
 /** H.264 for the network and for files with the encoder the spec names (its codec options are in encoders.ts). */
 export function h264(spec: EncodedSpec): string[] {
