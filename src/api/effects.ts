@@ -14,7 +14,7 @@ import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RUL
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 
 export interface EffectsDeps {
-  /** The master chain's render client, or a layer's chain (src/layers/layer-render.ts). */
+  /** The master chain's render client, or a layer's chain (src/workers/layer-render.ts). */
   render: Pick<RenderClient, 'chain' | 'chainReply' | 'readChain'>;
   catalog(): CatalogSnapshot;
   /** Effect ceiling of the active license tier. */

@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
 import { Mixer, type Transition } from '../sources/mixer.js';
 import { ApiError } from '../errors.js';
-import { LayerRender, layerReaders } from './layer-render.js';
+import { LayerRender, layerReaders } from '../workers/layer-render.js';
 
 export interface LayerParts {
   id: number;

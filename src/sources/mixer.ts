@@ -3,7 +3,7 @@
 // at the end of a take. The render worker draws; this side resolves names, holds readers and persists the state.
 import { EventEmitter } from 'node:events';
 import type { SourceResult } from '../workers/render-client.js';
-import type { LayerRender } from '../layers/layer-render.js';
+import type { LayerRender } from '../workers/layer-render.js';
 import type { ReaderPool } from '../inputs/reader-pool.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import { matchName } from '../shared/names.js';

@@ -5,7 +5,7 @@
 // long as they are held; a select of the current source while it delivers nothing restarts its reader.
 import { EventEmitter } from 'node:events';
 import type { SourceResult } from '../workers/render-client.js';
-import type { LayerRender } from '../layers/layer-render.js';
+import type { LayerRender } from '../workers/layer-render.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import type { LiveInput } from '../inputs/providers.js';
 import type { IngestInput, SourceSpec } from '../shared/messages.js';

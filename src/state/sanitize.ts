@@ -2,7 +2,7 @@
 import type { ModulationSaved, ShowState, TempoState } from './types.js';
 import { checkModulator, cleanModulators, type Modulator } from '../shared/modulation.js';
 import { sanitizeTransport } from '../transport/settings.js';
-import { sanitizeLayers, sanitizeScenes } from '../layers/saved.js';
+import { sanitizeLayers, sanitizeScenes } from './saved-layers.js';
 
 /** The parts of a parsed file that have the right shape; the rest falls back to the defaults. */
 export function sanitize(p: Partial<ShowState>): Partial<ShowState> {

@@ -1,5 +1,5 @@
 // The shapes of the persisted show state (state.json), apart from the store that reads and writes it, so the
-// sanitizers (state/sanitize.ts, layers/saved.ts) can name them without importing the store.
+// sanitizers (state/sanitize.ts, state/saved-layers.ts) can name them without importing the store.
 import type { Modulator } from '../shared/modulation.js';
 import type { TransportSaved } from '../transport/settings.js';
 

@@ -1,5 +1,6 @@
 // The import layers docs/architecture.md promises, read from the source tree: workers/ and src/shared/ reach only into
-// src/shared/, src/util/ into nothing of vjd's own, and routes, config and shared code never into src/app/.
+// src/shared/, src/util/ into nothing of vjd's own, routes, config and shared code never into src/app/, state and
+// sources never up into the layer stack, and no file imports itself through others.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdir, readFile } from 'node:fs/promises';
@@ -76,6 +77,13 @@ test('routes, config and shared code never import src/app/', async () => {
   const all = [...(await edges('src/api')), ...(await edges('src/config')), ...(await edges('src/shared'))];
   assert.ok(all.length > 0);
   assert.equal(all.filter((e) => under(e.to, 'src/app')).map(show), []);
+});
+
+// The layer stack is built from sources and saved through state, so neither of those reaches back up into it.
+test('src/state/ and src/sources/ never import src/layers/', async () => {
+  const all = [...(await edges('src/state')), ...(await edges('src/sources'))];
+  assert.ok(all.length > 0);
+  assert.equal(all.filter((e) => under(e.to, 'src/layers')).map(show), []);
 });
 
 /** The import cycles among `edges` (type imports count too: a cycle of types still ties the files together). */

@@ -1,7 +1,7 @@
 // What one layer's source manager, mixer and chain routes see of the render worker: the render client's calls with
 // the layer's id filled in, its own chain snapshot, and the switch and swap events of this layer only.
 import { EventEmitter } from 'node:events';
-import type { ChainSnapshot, RenderClient, SourceResult } from '../workers/render-client.js';
+import type { ChainSnapshot, RenderClient, SourceResult } from './render-client.js';
 import type { ChainCommand, ChainItem, ChainReply, MixCommand, SourceSpec } from '../shared/messages.js';
 import type { IngestInput } from '../shared/messages.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';

@@ -1,6 +1,6 @@
 // The shape checks of the saved layer stack and scenes: each entry kept only when its shape is right, so a
 // hand-edited file loads with what is sound in it.
-import type { ChainEntry, LayerSaved, MixState, SceneSaved } from '../state/types.js';
+import type { ChainEntry, LayerSaved, MixState, SceneSaved } from './types.js';
 import { LAYER_LIMITS } from '../limits.js';
 
 const str = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
