@@ -1,16 +1,7 @@
 // Generates the one-pass composition shader for a sequence of blend modes: the base texture, then layer k sampled
 // from `vjd_layerK` and blended with its mode's own `vjdBlend` (and `vjdWeight`) at `vjd_opacityK`, bottom to top.
-import { BUILTIN_UNIFORMS, PALETTE_COLOR_FUNCTION } from '../isf-builtins.js';
-import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
+import { generatedPrelude, PRECISION_RESET } from '../generated-glsl.js';
 import type { BlendCode } from './blend-source.js';
-
-export const COMPOSE_VERTEX = `precision highp float;
-attribute vec2 ${POSITION_ATTRIBUTE};
-varying vec2 isf_FragNormCoord;
-void main() {
-  isf_FragNormCoord = ${POSITION_ATTRIBUTE} * 0.5 + 0.5;
-  gl_Position = vec4(${POSITION_ATTRIBUTE}, 0.0, 1.0);
-}`;
 
 /** The shader's sampler of layer k (0-based, bottom first) and its opacity uniform. */
 export const layerSampler = (k: number): string => `vjd_layer${k}`;
@@ -19,18 +10,10 @@ export const BASE_SAMPLER = 'vjd_base';
 
 /** The fragment shader composing `modes` (one per layer, bottom first); `code` gives each distinct mode's functions. */
 export function composeFragment(modes: readonly string[], code: ReadonlyMap<string, BlendCode>): string {
-  const lines = [
-    'precision highp float;',
-    'precision highp int;',
-    ...BUILTIN_UNIFORMS,
-    'varying vec2 isf_FragNormCoord;',
-    PALETTE_COLOR_FUNCTION,
-    `uniform sampler2D ${BASE_SAMPLER};`,
-  ];
+  const lines = generatedPrelude([`uniform sampler2D ${BASE_SAMPLER};`]);
   modes.forEach((_, k) => lines.push(`uniform sampler2D ${layerSampler(k)};`, `uniform float ${layerOpacity(k)};`));
   for (const mode of new Set(modes)) {
-    // A file's own precision statement must not reach the next one.
-    lines.push(`// ${mode}`, code.get(mode)!.code, 'precision highp float;', 'precision highp int;');
+    lines.push(`// ${mode}`, code.get(mode)!.code, ...PRECISION_RESET);
   }
   lines.push('void main() {', `  vec4 vjd_acc = texture2D(${BASE_SAMPLER}, isf_FragNormCoord);`, '  vec4 vjd_top;', '  float vjd_k;');
   modes.forEach((mode, k) => {

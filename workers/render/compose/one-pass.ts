@@ -5,7 +5,8 @@ import { builtinLocations, setBuiltins, type BuiltinLocations } from '../isf-bui
 import { linkProgram } from '../isf-glsl.js';
 import type { IsfFrame } from '../isf-program.js';
 import type { BlendCode } from './blend-source.js';
-import { BASE_SAMPLER, COMPOSE_VERTEX, composeFragment, layerOpacity, layerSampler } from './codegen.js';
+import { BASE_SAMPLER, composeFragment, layerOpacity, layerSampler } from './codegen.js';
+import { GENERATED_VERTEX } from '../generated-glsl.js';
 
 type Loc = WebGLUniformLocation | null;
 
@@ -36,7 +37,7 @@ export class OnePassProgram {
 
   /** Compiles the composition of `modes`; throws IsfCompileError when a mode's functions do not compile in it. */
   static create(gl: GL, quad: Quad, modes: readonly string[], code: ReadonlyMap<string, BlendCode>): OnePassProgram {
-    return new OnePassProgram(gl, linkProgram(gl, COMPOSE_VERTEX, composeFragment(modes, code)), quad, modes.length);
+    return new OnePassProgram(gl, linkProgram(gl, GENERATED_VERTEX, composeFragment(modes, code)), quad, modes.length);
   }
 
   /** Draws `base` with `layers` (textures and opacities, as many as this program composes) into `target`. */

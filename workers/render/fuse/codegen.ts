@@ -3,8 +3,7 @@
 // top-level names renamed `fxK_<name>` so two copies of one type keep their own values, and its TIME, TIMEDELTA and
 // FRAMEINDEX renamed `fxK_TIME` … so each member keeps its own clock.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
-import { BUILTIN_UNIFORMS, PALETTE_COLOR_FUNCTION } from '../isf-builtins.js';
-import { POSITION_ATTRIBUTE } from '../isf-glsl.js';
+import { generatedPrelude, PRECISION_RESET } from '../generated-glsl.js';
 import type { Fusable } from './analyze.js';
 import { callArgs, identifiers, renameIdentifiers } from './glsl-scan.js';
 
@@ -16,14 +15,6 @@ export const GLSL_TYPE: Record<string, string> = {
   color: 'vec4',
   point2D: 'vec2',
 };
-
-export const FUSED_VERTEX = `precision highp float;
-attribute vec2 ${POSITION_ATTRIBUTE};
-varying vec2 isf_FragNormCoord;
-void main() {
-  isf_FragNormCoord = ${POSITION_ATTRIBUTE} * 0.5 + 0.5;
-  gl_Position = vec4(${POSITION_ATTRIBUTE}, 0.0, 1.0);
-}`;
 
 /** The uniform a fused program gives input `name` of the effect at `k` (1-based position in the run). */
 export const uniformName = (k: number, name: string): string => `fx${k}_${name}`;
@@ -48,13 +39,7 @@ export function clockUniformsUsed(a: Fusable): ReadonlyArray<readonly [string, s
 // The ISF uniforms every effect of the run shares: one frame, one size, one palette, one audio analysis (as the
 // unfused passes see them); the clock built-ins declared here go unused, each member reading its own.
 const PRELUDE = [
-  'precision highp float;',
-  'precision highp int;',
-  ...BUILTIN_UNIFORMS,
-  'uniform sampler2D fx_input;',
-  'uniform vec2 fx_inputSize;',
-  'varying vec2 isf_FragNormCoord;',
-  PALETTE_COLOR_FUNCTION,
+  ...generatedPrelude(['uniform sampler2D fx_input;', 'uniform vec2 fx_inputSize;']),
   // What an 8-bit ping-pong target stores: the next effect sees the values it would see unfused. About 1.5 ms per
   // effect at 1280×720 on llvmpipe (clamp, floor and scale each a third), so the last effect goes without it (the
   // target's own store rounds, as it does unfused) and the scale is a multiply, not a divide (within an ulp).
@@ -110,9 +95,7 @@ function effectFunction(k: number, desc: IsfDescriptor, a: Fusable, last: boolea
     `  return ${result};`,
     '}',
     after,
-    // An effect's own precision statement must not reach the next one.
-    'precision highp float;',
-    'precision highp int;',
+    ...PRECISION_RESET,
   ];
   return lines.join('\n');
 }

@@ -5,7 +5,8 @@ import type { GL, Quad } from '../gl-util.js';
 import { builtinLocations, setBuiltins, type BuiltinLocations } from '../isf-builtins.js';
 import { linkProgram } from '../isf-glsl.js';
 import { IsfProgram, type IsfFrame } from '../isf-program.js';
-import { FUSED_VERTEX, uniformName } from './codegen.js';
+import { uniformName } from './codegen.js';
+import { GENERATED_VERTEX } from '../generated-glsl.js';
 import type { InstanceClock } from '../isf-clock.js';
 
 /** What a fused program reads per effect each frame: the slot's current input values and its instance's clock. */
@@ -55,7 +56,7 @@ export class FusedProgram {
 
   /** Compiles and links `fragment`; throws IsfCompileError with GL's first error line. */
   static create(gl: GL, quad: Quad, fragment: string, descs: readonly IsfDescriptor[]): FusedProgram {
-    return new FusedProgram(gl, linkProgram(gl, FUSED_VERTEX, fragment), quad, descs);
+    return new FusedProgram(gl, linkProgram(gl, GENERATED_VERTEX, fragment), quad, descs);
   }
 
   /** Draws the run into frame.target at width × height from frame.input; slot k gives effect k its values. */
