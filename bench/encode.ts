@@ -11,7 +11,7 @@ import { valueSymbol } from 'piscina';
 import sharp from 'sharp';
 import encodeTask, { writePng } from '../workers/encode/main.js';
 import { EncodePool } from '../src/workers/encode-pool.js';
-import type { EncodeResult, EncodeTask, ImageFormat } from '../src/shared/messages.js';
+import type { EncodeResult, EncodeTask, ImageFormat } from '../src/shared/protocol/encode.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SIZES: Array<[number, number]> = [

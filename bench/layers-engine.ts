@@ -9,7 +9,7 @@ import createGL from 'gl';
 import { Catalog } from '../src/catalog/catalog.js';
 import { ensureDisplay } from '../src/workers/xvfb.js';
 import { log } from '../src/log.js';
-import type { LayerWire } from '../src/shared/messages.js';
+import type { LayerWire } from '../src/shared/protocol/render.js';
 import { RenderEngine } from '../workers/render/engine.js';
 import { trackGl } from '../workers/render/gl-tracker.js';
 

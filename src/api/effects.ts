@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox';
 import { defineRoute, API_PREFIX, POSITION_PATTERN, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import type { ChainSnapshot, RenderClient } from '../workers/render-client.js';
-import type { ChainItem } from '../shared/messages.js';
+import type { ChainItem } from '../shared/protocol/render.js';
 import type { CatalogSnapshot } from '../catalog/catalog.js';
 import { describeInputs, inputStates } from '../shared/param-values.js';
 import { nestedValueProblem } from '../params/nested-values.js';

@@ -2,7 +2,7 @@
 // takes `size` and `format`, sends `ETag` and `Cache-Control: no-cache`, and answers 304 to a matching If-None-Match.
 import Type, { type TSchema } from 'typebox';
 import { defineRoute, API_PREFIX, type Reply, type ResponseDoc, type RouteDef } from '../http/route.js';
-import type { ImageFormat } from '../shared/messages.js';
+import type { ImageFormat } from '../shared/protocol/encode.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { parseFormat, parseSize } from '../thumbnails/params.js';
 import type { ThumbnailService, ThumbResult } from '../thumbnails/service.js';

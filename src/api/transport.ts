@@ -3,7 +3,7 @@ import Type, { type TSchema } from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { TRANSPORT_LIMITS } from '../limits.js';
-import { CLIP_LOOPS } from '../shared/messages.js';
+import { CLIP_LOOPS } from '../shared/protocol/ingest.js';
 import type { Bus, TransportService, TransportView } from '../transport/service.js';
 import { CLIP_ENDS, type ClipEnd } from '../transport/settings.js';
 import { outsideSpan } from '../transport/positions.js';

@@ -2,7 +2,7 @@
 // full) and how late the main thread's event loop ran, sent to the render worker, whose automatic scale follows it,
 // and kept for GET /status. It reads counters only; nothing here touches a frame.
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import type { PipelinePressure } from '../shared/messages.js';
+import type { PipelinePressure } from '../shared/protocol/render.js';
 import { pipelineShort } from '../shared/pipeline-pressure.js';
 
 const PERIOD_MS = 1000;

@@ -5,7 +5,7 @@
 import type { AudioInputConfig } from '../config/audio.js';
 import { liveReaderKey, type ReaderPool } from '../inputs/reader-pool.js';
 import type { Logger } from '../log.js';
-import type { AudioInput } from '../shared/messages.js';
+import type { AudioInput } from '../shared/protocol/audio.js';
 import { keyOf, readerOf, type SourceEntry } from '../sources/source-manager.js';
 
 /** The live stream inputs (config live.streams) whose readers an audio input may share. */

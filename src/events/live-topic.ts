@@ -1,6 +1,6 @@
 // The `live` topic's stream: the applied values of the modulated inputs, read from what the render worker last
 // reported, sent at most LIVE_TOPIC_MS apart and only when they changed. It runs only while a client subscribes.
-import type { LiveReport } from '../shared/messages.js';
+import type { LiveReport } from '../shared/protocol/render.js';
 
 /** One modulated input's applied value (a component's for point2D and color inputs). */
 export interface LiveInput {

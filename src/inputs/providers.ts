@@ -1,5 +1,5 @@
 // The live-input provider interface: each provider (test patterns, streams, capture devices) is a descriptor.
-import type { IngestInput } from '../shared/messages.js';
+import type { IngestInput } from '../shared/protocol/ingest.js';
 
 export type LiveProviderType = 'test' | 'stream' | 'v4l2';
 

@@ -7,7 +7,7 @@
 // opening the URL a second time, which a listening input could not allow.
 import { EventEmitter } from 'node:events';
 import type { IngestClient } from '../workers/ingest-client.js';
-import type { IngestInput, IngestState } from '../shared/messages.js';
+import type { IngestInput, IngestState } from '../shared/protocol/ingest.js';
 import { FrameRingReader } from '../shared/frame-ring.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';

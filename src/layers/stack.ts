@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RenderClient } from '../workers/render-client.js';
 import type { ReaderPool } from '../inputs/reader-pool.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
-import type { LayerWire } from '../shared/messages.js';
+import type { LayerWire } from '../shared/protocol/render.js';
 import type { BusSaved, BusStore, ChainEntry, LayerSaved, StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 import { SourceManager, type SourceEntry } from '../sources/source-manager.js';

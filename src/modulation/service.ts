@@ -2,7 +2,7 @@
 // worker's snapshot, persisted with it); the program generator's, the T-bar's, the dimmer's and freeze live here,
 // in state.json, and go to the render worker as one message per change. Live values arrive from the worker.
 import { EventEmitter } from 'node:events';
-import type { LiveReport, ModulationState } from '../shared/messages.js';
+import type { LiveReport, ModulationState } from '../shared/protocol/render.js';
 import type { Modulator } from '../shared/modulation.js';
 import type { StateStore } from '../state/store.js';
 

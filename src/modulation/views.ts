@@ -1,6 +1,6 @@
 // How modulation shows in the input views: beside each input's `value` (the set value), its `modulator` and `live`
 // (the applied value of a recent frame). A point2D or color input shows both per component, as objects.
-import type { LiveReport } from '../shared/messages.js';
+import type { LiveReport } from '../shared/protocol/render.js';
 import { componentsOf, modKey, type Modulator } from '../shared/modulation.js';
 import type { InputState } from '../shared/param-values.js';
 

@@ -1,5 +1,5 @@
 // What GET /outputs and GET /status show of the outputs: one output as its routes answer it, and the totals.
-import type { OutputState } from '../shared/messages.js';
+import type { OutputState } from '../shared/protocol/output.js';
 import type { OutputKind } from '../shared/output-kinds/index.js';
 import type { EncoderChoice, H264Encoder } from '../shared/output-kinds/encoders.js';
 

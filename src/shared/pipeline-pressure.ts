@@ -1,6 +1,6 @@
 // When the pipeline beyond the render is short: the one rule the render's automatic scale (worker side) and the
 // previews (main thread) both follow.
-import type { PipelinePressure } from './messages.js';
+import type { PipelinePressure } from './protocol/render.js';
 
 /** Encoders dropping more than this share of the frames offered (%) are short of time. */
 export const ENCODE_DROP_PCT = 2;

@@ -6,10 +6,9 @@ import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { DATA_FILE_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import { sanitize } from './sanitize.js';
-import type { ChainEntry, ModulationSaved, ShowState, BusSaved, BusStore, LayerSaved, SceneSaved, TempoState, MixState } from './types.js';
+import type { ShowState } from './types.js';
 
 export type { ChainEntry, ModulationSaved, ShowState, BusSaved, BusStore, LayerSaved, SceneSaved, TempoState, MixState } from './types.js';
-import type { Modulator } from '../shared/modulation.js';
 
 export const EMPTY_STATE: ShowState = { version: 1, chain: [], currentSource: null, paletteId: null, blackout: false, dimmer: 1 };
 

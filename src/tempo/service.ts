@@ -3,7 +3,7 @@
 import type { AudioConfig } from '../config/audio.js';
 import type { Logger } from '../log.js';
 import { TEMPO_LIMITS } from '../limits.js';
-import type { TempoCommand } from '../shared/messages.js';
+import type { TempoCommand } from '../shared/protocol/audio.js';
 import { beatAt, clockNow, type TempoClock } from '../shared/tempo-block.js';
 import type { ShowState, StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';

@@ -1,7 +1,7 @@
 // Thumbnail request parameters and validators: size and format parsing (docs/api.md, thumbnails and limits), the fitted
 // image size, and the ETag form `"<kind>-<width>x<height>-<format>-<digest>"`.
 import { createHash } from 'node:crypto';
-import type { ImageFormat } from '../shared/messages.js';
+import type { ImageFormat } from '../shared/protocol/encode.js';
 import { LIMITS } from '../limits.js';
 
 const { sizeMin, sizeMax, sizeDefault } = LIMITS.thumbnails;

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { ApiError, notFound } from '../errors.js';
 import { TRANSPORT_LIMITS } from '../limits.js';
-import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/messages.js';
+import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/protocol/ingest.js';
 import type { StateStore } from '../state/store.js';
 import type { IngestClient } from '../workers/ingest-client.js';
 import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved, withSaved } from './settings.js';

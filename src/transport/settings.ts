@@ -1,6 +1,6 @@
 // A media file's transport settings as vjd keeps them (per media file id in state.json): speed or tempo sync, loop
 // mode, in/out points and named cue points; and what the clip reader is told of them.
-import { CLIP_LOOPS, type ClipLoop, type ClipSettings } from '../shared/messages.js';
+import { CLIP_LOOPS, type ClipLoop, type ClipSettings } from '../shared/protocol/ingest.js';
 import { TRANSPORT_LIMITS } from '../limits.js';
 
 /** What follows a clip's end (loop modes `once`, `once-black`): as the mode says, black, a take of the cued source, or the next clip of the folder. */

@@ -1,5 +1,5 @@
 // What GET /transport shows of one bus's clip: the reader's last report merged with the saved settings.
-import type { ClipState, ClipStatus } from '../shared/messages.js';
+import type { ClipState, ClipStatus } from '../shared/protocol/ingest.js';
 import { effectiveSpeed, type TransportSaved } from './settings.js';
 
 export type Bus = 'program' | 'preview';

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
-import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio, TempoCommand } from '../shared/messages.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio, TempoCommand } from '../shared/protocol/audio.js';
 import { answered, RpcCalls } from '../shared/rpc.js';
 import { createTempoBlock, releaseTempoBlock, TempoBlockReader, type TempoClock } from '../shared/tempo-block.js';
 import { stopWorker } from './stop-worker.js';

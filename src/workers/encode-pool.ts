@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Logger } from '../log.js';
-import type { EncodeResult, EncodeTask } from '../shared/messages.js';
+import type { EncodeResult, EncodeTask } from '../shared/protocol/encode.js';
 
 /** dist/src/thumbnails → dist/workers/encode: the compiled task module. */
 const WORKER_FILE = fileURLToPath(new URL('../../workers/encode/main.js', import.meta.url));

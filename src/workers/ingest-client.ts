@@ -14,7 +14,7 @@ import type {
   IngestState,
   IngestToMain,
   MainToIngest,
-} from '../shared/messages.js';
+} from '../shared/protocol/ingest.js';
 import { answered, NO_DEADLINE, RpcCalls, type RpcOutcome } from '../shared/rpc.js';
 import { stopWorker } from './stop-worker.js';
 

@@ -2,8 +2,8 @@
 // the layer's id filled in, its own chain snapshot, and the switch and swap events of this layer only.
 import { EventEmitter } from 'node:events';
 import type { ChainSnapshot, RenderClient, SourceResult } from './render-client.js';
-import type { ChainCommand, ChainItem, ChainReply, MixCommand, SourceSpec } from '../shared/messages.js';
-import type { IngestInput } from '../shared/messages.js';
+import type { ChainCommand, ChainItem, ChainReply, MixCommand, SourceSpec } from '../shared/protocol/render.js';
+import type { IngestInput } from '../shared/protocol/ingest.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
 import { ApiError } from '../errors.js';
 

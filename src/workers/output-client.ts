@@ -3,7 +3,7 @@
 // newest state and counters of each for the routes.
 import { Worker } from 'node:worker_threads';
 import { createFrameRing, type PixelLayout } from '../shared/frame-ring.js';
-import type { MainToOutput, OutputCounters, OutputInit, OutputSpec, OutputState, OutputToMain } from '../shared/messages.js';
+import type { MainToOutput, OutputCounters, OutputInit, OutputSpec, OutputState, OutputToMain } from '../shared/protocol/output.js';
 import type { Logger } from '../log.js';
 
 export interface OutputRuntime extends OutputCounters {

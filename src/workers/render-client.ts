@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import type { IsfDescriptor } from '../shared/isf-types.js';
-import { RENDER_COUNTERS } from '../shared/messages.js';
+import { RENDER_COUNTERS } from '../shared/protocol/render.js';
 import type {
   PipelinePressure,
   LiveReport,
@@ -22,7 +22,7 @@ import type {
   SourceSpec,
   ThumbJob,
   ThumbReply,
-} from '../shared/messages.js';
+} from '../shared/protocol/render.js';
 import { answered, NO_DEADLINE, RpcCalls } from '../shared/rpc.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';

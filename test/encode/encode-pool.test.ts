@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import jpeg from 'jpeg-js';
 import { EncodePool, defaultEncodeThreads } from '../../src/workers/encode-pool.js';
-import type { ImageFormat } from '../../src/shared/messages.js';
+import type { ImageFormat } from '../../src/shared/protocol/encode.js';
 
 const pool = new EncodePool({ threads: 2 });
 const RED = [255, 0, 0];

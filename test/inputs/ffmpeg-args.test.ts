@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildFfmpegArgs, isMeaningfulError, parseOutputSize, parseStderrLine, videoFilter } from '../../workers/ingest/ffmpeg-args.js';
-import type { IngestInput } from '../../src/shared/messages.js';
+import type { IngestInput } from '../../src/shared/protocol/ingest.js';
 
 const base = { maxWidth: 1280, maxHeight: 720, fps: 30 };
 const args = (input: IngestInput, extra: Partial<typeof base> = {}) => buildFfmpegArgs({ ...base, ...extra, input });

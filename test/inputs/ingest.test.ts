@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IngestClient } from '../../src/workers/ingest-client.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
-import type { IngestState } from '../../src/shared/messages.js';
+import type { IngestState } from '../../src/shared/protocol/ingest.js';
 
 /** Pids and command names of this process's children, from /proc/<pid>/stat (field 4 is the parent pid). */
 async function children(): Promise<Array<{ pid: number; comm: string; state: string }>> {

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
 import { IngestClient } from '../../src/workers/ingest-client.js';
 import { createLiveProviders, enumerateAll } from '../../src/inputs/live-inputs.js';
-import type { IngestState } from '../../src/shared/messages.js';
+import type { IngestState } from '../../src/shared/protocol/ingest.js';
 import { createV4l2Provider, enumerateV4l2, sanitizeId } from '../../src/inputs/v4l2-provider.js';
 
 let root = '';

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RenderScale, SCALE_STEP } from '../../workers/render/render-scale.js';
 import { PressureMeter } from '../../src/app/pipeline-pressure.js';
-import type { PipelinePressure } from '../../src/shared/messages.js';
+import type { PipelinePressure } from '../../src/shared/protocol/render.js';
 
 const PERIOD = 1000 / 30;
 const QUIET: PipelinePressure = { encodeDropPct: 0, mainLagMs: 0 };

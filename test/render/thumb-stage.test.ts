@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseIsf } from '../../src/catalog/isf-parse.js';
 import { createFrameRing, FrameRingWriter } from '../../src/shared/frame-ring.js';
-import type { ThumbJob, ThumbReply, ThumbSubject } from '../../src/shared/messages.js';
+import type { ThumbJob, ThumbReply, ThumbSubject } from '../../src/shared/protocol/render.js';
 import { RenderEngine } from '../../workers/render/engine.js';
 import { glCounts } from '../../workers/render/gl-tracker.js';
 import { Quad } from '../../workers/render/gl-util.js';

@@ -1,7 +1,7 @@
 // The one tempo clock: tap, manual BPM, resync, nudge, half/double and the tracker's estimates change it here, in
 // the audio worker, and every change is written into the tempo block that the other threads read.
 import { beatAt, type TempoClock, TempoBlockWriter, type TempoSource } from '../../src/shared/tempo-block.js';
-import type { TempoCommand, TempoInit } from '../../src/shared/messages.js';
+import type { TempoCommand, TempoInit } from '../../src/shared/protocol/audio.js';
 
 /** What the beat tracker reports: its tempo, how sure it is (0..1), and an instant (epoch ms) it heard a beat at. */
 export interface TempoEstimate {

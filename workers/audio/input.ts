@@ -1,6 +1,6 @@
 // One supervised ffmpeg decoding an audio input to mono float PCM, cut into hops for the analyser; retried with
 // backoff while it is selected, with the levels at zero whenever it delivers nothing.
-import type { AudioInit, AudioInput, AudioState } from '../../src/shared/messages.js';
+import type { AudioInit, AudioInput, AudioState } from '../../src/shared/protocol/audio.js';
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 import { redactStreamLine, streamArgs } from './stream-args.js';
 

@@ -4,7 +4,7 @@ import { readlinkSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AUDIO_BINS, AudioBlockWriter } from '../../src/shared/audio-block.js';
-import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../../src/shared/messages.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../../src/shared/protocol/audio.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
 import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';

@@ -1,7 +1,7 @@
 // An audio input whose samples an ingest reader decodes into a PCM ring (src/shared/pcm-ring.ts): a stream shared
 // with a live video input, or whichever source is on the program. Read hop by hop on a short timer; the levels
 // read zero whenever the ring has nothing (no track, no reader, a reader that stalled).
-import type { AudioInit, AudioInput } from '../../src/shared/messages.js';
+import type { AudioInit, AudioInput } from '../../src/shared/protocol/audio.js';
 import { isPcmRing, PcmRingReader } from '../../src/shared/pcm-ring.js';
 import type { InputHooks } from './input.js';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { constants as zlibConstants, crc32, deflateSync } from 'node:zlib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp, { type JpegOptions } from 'sharp';
-import type { EncodeResult, EncodeTask, ImageFormat } from '../../src/shared/messages.js';
+import type { EncodeResult, EncodeTask, ImageFormat } from '../../src/shared/protocol/encode.js';
 import { boxScaledProgram, newestProgramFrame, scaledProgram } from './program-ring.js';
 
 // The pool runs one task per thread; libvips threads of its own would only fight the other pool threads.

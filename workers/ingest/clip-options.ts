@@ -1,5 +1,5 @@
 // What the ingest worker gives a clip under transport control: its file, ring, limits and the reports it sends back.
-import type { ClipStart, ClipStatus, IngestState } from '../../src/shared/messages.js';
+import type { ClipStart, ClipStatus, IngestState } from '../../src/shared/protocol/ingest.js';
 
 export interface ClipSourceOptions {
   key: string;

@@ -3,7 +3,7 @@
 // target while the ring keeps the last frame, and answers once the target's frame is in the ring. A loop starts the
 // next reader at the in point shortly before the out point, so the wrap shows no gap. Ping-pong keeps the frames of
 // one pass from the in point (ClipBank) and, at the out point, plays them back and forth from memory.
-import type { ClipCommand, ClipStart, ClipStatus, IngestState } from '../../src/shared/messages.js';
+import type { ClipCommand, ClipStart, ClipStatus, IngestState } from '../../src/shared/protocol/ingest.js';
 import type { ClipSourceOptions } from './clip-options.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
 import { PcmRingWriter } from '../../src/shared/pcm-ring.js';

@@ -1,5 +1,5 @@
 // Builds the ffmpeg command line for one ingest source and parses the stderr lines the supervisor cares about (pure).
-import type { IngestInput } from '../../src/shared/messages.js';
+import type { IngestInput } from '../../src/shared/protocol/ingest.js';
 import { pcmOutputArgs } from './pcm-output.js';
 
 export interface FfmpegArgsOptions {

@@ -1,7 +1,7 @@
 // One supervised ffmpeg process feeding one frame ring: stdout framing, stderr parsing, stall watchdog, restart
 // backoff. A source is retried for as long as it is open: whoever holds it open (the current source, a pending
 // activation, a thumbnail preview) wants its frames back once the input can be read again.
-import type { IngestInput, IngestState } from '../../src/shared/messages.js';
+import type { IngestInput, IngestState } from '../../src/shared/protocol/ingest.js';
 import { FrameRingWriter } from '../../src/shared/frame-ring.js';
 import { Backoff, spawnFfmpeg } from '../../src/shared/ffmpeg-supervisor.js';
 import { PcmRingWriter } from '../../src/shared/pcm-ring.js';

@@ -2,7 +2,7 @@
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
-import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../../src/shared/messages.js';
+import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../../src/shared/protocol/ingest.js';
 import { expired } from '../../src/shared/rpc.js';
 import { createPcmRing, isPcmRing } from '../../src/shared/pcm-ring.js';
 import { FfmpegSource } from './ffmpeg-source.js';

@@ -3,7 +3,7 @@
 // command, so that refusal is recognised and the reader runs again without the audio output.
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { IngestInput } from '../../src/shared/messages.js';
+import type { IngestInput } from '../../src/shared/protocol/ingest.js';
 import { PCM_SAMPLE_RATE, type PcmRingWriter } from '../../src/shared/pcm-ring.js';
 
 /** The file descriptor of the PCM output in the child. */

@@ -8,7 +8,7 @@ import { setPriority } from 'node:os';
 import { basename } from 'node:path';
 import { Backoff, spawnFfmpeg, type StopPlan, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 import { redactText } from '../../src/shared/url.js';
-import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/messages.js';
+import type { OutputCounters, OutputSpec, OutputState } from '../../src/shared/protocol/output.js';
 import { outputKind } from '../../src/shared/output-kinds/index.js';
 import type { BuiltArgs, Size } from '../../src/shared/output-kinds/types.js';
 import { buildOutputArgs } from './ffmpeg-args.js';

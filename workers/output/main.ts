@@ -2,7 +2,7 @@
 // render worker fills. Frames never cross a message; only states and counters go to the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
-import type { MainToOutput, OutputInit, OutputToMain } from '../../src/shared/messages.js';
+import type { MainToOutput, OutputInit, OutputToMain } from '../../src/shared/protocol/output.js';
 import { Consumer } from './consumer.js';
 import { ProgramFrames } from './program-frames.js';
 import { SharedEncoders } from './shared-stream.js';

@@ -4,7 +4,7 @@
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
 import { redactText } from '../../src/shared/url.js';
 import { basename } from 'node:path';
-import type { OutputState } from '../../src/shared/messages.js';
+import type { OutputState } from '../../src/shared/protocol/output.js';
 import { remuxArgs, type SharedSpec } from './shared-args.js';
 
 const BACKOFF_FIRST_MS = 1000;

@@ -2,7 +2,7 @@
 // the first one to start creates it (a paced Consumer whose ffmpeg writes MPEG-TS to its stdout), every member
 // adds its own remux target fed from that stream, and the last one to stop ends it. A member's counters are the
 // encoder's since the member joined.
-import type { OutputCounters, OutputState } from '../../src/shared/messages.js';
+import type { OutputCounters, OutputState } from '../../src/shared/protocol/output.js';
 import { Consumer, type ConsumerDeps } from './consumer.js';
 import { RemuxTarget, type RemuxDeps } from './remux.js';
 import { encodeKey, encoderArgs, type SharedSpec } from './shared-args.js';

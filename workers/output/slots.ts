@@ -1,7 +1,7 @@
 // Run control of the output worker: the latest wanted run of each output (a spec, or none) and one serial loop
 // per output that brings its consumer there. Starts and stops of an output apply strictly one after another,
 // and a stop that arrives while a start still waits (for the previous ffmpeg to let go of its target) wins.
-import type { OutputCounters, OutputSpec } from '../../src/shared/messages.js';
+import type { OutputCounters, OutputSpec } from '../../src/shared/protocol/output.js';
 
 /** One run of an output: its own consumer, or its place in a shared stream encoder. */
 export interface Consumer {

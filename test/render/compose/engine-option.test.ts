@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseIsf } from '../../../src/catalog/isf-parse.js';
 import { createFrameRing, FrameRingWriter } from '../../../src/shared/frame-ring.js';
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
-import type { LayerWire, ThumbJob } from '../../../src/shared/messages.js';
+import type { LayerWire, ThumbJob } from '../../../src/shared/protocol/render.js';
 import { RenderEngine } from '../../../workers/render/engine.js';
 import { createTestGl, ROOT, type Rgba } from '../../helpers/gl.js';
 
