@@ -1,7 +1,7 @@
 // The render loop's pacing: a frame at every period on a drift-free schedule that skips missed slots rather than
 // queueing a burst, and the idle time between frames handed to the work that may wait (thumbnail jobs, spare
-// programs, fused compiles). The loop owns only time; what a frame draws and what the idle time does are the
-// engine's (engine.ts).
+// programs, fused compiles). The loop owns only time; what a frame draws is frame.ts's, what the idle time does
+// engine-stages.ts's, and engine.ts wires them to the loop.
 
 export interface LoopWork {
   /** Before each frame: work that cannot wait for the frame (an urgent preview). */
