@@ -1,7 +1,7 @@
 // The effects chain owned by the render worker: the state transitions of docs/api.md ("Effect in the chain")
 // and the answers of the effects routes. GL work is behind the injected instance factory so the rules test without GL.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/messages.js';
+import type { ChainCommand, ChainEntryWire, ChainItem, ChainReply } from '../../src/shared/protocol/render.js';
 import { matchNameIndex } from '../../src/shared/names.js';
 import { cleanModulators, componentsOf, modKey, targetProblem, type Modulator } from '../../src/shared/modulation.js';
 import { applyValues, firedEvents, inputStates, persistable, resetValues, type ApplyResult } from '../../src/shared/param-values.js';

@@ -5,7 +5,7 @@
 // output are drawn at the render size and resized together between frames; spare and fused programs compile here
 // in the idle time. The frame (frame.ts) and the thumbnails (engine-thumbs.ts) read these stages.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { LayerWire, RenderInit, RenderScaleSetting } from '../../src/shared/messages.js';
+import type { LayerWire, RenderInit, RenderScaleSetting } from '../../src/shared/protocol/render.js';
 import { paletteUniform } from '../../src/shared/palette.js';
 import { AudioFrame } from './audio-frame.js';
 import { AudioTextures } from './audio-textures.js';

@@ -3,7 +3,7 @@
 // frame, an off-screen generator, or a layer's own picture: the one the frame left (frame.ts), or one drawn here
 // between frames. The engine (engine.ts) makes this and forwards its public thumbnail calls to it.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { ThumbJob, ThumbReply } from '../../src/shared/messages.js';
+import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
 import type { paletteUniform } from '../../src/shared/palette.js';
 import type { FrameDrawer } from './frame.js';
 import type { FrameLoop } from './frame-loop.js';

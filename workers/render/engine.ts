@@ -12,7 +12,7 @@ import type {
   SourceSpec,
   ThumbJob,
   ThumbReply,
-} from '../../src/shared/messages.js';
+} from '../../src/shared/protocol/render.js';
 import { paletteUniform } from '../../src/shared/palette.js';
 import type { Chain } from './chain.js';
 import type { Fuser } from './fuse/fuser.js';

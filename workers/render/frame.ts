@@ -4,7 +4,7 @@
 // and stats. One opaque layer runs source, layer chain and master chain as one sequence, as a single source always
 // did. The drawer owns the per-frame state; the stages, the layers and the targets are the engine's (engine.ts,
 // engine-stages.ts), read through FrameStages and FrameOwner, and the pacing is the loop's (frame-loop.ts).
-import { RENDER_COUNTERS } from '../../src/shared/messages.js';
+import { RENDER_COUNTERS } from '../../src/shared/protocol/render.js';
 import type { paletteUniform } from '../../src/shared/palette.js';
 import type { AudioFrame } from './audio-frame.js';
 import type { Chain } from './chain.js';

@@ -2,7 +2,7 @@
 // engine's shared deps at the render size and told what every layer shares (the transitions, the no-signal
 // generator). The engine (engine.ts) answers for the stack; the frame (frame.ts) draws it.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { LayerWire } from '../../src/shared/messages.js';
+import type { LayerWire } from '../../src/shared/protocol/render.js';
 import { Layer, type LayerDeps } from './layer.js';
 
 export class LayerStack {

@@ -11,7 +11,7 @@ import {
   type RenderScaleSetting,
   type RenderToMain,
   type SourceSpec,
-} from '../../src/shared/messages.js';
+} from '../../src/shared/protocol/render.js';
 import { expired } from '../../src/shared/rpc.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';

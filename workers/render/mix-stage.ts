@@ -2,7 +2,7 @@
 // preview into two targets of its own and blends them with an ISF transition (startImage, endImage, progress);
 // otherwise it draws nothing, so an idle mixer costs no frame time and no second source draw.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { MixCommand } from '../../src/shared/messages.js';
+import type { MixCommand } from '../../src/shared/protocol/render.js';
 import type { GL, Quad } from './gl-util.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
 import { ProgramPool, type CompileCounts, type CompileResult } from './program-pool.js';

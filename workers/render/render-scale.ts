@@ -1,7 +1,7 @@
 // Render scale: the factor the sources, chain and blends draw at, fixed or chosen ("auto") so the frame rate holds
 // and what leaves the box keeps up: down when frames cost more than a period, and when the encoders drop frames or
 // the main thread runs late (the pixels they handle follow the scale); steps are sixteenths, after hysteresis.
-import type { PipelinePressure, RenderScaleSetting, ScaleLimit } from '../../src/shared/messages.js';
+import type { PipelinePressure, RenderScaleSetting, ScaleLimit } from '../../src/shared/protocol/render.js';
 import { pipelineShort } from '../../src/shared/pipeline-pressure.js';
 
 /** Scales move on a grid of this step, so a change is visible as one step rather than a shimmer. */

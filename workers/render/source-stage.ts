@@ -1,7 +1,7 @@
 // The source stage: draws the current source (generator, ingest frame ring, or black) into the first buffer of
 // the chain, and holds a pending source until it has a frame, so a failed activation never interrupts the output.
 // It also holds the mixer's preview bus (the cued source, warm but not drawn unless a transition shows it).
-import type { SourceSpec } from '../../src/shared/messages.js';
+import type { SourceSpec } from '../../src/shared/protocol/render.js';
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';

@@ -2,7 +2,7 @@
 // earliest deadline; before or after it, any job that would expire waiting any longer), then more only in the idle
 // time before the next frame, after the frame or as jobs arrive, up to a share of each frame period. Jobs already
 // past their deadline are answered at once and never use up the slice.
-import type { ThumbJob, ThumbReply } from '../../src/shared/messages.js';
+import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
 
 export interface PendingThumb {
   job: ThumbJob;

@@ -1,6 +1,6 @@
 // The thumbnail stage: area-averaged downscales of the output, an ingest ring frame or an off-screen generator, read back into a slot.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { ThumbJob, ThumbReply } from '../../src/shared/messages.js';
+import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
 import type { IsfProgram } from './isf-program.js';

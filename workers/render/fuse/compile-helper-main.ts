@@ -5,7 +5,7 @@ import createGL from 'gl';
 import { Quad } from '../gl-util.js';
 import { FusedProgram } from './fused-program.js';
 import { WarmUp } from './warm-up.js';
-import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/messages.js';
+import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/protocol/render.js';
 import { expired } from '../../../src/shared/rpc.js';
 
 const width = Number(process.argv[2]);

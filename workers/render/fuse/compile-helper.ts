@@ -6,7 +6,7 @@
 // addon loads once per process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/messages.js';
+import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/protocol/render.js';
 import { answered, RpcCalls } from '../../../src/shared/rpc.js';
 
 /** A request waits at most this long (a stuck or slow helper must not keep a run unfused for good). */

@@ -4,7 +4,7 @@
 // topic streams; at once when the modulators or the chain change; once, empty, when the last modulator goes.
 // Without modulators nothing is sent.
 import type { IsfInput } from '../../../src/shared/isf-types.js';
-import type { LiveReport, ModulationState } from '../../../src/shared/messages.js';
+import type { LiveReport, ModulationState } from '../../../src/shared/protocol/render.js';
 import { LIVE_REPORT_HZ, type Modulator } from '../../../src/shared/modulation.js';
 import type { ModContext, ModState } from './context.js';
 import { signal, stateFor } from './signal.js';
