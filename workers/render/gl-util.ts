@@ -3,6 +3,14 @@
 /** The headless-gl WebGL 1 context, typed by gl-module.d.ts (the `gl` package ships no typings). */
 export type GL = WebGLRenderingContext;
 
+/** Highest float precision the fragment stage has (highp is optional there in GLSL ES 1.0). */
+export const FRAGMENT_PRECISION = `#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+`;
+
 export const BLIT_VERTEX = `
 attribute vec2 position;
 varying vec2 uv;

@@ -14,7 +14,8 @@ export interface IsfSources {
 /** The attribute the shared full-screen quad feeds (bound to location 0 before linking). */
 export const POSITION_ATTRIBUTE = 'isf_position';
 
-const GLSL_TYPE: Record<IsfInput['type'], string> = {
+/** The GLSL type of each ISF input type (what its uniform is declared as). */
+export const GLSL_TYPE: Record<IsfInput['type'], string> = {
   float: 'float',
   long: 'int',
   bool: 'bool',

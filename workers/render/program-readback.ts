@@ -5,7 +5,7 @@
 // Which one pays off depends on the GPU: chooseReadback() measures both once.
 import { createFrameRing, FrameRingWriter, type PixelLayout } from '../../src/shared/frame-ring.js';
 import { C_SPAN, KB, KR, programLayout, Y_OFFSET, Y_SPAN, type ReadbackSetting } from '../../src/shared/program-layout.js';
-import { BLIT_VERTEX, compileProgram, type GL, type Quad } from './gl-util.js';
+import { BLIT_VERTEX, compileProgram, FRAGMENT_PRECISION, type GL, type Quad } from './gl-util.js';
 import { createTarget, type RenderTarget } from './targets.js';
 
 const f = (x: number): string => x.toFixed(6);
@@ -15,13 +15,7 @@ const f = (x: number): string => x.toFixed(6);
  * each, a texel row holding two chroma rows of W/8 texels). Chroma is the mean of its 2×2 block, one linear
  * fetch at the block's shared corner.
  */
-const PACK_I420 = `
-#ifdef GL_FRAGMENT_PRECISION_HIGH
-precision highp float;
-#else
-precision mediump float;
-#endif
-uniform sampler2D src;
+const PACK_I420 = `${FRAGMENT_PRECISION}uniform sampler2D src;
 uniform vec2 size;
 float luma(vec3 c) { return dot(c, vec3(${f(KR)}, ${f(1 - KR - KB)}, ${f(KB)})); }
 float yCode(vec3 c) { return (${f(Y_OFFSET)} + ${f(Y_SPAN)} * luma(c)) / 255.0; }

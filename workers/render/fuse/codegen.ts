@@ -4,17 +4,9 @@
 // FRAMEINDEX renamed `fxK_TIME` … so each member keeps its own clock.
 import type { IsfDescriptor } from '../../../src/shared/isf-types.js';
 import { generatedPrelude, PRECISION_RESET } from '../generated-glsl.js';
+import { GLSL_TYPE } from '../isf-glsl.js';
 import type { Fusable } from './analyze.js';
 import { callArgs, identifiers, renameIdentifiers } from './glsl-scan.js';
-
-export const GLSL_TYPE: Record<string, string> = {
-  float: 'float',
-  long: 'int',
-  bool: 'bool',
-  event: 'bool',
-  color: 'vec4',
-  point2D: 'vec2',
-};
 
 /** The uniform a fused program gives input `name` of the effect at `k` (1-based position in the run). */
 export const uniformName = (k: number, name: string): string => `fx${k}_${name}`;

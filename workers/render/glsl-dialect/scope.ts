@@ -2,24 +2,13 @@
 // vjd declare for every shader (built-in uniforms, the header's inputs, GLSL's own variables).
 import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../../src/shared/isf-types.js';
 import { BUILTIN_UNIFORMS } from '../isf-builtins.js';
+import { GLSL_TYPE } from '../isf-glsl.js';
 import type { Ty } from './types.js';
 
 export interface FunctionSig {
   result: Ty;
   params: Ty[];
 }
-
-const INPUT_TYPE: Record<IsfInput['type'], string> = {
-  float: 'float',
-  long: 'int',
-  bool: 'bool',
-  event: 'bool',
-  color: 'vec4',
-  point2D: 'vec2',
-  image: 'sampler2D',
-  audio: 'sampler2D',
-  audioFFT: 'sampler2D',
-};
 
 const GLSL_VARIABLES: Record<string, string> = {
   gl_FragCoord: 'vec4',
@@ -86,7 +75,7 @@ export function isfScope(desc: IsfDescriptor): Scope {
     const d = declared(line);
     if (d) scope.declare(d[0], d[1]);
   }
-  for (const input of desc.inputs) scope.declare(input.name, INPUT_TYPE[input.type]);
+  for (const input of desc.inputs) scope.declare(input.name, GLSL_TYPE[input.type]);
   for (const pass of desc.passes) if (pass.target) scope.declare(pass.target, 'sampler2D');
   for (const input of desc.inputs) if (isSamplerInput(input)) scope.declare(input.name, 'sampler2D');
   return scope;
