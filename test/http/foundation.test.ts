@@ -66,11 +66,13 @@ test('GET /status reports name, version, state and the native uWS engine', async
     'passes',
     'programCompiles',
     'programs',
+    'readback',
     'renderHeight',
     'renderWidth',
     'renderer',
     'running',
     'scale',
+    'scaleLimit',
     'targetFps',
     'width',
   ]);

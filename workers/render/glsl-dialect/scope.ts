@@ -1,6 +1,6 @@
 // Names the dialect rewrite knows while it walks a shader: variables per block, functions, structs, and what ISF and
 // vjd declare for every shader (built-in uniforms, the header's inputs, GLSL's own variables).
-import { isSamplerInput, type IsfDescriptor, type IsfInput } from '../../../src/shared/isf-types.js';
+import { isSamplerInput, type IsfDescriptor } from '../../../src/shared/isf-types.js';
 import { BUILTIN_UNIFORMS } from '../isf-builtins.js';
 import { GLSL_TYPE } from '../isf-glsl.js';
 import type { Ty } from './types.js';
