@@ -7,6 +7,10 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp, { type JpegOptions } from 'sharp';
 import type { EncodeResult, EncodeTask, ImageFormat } from '../../src/shared/protocol/encode.js';
 import { boxScaledProgram, newestProgramFrame, scaledProgram } from './program-ring.js';
+import { lowerThisThread, THREAD_NICE } from '../../src/shared/thread-priority.js';
+
+// Each pool thread runs this module once: thumbnails and previews yield a core to the main thread and the render.
+lowerThisThread(THREAD_NICE.encodePool);
 
 // The pool runs one task per thread; libvips threads of its own would only fight the other pool threads.
 sharp.concurrency(1);

@@ -1,6 +1,7 @@
 // Render worker entry: owns the one headless-gl context of the process, the effects chain and the frame loop.
 // Every message is typed in src/shared/messages.ts; chain commands past their deadline are dropped unapplied.
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread, THREAD_NICE } from '../../src/shared/thread-priority.js';
 import {
   RENDER_COUNTERS,
   type Bus,
@@ -19,6 +20,8 @@ import { dialectEvents } from './glsl-dialect/retry.js';
 
 const port = parentPort!;
 const init = workerData as RenderInit;
+// Drawing yields a core to the main thread whenever both want one: control surfaces never wait on the picture.
+lowerThisThread(THREAD_NICE.render);
 const post = (m: RenderToMain): void => port.postMessage(m);
 dialectEvents.onRewrite = (fields) => post({ t: 'log', level: 'info', msg: 'ISF shader compiled after the desktop-GLSL rewrite', fields });
 /** Shared with the main thread and handed to every engine, so a rebuilt context keeps counting where it stopped. */
