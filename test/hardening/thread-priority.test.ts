@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdir, readFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { startServer, req, waitUntil } from '../helpers/server.js';
 import { THREAD_NICE } from '../../src/shared/thread-priority.js';
 
@@ -22,7 +23,26 @@ async function threads(pid: number): Promise<Array<{ tid: number; name: string; 
   return out;
 }
 
-test('main thread at 0; the render thread and the encode pool threads below it', async () => {
+/** Whether a thread may lower its own priority here (procfs with thread-self, setpriority on a thread id). */
+async function threadsCanLower(): Promise<boolean> {
+  const probe = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     try {
+       const p = require('node:fs').readlinkSync('/proc/thread-self');
+       require('node:os').setPriority(Number(p.slice(p.lastIndexOf('/') + 1)), 1);
+       parentPort.postMessage(true);
+     } catch { parentPort.postMessage(false); }`,
+    { eval: true },
+  );
+  const ok = await new Promise<boolean>((resolve) => probe.once('message', resolve).once('error', () => resolve(false)));
+  await probe.terminate();
+  return ok;
+}
+
+const canLower = await threadsCanLower();
+if (!canLower) console.log('not run: thread priorities (this system lets no thread lower its own priority)');
+
+(canLower ? test : test.skip)('main thread at 0; the render thread and the encode pool threads below it', async () => {
   const s = await startServer({ config: { live: { test: [], streams: [], v4l2: { enabled: false } } } });
   try {
     const pid = s.proc.pid!;
