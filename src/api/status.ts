@@ -127,7 +127,7 @@ export const StatusBody = Type.Object({
         frameMs: Type.Number({ description: 'median frame time the choice was made on (ms)' }),
         readbackMs: Type.Number({ description: 'median program readback time per frame (ms; 0 without an output)' }),
         encodeDropPct: Type.Number({ description: 'frames the outputs dropped over the last second, in % of frames offered' }),
-        mainLagMs: Type.Number({ description: "the main thread's event-loop delay over the last second, p99 (ms)" }),
+        mainLagMs: Type.Number({ description: "the main thread's event-loop delay over the last second, p90 (ms)" }),
       },
       { description: 'why the render scale is where it is, with the figures' },
     ),

@@ -4383,7 +4383,7 @@ export interface operations {
                                 readbackMs: number;
                                 /** @description frames the outputs dropped over the last second, in % of frames offered */
                                 encodeDropPct: number;
-                                /** @description the main thread's event-loop delay over the last second, p99 (ms) */
+                                /** @description the main thread's event-loop delay over the last second, p90 (ms) */
                                 mainLagMs: number;
                             };
                             /** @description the program readback layout and what chose it */

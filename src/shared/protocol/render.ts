@@ -41,7 +41,7 @@ export interface RenderScaleSetting {
 export interface PipelinePressure {
   /** Frames the outputs dropped because their encoder's pipe was full, in % of frames offered. */
   encodeDropPct: number;
-  /** The main thread's event-loop delay, p99 in ms. */
+  /** The main thread's event-loop delay, p90 in ms (beyond the meter's own timer resolution). */
   mainLagMs: number;
 }
 
