@@ -184,7 +184,9 @@ const actionResult = action.data?.result;
 const dimmer: number | undefined = actionResult !== undefined && 'dimmer' in actionResult ? actionResult.dimmer : undefined;
 const image = { parseAs: 'arrayBuffer' as const };
 note('listOutputs', await api.GET('/api/v1/outputs'));
-const addedOutput = await api.POST('/api/v1/outputs/add', { body: { kind: 'record', name: 'typed-rec', width: 160, height: 90, fps: 5 } });
+const addedOutput = await api.POST('/api/v1/outputs/add', {
+  body: { kind: 'record', name: 'typed-rec', encoder: 'x264', width: 160, height: 90, fps: 5 },
+});
 note('addOutput', addedOutput);
 const outputState: 'stopped' | 'starting' | 'running' | 'retrying' | 'failed' | undefined = addedOutput.data?.current.state;
 note('setOutputEnabled', await api.POST('/api/v1/outputs/enabled', { body: { name: 'typed-rec', enabled: false } }));

@@ -495,13 +495,14 @@ export const CORPUS: Record<string, Operation> = {
       const small = { width: 160, height: 90, fps: 5 };
       return [
         // 403 once a second pass of the corpus meets the 8-output ceiling.
-        p.ok('recording', { kind: 'record', name: 'contract-rec', ...small }, [200, 403]),
+        p.ok('recording', { kind: 'record', name: 'contract-rec', encoder: 'x264', ...small }, [200, 403]),
         p.ok('udp stream', { kind: 'stream', name: 'contract-udp', url: 'udp://127.0.0.1:9?pkt_size=1316', ...small }, [200, 403]),
         p.bad('file url', { kind: 'stream', url: 'file:///etc/passwd' }),
         p.bad('pipe url', { kind: 'stream', url: 'pipe:1' }),
         p.bad('option text', { kind: 'stream', url: 'udp://127.0.0.1:9 -i x' }),
         p.bad('unknown kind', { kind: 'display' }),
         p.bad('fps 0', { kind: 'record', fps: 0 }),
+        p.bad('unknown encoder', { kind: 'record', encoder: 'bogus' }),
         p.bad('neither', {}),
         // Rules the description cannot state: a stream needs a url, a recording takes none.
         { ...p.ok('stream without url', { kind: 'stream' }), expect: [400] },
