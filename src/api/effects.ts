@@ -10,6 +10,7 @@ import { describeInputs, inputStates } from '../shared/param-values.js';
 import { nestedValueProblem } from '../params/nested-values.js';
 import type { Modulation } from '../modulation/service.js';
 import { chainLive, withModulation } from '../modulation/views.js';
+import { chainWithInputs as readChainInputs } from '../effects/chain-inputs.js';
 import { InputDescriptionSchema, InputStateSchema, ValueProblemSchema, VALUE_RULES } from './input-schemas.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 
@@ -95,19 +96,9 @@ export const ChainMiss = Type.Object(
 
 const common = { auth: 'required' as const, tags: ['effects'] };
 
-/** Every chain item with its inputs and their values (GET /effects/params, the OSCQuery description). */
-export function chainWithInputs(d: Pick<EffectsDeps, 'render' | 'catalog' | 'modulation'>): Array<Static<typeof ChainItemWithInputs>> {
-  const snap = d.render.readChain();
-  const effects = d.catalog().effects;
-  return snap.items.map((item, i) => {
-    const desc = effects.find((e) => e.type === item.type);
-    const entry = snap.entries[i];
-    // `live` as of this read: the topic sends on changes only, never per frame.
-    const live = chainLive(d.modulation?.live ?? null, snap.version, i + 1);
-    const inputs = desc && entry ? withModulation(inputStates(desc.inputs, entry.inputs), entry.modulators, live) : [];
-    return { ...item, inputs: inputs as Array<Static<typeof InputStateSchema>> };
-  });
-}
+/** Every chain item with its inputs and their values (GET /effects/params, the OSCQuery description), as the schema types it. */
+export const chainWithInputs = (d: Pick<EffectsDeps, 'render' | 'catalog' | 'modulation'>): Array<Static<typeof ChainItemWithInputs>> =>
+  readChainInputs(d) as Array<Static<typeof ChainItemWithInputs>>;
 
 /**
  * The JSON bytes of a view of the chain, made once per snapshot: the render client replaces the snapshot object on

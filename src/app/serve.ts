@@ -20,14 +20,12 @@ import { AddressCache } from '../util/network.js';
 import type { AppContext } from '../api/context.js';
 import { packageVersion } from './version.js';
 import { startShow } from './show.js';
-import { chainWithInputs } from '../api/effects.js';
 import { dispatchRequest, type NeutralRequest } from '../http/dispatch.js';
 import { StateBus } from '../events/bus.js';
 import { liveValuesOf } from '../events/live-topic.js';
 import { eventTopics } from '../events/topics.js';
 import { EventHub } from '../events/socket.js';
-import { OscServer } from '../osc/server.js';
-import { createDesks } from './desks.js';
+import { createTransports } from './transports.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -94,6 +92,8 @@ export async function serve(flags: Overrides): Promise<void> {
   const hosts = new HostPolicy();
   hosts.configure(loaded.config.server.host, loaded.config.server.allowedHosts);
 
+  // The desk transports (OSC, DMX, MIDI), made before the route table that shows their state.
+  const transports = createTransports(loaded, show, log);
   let router: Router | null = null;
   const addresses = new AddressCache(API_PREFIX);
   const reloads = new ReloadReport();
@@ -107,7 +107,7 @@ export async function serve(flags: Overrides): Promise<void> {
     addresses: () => addresses.get(listener.status.host, listener.status.port),
     license: () => license.current,
     apiKeyRequired: () => guard.enabled,
-    features: () => [...(router?.features ?? []), ...(osc?.listening ? ['osc'] : []), ...desks.features()].sort(),
+    features: () => [...(router?.features ?? []), ...transports.features()].sort(),
     outputKinds: () => show.outputKinds(),
     render: () => show.renderStatus(),
     thumbnails: () => show.thumbnails.stats(),
@@ -115,26 +115,14 @@ export async function serve(flags: Overrides): Promise<void> {
     outputs: () => ({ ...show.outputs.summary(), preview: show.preview.stats() }),
     outputsVersion: () => show.outputClient.version + show.preview.version,
     events: () => hub?.stats() ?? { clients: 0, messagesIn: 0, malformed: 0, resyncs: 0 },
-    osc: () =>
-      osc?.stats() ?? {
-        listening: false,
-        host: loaded.config.osc.host,
-        port: loaded.config.osc.port,
-        packets: 0,
-        applied: 0,
-        rejected: 0,
-        dropped: 0,
-        malformed: 0,
-        replyDropped: 0,
-        restricted: null,
-      },
+    osc: () => transports.osc.stats(),
     audio: () => {
       const s = show.audio.status();
       // Rounded so the memoised status body changes with the hop time's tenths, not every hop.
       return { input: s.input, state: s.state, hopMs: Math.round(show.audio.levels().hopMs * 10) / 10 };
     },
     reloadError: () => reloads.error,
-    eventsVersion: () => (hub?.version ?? 0) + (osc?.version ?? 0),
+    eventsVersion: () => (hub?.version ?? 0) + transports.osc.version,
   };
 
   // The event topics: one entry each (src/events/topics.ts), hooked where state changes.
@@ -153,22 +141,28 @@ export async function serve(flags: Overrides): Promise<void> {
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
   });
-  const desks = createDesks(loaded, show, log);
-  const routes = await apiRoutes({ ctx, show, state, topics, testHooks: process.env.VJD_TEST_HOOKS === '1', log, desks: desks.routes });
+  const routes = await apiRoutes({
+    ctx,
+    show,
+    state,
+    topics,
+    testHooks: process.env.VJD_TEST_HOOKS === '1',
+    log,
+    desks: transports.routes,
+  });
   router = compileRoutes(routes);
   const compiled = router;
 
   // One dispatch for WebSocket requests, OSC and the topics' snapshots: the same route table, validation, auth, errors.
   const dispatch = (req: NeutralRequest) => dispatchRequest({ router: compiled, guard, log, durable: () => state.durable() }, req);
   let hub: EventHub | null = null;
-  let osc: OscServer | null = null;
   const bus = new StateBus(
     topics,
     dispatch,
     log,
-    () => (hub?.active ?? false) || (osc?.sendsFeedback ?? false) || desks.sendsFeedback(),
+    () => (hub?.active ?? false) || transports.sendsFeedback(),
     () => hub?.wantsThumbnails ?? false,
-    (topic) => (hub?.wants(topic) ?? false) || (osc?.wantsTopic(topic) ?? false) || desks.wantsTopic(topic),
+    (topic) => (hub?.wants(topic) ?? false) || transports.wantsTopic(topic),
   );
   hub = new EventHub({
     bus,
@@ -181,15 +175,10 @@ export async function serve(flags: Overrides): Promise<void> {
     maxClients: () => loaded.config.server.maxEventClients,
     allowedOrigins: () => loaded.config.server.allowedOrigins,
   });
-  osc = new OscServer(loaded.config.osc, dispatch, bus, log, {
-    chain: () => chainWithInputs({ render: show.render, catalog: () => show.catalog.snapshot, modulation: show.modulation }),
-    paletteIds: () => show.palettes.list().map((p) => p.id),
-  });
   bus.start();
   hub.start();
-  await osc.start();
-  desks.bind(dispatch, bus);
-  await desks.start();
+  transports.bind(dispatch);
+  await transports.start(bus);
 
   const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
   const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
@@ -228,9 +217,9 @@ export async function serve(flags: Overrides): Promise<void> {
           reloads.succeeded();
           // Fail closed: the new key applies, and OSC (which has no authentication) leaves the network.
           const oscReason = result.loaded.oscLoopbackOnly;
-          if (oscReason !== undefined && osc && !osc.stats().restricted) {
+          if (oscReason !== undefined && !transports.osc.stats().restricted) {
             log.warn({ key: 'osc.allowRemote', file: configFile }, `OSC moved to loopback: ${oscReason}`);
-            void osc.restrictToLoopback(oscReason);
+            void transports.osc.restrictToLoopback(oscReason);
           }
           const changed = diffConfig(loaded.config, result.loaded.config);
           if (changed.length === 0) return;
@@ -266,8 +255,7 @@ export async function serve(flags: Overrides): Promise<void> {
     show.preview.stop();
     hub?.stop();
     bus.stop();
-    osc?.stop();
-    desks.stop();
+    transports.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await listenerReport.settled();
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));

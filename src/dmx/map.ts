@@ -1,6 +1,7 @@
 // A DMX frame to requests of the route table: only channels whose value changed since the last applied frame act,
-// each as the one request it stands for (OSC's Mapped), with values normalised to 0..1 as an OSC fader sends them.
-import { bad, inputValue, post, type InputInfo, type Mapped } from '../osc/addresses.js';
+// each as the one request it stands for (a Mapped, as OSC's are), with values normalised to 0..1 as an OSC fader sends them.
+import { inputValue, type InputInfo } from '../transports/inputs.js';
+import { bad, post, type Mapped } from '../transports/request.js';
 import type { ChannelDef, ChannelKind, Personality } from './personality.js';
 
 /** What the mapper may read of the running show, synchronously. */

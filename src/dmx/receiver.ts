@@ -5,8 +5,9 @@ import type { Socket } from 'node:dgram';
 import { DMX_LIMITS } from '../limits.js';
 import { API_PREFIX } from '../http/route.js';
 import type { Logger } from '../log.js';
-import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
-import { LogBudget, WindowBudget } from '../osc/budgets.js';
+import { LogBudget, WindowBudget } from '../transports/budgets.js';
+import { refusal, send, type Dispatch } from '../transports/request.js';
+import type { Transport } from '../transports/transport.js';
 import { isLoopbackHost } from '../util/network.js';
 import { LatencyRing } from '../util/latency-ring.js';
 import type { DmxConfig as DmxSettings } from '../config/desks.js';
@@ -21,7 +22,7 @@ export type { DmxStats };
 
 const isLoopbackSender = (a: string): boolean => isLoopbackHost(a) || a.startsWith('::ffff:127.');
 
-export class DmxReceiver {
+export class DmxReceiver implements Transport {
   private socket: Socket | null = null;
   readonly personality: Personality;
   private readonly mapper: FrameMapper;
@@ -61,7 +62,7 @@ export class DmxReceiver {
 
   constructor(
     private readonly settings: DmxSettings,
-    private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
+    private readonly dispatch: Dispatch,
     private readonly log: Logger,
     lookup: DmxLookup,
   ) {
@@ -73,15 +74,22 @@ export class DmxReceiver {
     return this.settings.port ?? DMX_PORT[this.settings.protocol];
   }
 
-  get listening(): boolean {
-    return this.socket !== null;
-  }
-
   /** Changes whenever something GET /dmx shows does (the status body's memo key). */
   get version(): number {
     const c = this.counts;
     const moved = c.packets + c.applied * 3 + c.rejected * 5 + c.losses * 7 + this.sources.version * 11;
     return moved + (this.loss ? 1e8 : 0) + (this.socket ? 1e9 : 0);
+  }
+
+  features(): string[] {
+    return this.socket ? ['dmx'] : [];
+  }
+
+  /** DMX only listens: nothing goes back to the desk. */
+  readonly sendsFeedback = false;
+
+  wantsTopic(): boolean {
+    return false;
   }
 
   stats(): DmxStats {
@@ -192,9 +200,9 @@ export class DmxReceiver {
             this.reject(m.reason);
             continue;
           }
-          const reply = await this.dispatch({ method: 'POST', path: m.path, body: m.body, trusted: true, awaitDurable: false });
-          if (reply.status < 300) this.counts.applied++;
-          else this.reject(`${m.path}: ${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
+          const why = refusal(await send(this.dispatch, m.path, m.body));
+          if (why === null) this.counts.applied++;
+          else this.reject(`${m.path}: ${why}`);
         }
         if (requests.some((m) => m.kind === 'request')) this.applyMs.add(performance.now() - arrived);
       }
@@ -227,13 +235,9 @@ export class DmxReceiver {
     // The returning frame acts where it changed, as any frame does; vjd set this blackout, so the frame's
     // blackout channel decides on it, changed or not.
     this.forceBlackout = true;
-    void this.dispatch({
-      method: 'POST',
-      path: `${API_PREFIX}/global/blackout`,
-      body: { enabled: true },
-      trusted: true,
-      awaitDurable: false,
-    }).then((r) => (r.status < 300 ? undefined : this.reject(`blackout on loss: ${r.status}`)));
+    void send(this.dispatch, `${API_PREFIX}/global/blackout`, { enabled: true }).then((r) =>
+      r.status < 300 ? undefined : this.reject(`blackout on loss: ${r.status}`),
+    );
   }
 
   private reject(reason: string): void {

@@ -2,7 +2,7 @@
 // message of vjd's address table (so it maps to the same request OSC does), and that address's feedback becomes
 // the note velocity or controller value that lights the button or moves the fader.
 import type { MidiMapping } from '../config/desks.js';
-import type { OscArg, OscMessage } from '../osc/addresses.js';
+import type { OscArg, OscMessage } from '../transports/addresses/args.js';
 import { midiBytes, type MidiEvent } from './parse.js';
 
 type ChannelEvent = Extract<MidiEvent, { channel: number }>;

@@ -5,14 +5,16 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MidiConfig, MidiMapping } from '../config/desks.js';
 import { ApiError } from '../errors.js';
-import type { StateBus } from '../events/bus.js';
-import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
 import { API_PREFIX } from '../http/route.js';
 import { MIDI_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
-import { feedbackFor, inputFeedback, type OscMessage } from '../osc/addresses.js';
-import { LogBudget, WindowBudget } from '../osc/budgets.js';
-import { mapMessage, type OscLookup } from '../osc/table.js';
+import type { OscMessage } from '../transports/addresses/args.js';
+import { feedbackFor, inputFeedback } from '../transports/addresses/feedback.js';
+import { mapMessage, type OscLookup } from '../transports/addresses/table.js';
+import { LogBudget, WindowBudget } from '../transports/budgets.js';
+import { SerialQueue } from '../transports/queue.js';
+import { refusal, send, type Dispatch } from '../transports/request.js';
+import type { FeedbackBus, Transport } from '../transports/transport.js';
 import { DirWatch } from '../util/dir-watch.js';
 import { LatencyRing } from '../util/latency-ring.js';
 import { MidiDevices } from './devices.js';
@@ -28,7 +30,7 @@ const PENDING_MAX = 256;
 /** Mappings left out that GET /midi lists (the log has every one). */
 const PROBLEMS_SHOWN = 64;
 
-export class MidiService {
+export class MidiService implements Transport {
   readonly devices: MidiDevices;
   private readonly mapper = new MidiMapper();
   private readonly counts = { received: 0, applied: 0, rejected: 0, malformed: 0, dropped: 0, feedbackSent: 0 };
@@ -47,8 +49,7 @@ export class MidiService {
   private learnedWritable = true;
   private reloading: Promise<void> = Promise.resolve();
   private learning: { spec: LearnSpec; done: (m: MidiMapping | null) => void } | null = null;
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
+  private readonly queue: SerialQueue;
   private readonly midiClock = new MidiClock();
   private watch: DirWatch | null = null;
   private readonly dir: string;
@@ -58,19 +59,15 @@ export class MidiService {
   constructor(
     private readonly config: MidiConfig,
     dataDir: string,
-    private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
+    private readonly dispatch: Dispatch,
     private readonly log: Logger,
     private readonly lookup: OscLookup,
   ) {
+    this.queue = new SerialQueue(PENDING_MAX, (err) => this.log.error({ err }, 'MIDI message failed'));
     this.dir = join(dataDir, 'midi');
     this.devices = new MidiDevices(config.ports, config.clock, (port, bytes) => this.receive(port, bytes), log);
     ({ mappings: this.configMappings, problems: this.configProblems } = checkMappings(config.mappings, 'config'));
     this.remap();
-  }
-
-  /** Feedback follows the state bus (which exists only once the route table does). */
-  follow(bus: StateBus): void {
-    bus.listen((topic, text) => this.feedback(topic, text));
   }
 
   /** Whether state changes are turned into feedback (the bus reads topics only while someone listens). */
@@ -82,7 +79,12 @@ export class MidiService {
     return this.sendsFeedback && this.mapper.list.some((m) => m.feedback === true && m.to.startsWith(`/vjd/${topic}/`));
   }
 
-  async start(): Promise<void> {
+  features(): string[] {
+    return this.config.enabled ? ['midi'] : [];
+  }
+
+  async start(bus: FeedbackBus): Promise<void> {
+    bus.listen((topic, text) => this.feedback(topic, text));
     if (!this.config.enabled) return;
     this.report(this.configProblems);
     const learned = await readLearned(this.dir);
@@ -217,18 +219,11 @@ export class MidiService {
   }
 
   private enqueue(messages: OscMessage[], arrived: number): void {
-    if (this.pending > PENDING_MAX) {
-      this.counts.dropped++;
-      return;
-    }
-    this.pending++;
-    this.queue = this.queue
-      .then(() => this.apply(messages))
-      .then(() => this.applyMs.add(performance.now() - arrived))
-      .catch((err: unknown) => this.log.error({ err }, 'MIDI message failed'))
-      .finally(() => {
-        this.pending--;
-      });
+    const queued = this.queue.push(async () => {
+      await this.apply(messages);
+      this.applyMs.add(performance.now() - arrived);
+    });
+    if (!queued) this.counts.dropped++;
   }
 
   private async apply(messages: OscMessage[]): Promise<void> {
@@ -244,9 +239,9 @@ export class MidiService {
   }
 
   private async post(path: string, body: unknown, what: string): Promise<void> {
-    const reply = await this.dispatch({ method: 'POST', path, body, trusted: true, awaitDurable: false });
-    if (reply.status < 300) this.counts.applied++;
-    else this.reject(what, `${reply.status} ${(reply.json as { message?: string } | undefined)?.message ?? ''}`.trim());
+    const why = refusal(await send(this.dispatch, path, body));
+    if (why === null) this.counts.applied++;
+    else this.reject(what, why);
   }
 
   /** MIDI clock as the tempo source: a changed tempo sets the BPM; start resyncs the bar. */
@@ -262,7 +257,7 @@ export class MidiService {
   }
 
   private enqueueRequest(path: string, body: unknown): void {
-    this.queue = this.queue.then(() => this.post(path, body, path)).catch(() => undefined);
+    this.queue.always(() => this.post(path, body, path));
   }
 
   private feedback(topic: string, text: string): void {

@@ -1,6 +1,6 @@
 // What a mapping may name as its target: an OSC address of vjd's table that takes control. Learn checks it on the
 // request, and mappings from the config and the mapping files are checked the same way when they are loaded.
-import { OSC_TABLE } from '../osc/table.js';
+import { OSC_TABLE } from '../transports/addresses/table.js';
 
 const PREFIX = '/vjd/';
 

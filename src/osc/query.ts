@@ -1,7 +1,7 @@
 // The OSCQuery description of the OSC address space (github.com/Vidvox/OSCQueryProposal): a JSON tree of nodes with
 // FULL_PATH, CONTENTS, TYPE, ACCESS (1 read = sent as feedback, 2 write, 3 both), VALUE, RANGE and DESCRIPTION,
 // so TouchOSC and Chataigne can discover the controls. Effect nodes follow the chain as it is now.
-import { OSC_TABLE } from './table.js';
+import { OSC_TABLE } from '../transports/addresses/table.js';
 
 export interface OscQueryNode {
   FULL_PATH: string;

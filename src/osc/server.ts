@@ -6,13 +6,15 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { OSC_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
-import type { NeutralReply, NeutralRequest } from '../http/dispatch.js';
-import type { StateBus } from '../events/bus.js';
-import { feedbackFor, inputFeedback, type OscMessage } from './addresses.js';
-import { mapMessage, type OscLookup } from './table.js';
-import { readPacket } from './wire.js';
 import { isLoopbackHost } from '../util/network.js';
-import { LogBudget, WindowBudget } from './budgets.js';
+import type { OscMessage } from '../transports/addresses/args.js';
+import { feedbackFor, inputFeedback } from '../transports/addresses/feedback.js';
+import { mapMessage, type OscLookup } from '../transports/addresses/table.js';
+import { LogBudget, WindowBudget } from '../transports/budgets.js';
+import { SerialQueue } from '../transports/queue.js';
+import { refusal, send, type Dispatch } from '../transports/request.js';
+import type { FeedbackBus, Transport } from '../transports/transport.js';
+import { readPacket } from './wire.js';
 
 const require = createRequire(import.meta.url);
 // osc.js ships CommonJS without types; only its packet writer is used (for feedback).
@@ -44,7 +46,7 @@ export interface OscStats {
 /** Backlog of packets waiting to be applied; past it a packet is dropped (and counted). */
 const PENDING_MAX = 256;
 
-export class OscServer {
+export class OscServer implements Transport {
   private socket: Socket | null = null;
   private lastSender: { address: string; port: number } | null = null;
   private readonly counts = { packets: 0, applied: 0, rejected: 0, dropped: 0, malformed: 0, replyDropped: 0 };
@@ -54,8 +56,7 @@ export class OscServer {
   /** Why OSC was moved to loopback while running (a reload that set an API key without osc.allowRemote); else null. */
   private restricted: string | null = null;
   private readonly settings: OscSettings;
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
+  private readonly queue: SerialQueue;
   /** When the levels last went out: they are sent at most OSC_LIMITS.audioFeedbackPerSecond times a second. */
   private audioSentAt = 0;
   /** Per chain position: the item (with inputs) last sent as feedback. */
@@ -63,13 +64,12 @@ export class OscServer {
 
   constructor(
     settings: OscSettings,
-    private readonly dispatch: (req: NeutralRequest) => Promise<NeutralReply>,
-    bus: StateBus,
+    private readonly dispatch: Dispatch,
     private readonly log: Logger,
     private readonly lookup: OscLookup,
   ) {
     this.settings = { ...settings };
-    bus.listen((topic, text) => this.feedback(topic, text));
+    this.queue = new SerialQueue(PENDING_MAX, (err) => this.log.error({ err }, 'OSC packet failed'));
   }
 
   /** Whether state changes are sent anywhere (the bus reads topics only while someone listens). */
@@ -95,8 +95,8 @@ export class OscServer {
     );
   }
 
-  get listening(): boolean {
-    return this.socket !== null;
+  features(): string[] {
+    return this.socket ? ['osc'] : [];
   }
 
   stats(): OscStats {
@@ -109,7 +109,12 @@ export class OscServer {
     };
   }
 
-  start(): Promise<void> {
+  start(bus: FeedbackBus): Promise<void> {
+    bus.listen((topic, text) => this.feedback(topic, text));
+    return this.bind();
+  }
+
+  private bind(): Promise<void> {
     if (!this.settings.enabled) return Promise.resolve();
     const family = this.settings.host.includes(':') ? 'udp6' : 'udp4';
     const socket = createSocket({ type: family, reuseAddr: false });
@@ -154,7 +159,7 @@ export class OscServer {
     this.socket = null;
     // The port is free again only once the old socket is closed.
     await new Promise<void>((resolve) => socket.close(() => resolve()));
-    await this.start();
+    await this.bind();
   }
 
   private receive(data: Buffer, from: { address: string; port: number }): void {
@@ -169,17 +174,7 @@ export class OscServer {
     const read = readPacket(data);
     if (!read.ok) return this.refuse(from, '(packet)', read.reason);
     // A flood must not queue without bound: packets beyond a small backlog are dropped (and counted).
-    if (this.pending > PENDING_MAX) {
-      this.counts.dropped++;
-      return;
-    }
-    this.pending++;
-    this.queue = this.queue
-      .then(() => this.apply(from, read.messages))
-      .catch((err: unknown) => this.log.error({ err }, 'OSC packet failed'))
-      .finally(() => {
-        this.pending--;
-      });
+    if (!this.queue.push(() => this.apply(from, read.messages))) this.counts.dropped++;
   }
 
   /** Messages of one packet (a bundle's in order), each one request through the dispatch; a failing one does not stop the rest. */
@@ -195,14 +190,13 @@ export class OscServer {
       // and returns to the previous one if the route refuses it: a stray packet cannot redirect it.
       const previous = this.lastSender;
       if (this.settings.replyToSender) this.lastSender = { address: from.address, port: from.port };
-      const reply = await this.dispatch({ method: 'POST', path: mapped.path, body: mapped.body, trusted: true, awaitDurable: false });
-      if (reply.status < 300) {
+      const why = refusal(await send(this.dispatch, mapped.path, mapped.body));
+      if (why === null) {
         this.counts.applied++;
         continue;
       }
       if (this.settings.replyToSender) this.lastSender = previous;
-      const body = reply.json as { message?: string } | undefined;
-      this.reject(from, msg.address, `${reply.status} ${body?.message ?? ''}`.trim());
+      this.reject(from, msg.address, why);
     }
   }
 

@@ -2,7 +2,7 @@
 // tags are checked as they are read, so a packet vjd cannot use (array tags, too many arguments, lying bundle sizes,
 // trailing bytes) costs a few comparisons and is refused before any value is built.
 import { OSC_LIMITS } from '../limits.js';
-import type { OscArg, OscMessage } from './addresses.js';
+import type { OscArg, OscMessage } from '../transports/addresses/args.js';
 
 export type ReadResult = { ok: true; messages: OscMessage[] } | { ok: false; reason: string };
 

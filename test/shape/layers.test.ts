@@ -1,6 +1,7 @@
 // The import layers docs/architecture.md promises, read from the source tree: workers/ and src/shared/ reach only into
 // src/shared/, src/util/ into nothing of vjd's own, routes, config and shared code never into src/app/, state and
-// sources never up into the layer stack, and no file imports itself through others.
+// sources never up into the layer stack, the desk transports never into the routes, and no file imports itself
+// through others.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdir, readFile } from 'node:fs/promises';
@@ -84,6 +85,15 @@ test('src/state/ and src/sources/ never import src/layers/', async () => {
   const all = [...(await edges('src/state')), ...(await edges('src/sources'))];
   assert.ok(all.length > 0);
   assert.equal(all.filter((e) => under(e.to, 'src/layers')).map(show), []);
+});
+
+// The desk transports reach the routes through the one dispatch only: what they read of the show is handed to them
+// (src/app/transport-lookups.ts), so a route module's schemas and handlers never become theirs.
+test('src/osc/, src/dmx/, src/midi/ and src/transports/ never import src/api/', async () => {
+  const dirs = ['src/osc', 'src/dmx', 'src/midi', 'src/transports'];
+  const all = (await Promise.all(dirs.map((d) => edges(d)))).flat();
+  assert.ok(all.length > 0);
+  assert.equal(all.filter((e) => under(e.to, 'src/api')).map(show), []);
 });
 
 /** The import cycles among `edges` (type imports count too: a cycle of types still ties the files together). */

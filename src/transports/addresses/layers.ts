@@ -1,6 +1,7 @@
 // The layer and scene entries of the OSC address table: a layer's opacity, blend mode, mute and selection by its
 // position (1 is the bottom), and scene recall by id or name.
-import { bad, flag, number, post, trigger, withString, type OscArg } from './addresses.js';
+import { bad, post } from '../request.js';
+import { flag, number, trigger, withString, type OscArg } from './args.js';
 import type { OscEntry } from './entry.js';
 
 const layerOf = (n: string | undefined): number => Number(n);

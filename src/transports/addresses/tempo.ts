@@ -1,6 +1,7 @@
 // The tempo and audio entries of the OSC address table: tap, BPM, resync, half/double and the audio input as
 // controls; the beat, the BPM and the levels as feedback (sent from the `tempo` and `audio` topics).
-import { bad, number, post, trigger, withString, type OscArg } from './addresses.js';
+import { bad, post } from '../request.js';
+import { number, trigger, withString, type OscArg } from './args.js';
 import type { OscEntry } from './entry.js';
 
 const feedback = (address: string, type: 'f' | 'i', does: string): OscEntry => ({

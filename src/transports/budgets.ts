@@ -1,5 +1,6 @@
-// Per-sender budgets for OSC: packets per second and log lines per window, each with a global ceiling and a bounded
-// sender table, so neither many packets nor many senders (or addresses) can buy unbounded work or log output.
+// Per-sender budgets of the desk transports: messages per second and log lines per window, each with a global
+// ceiling and a bounded sender table, so neither many packets nor many senders can buy unbounded work or log output.
+// OSC's limits came first and are the defaults every transport shares.
 import { OSC_LIMITS } from '../limits.js';
 
 /**
@@ -36,7 +37,7 @@ export class WindowBudget {
   }
 }
 
-/** Log lines for refused OSC input: one per sender per window, a few per window overall, and a count of the rest. */
+/** Log lines for refused input: one per sender per window, a few per window overall, and a count of the rest. */
 export class LogBudget {
   private readonly budget = new WindowBudget(OSC_LIMITS.logEveryMs, 1, OSC_LIMITS.logLinesPerWindow);
   private suppressed = 0;

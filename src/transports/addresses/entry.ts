@@ -1,6 +1,8 @@
 // What one row of the OSC address table is, and what its mapper may read of the show: a leaf the address table and
 // its per-area parts (tempo, modulation, transport, layers) all import, so none of them imports the table itself.
-import type { InputInfo, Mapped, OscArg } from './addresses.js';
+import type { InputInfo } from '../inputs.js';
+import type { Mapped } from '../request.js';
+import type { OscArg } from './args.js';
 
 /** What a mapper may read of the running show, synchronously, so each message is one request. */
 export interface OscLookup {

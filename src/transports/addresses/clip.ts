@@ -1,6 +1,7 @@
-// The transport entries of the OSC address table: play, pause, toggle, restart, seek and speed of the program's
+// The clip transport entries of the OSC address table: play, pause, toggle, restart, seek and speed of the program's
 // clip as controls; its position and the time remaining as feedback (sent from the `transport` topic).
-import { bad, number, post, trigger, type OscArg } from './addresses.js';
+import { bad, post } from '../request.js';
+import { number, trigger, type OscArg } from './args.js';
 import type { OscEntry } from './entry.js';
 
 const button = (address: string, route: string): OscEntry => ({

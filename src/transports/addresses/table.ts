@@ -1,10 +1,13 @@
 // The OSC address table: one entry per address with its argument types, what it does, how OSCQuery describes it and
-// its mapper (arguments → the one HTTP request it stands for). Dispatch, OSCQuery and the docs all read this table.
-import { bad, flag, inputValue, number, post, RELEASE, str, trigger, type Mapped, type OscMessage, withString } from './addresses.js';
-import { TEMPO_AUDIO_TABLE } from './tempo-table.js';
-import { MODULATION_TABLE } from './mod-table.js';
-import { TRANSPORT_TABLE } from './transport-table.js';
-import { LAYER_TABLE } from './layer-table.js';
+// its mapper (arguments → the one HTTP request it stands for). OSC, MIDI mappings (which name these addresses),
+// OSCQuery and the docs all read this table.
+import { inputValue, RELEASE } from '../inputs.js';
+import { bad, post, type Mapped } from '../request.js';
+import { flag, number, str, trigger, type OscMessage, withString } from './args.js';
+import { TEMPO_AUDIO_TABLE } from './tempo.js';
+import { MODULATION_TABLE } from './modulation.js';
+import { TRANSPORT_TABLE } from './clip.js';
+import { LAYER_TABLE } from './layers.js';
 import type { OscEntry, OscLookup } from './entry.js';
 
 export type { OscEntry, OscLookup } from './entry.js';

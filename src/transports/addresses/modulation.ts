@@ -1,6 +1,8 @@
 // The modulation entries of the OSC address table: an existing modulator's amount and rate per effect input, and
 // freeze. An address changes a modulator that exists; it never creates one (that needs a kind, a shape and more).
-import { bad, flag, number, post, str, type InputInfo, type Mapped } from './addresses.js';
+import type { InputInfo } from '../inputs.js';
+import { bad, post, type Mapped } from '../request.js';
+import { flag, number, str } from './args.js';
 import type { OscEntry, OscLookup } from './entry.js';
 
 /** Longest rate string taken from a packet: the longest beat division (`1/64d`) with room to spare. */
