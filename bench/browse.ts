@@ -4,6 +4,8 @@ import { Bench } from 'tinybench';
 import { cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { buildBrowseTree, type BrowseTree } from '../src/browse/tree.js';
+import { mediaFolders } from '../src/browse/folders.js';
+import { fileKind } from '../src/sources/kinds/file.js';
 import { listBrowse, listBrowseJson } from '../src/browse/listing.js';
 import { freezeSnapshot, mediaId, type MediaFile, type MediaFolder } from '../src/library/scan.js';
 
@@ -47,7 +49,7 @@ function mediaTree(nodes: number, folders: number): BrowseTree {
     }
   }
   const root = { name: 'media', path: rootPath, relPath: '', folders: sub, files, index: 0, exists: true };
-  return buildBrowseTree({ sources: [], presets: [], live: [], files: freezeSnapshot(1, [root]) });
+  return buildBrowseTree([{ ...mediaFolders(freezeSnapshot(1, [root])), ...fileKind.folder }]);
 }
 
 export async function browseBench(opts: { timeMs?: number } = {}): Promise<BrowseBenchRow[]> {

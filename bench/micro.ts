@@ -10,6 +10,8 @@ import { conditional } from '../src/http/dispatch.js';
 import { ROOT } from '../test/helpers/server.js';
 import { matchName } from '../src/shared/names.js';
 import { buildBrowseTree } from '../src/browse/tree.js';
+import { mediaFolders } from '../src/browse/folders.js';
+import { fileKind } from '../src/sources/kinds/file.js';
 import { freezeSnapshot, mediaId, type MediaFile } from '../src/library/scan.js';
 import { etagOf, shortHash } from '../src/thumbnails/params.js';
 import { etagMatches } from '../src/util/etag.js';
@@ -94,7 +96,7 @@ bench
     sink += matchName(NAMED, 'no such effect', NAME_KEYS) ? 1 : 0;
   })
   .add(`buildBrowseTree ${BROWSE_NODES} media files (10 folders)`, () => {
-    sink += buildBrowseTree({ sources: [], presets: [], live: [], files: snapshot }).nodeCount;
+    sink += buildBrowseTree([{ ...mediaFolders(snapshot), ...fileKind.folder }]).nodeCount;
   })
   .add('thumbnail etagOf', () => {
     sink += etagOf('current', 192, 108, 'jpg', `f1a2b3c.${(sink & 1023).toString(36)}`).length;

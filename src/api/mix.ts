@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { SourceManager } from '../sources/source-manager.js';
 import { MAX_DURATION_MS, type Mixer } from '../sources/mixer.js';
+import { kindsSelectedBy } from '../sources/kinds/index.js';
 import type { IsfDescriptor } from '../shared/isf-types.js';
 import type { Modulation } from '../modulation/service.js';
 import { modulationFields } from '../modulation/schemas.js';
@@ -129,7 +130,7 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
             'INVALID_REQUEST',
             `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`,
           );
-        const entry = d.sources.resolve(['generator', 'preset', 'live', 'file'], { id, name }, 'source');
+        const entry = d.sources.resolve(kindsSelectedBy('source'), { id, name }, 'source');
         const view = await m.cue(entry, started);
         // A modulated T-bar moves only once the renderer holds the mixer's transition (src/api/mix-modulate.ts). The
         // cue stands either way: a transition that cannot run leaves the T-bar at rest, as before.

@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { SourceManager } from '../sources/source-manager.js';
 import type { Mixer } from '../sources/mixer.js';
 import type { GeneratorParams } from '../sources/generator-params.js';
+import { kindsSelectedBy } from '../sources/kinds/index.js';
 import type { BrowseTree } from '../browse/tree.js';
 import type { ThumbnailService } from '../thumbnails/service.js';
 import type { PaletteLibrary } from '../palettes/library.js';
@@ -141,7 +142,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       stack: show.layers,
       max: show.maxLayers,
       blends: show.blends,
-      resolve: (q) => show.sources.resolve(['generator', 'preset', 'live', 'file'], { id: q, name: q }, 'source'),
+      resolve: (q) => show.sources.resolve(kindsSelectedBy('source'), { id: q, name: q }, 'source'),
     }),
     ...perLayer(
       effectsRoutes({ render: layerChain, catalog, ceiling, loadError }).filter((r) => !r.path.endsWith('/effects/available')),

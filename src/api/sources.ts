@@ -3,7 +3,8 @@ import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { SourceKind, SourceManager } from '../sources/source-manager.js';
+import type { SourceManager } from '../sources/source-manager.js';
+import { kindsSelectedBy, type Selector } from '../sources/kinds/index.js';
 import { MAX_DURATION_MS, type Mixer, type Transition } from '../sources/mixer.js';
 import { LoadErrorField, withLoadError } from './load-error-field.js';
 import type { TransportService } from '../transport/service.js';
@@ -111,13 +112,14 @@ export function sourcesRoutes(
   loadError?: GeneratorLoadError,
   clips?: Pick<TransportService, 'selectAt'>,
 ): RouteDef[] {
-  const select = (kinds: SourceKind[], label: string) => async (req: SelectRequest) => {
+  // The route's selector names the kinds it takes and is the `kind` of its 404.
+  const select = (by: Exclude<Selector, 'first-run'>) => async (req: SelectRequest) => {
     const started = Date.now();
     const id = usable(req.body.id);
     const name = usable(req.body.name);
     if (id === undefined && name === undefined)
       throw new ApiError('INVALID_REQUEST', `send a non-empty \`id\` or \`name\` string of 1 to ${LIMITS.selectIdMaxLength} characters`);
-    const entry = m.resolve(kinds, { id, name }, label);
+    const entry = m.resolve(kindsSelectedBy(by), { id, name }, by);
     const def = mix.defaults();
     const type = req.body.transition !== undefined ? mix.mixer.resolveTransition(req.body.transition) : def.type;
     // A transition named without a length lasts config `mix.durationMs`, or 1000 ms where that is 0 (a cut default).
@@ -212,7 +214,7 @@ export function sourcesRoutes(
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
       errors: [...SELECT_ERRORS, 'NOT_A_CLIP'],
-      handler: select(['generator', 'preset', 'live', 'file'], 'source'),
+      handler: select('source'),
     }),
     defineRoute({
       method: 'POST',
@@ -227,7 +229,7 @@ export function sourcesRoutes(
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
       errors: [...SELECT_ERRORS],
-      handler: select(['live'], 'live'),
+      handler: select('live'),
     }),
     defineRoute({
       method: 'POST',
@@ -242,7 +244,7 @@ export function sourcesRoutes(
       invalid: idOrNameInvalid,
       responses: { 200: { description: 'the new current source', schema: Selected } },
       errors: [...SELECT_ERRORS, 'NOT_A_CLIP'],
-      handler: select(['file'], 'file'),
+      handler: select('file'),
     }),
   ];
 }

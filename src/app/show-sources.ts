@@ -9,15 +9,16 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { ShowState, StateStore } from '../state/store.js';
 import type { RenderClient } from '../workers/render-client.js';
-import type { Catalog, CatalogSnapshot } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { startFirstRun } from '../sources/first-run.js';
 import { createLiveProviders, enumerateAll } from '../inputs/live-inputs.js';
 import type { LiveInput, LiveProvider } from '../inputs/providers.js';
-import { MediaLibrary, type MediaSnapshot } from '../library/media-library.js';
+import { MediaLibrary } from '../library/media-library.js';
 import { ensureDemoMedia } from '../library/demo-media.js';
-import type { SourceManager, SourceEntry } from '../sources/source-manager.js';
+import type { SourceManager } from '../sources/source-manager.js';
+import { browseRoots, restorePhase, sourceEntries } from '../sources/kinds/index.js';
 import type { LayerStack } from '../layers/stack.js';
-import { buildBrowseTree, liveItem, type BrowseItem, type BrowseTree } from '../browse/tree.js';
+import { buildBrowseTree, type BrowseTree } from '../browse/tree.js';
 import type { PaletteLibrary } from '../palettes/library.js';
 import type { LivePreviews } from '../thumbnails/live-previews.js';
 import { buildActions, type Action } from '../actions/registry.js';
@@ -109,25 +110,14 @@ export function sourceIndex(d: IndexDeps): SourceIndex {
   palettes.on('change', rebuildActions);
   sources.on('change', rebuildActions);
 
-  let tree: BrowseTree = buildBrowseTree({ sources: [], presets: [], live: [], files: library.snapshot() });
+  // Replaced by the first rebuild, which restoreSources runs before the port opens.
+  let tree: BrowseTree = buildBrowseTree([]);
   function rebuild(): void {
-    const cat = catalog.snapshot;
-    const media = library.snapshot();
-    const inputs = live.current();
-    const entries = sourceEntries(cat, inputs, media);
-    layers.setEntries(entries);
-    previews.retain(new Set(inputs.map((l) => l.id)));
+    const from = { catalog: catalog.snapshot, live: live.current(), providers: live.providers, media: library.snapshot() };
+    layers.setEntries(sourceEntries(from));
+    previews.retain(new Set(from.live.map((l) => l.id)));
     rebuildActions();
-    tree = buildBrowseTree({
-      sources: cat.generators.map((g) => sourceItem('sourceType', `source:${g.type}`, g.name)),
-      presets: cat.presets.map((p) => sourceItem('sourcePreset', p.id, p.name)),
-      live: live.providers.map((p) => ({
-        provider: p.type,
-        label: p.label,
-        items: inputs.filter((l) => l.provider === p.type && l.available).map(liveItem),
-      })),
-      files: media,
-    });
+    tree = buildBrowseTree(browseRoots(from));
   }
   return { rebuild, actions: () => actions, tree: () => tree };
 }
@@ -152,65 +142,27 @@ export async function restoreSources(d: RestoreDeps): Promise<void> {
   await d.live.refresh();
   d.rebuild();
   // The first scan of a big library probes every file (minutes for thousands); the port does not wait for it.
-  // A saved media file becomes current again when the scan has found it; other sources come back at once.
-  // Layer 1 keeps its source and mixer in the top-level fields of state.json (files from before layers load as it).
+  // A saved media file becomes current again when the scan has found it; other sources come back at once (each
+  // kind's restore phase). Layer 1 keeps its source and mixer in the top-level fields of state.json (files from
+  // before layers load as it).
   const base = layers.byId(1);
-  const savedIsFile = saved.currentSource?.kind === 'file';
-  if (base && !savedIsFile) await base.sources.restore(saved.currentSource);
-  const savedPreviewIsFile = saved.mix?.preview?.kind === 'file';
-  if (base && !savedPreviewIsFile) await base.mixer.restore(saved.mix);
+  const sourcePhase = restorePhase(saved.currentSource?.kind);
+  if (base && sourcePhase === 'start') await base.sources.restore(saved.currentSource);
+  const previewPhase = restorePhase(saved.mix?.preview?.kind);
+  if (base && previewPhase === 'start') await base.mixer.restore(saved.mix);
   await layers.restoreChains((chain, id) => render.restore(chain, Number.MAX_SAFE_INTEGER, id));
-  await layers.restoreSources(false);
+  await layers.restoreSources('start');
   if (state.firstRun && cfg.sources.firstRun !== null) await startFirstRun(layers.selected().sources, cfg.sources.firstRun, log);
   void library
     .start()
     .then(async () => {
       if (d.stopped()) return;
       d.rebuild();
-      if (base && savedIsFile) await base.sources.restore(saved.currentSource);
-      if (base && savedPreviewIsFile) await base.mixer.restore(saved.mix);
-      await layers.restoreSources(true);
+      if (base && sourcePhase === 'scan') await base.sources.restore(saved.currentSource);
+      if (base && previewPhase === 'scan') await base.mixer.restore(saved.mix);
+      await layers.restoreSources('scan');
     })
     .catch((err: Error) => log.error({ err: err.message }, 'media library did not start'));
-}
-
-function sourceItem(kind: 'sourceType' | 'sourcePreset', id: string, name: string): BrowseItem {
-  return {
-    kind,
-    id,
-    name,
-    thumbnailUrl: `/api/v1/thumbnails/source/${id}`,
-    activate: { method: 'POST', path: '/api/v1/sources/select', body: { id } },
-  };
-}
-
-function sourceEntries(cat: CatalogSnapshot, live: readonly LiveInput[], media: MediaSnapshot): SourceEntry[] {
-  const out: SourceEntry[] = [];
-  for (const g of cat.generators) {
-    out.push({
-      id: `source:${g.type}`,
-      name: g.name,
-      sourceKind: 'generator',
-      type: 'generator',
-      spec: { kind: 'generator', type: g.type, inputs: {} },
-    });
-  }
-  for (const p of cat.presets) {
-    out.push({
-      id: p.id,
-      name: p.name,
-      sourceKind: 'preset',
-      type: 'generator',
-      spec: { kind: 'generator', type: p.source, inputs: p.inputs },
-    });
-  }
-  for (const l of live) {
-    if (l.available) out.push({ id: l.id, name: l.name, sourceKind: 'live', type: 'live', spec: { kind: 'live', input: l } });
-  }
-  for (const f of media.files) {
-    out.push({ id: f.id, name: f.name, sourceKind: 'file', type: f.type, spec: { kind: 'file', path: f.path, still: f.type === 'image' } });
-  }
-  return out;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,9 +1,14 @@
-// The immutable browse tree (sources, presets, live inputs, media files) with per-folder node arrays precomputed for GET /browse.
+// The immutable browse tree with per-folder node arrays precomputed for GET /browse. Its root folders are the source
+// kinds' (src/sources/kinds/: sources, presets, live inputs, media files), in registry order.
 import { createHash } from 'node:crypto';
-import type { MediaFile, MediaFolder, MediaSnapshot } from '../library/media-library.js';
+import type { MediaFile } from '../library/media-library.js';
 import { liveBrowseId } from './live-id.js';
 
-export type BrowseItemKind = 'sourceType' | 'sourcePreset' | 'liveInput' | 'fileInput';
+/**
+ * `sourceType`, `sourcePreset`, `liveInput` or `fileInput`: each source kind names its own items. The pattern keeps
+ * them apart from `folder`, so a node's kind still tells folders from items.
+ */
+export type BrowseItemKind = `source${string}` | `${string}Input`;
 
 export interface BrowseActivate {
   method: 'POST';
@@ -17,16 +22,6 @@ export interface BrowseItem {
   name: string;
   thumbnailUrl: string;
   activate: BrowseActivate;
-}
-
-export interface BrowseInputs {
-  /** Source types, in the caller's order (kept). */
-  sources: BrowseItem[];
-  /** Source presets, in the caller's order (kept). */
-  presets: BrowseItem[];
-  /** One entry per live provider type (folder `/live/<slug of provider>`, named `label`); items in enumeration order. */
-  live: Array<{ provider: string; label: string; items: BrowseItem[] }>;
-  files: MediaSnapshot;
 }
 
 export interface FolderNode {
@@ -70,13 +65,6 @@ export interface BrowseTree {
   readonly nodeCount: number;
 }
 
-export const ROOT_FOLDERS = [
-  { slug: 'sources', name: 'Sources' },
-  { slug: 'presets', name: 'Presets' },
-  { slug: 'live', name: 'Live Inputs' },
-  { slug: 'files', name: 'Media Files' },
-] as const;
-
 export function folderId(browsePath: string): string {
   return `folder:${createHash('sha256').update(browsePath).digest('hex').slice(0, 16)}`;
 }
@@ -88,6 +76,17 @@ export function slugify(name: string): string {
     .replace(/[^a-z0-9_]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return s === '' ? 'item' : s;
+}
+
+/** A generator (`sourceType`) or source preset (`sourcePreset`): drawn off-screen for its thumbnail. */
+export function sourceItem(kind: 'sourceType' | 'sourcePreset', id: string, name: string): BrowseItem {
+  return {
+    kind,
+    id,
+    name,
+    thumbnailUrl: `/api/v1/thumbnails/source/${id}`,
+    activate: { method: 'POST', path: '/api/v1/sources/select', body: { id } },
+  };
 }
 
 export function fileItem(file: MediaFile): BrowseItem {
@@ -111,11 +110,11 @@ export function liveItem(device: { id: string; name: string }): BrowseItem {
 }
 
 /** A folder before paths are assigned. `tie` breaks slug collisions and name ties (media: absolute path). */
-interface Draft {
+export interface FolderDraft {
   name: string;
   tie: string;
   slug?: string;
-  folders: Draft[];
+  folders: FolderDraft[];
   items: BrowseItem[];
   /** Items in the caller's order instead of by name. */
   keepOrder: boolean;
@@ -130,9 +129,9 @@ const byName = (a: { name: string; tie: string }, b: { name: string; tie: string
 };
 
 /** Sibling slugs made unique: colliding siblings sorted by name then tie; the 2nd gets `-2`, the 3rd `-3`, … */
-function assignSlugs(siblings: Draft[]): Map<Draft, string> {
-  const out = new Map<Draft, string>();
-  const groups = new Map<string, Draft[]>();
+function assignSlugs(siblings: FolderDraft[]): Map<FolderDraft, string> {
+  const out = new Map<FolderDraft, string>();
+  const groups = new Map<string, FolderDraft[]>();
   for (const d of siblings) {
     const s = d.slug ?? slugify(d.name);
     groups.set(s, [...(groups.get(s) ?? []), d]);
@@ -152,16 +151,6 @@ function assignSlugs(siblings: Draft[]): Map<Draft, string> {
   return out;
 }
 
-function mediaDraft(name: string, tie: string, folder: MediaFolder): Draft {
-  return {
-    name,
-    tie,
-    folders: folder.folders.map((f) => mediaDraft(f.name, f.path, f)),
-    items: folder.files.map(fileItem),
-    keepOrder: false,
-  };
-}
-
 function itemNode(item: BrowseItem): ItemNode {
   const activate = Object.freeze({
     method: item.activate.method,
@@ -171,53 +160,16 @@ function itemNode(item: BrowseItem): ItemNode {
   return Object.freeze({ kind: item.kind, id: item.id, name: item.name, activeState: false, thumbnailUrl: item.thumbnailUrl, activate });
 }
 
-export function buildBrowseTree(inputs: BrowseInputs): BrowseTree {
+/** The tree over `roots` (each with its slug), which keep their order. */
+export function buildBrowseTree(roots: readonly FolderDraft[]): BrowseTree {
   const folders = new Map<string, TreeFolder>();
   let nodeCount = 0;
-
-  const roots = inputs.files.roots;
-  const filesDraft: Draft =
-    roots.length === 1 && roots[0] !== undefined
-      ? { ...mediaDraft('', roots[0].path, roots[0]), name: ROOT_FOLDERS[3].name, slug: 'files' }
-      : {
-          name: ROOT_FOLDERS[3].name,
-          tie: '',
-          slug: 'files',
-          folders: roots.map((r) => mediaDraft(r.name, r.path, r)),
-          items: [],
-          keepOrder: false,
-        };
-  const top: Draft = {
-    name: '',
-    tie: '',
-    keepOrder: true,
-    items: [],
-    folders: [
-      { name: ROOT_FOLDERS[0].name, tie: '', slug: 'sources', folders: [], items: inputs.sources, keepOrder: true },
-      { name: ROOT_FOLDERS[1].name, tie: '', slug: 'presets', folders: [], items: inputs.presets, keepOrder: true },
-      {
-        name: ROOT_FOLDERS[2].name,
-        tie: '',
-        slug: 'live',
-        keepOrder: true,
-        items: [],
-        folders: inputs.live.map((p) => ({
-          name: p.label,
-          tie: p.provider,
-          slug: slugify(p.provider),
-          folders: [],
-          items: p.items,
-          keepOrder: true,
-        })),
-      },
-      filesDraft,
-    ],
-  };
+  const top: FolderDraft = { name: '', tie: '', keepOrder: true, items: [], folders: [...roots] };
 
   /** Registers the folder and its subtree; returns its visible child count (0: hidden in its parent). */
-  const finish = (d: Draft, browsePath: string, parentPath: string | null): { folder: TreeFolder; visible: number } => {
+  const finish = (d: FolderDraft, browsePath: string, parentPath: string | null): { folder: TreeFolder; visible: number } => {
     const slugs = assignSlugs(d.folders);
-    // The four roots keep their fixed order; every other folder lists subfolders by name.
+    // The roots keep the source kinds' order; every other folder lists subfolders by name.
     const ordered = parentPath === null ? d.folders : [...d.folders].sort(byName);
     const nodes: BrowseNode[] = [];
     const subfolders: (TreeFolder | null)[] = [];

@@ -11,6 +11,7 @@ import type { LayerWire } from '../shared/protocol/render.js';
 import type { BusSaved, BusStore, ChainEntry, LayerSaved, StateStore } from '../state/store.js';
 import type { Logger } from '../log.js';
 import { SourceManager, type SourceEntry } from '../sources/source-manager.js';
+import { restorePhase, type RestorePhase } from '../sources/kinds/index.js';
 import { Mixer, type Transition } from '../sources/mixer.js';
 import { ApiError } from '../errors.js';
 import { LayerRender, layerReaders } from '../workers/layer-render.js';
@@ -102,16 +103,16 @@ export class LayerStack extends EventEmitter {
   }
 
   /**
-   * Saved sources and previews of the layers above layer 1 (whose own are in the top-level fields): media files
-   * once the library scan found them (`files`), the others at start.
+   * Saved sources and previews of the layers above layer 1 (whose own are in the top-level fields) that come back
+   * in `phase`: media files once the library scan found them, the others at start.
    */
-  async restoreSources(files: boolean): Promise<void> {
+  async restoreSources(phase: RestorePhase): Promise<void> {
     const saved = this.d.state.peek().layers?.list ?? [];
     for (const l of this.list) {
       const s = saved.find((x) => x.id === l.id);
       if (!s || l.id === 1) continue;
-      if ((s.currentSource?.kind === 'file') === files) await l.sources.restore(s.currentSource ?? null);
-      if ((s.mix?.preview?.kind === 'file') === files) await l.mixer.restore(s.mix);
+      if (restorePhase(s.currentSource?.kind) === phase) await l.sources.restore(s.currentSource ?? null);
+      if (restorePhase(s.mix?.preview?.kind) === phase) await l.mixer.restore(s.mix);
     }
   }
 

@@ -2,12 +2,13 @@
 // once instead of staying black until an operator selects something; every later start restores what was saved.
 import type { Logger } from '../log.js';
 import type { SourceManager } from './source-manager.js';
+import { kindsSelectedBy } from './kinds/index.js';
 
 /** Selects `query` (config `sources.firstRun`: an id or name among generators and presets); never throws. */
 export async function startFirstRun(sources: SourceManager, query: string, log: Logger): Promise<void> {
   let entry;
   try {
-    entry = sources.resolve(['generator', 'preset'], { id: query, name: query }, 'source');
+    entry = sources.resolve(kindsSelectedBy('first-run'), { id: query, name: query }, 'source');
   } catch {
     log.warn({ firstRun: query }, 'sources.firstRun names no installed generator or preset; the program starts empty');
     return;

@@ -5,6 +5,7 @@ import type { IsfDescriptor } from '../shared/isf-types.js';
 import { applyValues, firedEvents, inputStates, persistable, type InputState } from '../shared/param-values.js';
 import { ApiError } from '../errors.js';
 import type { CurrentSource, SourceEntry } from './source-manager.js';
+import { sourceKindOf } from './kinds/index.js';
 
 export interface GeneratorParamsDeps {
   currentSource(): CurrentSource;
@@ -63,9 +64,7 @@ export class GeneratorParams {
     const desc = spec?.kind === 'generator' ? this.d.generators().find((g) => g.type === spec.type) : undefined;
     if (!entry || !desc || spec?.kind !== 'generator') {
       const what =
-        c.sourceKind === 'none'
-          ? 'no source is selected'
-          : `the program source "${c.name}" is a ${c.sourceKind === 'live' ? 'live input' : c.sourceKind === 'file' ? 'media file' : 'source without a generator'}`;
+        c.sourceKind === 'none' ? 'no source is selected' : `the program source "${c.name}" is ${sourceKindOf(c.sourceKind).notAGenerator}`;
       throw new ApiError('NOT_A_GENERATOR', `${what}; only generators and source presets have parameters`);
     }
     if (key !== this.key) this.reset(key);

@@ -7,31 +7,19 @@ import { EventEmitter } from 'node:events';
 import type { SourceResult } from '../workers/render-client.js';
 import type { LayerRender } from '../workers/layer-render.js';
 import type { ReaderPool, ReaderRole } from '../inputs/reader-pool.js';
-import type { LiveInput } from '../inputs/providers.js';
-import type { IngestInput, SourceSpec } from '../shared/messages.js';
+import type { SourceSpec } from '../shared/messages.js';
 import { matchName } from '../shared/names.js';
-import { deviceIdOf, liveBrowseId } from '../browse/live-id.js';
+import { deviceIdOf } from '../browse/live-id.js';
 import { ApiError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { BusStore } from '../state/store.js';
 import type { Logger } from '../log.js';
+import { sourceKindOf, type EntrySpec, type SourceEntry, type SourceKind } from './kinds/index.js';
+
+export type { SourceEntry, SourceKind };
 
 /** Spec: a selection answers within this budget or 504 ACTIVATION_TIMEOUT. */
 const ACTIVATION_MS = LIMITS.activationTimeoutMs;
-
-export type SourceKind = 'generator' | 'preset' | 'live' | 'file';
-
-export interface SourceEntry {
-  id: string;
-  name: string;
-  sourceKind: SourceKind;
-  /** `live`, `video`, `image` or `generator` (presets are generators with saved inputs). */
-  type: string;
-  spec:
-    | { kind: 'generator'; type: string; inputs: Record<string, unknown> }
-    | { kind: 'live'; input: LiveInput }
-    | { kind: 'file'; path: string; still: boolean };
-}
 
 export interface CurrentSource {
   id: string;
@@ -92,7 +80,7 @@ export class SourceManager extends EventEmitter {
   activeItemId(): string | null {
     const c = this.current;
     if (!c) return null;
-    return c.sourceKind === 'live' ? liveBrowseId(c.id) : c.id;
+    return sourceKindOf(c.sourceKind).browseId?.(c.id) ?? c.id;
   }
 
   /** Resolves a selection among `kinds` (id first, then flexible name) or throws 404 ITEM_NOT_FOUND. */
@@ -220,9 +208,8 @@ export class SourceManager extends EventEmitter {
   async specFor(entry: SourceEntry, key: string, role: ReaderRole): Promise<SourceSpec> {
     const s = entry.spec;
     if (s.kind === 'generator') return { kind: 'generator', type: s.type, inputs: s.inputs };
-    const r = readerOf(entry)!;
-    const ring = await this.readers.acquire(key, r.input, r.live, role);
-    return { kind: 'ring', ring, live: r.live };
+    const ring = await this.readers.acquire(key, s.input, s.live, role);
+    return { kind: 'ring', ring, live: s.live };
   }
 
   private switched(key: string): void {
@@ -271,17 +258,11 @@ export class SourceManager extends EventEmitter {
   }
 }
 
-export interface ReaderSpec {
-  input: IngestInput;
-  live: boolean;
-}
+export type ReaderSpec = Extract<EntrySpec, { kind: 'reader' }>;
 
 /** What an entry's reader reads; null for generators and presets (drawn by the render worker itself). */
 export function readerOf(e: SourceEntry): ReaderSpec | null {
-  const s = e.spec;
-  if (s.kind === 'live') return { input: s.input.input, live: true };
-  if (s.kind === 'file') return { input: { kind: 'file', path: s.path, still: s.still }, live: false };
-  return null;
+  return e.spec.kind === 'reader' ? e.spec : null;
 }
 
 /** 500 SOURCE_LOAD_FAILED: the generator's shader does not load or compile (`message` names its file and line). */

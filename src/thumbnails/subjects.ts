@@ -7,6 +7,7 @@ import type { PaletteLibrary } from '../palettes/library.js';
 import { notFound } from '../errors.js';
 import { matchName } from '../shared/names.js';
 import { deviceIdOf } from '../browse/live-id.js';
+import { sourceEntries, type SourceEntry } from '../sources/kinds/index.js';
 import { shortHash } from './params.js';
 import { GENERATOR_THUMB_TIME, type GeneratorThumbSource, type ThumbnailDeps } from './service.js';
 
@@ -58,19 +59,24 @@ export function thumbnailSubjects(s: SubjectSources): Subjects {
       return p ? { id: p.id, colors: p.colors, version: p.version, digest: p.digest } : undefined;
     },
     notFound: (kind, requested) => {
-      const cat = s.catalog.snapshot;
       const pool =
         kind === 'media'
           ? s.library.snapshot().files.map((f) => f.id)
           : kind === 'palette'
             ? s.palettes.list().map((p) => p.id)
-            : [...cat.generators.map((g) => `source:${g.type}`), ...cat.presets.map((p) => p.id)];
+            : drawnOffScreen(s).map((e) => e.id);
       return notFound(kind, requested, pool);
     },
   };
 }
 
-/** Generators and presets as thumbnail subjects with their image hash, rebuilt once per catalog snapshot. */
+/** The entries of the source kinds the `source` route draws off-screen (generators and presets), in list order. */
+function drawnOffScreen(s: SubjectSources): SourceEntry[] {
+  const from = { catalog: s.catalog.snapshot, live: s.live(), media: s.library.snapshot() };
+  return sourceEntries(from, (k) => k.thumbnail === 'source');
+}
+
+/** Generators and presets as thumbnail subjects with their image hash, rebuilt once per catalog snapshot (they are built from it). */
 function generatorTable(s: SubjectSources): () => Map<string, GeneratorEntry> {
   let built: { version: number; table: Map<string, GeneratorEntry> } | null = null;
   return () => {
@@ -80,11 +86,11 @@ function generatorTable(s: SubjectSources): () => Map<string, GeneratorEntry> {
     const { width, height } = s.renderSize;
     const sig = (fragment: string, inputs: Record<string, unknown>) =>
       shortHash(fragment, JSON.stringify(inputs), width, height, GENERATOR_THUMB_TIME);
-    for (const g of cat.generators)
-      table.set(`source:${g.type}`, { type: g.type, inputs: {}, name: g.name, signature: sig(g.fragment, {}) });
-    for (const p of cat.presets) {
-      const g = cat.generators.find((d) => d.type === p.source);
-      if (g) table.set(p.id, { type: g.type, inputs: p.inputs, name: p.name, signature: sig(g.fragment, p.inputs) });
+    const byType = new Map(cat.generators.map((g) => [g.type, g]));
+    for (const { id, name, spec } of drawnOffScreen(s)) {
+      const g = spec.kind === 'generator' ? byType.get(spec.type) : undefined;
+      if (g && spec.kind === 'generator')
+        table.set(id, { type: g.type, inputs: spec.inputs, name, signature: sig(g.fragment, spec.inputs) });
     }
     built = { version: cat.version, table };
     return table;

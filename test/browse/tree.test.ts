@@ -8,13 +8,15 @@ import {
   folderId,
   liveItem,
   slugify,
-  type BrowseInputs,
   type BrowseItem,
   type BrowseNode,
+  type BrowseTree,
   type FolderNode,
 } from '../../src/browse/tree.js';
+import { listFolder, mediaFolders, providerFolders, type FolderContent } from '../../src/browse/folders.js';
+import { SOURCE_KIND_LIST, type SourceKind } from '../../src/sources/kinds/index.js';
 import { listBrowse, listBrowseJson } from '../../src/browse/listing.js';
-import { freezeSnapshot, mediaId, type MediaFile, type MediaFolder, type MediaRoot } from '../../src/library/scan.js';
+import { freezeSnapshot, mediaId, type MediaFile, type MediaFolder, type MediaRoot, type MediaSnapshot } from '../../src/library/scan.js';
 
 type Spec = { [name: string]: Spec | 'video' | 'image' };
 
@@ -56,6 +58,25 @@ const source = (id: string, name: string): BrowseItem => ({
   activate: { method: 'POST', path: '/api/v1/sources/select', body: { name } },
 });
 
+interface BrowseInputs {
+  sources: BrowseItem[];
+  presets: BrowseItem[];
+  live: Array<{ provider: string; label: string; items: BrowseItem[] }>;
+  files: MediaSnapshot;
+}
+
+/** The tree over the source kinds' root folders (registry order), filled with these items. */
+function treeOf(i: BrowseInputs): BrowseTree {
+  const content: Partial<Record<SourceKind, FolderContent>> = {
+    generator: listFolder(i.sources),
+    preset: listFolder(i.presets),
+    live: providerFolders(i.live),
+    file: mediaFolders(i.files),
+  };
+  // A kind these tests do not fill gets an empty root (hidden at /).
+  return buildBrowseTree(SOURCE_KIND_LIST.map((k) => ({ ...(content[k.kind] ?? listFolder([])), ...k.folder })));
+}
+
 function inputs(over: Partial<BrowseInputs> = {}): BrowseInputs {
   return {
     sources: [source('source:zeta', 'Zeta'), source('source:alpha', 'Alpha')],
@@ -92,7 +113,7 @@ const folder = (nodes: readonly BrowseNode[], name: string): FolderNode => {
 };
 
 test('roots in order; empty roots omitted from / but addressable', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const r = listBrowse(tree, undefined, undefined, null);
   assert.equal(r.path, '/');
   assert.is(r.parentPath, null);
@@ -103,7 +124,7 @@ test('roots in order; empty roots omitted from / but addressable', () => {
   assert.is(r.count, 3);
   const presets = listBrowse(tree, '/presets', undefined, null);
   assert.equal(presets, { path: '/presets', parentPath: '/', count: 0, items: [] });
-  const empty = buildBrowseTree({ sources: [], presets: [], live: [], files: freezeSnapshot(1, []) });
+  const empty = treeOf({ sources: [], presets: [], live: [], files: freezeSnapshot(1, []) });
   assert.equal(listBrowse(empty, '/', '3', null).items, []);
   for (const p of ['/sources', '/presets', '/live', '/files']) assert.is(listBrowse(empty, p, '1', null).count, 0);
   assert.is(
@@ -113,7 +134,7 @@ test('roots in order; empty roots omitted from / but addressable', () => {
 });
 
 test('live provider folders: empty provider hidden but addressable; enumeration order kept', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const live = listBrowse(tree, '/live', '1', null);
   assert.equal(
     live.items.map((n) => (n as FolderNode).browsePath),
@@ -135,7 +156,7 @@ test('live provider folders: empty provider hidden but addressable; enumeration 
 });
 
 test('sources keep caller order; files sort folders first, then items, case-insensitive', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   assert.equal(names(listBrowse(tree, '/sources', '1', null).items), ['Zeta', 'Alpha']);
   const files = listBrowse(tree, '/files', '1', null);
   assert.equal(names(files.items), ['Loops', 'c']); // Empty (only an empty subfolder) is hidden
@@ -154,7 +175,7 @@ test('sources keep caller order; files sort folders first, then items, case-inse
 });
 
 test('childCount counts visible children only; empty media folders addressable', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const files = listBrowse(tree, '/files', '1', null);
   assert.is(folder(files.items, 'Loops').childCount, 3);
   assert.is(folder(listBrowse(tree, '/', '1', null).items, 'Media Files').childCount, 2);
@@ -168,8 +189,8 @@ test('childCount counts visible children only; empty media folders addressable',
 });
 
 test('folder ids are stable and derived from browsePath', () => {
-  const a = listBrowse(buildBrowseTree(inputs()), '/files', '1', null);
-  const b = listBrowse(buildBrowseTree(inputs({ sources: [] })), '/files', '1', null);
+  const a = listBrowse(treeOf(inputs()), '/files', '1', null);
+  const b = listBrowse(treeOf(inputs({ sources: [] })), '/files', '1', null);
   const la = folder(a.items, 'Loops');
   assert.is(la.id, folder(b.items, 'Loops').id);
   assert.is(la.id, folderId('/files/loops'));
@@ -191,7 +212,7 @@ test('slugs: lower-case, other runs to -, trimmed, empty → item; sibling colli
       '!!!': { '5.png': 'image' },
     }),
   ]);
-  const tree = buildBrowseTree({ sources: [], presets: [], live: [], files });
+  const tree = treeOf({ sources: [], presets: [], live: [], files });
   const listed = listBrowse(tree, '/files', '1', null).items.map((n) => [n.name, (n as FolderNode).browsePath]);
   // Name order is case-insensitive, ties broken by the exact name: 'A B' < 'a b' < 'a-b'.
   assert.equal(listed, [
@@ -210,7 +231,7 @@ test('several media roots: one folder per root named after its base name', () =>
     root('/b/media', 1, { 'y.mp4': 'video' }),
     root('/c/empty', 2, {}),
   ]);
-  const tree = buildBrowseTree({ sources: [], presets: [], live: [], files });
+  const tree = treeOf({ sources: [], presets: [], live: [], files });
   const r = listBrowse(tree, '/files', '1', null);
   assert.equal(
     r.items.map((n) => (n as FolderNode).browsePath),
@@ -221,7 +242,7 @@ test('several media roots: one folder per root named after its base name', () =>
 });
 
 test('depth 1/2/3 shapes; children equal a direct request', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const d1 = listBrowse(tree, '/', '1', null);
   assert.ok(d1.items.every((n) => !('children' in n)));
   const d2 = listBrowse(tree, '/', '2', null);
@@ -241,7 +262,7 @@ test('depth 1/2/3 shapes; children equal a direct request', () => {
 });
 
 test('activeState on at most one item, by browse node id', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const count = (nodes: readonly BrowseNode[]): number =>
     nodes.reduce((n, x) => n + (x.activeState ? 1 : 0) + (x.kind === 'folder' ? count(x.children ?? []) : 0), 0);
   const deep = mediaId('/m', 'Loops/Deep/x.png');
@@ -254,7 +275,7 @@ test('activeState on at most one item, by browse node id', () => {
   );
   assert.is(count(listBrowse(tree, '/live/test', '1', 'bars').items), 0); // a bare device id is not a node id
   assert.is(count(listBrowse(tree, '/', '3', 'liveInput:bars').items), 1);
-  const dup = buildBrowseTree(inputs({ presets: [source('source:alpha', 'Alpha again')] }));
+  const dup = treeOf(inputs({ presets: [source('source:alpha', 'Alpha again')] }));
   assert.is(count(listBrowse(dup, '/', '2', 'source:alpha').items), 1);
   // Shared precomputed nodes are not mutated by marking.
   assert.is(count(listBrowse(tree, '/live/test', '1', null).items), 0);
@@ -270,7 +291,7 @@ test('activeState on at most one item, by browse node id', () => {
 });
 
 test('parentPath, case-insensitive paths, trailing slash', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   assert.is(listBrowse(tree, '/files/loops/deep', '1', null).parentPath, '/files/loops');
   assert.is(listBrowse(tree, '/sources', '1', null).parentPath, '/');
   assert.is(listBrowse(tree, '/FILES/Loops/', '1', null).path, '/files/loops');
@@ -295,7 +316,7 @@ test('parentPath, case-insensitive paths, trailing slash', () => {
 });
 
 test('INVALID_PATH: length and characters; checked before depth and lookup', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const max = `/${'a'.repeat(511)}`;
   assert.is(
     errCode(() => listBrowse(tree, max, '1', null)),
@@ -322,7 +343,7 @@ test('INVALID_PATH: length and characters; checked before depth and lookup', () 
 });
 
 test('INVALID_DEPTH: only 1, 2, 3 as plain text', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   for (const bad of ['1.5', 'abc', '0', '4', '', '01', '+2', ' 2', '2.0', '-1', '1e0'])
     assert.is(
       errCode(() => listBrowse(tree, '/', bad, null)),
@@ -333,7 +354,7 @@ test('INVALID_DEPTH: only 1, 2, 3 as plain text', () => {
 });
 
 test('the tree is immutable', () => {
-  const tree = buildBrowseTree(inputs());
+  const tree = treeOf(inputs());
   const items = listBrowse(tree, '/live/test', '1', null).items;
   assert.throws(() => {
     (items as BrowseNode[]).push(items[0] as BrowseNode);
@@ -353,8 +374,8 @@ test('5000-node listing is fast (timed, reported)', () => {
     nested[`Folder ${f}`] = sub;
   }
   const t0 = performance.now();
-  const flat = buildBrowseTree({ sources: [], presets: [], live: [], files: freezeSnapshot(1, [root('/flat', 0, spec)]) });
-  const tree2 = buildBrowseTree({ sources: [], presets: [], live: [], files: freezeSnapshot(1, [root('/nested', 0, nested)]) });
+  const flat = treeOf({ sources: [], presets: [], live: [], files: freezeSnapshot(1, [root('/flat', 0, spec)]) });
+  const tree2 = treeOf({ sources: [], presets: [], live: [], files: freezeSnapshot(1, [root('/nested', 0, nested)]) });
   const build = performance.now() - t0;
   const time = (fn: () => unknown): number => {
     const s = performance.now();
