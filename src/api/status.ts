@@ -163,6 +163,9 @@ export const StatusBody = Type.Object({
         { description: 'where output thumbnails came from' },
       ),
       renderJobs: Type.Integer({ description: "jobs handed to the render worker's thumbnail stage (every subject)" }),
+      refreshesHeld: Type.Integer({
+        description: 'program and layer thumbnail requests answered with an earlier frame because the pipeline was short',
+      }),
       queue: Type.Object(
         {
           depth: Type.Integer({ description: 'queued plus running jobs' }),

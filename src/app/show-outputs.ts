@@ -22,6 +22,7 @@ import { OutputService } from '../outputs/service.js';
 import { Recordings } from '../outputs/recordings.js';
 import { PreviewHub } from '../outputs/preview.js';
 import { OutputKinds } from '../outputs/kinds.js';
+import { RefreshPace } from '../thumbnails/refresh-pace.js';
 import { EncoderProbe } from '../outputs/encoder-probe.js';
 import { IMAGE_CACHE_LIMITS, LIMITS } from '../limits.js';
 import { PressureMeter } from './pipeline-pressure.js';
@@ -46,6 +47,8 @@ export interface ShowThumbnails {
   /** Set by the output service when it installs the program ring. */
   programSource: ProgramSource;
   thumbnails: ThumbnailService;
+  /** Follows the pressure meter once the outputs start. */
+  pace: RefreshPace;
 }
 
 export function wireThumbnails(d: ThumbnailsDeps): ShowThumbnails {
@@ -59,7 +62,9 @@ export function wireThumbnails(d: ThumbnailsDeps): ShowThumbnails {
   });
   const renderSize = { width: cfg.render.width, height: cfg.render.height };
   const programSource = new ProgramSource(LIMITS.thumbnails.readbackTimeoutMs);
+  const pace = new RefreshPace(cfg.render.fps);
   const thumbnails = new ThumbnailService({
+    pace,
     programRing: () => programSource.usable(),
     render,
     encoder,
@@ -68,7 +73,7 @@ export function wireThumbnails(d: ThumbnailsDeps): ShowThumbnails {
     renderSize,
     ...thumbnailSubjects({ live: () => d.live.current(), catalog: d.catalog, library: d.library, palettes: d.palettes, renderSize }),
   });
-  return { previews, encoder, programSource, thumbnails };
+  return { previews, encoder, programSource, thumbnails, pace };
 }
 
 export interface OutputsDeps {
@@ -77,6 +82,7 @@ export interface OutputsDeps {
   render: RenderClient;
   programSource: ProgramSource;
   encoder: EncodePool;
+  pace: RefreshPace;
   log: Logger;
 }
 
@@ -105,7 +111,14 @@ export async function startOutputs(d: OutputsDeps): Promise<ShowOutputs> {
     (p) => render.pressure(p),
   );
   pressure.start();
-  const outputs = new OutputService({
+  d.pace.follow(() => pressure.short());
+  // Created first so the encoder probe shares its ffmpeg listing; it asks the service for displays only once started.
+  const kinds: OutputKinds = new OutputKinds({
+    ffmpeg: 'ffmpeg',
+    displays: (): string[] => service.displays(),
+    sysfsDir: cfg.live.v4l2.sysfsDir,
+  });
+  const service: OutputService = new OutputService({
     configured: cfg.outputs,
     render: {
       ...cfg.render,
@@ -118,21 +131,20 @@ export async function startOutputs(d: OutputsDeps): Promise<ShowOutputs> {
     recordingsDir: loaded.paths.recordingsDir,
     shareRecordings: cfg.recordings.shareEncoder,
     client: outputClient,
-    encoders: new EncoderProbe({ ffmpeg: 'ffmpeg' }),
+    encoders: new EncoderProbe({ ffmpeg: 'ffmpeg', listing: async (): Promise<string> => (await kinds.listings()).encoders }),
     log,
   });
-  await outputs.start();
-  const kinds = new OutputKinds({ ffmpeg: 'ffmpeg', displays: () => outputs.displays(), sysfsDir: cfg.live.v4l2.sysfsDir });
+  await service.start();
   await kinds.start();
   if (!kinds.list().includes('stream')) log.warn({}, 'ffmpeg has no libx264 encoder: streams and recordings cannot run');
-  const recordings = new Recordings({ dir: outputs.recordingsDir, active: () => outputs.activeRecordings() });
+  const recordings = new Recordings({ dir: service.recordingsDir, active: () => service.activeRecordings() });
   const preview = new PreviewHub({
     encoder: d.encoder,
     ring: () => outputClient.ring,
     render: cfg.render,
-    setActive: (on) => outputs.setPreviewing(on),
+    setActive: (on) => service.setPreviewing(on),
     short: () => pressure.short(),
     log,
   });
-  return { outputClient, pressure, outputs, kinds, recordings, preview };
+  return { outputClient, pressure, outputs: service, kinds, recordings, preview };
 }

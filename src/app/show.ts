@@ -116,7 +116,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     rebuild();
   });
 
-  const { previews, encoder, programSource, thumbnails } = wireThumbnails({
+  const { previews, encoder, programSource, thumbnails, pace } = wireThumbnails({
     loaded,
     cfg,
     render,
@@ -138,6 +138,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     render,
     programSource,
     encoder,
+    pace,
     log,
   });
   const { audio, tempo } = wireAudio({ cfg, client: audioSide, readers, sources, state, log });

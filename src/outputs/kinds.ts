@@ -16,21 +16,26 @@ function ffmpegList(ffmpeg: string, flag: string): Promise<string> {
   });
 }
 
-/** What the ffmpeg build can do, whatever is attached. */
-export async function detectOutputKinds(ffmpeg: string): Promise<OutputKind[]> {
-  const [encoders, devices] = await Promise.all([ffmpegList(ffmpeg, '-encoders'), ffmpegList(ffmpeg, '-devices')]);
-  return OUTPUT_KIND_LIST.filter((k) => k.built(encoders, devices)).map((k) => k.kind);
-}
-
 export class OutputKinds {
   private built: OutputKind[] = [];
   private current: OutputKind[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private listed: Promise<{ encoders: string; devices: string }> | null = null;
 
   constructor(private readonly opts: { ffmpeg: string; displays: () => string[]; sysfsDir: string }) {}
 
+  /** ffmpeg's encoder and device listings, read once: the encoder probe reads the same listing instead of its own. */
+  listings(): Promise<{ encoders: string; devices: string }> {
+    this.listed ??= Promise.all([ffmpegList(this.opts.ffmpeg, '-encoders'), ffmpegList(this.opts.ffmpeg, '-devices')]).then(
+      ([encoders, devices]) => ({ encoders, devices }),
+    );
+    return this.listed;
+  }
+
   async start(): Promise<void> {
-    this.built = await detectOutputKinds(this.opts.ffmpeg);
+    const { encoders, devices } = await this.listings();
+    // What the ffmpeg build can do, whatever is attached.
+    this.built = OUTPUT_KIND_LIST.filter((k) => k.built(encoders, devices)).map((k) => k.kind);
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.timer.unref();

@@ -9,6 +9,7 @@ import type { RenderClient } from '../workers/render-client.js';
 import type { LiveInput } from '../inputs/providers.js';
 import { ApiError } from '../errors.js';
 import { IMAGE_CACHE_LIMITS, LIMITS } from '../limits.js';
+import type { RefreshPace } from './refresh-pace.js';
 import { etagOf, fitSize, shortHash, type ThumbKind } from './params.js';
 import { etagMatches } from '../util/etag.js';
 import { ThumbQueue, type QueueStats } from './queue.js';
@@ -62,6 +63,8 @@ export interface ThumbnailDeps {
   /** The program readback's ring while it runs and has a current frame, else null. */
   programRing?: () => SharedArrayBuffer | null;
   renderSize: { width: number; height: number };
+  /** Labels program and layer images with fewer frames while the pipeline is short. */
+  pace?: RefreshPace;
   /** The live input an id names: exact id (or `liveInput:<id>`), then flexible name; ties go to enumeration order. */
   matchLive(id: string): LiveInput | undefined;
   generator(id: string): GeneratorThumbSource | undefined;
@@ -151,7 +154,7 @@ export class ThumbnailService {
   current(size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const box = fitSize(this.deps.renderSize.width, this.deps.renderSize.height, size);
-    const frame = this.deps.render.outputFrame();
+    const frame = this.outputFrame();
     return this.serve(
       {
         kind: 'current',
@@ -178,7 +181,7 @@ export class ThumbnailService {
   layer(layer: number, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const box = fitSize(this.deps.renderSize.width, this.deps.renderSize.height, size);
-    const frame = this.deps.render.outputFrame();
+    const frame = this.outputFrame();
     return this.serve(
       {
         kind: 'layer',
@@ -403,11 +406,18 @@ export class ThumbnailService {
     );
   }
 
+  /** The output frame a program or layer image is labelled with (held back while the pipeline is short). */
+  private outputFrame(): number {
+    const counter = this.deps.render.outputFrame();
+    return this.deps.pace ? this.deps.pace.frame(counter) : counter;
+  }
+
   stats(): ThumbnailStats {
     return {
       ...this.counts,
       from: { ...this.from },
       renderJobs: this.renderJobs,
+      refreshesHeld: this.deps.pace?.held ?? 0,
       queue: this.queue.stats(),
       encoder: this.deps.encoder.stats(),
       posters: this.deps.posters.stats(),
@@ -425,6 +435,7 @@ export interface ThumbnailStats {
   placeholders: number;
   from: { readback: number; render: number };
   renderJobs: number;
+  refreshesHeld: number;
   queue: QueueStats;
   encoder: ReturnType<EncodePool['stats']>;
   posters: ReturnType<PosterCache['stats']>;

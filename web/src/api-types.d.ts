@@ -4422,6 +4422,8 @@ export interface operations {
                             };
                             /** @description jobs handed to the render worker's thumbnail stage (every subject) */
                             renderJobs: number;
+                            /** @description program and layer thumbnail requests answered with an earlier frame because the pipeline was short */
+                            refreshesHeld: number;
                             /** @description the admission queue (32/16 hysteresis) */
                             queue: {
                                 /** @description queued plus running jobs */
