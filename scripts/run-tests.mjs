@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Runs every compiled uvu test file (dist/test/**/*.test.js) in its own process, one after another,
-// streams its output, and ends with the plain line `N passed, N failed` that CI reads.
+// Runs every compiled uvu test file (dist/test/**/*.test.js) in its own process, two at a time (VJD_TEST_JOBS),
+// prints each file's output whole when it ends, and ends with the plain line `N passed, N failed` that CI reads.
+// Most files wait on servers, ffmpeg and timers more than they compute, so two lanes keep both cores busy; a file
+// whose first lines say `test-lane: alone` (it measures real time or loads the box itself) runs with no other.
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const testDir = join(root, 'dist', 'test');
 const filter = process.argv.slice(2);
 const FILE_TIMEOUT_MS = Number(process.env.VJD_TEST_FILE_TIMEOUT_MS ?? 600_000);
+const JOBS = Math.max(1, Number(process.env.VJD_TEST_JOBS ?? 2) || 1);
 
 async function findTests(dir) {
   const out = [];
@@ -40,14 +43,12 @@ function runFile(file) {
     };
     let out = '';
     const onData = (chunk) => {
-      const s = chunk.toString();
-      out += s;
-      process.stdout.write(s);
+      out += chunk.toString();
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     const timer = setTimeout(() => {
-      process.stdout.write(`\n[run-tests] ${relative(root, file)} exceeded ${FILE_TIMEOUT_MS} ms; killed\n`);
+      out += `\n[run-tests] ${relative(root, file)} exceeded ${FILE_TIMEOUT_MS} ms; killed\n`;
       killGroup();
     }, FILE_TIMEOUT_MS);
     child.on('close', (code) => {
@@ -65,7 +66,9 @@ function runFile(file) {
         failed = 1; // crashed before uvu could report
       // uvu's Total counts the tests that ran: a skipped test (`test.skip`, a check this box cannot make) is not in it.
       else failed = total - passed + (code !== 0 && total - passed === 0 ? 1 : 0);
-      resolve({ file: relative(root, file), passed: passed ?? 0, failed, skipped, ms: Date.now() - started });
+      const ms = Date.now() - started;
+      process.stdout.write(`\n== ${relative(root, file)} (${(ms / 1000).toFixed(1)} s)\n${out}`);
+      resolve({ file: relative(root, file), passed: passed ?? 0, failed, skipped, ms });
     });
   });
 }
@@ -87,11 +90,37 @@ if (!process.env.DISPLAY) {
 }
 
 const files = (await findTests(testDir)).filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
-const results = [];
-for (const f of files) {
-  process.stdout.write(`\n== ${relative(root, f)}\n`);
-  results.push(await runFile(f));
+const results = await runAll(files);
+/** Runs the files JOBS at a time; a file marked alone waits until the others end and has the machine to itself. */
+async function runAll(list) {
+  const alone = new Set();
+  for (const f of list) {
+    const head = (await readFile(f, 'utf8')).slice(0, 1000);
+    if (/^\/\/.*\btest-lane: alone\b/m.test(head)) alone.add(f);
+  }
+  // The alone files first, as one serial block; then the rest share the lanes in their usual order.
+  const queue = [...list.filter((f) => alone.has(f)), ...list.filter((f) => !alone.has(f))];
+  const out = [];
+  const running = new Set();
+  while (queue.length > 0 || running.size > 0) {
+    const next = queue[0];
+    const fits = next !== undefined && running.size < JOBS && !(alone.has(next) && running.size > 0) && ![...running].some((r) => r.alone);
+    if (fits) {
+      queue.shift();
+      const job = { alone: alone.has(next), done: null };
+      job.done = runFile(next).then((r) => {
+        out.push(r);
+        running.delete(job);
+      });
+      running.add(job);
+      continue;
+    }
+    await Promise.race([...running].map((j) => j.done));
+  }
+  // The summary lists files in path order whatever order they ended in.
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
+
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
 const skipped = results.reduce((a, r) => a + r.skipped, 0);

@@ -34,6 +34,7 @@ function send(
   headers: Record<string, string>,
   body?: { text: string; type: string },
   endless = false,
+  retried = false,
 ): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = { ...headers };
@@ -55,7 +56,12 @@ function send(
       },
     );
     r.on('timeout', () => r.destroy(new Error(`timeout ${method} ${path}`)));
-    r.on('error', reject);
+    r.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive socket Prism closed as this request went out (a loaded box stretches the gaps past its idle
+      // timeout): the request never reached it, so it is sent once more on a new socket, as Node's docs advise.
+      if (r.reusedSocket && err.code === 'ECONNRESET' && !retried) resolve(send(base, method, path, headers, body, endless, true));
+      else reject(err);
+    });
     r.end(body?.text);
   });
 }

@@ -1,3 +1,4 @@
+// test-lane: alone (loads the box itself)
 // Short load run (500 jittered control-surface pollers for 20 s against a real vjd): no unexpected answers (the
 // documented overload answers are counted), the render clock kept, the frame rate back after the load, RSS flat.
 import { test } from 'uvu';
@@ -34,7 +35,7 @@ test('every route group was exercised, mutations included', () => {
   assert.ok(result.mutationShare > 0.005 && result.mutationShare < 0.05, `mutation share ${result.mutationShare}`);
 });
 
-test('no unexpected answers: only 2xx, 304, 403 EFFECT_LIMIT_REACHED and the documented 503s (PREVIEW_TIMEOUT, THUMBNAIL_QUEUE_FULL with Retry-After)', () => {
+test('no unexpected answers: only 2xx, 304, 403 EFFECT_LIMIT_REACHED and the documented 503s (PREVIEW_TIMEOUT, CHAIN_BUSY, THUMBNAIL_QUEUE_FULL with Retry-After)', () => {
   assert.is(result.unexpected, 0, result.unexpectedSamples.join('\n'));
   assert.ok((result.codes['304'] ?? 0) > 0, 'If-None-Match polling produced no 304');
 });

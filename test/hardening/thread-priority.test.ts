@@ -1,3 +1,4 @@
+// test-lane: alone (loads the box itself and reads thread priorities)
 // Control surfaces never wait on the picture: in a running server the main thread keeps nice 0 while the render
 // worker's thread and the encode pool's threads run below it (read from /proc, as the scheduler sees them).
 import { test } from 'uvu';

@@ -73,6 +73,16 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
+// The first start of a test file activates through the real CLI; later starts copy that file, which saves a Node
+// start per server (a community license names no machine or folder).
+let communityLicense: string | null = null;
+async function activateCommunity(dataDir: string): Promise<void> {
+  if (communityLicense !== null) return writeFile(join(dataDir, 'license.json'), communityLicense);
+  const r = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
+  if (r.code !== 0) throw new Error(`license activation failed: ${r.stderr}`);
+  communityLicense = await readFile(join(dataDir, 'license.json'), 'utf8');
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await tempDir());
   const port = opts.port ?? (await freePort());
@@ -97,10 +107,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   } else {
     args.push('--port', String(port));
   }
-  if ((opts.license ?? 'community') === 'community') {
-    const r = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
-    if (r.code !== 0) throw new Error(`license activation failed: ${r.stderr}`);
-  }
+  if ((opts.license ?? 'community') === 'community') await activateCommunity(dataDir);
   args.push(...(opts.args ?? []));
   // The server starts its own Xvfb (the production path) unless a test passes DISPLAY explicitly.
   const { DISPLAY: _display, ...inherited } = process.env;
@@ -127,7 +134,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     }),
   );
 
-  const waitForLog = async (text: string, timeoutMs = 15000): Promise<void> => {
+  // A guard against a hang, not a speed check: a start on a loaded 2-core box can take many seconds.
+  const waitForLog = async (text: string, timeoutMs = 60_000): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (!out.includes(text)) {
       if (exited) throw new Error(`server exited (${exitCode}) before logging ${JSON.stringify(text)}:\n${out}`);

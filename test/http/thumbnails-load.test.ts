@@ -1,3 +1,4 @@
+// test-lane: alone (loads the box itself)
 // Thumbnail load: 200 concurrent clients hammer the thumbnail routes. The queue must refuse work with 503
 // THUMBNAIL_QUEUE_FULL (Retry-After) instead of growing, recover after the burst (rejecting until depth ≤ 16,
 // then admitting again), keep memory bounded, keep the render loop's clock during the burst and its frame rate

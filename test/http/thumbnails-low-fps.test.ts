@@ -1,3 +1,4 @@
+// test-lane: alone (answers within the 500 ms readback budget at render.fps 1)
 // At a low frame rate (render.fps: 1) a thumbnail job must not wait for the next frame: that wait alone (up to a
 // second) passes the 500 ms readback budget. Jobs arriving between frames are drawn in the idle time at once.
 import { test } from 'uvu';

@@ -1,3 +1,4 @@
+// test-lane: alone (reads readback budgets against slowed frames)
 // Previews get render time when frames run long: with every frame slowed to 200 ms (test hook; a heavy chain or a
 // starved CPU) there is no idle time after a frame, yet live and current thumbnails, 32 px included, answer 200
 // within their 500 ms readback budget instead of 503 PREVIEW_TIMEOUT. And no preview pays for a shader compile:

@@ -1,3 +1,4 @@
+// test-lane: alone (compares a recording's length with the wall clock)
 // A recording enabled for about 10 s lasts as long as it was enabled: ffprobe's duration is within 3 % of the wall
 // time from the output's startedAt (when its ffmpeg was spawned and its frame clock started) to the disable
 // request, at the configured fps (25, not the render's 30).

@@ -1,3 +1,4 @@
+// test-lane: alone (counts frames against the wall clock)
 // True time on outputs while the render is slowed (the slow-frames hook) and an encoder falls behind (its ffmpeg
 // is suspended for a few seconds, so its pipe fills and slots are dropped): a recording lasts its wall time within
 // 1 % (ffprobe), and a UDP stream's timestamps advance with the wall clock within 1 % (PES timestamps read off

@@ -1,3 +1,4 @@
+// test-lane: alone (reads beats from real-time click tracks)
 // The tempo clock's auto source over real HTTP with real ffmpeg click tracks: each tempo is read within 1 BPM with
 // high confidence, a slow click is never doubled, the range picks the octave, a change of tempo is followed, and
 // silence or a detached input keeps the clock running at the last tempo.

@@ -1,3 +1,4 @@
+// test-lane: alone (times taps and beats in real time)
 // The tempo clock over HTTP, with no audio input selected: tap (median of intervals, start over after a pause),
 // manual BPM without a jump of the beat position, resync, nudge, half/double, source, range and bad input.
 import { test } from 'uvu';
