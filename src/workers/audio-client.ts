@@ -7,6 +7,7 @@ import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio, TempoCommand } from '../shared/protocol/audio.js';
 import { answered, RpcCalls } from '../shared/rpc.js';
+import { relayLog } from '../shared/protocol/common.js';
 import { createTempoBlock, releaseTempoBlock, TempoBlockReader, type TempoClock } from '../shared/tempo-block.js';
 import { stopWorker } from './stop-worker.js';
 
@@ -226,7 +227,7 @@ export class AudioClient {
         this.tid = msg.tid;
         return;
       case 'log':
-        this.log[msg.level]({ worker: 'audio', ...msg.fields }, msg.msg);
+        relayLog(this.log, msg, { worker: 'audio' });
         return;
     }
   }

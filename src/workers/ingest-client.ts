@@ -16,6 +16,7 @@ import type {
   MainToIngest,
 } from '../shared/protocol/ingest.js';
 import { answered, NO_DEADLINE, RpcCalls, type RpcOutcome } from '../shared/rpc.js';
+import { type FailureReply, relayLog, replyOf } from '../shared/protocol/common.js';
 import { stopWorker } from './stop-worker.js';
 
 export interface OpenOptions {
@@ -30,7 +31,7 @@ export interface SourceStatus {
 
 type StateListener = (key: string, state: IngestState, message: string | undefined) => void;
 type ClipListener = (key: string, status: ClipStatus) => void;
-type ClipReply = Extract<IngestToMain, { t: 'clip-reply' }>;
+type ClipReply = Extract<IngestToMain, { t: 'clip-reply' }> | FailureReply;
 
 const STOP_TIMEOUT_MS = 5000;
 
@@ -54,7 +55,7 @@ interface Held {
   /** The PCM ring of its audio track, once the worker made one. */
   pcm: SharedArrayBuffer | null;
   /** The latest open sent for it (a restarted worker's reopen replaces the open its dead predecessor never answered). */
-  call: Promise<RpcOutcome<IngestOpenReply>>;
+  call: Promise<RpcOutcome<IngestOpenReply | FailureReply>>;
 }
 
 export class IngestClient extends EventEmitter {
@@ -111,7 +112,7 @@ export class IngestClient extends EventEmitter {
     const clip = this.clipStart?.(key, held.input);
     const last = reopen ? this.clips.get(key) : undefined;
     const start = clip && last ? { ...clip, positionS: last.positionS, paused: last.state !== 'playing' } : clip;
-    held.call = this.calls.call<IngestOpenReply>(NO_DEADLINE, (env) =>
+    held.call = this.calls.call<IngestOpenReply | FailureReply>(NO_DEADLINE, (env) =>
       this.send(worker, { t: 'open', ...env, key, input: held.input, live: held.live, ...ring, ...(start ? { clip: start } : {}) }),
     );
     void held.call.then((r) => {
@@ -163,11 +164,12 @@ export class IngestClient extends EventEmitter {
   async clipCommand(key: string, cmd: ClipCommand, deadline: number): Promise<ClipStatus> {
     const worker = this.worker;
     if (!worker || this.stopped) throw new Error('the ingest worker is not running');
-    const r = await this.calls.call<ClipReply>(deadline, (env) => this.send(worker, { t: 'clip', ...env, key, cmd }), {
-      graceMs: 100,
-      timeoutMessage: 'the clip did not show the new position in time',
-    });
-    if (!answered(r)) throw new Error(r.message);
+    const r = replyOf(
+      await this.calls.call<ClipReply>(deadline, (env) => this.send(worker, { t: 'clip', ...env, key, cmd }), {
+        graceMs: 100,
+        timeoutMessage: 'the clip did not show the new position in time',
+      }),
+    );
     if (!r.ok) throw new Error(r.message);
     this.clips.set(key, r.status);
     return r.status;
@@ -272,11 +274,9 @@ export class IngestClient extends EventEmitter {
     switch (msg.t) {
       case 'open-reply':
       case 'clip-reply':
+      case 'failure':
       case 'stopped':
         this.calls.settle(msg.id, msg);
-        return;
-      case 'expired':
-        this.calls.settle(msg.id, { rpc: 'timeout', id: msg.id, message: 'the request reached the ingest worker past its deadline' });
         return;
       case 'state':
         if (msg.pid !== undefined) this.pids.set(msg.key, msg.pid);
@@ -290,7 +290,7 @@ export class IngestClient extends EventEmitter {
         this.emit('clip', msg.key, msg.status);
         return;
       case 'log':
-        log[msg.level]({ worker: 'ingest', ...msg.fields }, msg.msg);
+        relayLog(log, msg, { worker: 'ingest' });
         return;
     }
   }

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { createFrameRing, type PixelLayout } from '../shared/frame-ring.js';
 import type { MainToOutput, OutputCounters, OutputInit, OutputSpec, OutputState, OutputToMain } from '../shared/protocol/output.js';
 import type { Logger } from '../log.js';
+import { relayLog } from '../shared/protocol/common.js';
 
 export interface OutputRuntime extends OutputCounters {
   state: OutputState;
@@ -175,7 +176,7 @@ export class OutputClient {
         this.version++;
         return;
       case 'log':
-        this.opts.log[m.level]({ worker: 'output', ...m.fields }, m.msg);
+        relayLog(this.opts.log, m, { worker: 'output' });
         return;
       case 'stopped':
         return;

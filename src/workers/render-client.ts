@@ -11,7 +11,8 @@ import type {
   Bus,
   ChainCommand,
   ChainEntryWire,
-  ChainReply,
+  ChainDone,
+  ChainFailReason,
   ChainItem,
   LayerWire,
   MixCommand,
@@ -19,11 +20,14 @@ import type {
   RenderInit,
   RenderStats,
   RenderToMain,
+  SourceFailReason,
   SourceSpec,
+  ThumbFailReason,
   ThumbJob,
   ThumbReply,
 } from '../shared/protocol/render.js';
-import { answered, NO_DEADLINE, RpcCalls } from '../shared/rpc.js';
+import { answered, NO_DEADLINE, RpcCalls, type RpcEnvelope } from '../shared/rpc.js';
+import { type CommonReason, type Failure, type FailureReply, relayLog, replyOf } from '../shared/protocol/common.js';
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
@@ -44,7 +48,13 @@ export interface ChainSnapshot {
 }
 
 /** `load-failed`: the generator's shader does not load or compile; the message names the file and line. */
-export type SourceResult = { ok: true } | { ok: false; reason: 'expired' | 'superseded' | 'failed' | 'load-failed'; message: string };
+export type SourceResult = { ok: true } | Failure<SourceFailReason>;
+
+/** A thumbnail job's answer: `expired` too when the worker did not answer in time. */
+export type ThumbResult = Extract<ThumbReply, { ok: true }> | Failure<ThumbFailReason>;
+
+/** Said for a request nobody answered by its deadline (plus grace). */
+const NO_ANSWER = 'the renderer did not answer in time';
 
 export declare interface RenderClient {
   on(event: 'snapshot', fn: (s: ChainSnapshot) => void): this;
@@ -130,31 +140,25 @@ export class RenderClient extends EventEmitter {
         return;
       }
       case 'chain-reply':
-        this.calls.settle(m.id, m.reply);
+      case 'mix-reply':
+      case 'shown-reply':
+      case 'sample-reply':
+      case 'thumb-reply':
+      case 'failure':
+        this.calls.settle(m.id, m);
         return;
       case 'live': {
         const { t: _t, ...report } = m;
         this.emit('live', report);
         return;
       }
-      case 'expired':
-        this.calls.settle(m.id, { rpc: 'timeout', id: m.id, message: 'the command reached the renderer past its deadline' });
-        return;
       case 'source-reply':
         // A program switch that completed is the truth of the output, even when the request already gave up waiting.
         if (m.ok && m.bus === 'program') this.emit('source', m.key, m.layer);
         this.calls.settle(m.id, m);
         return;
-      case 'mix-reply':
-      case 'shown-reply':
-        this.calls.settle(m.id, m);
-        return;
       case 'mix-swap':
         this.emit('mix-swap', { program: m.program, preview: m.preview }, m.layer);
-        return;
-      case 'sample-reply':
-      case 'thumb-reply':
-        this.calls.settle(m.id, m);
         return;
       case 'compiled':
         this.emit('compiled', m);
@@ -164,7 +168,7 @@ export class RenderClient extends EventEmitter {
         this.lastBeat = Date.now();
         return;
       case 'log':
-        this.log[m.level](m.fields ?? {}, m.msg);
+        relayLog(this.log, m);
         return;
       default:
         return;
@@ -181,23 +185,38 @@ export class RenderClient extends EventEmitter {
     return this.ready && Date.now() - this.lastBeat <= HEARTBEAT_STALE_MS;
   }
 
+  /** Sends one request; resolves with its success reply (kind `T`) or a Failure (replyOf). */
+  private async request<T extends RenderToMain['t'], R extends string = CommonReason>(
+    deadline: number,
+    msg: (env: RpcEnvelope) => MainToRender,
+    opts: { graceMs?: number; timeoutMessage?: string } = {},
+  ): Promise<Extract<RenderToMain, { t: T }> | Failure<R | CommonReason>> {
+    const o = await this.calls.call<Extract<RenderToMain, { t: T }> | FailureReply<R>>(deadline, (env) => this.post(msg(env)), opts);
+    return replyOf(o);
+  }
+
   /** Applies a chain command within the budget measured from `startedAt`; throws CHAIN_BUSY or the worker's error. */
   async chain(cmd: ChainCommand, startedAt = Date.now()): Promise<ChainItem> {
     return (await this.chainReply(cmd, startedAt)).item;
   }
 
   /** As chain(), with the whole answer: the item's inputs (params, reset) or the chain after a move. */
-  async chainReply(cmd: ChainCommand, startedAt = Date.now(), layer?: number): Promise<Extract<ChainReply, { ok: true }>> {
+  async chainReply(cmd: ChainCommand, startedAt = Date.now(), layer?: number): Promise<ChainDone> {
     if (!this.ready) throw new ApiError('CHAIN_BUSY', 'the renderer is starting; retry');
     // The worker's deadline is the client's less a margin, so an answer that makes it in time is never discarded.
-    const r = await this.calls.call<ChainReply>(
+    const r = await this.request<'chain-reply', ChainFailReason>(
       startedAt + CHAIN_BUDGET_MS - WORKER_MARGIN_MS,
-      (env) => this.post({ t: 'chain', ...env, cmd, ...(layer !== undefined ? { layer } : {}) }),
+      (env) => ({ t: 'chain', ...env, cmd, ...(layer !== undefined ? { layer } : {}) }),
       { graceMs: WORKER_MARGIN_MS },
     );
-    if (!answered(r)) throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
-    if (r.ok) return r;
-    throw new ApiError(r.code, r.message, r.details);
+    if (r.ok) {
+      const { t: _t, id: _id, ...done } = r;
+      return done;
+    }
+    // Past the deadline, or a worker gone: nothing changed.
+    if (r.reason === 'expired' || r.reason === 'failed')
+      throw new ApiError('CHAIN_BUSY', `the chain was not updatable within ${CHAIN_BUDGET_MS} ms; nothing changed; retry`);
+    throw new ApiError(r.reason, r.message, r.details);
   }
 
   /** Asks the worker to switch the program once the new source draws a frame before `deadline` (epoch ms). */
@@ -213,17 +232,11 @@ export class RenderClient extends EventEmitter {
   private async toBus(bus: Bus, key: string, spec: SourceSpec, deadline: number, layer: number): Promise<SourceResult> {
     if (!this.ready) return { ok: false, reason: 'failed', message: 'the renderer is not running' };
     // The worker decides by its own clock check; the client's timer only covers a worker that stopped answering.
-    const r = await this.calls.call<Extract<RenderToMain, { t: 'source-reply' }>>(
+    const r = await this.request<'source-reply', SourceFailReason>(
       Number.isFinite(deadline) ? deadline : NO_DEADLINE,
-      (env) => this.post({ t: 'source', ...env, bus, key, spec, layer }),
-      { graceMs: WORKER_MARGIN_MS },
+      (env) => ({ t: 'source', ...env, bus, key, spec, layer }),
+      { graceMs: WORKER_MARGIN_MS, timeoutMessage: NO_ANSWER },
     );
-    if (!answered(r))
-      return {
-        ok: false,
-        reason: r.rpc === 'timeout' ? 'expired' : 'failed',
-        message: r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message,
-      };
     return r.ok ? { ok: true } : { ok: false, reason: r.reason, message: r.message };
   }
 
@@ -233,13 +246,17 @@ export class RenderClient extends EventEmitter {
    */
   async mix(cmd: MixCommand, layer = 1): Promise<string | null> {
     if (!this.ready) return 'the renderer is not running';
-    const r = await this.calls.call<Extract<RenderToMain, { t: 'mix-reply' }>>(Date.now() + LIMITS.activationTimeoutMs, (env) =>
-      this.post({ t: 'mix', ...env, cmd, layer }),
+    const r = await this.request<'mix-reply', 'load-failed'>(
+      Date.now() + LIMITS.activationTimeoutMs,
+      (env) => ({ t: 'mix', ...env, cmd, layer }),
+      {
+        timeoutMessage: NO_ANSWER,
+      },
     );
-    if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
-    if (!r.ok && r.loadFailed === true)
+    if (r.ok) return null;
+    if (r.reason === 'load-failed')
       throw new ApiError('TRANSITION_LOAD_FAILED', `transition "${cmd.transition}" does not load: ${r.message}`);
-    return r.ok ? null : r.message;
+    return r.message;
   }
 
   /**
@@ -248,12 +265,10 @@ export class RenderClient extends EventEmitter {
    */
   async shown(key: string, afterFrame: number, deadline: number, layer = 1): Promise<string | null> {
     if (!this.ready) return 'the renderer is not running';
-    const r = await this.calls.call<Extract<RenderToMain, { t: 'shown-reply' }>>(
-      deadline,
-      (env) => this.post({ t: 'shown', ...env, key, afterFrame, layer }),
-      { graceMs: WORKER_MARGIN_MS },
-    );
-    if (!answered(r)) return r.rpc === 'timeout' ? 'the renderer did not answer in time' : r.message;
+    const r = await this.request<'shown-reply'>(deadline, (env) => ({ t: 'shown', ...env, key, afterFrame, layer }), {
+      graceMs: WORKER_MARGIN_MS,
+      timeoutMessage: NO_ANSWER,
+    });
     return r.ok ? null : r.message;
   }
 
@@ -268,10 +283,12 @@ export class RenderClient extends EventEmitter {
 
   /** Output pixels at normalized points (top-left origin), or null when the worker did not answer within the chain budget. */
   async sample(points: Array<[number, number]>): Promise<Array<[number, number, number, number]> | null> {
-    const r = await this.calls.call<Extract<RenderToMain, { t: 'sample-reply' }>>(Date.now() + CHAIN_BUDGET_MS, (env) =>
+    const r = await this.calls.call<Extract<RenderToMain, { t: 'sample-reply' }> | FailureReply>(Date.now() + CHAIN_BUDGET_MS, (env) =>
       this.post({ t: 'sample', ...env, points }),
     );
-    return answered(r) ? r.pixels : null;
+    // A sample the worker failed to read is no pixels; one it never answered is none at all.
+    if (!answered(r)) return null;
+    return r.ok ? r.pixels : [];
   }
 
   /** The output's frame number (frames drawn so far), read from shared memory. */
@@ -283,16 +300,13 @@ export class RenderClient extends EventEmitter {
    * Runs a thumbnail job; the worker drops it undone once `job.deadline` passed. Resolves with an `expired` reply
    * when the worker does not answer by the deadline (a stalled frame loop), so the caller never waits longer.
    */
-  async thumb(job: Omit<ThumbJob, 'id'>): Promise<ThumbReply> {
-    if (!this.ready) return { t: 'thumb-reply', id: 0, ok: false, reason: 'failed', message: 'the renderer is not running' };
+  async thumb(job: Omit<ThumbJob, 'id'>): Promise<ThumbResult> {
+    if (!this.ready) return { ok: false, reason: 'failed', message: 'the renderer is not running' };
     // The job's own deadline is the envelope's: the worker drops it undone past it.
-    const r = await this.calls.call<ThumbReply>(job.deadline, (env) => this.post({ t: 'thumb', ...job, ...env }), {
+    return this.request<'thumb-reply', ThumbFailReason>(job.deadline, (env) => ({ t: 'thumb', ...job, ...env }), {
       graceMs: THUMB_GRACE_MS,
+      timeoutMessage: 'the renderer did not read the frame back in time',
     });
-    if (answered(r)) return r;
-    return r.rpc === 'timeout'
-      ? { t: 'thumb-reply', id: r.id, ok: false, reason: 'expired', message: 'the renderer did not read the frame back in time' }
-      : { t: 'thumb-reply', id: r.id, ok: false, reason: 'failed', message: r.message };
   }
 
   setCatalog(effects: IsfDescriptor[], generators: IsfDescriptor[], noSignal: IsfDescriptor | null): void {

@@ -75,7 +75,7 @@ test('unknown type: ITEM_NOT_FOUND with the installed types', () => {
   const r = chain.apply(add('nope'));
   assert.is(r.ok, false);
   if (!r.ok) {
-    assert.is(r.code, 'ITEM_NOT_FOUND');
+    assert.is(r.reason, 'ITEM_NOT_FOUND');
     assert.equal(
       r.details?.available,
       catalog.map((d) => d.type),
@@ -89,7 +89,7 @@ test('ceiling: EFFECT_LIMIT_REACHED and nothing added; idempotent hit still answ
   chain.apply(add('invert', { ceiling: 2 }));
   const r = chain.apply(add('hue_shift', { ceiling: 2 }));
   assert.is(r.ok, false);
-  if (!r.ok) assert.is(r.code, 'EFFECT_LIMIT_REACHED');
+  if (!r.ok) assert.is(r.reason, 'EFFECT_LIMIT_REACHED');
   assert.is(chain.length, 2);
   assert.ok(chain.apply(add('invert', { ceiling: 2, idempotent: true })).ok);
 });
@@ -99,7 +99,7 @@ test('a shader that fails: EFFECT_LOAD_FAILED with the compile line, chain uncha
   const r = chain.apply(add('broken'));
   assert.is(r.ok, false);
   if (!r.ok) {
-    assert.is(r.code, 'EFFECT_LOAD_FAILED');
+    assert.is(r.reason, 'EFFECT_LOAD_FAILED');
     assert.match(r.message, /undeclared identifier/);
   }
   assert.is(chain.length, 0);
@@ -132,9 +132,9 @@ test('remove by index and misses with details', () => {
     item: { index: 2, name: 'Hue Shift', type: 'hue_shift', enabled: true, presetId: '' },
   });
   const miss = chain.apply({ op: 'remove', index: 5 });
-  assert.ok(!miss.ok && miss.code === 'ITEM_NOT_FOUND' && miss.details?.min === 1 && miss.details?.max === 1);
+  assert.ok(!miss.ok && miss.reason === 'ITEM_NOT_FOUND' && miss.details?.min === 1 && miss.details?.max === 1);
   const typeMiss = chain.apply({ op: 'remove', type: 'blur' });
-  assert.ok(!typeMiss.ok && typeMiss.code === 'ITEM_NOT_FOUND');
+  assert.ok(!typeMiss.ok && typeMiss.reason === 'ITEM_NOT_FOUND');
   if (!typeMiss.ok) assert.equal(typeMiss.details?.available, ['invert']);
 });
 
@@ -210,7 +210,7 @@ test('params merge clamped values, answer every input, and refuse all of a reque
   assert.equal(r.ok && r.inputs?.find((i) => i.name === 'level')?.value, 1);
   const bad = chain.apply({ op: 'params', name: 'threshold', values: { level: 0.2, nope: 1 } });
   assert.is(bad.ok, false);
-  assert.is(!bad.ok && bad.code, 'INVALID_REQUEST');
+  assert.is(!bad.ok && bad.reason, 'INVALID_REQUEST');
   assert.equal(!bad.ok && bad.details, { input: 'nope', available: ['level', 'burst'] });
   assert.equal(chain.entries()[0]!.inputs, { level: 1 });
   const miss = chain.apply({ op: 'params', index: 0, values: {} });

@@ -1,8 +1,9 @@
 // One supervised ffmpeg decoding an audio input to mono float PCM, cut into hops for the analyser; retried with
 // backoff while it is selected, with the levels at zero whenever it delivers nothing.
 import type { AudioInit, AudioInput, AudioState } from '../../src/shared/protocol/audio.js';
+import type { LogFn } from '../../src/shared/protocol/common.js';
 import { Backoff, spawnFfmpeg, type Supervised } from '../../src/shared/ffmpeg-supervisor.js';
-import { redactStreamLine, streamArgs } from './stream-args.js';
+import { pcmArgs, redactStreamLine, streamArgs } from './stream-args.js';
 
 /** The inputs this worker runs its own ffmpeg for (a `ring` input reads an ingest reader's samples). */
 export type FfmpegAudioInput = Exclude<AudioInput, { kind: 'ring' }>;
@@ -13,7 +14,7 @@ export interface InputHooks {
   /** The input delivers nothing now (exited, stalled): its levels read zero. */
   onSilent(): void;
   onState(state: AudioState, message?: string, pid?: number): void;
-  onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
+  onLog: LogFn;
 }
 
 const TICK_MS = 250;
@@ -38,22 +39,7 @@ function inputArgs(input: Exclude<FfmpegAudioInput, { kind: 'stream' }>, sampleR
 
 /** The ffmpeg arguments: the input (a stream through its own arguments) decoded to mono float at the analysis rate on stdout. */
 export function audioArgs(input: FfmpegAudioInput, sampleRate: number): string[] {
-  if (input.kind === 'stream') return streamArgs(input.url, sampleRate);
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    ...inputArgs(input, sampleRate),
-    '-vn',
-    '-ac',
-    '1',
-    '-ar',
-    String(sampleRate),
-    '-f',
-    'f32le',
-    'pipe:1',
-  ];
+  return input.kind === 'stream' ? streamArgs(input.url, sampleRate) : pcmArgs(inputArgs(input, sampleRate), sampleRate);
 }
 
 export class AudioInputRun {

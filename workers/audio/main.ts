@@ -7,6 +7,7 @@ import { AUDIO_BINS, AudioBlockWriter } from '../../src/shared/audio-block.js';
 import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio } from '../../src/shared/protocol/audio.js';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import { expired } from '../../src/shared/rpc.js';
+import { logTo } from '../../src/shared/protocol/common.js';
 import { clockNow, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import { Analyser } from './analysis.js';
 import { BeatTracker } from './beat-tracker.js';
@@ -36,9 +37,7 @@ function post(msg: AudioToMain): void {
   port.postMessage(msg);
 }
 
-function logToMain(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void {
-  post({ t: 'log', level, msg, fields });
-}
+const logToMain = logTo(post);
 
 // The kernel kills ffmpeg when this thread ends, however it ends.
 const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => prefix ?? []);

@@ -1,23 +1,18 @@
-// The ffmpeg arguments of an audio `stream` input the audio worker opens itself (no live input shares its URL):
-// the URL's first audio track, decoded to mono float at the analysis rate; and the redaction of its stderr lines.
+// The ffmpeg arguments of every input the audio worker opens itself: the input (a `stream` URL read as the ingest
+// readers read it, its first audio track), decoded to mono float at the analysis rate on stdout; and the redaction
+// of a stream's stderr lines.
 import { redactText, urlSecrets } from '../../src/shared/url.js';
+import { urlInputArgs } from '../../src/shared/url-input.js';
 
-// A URL without a scheme (or file:) is a file on disk: read at its own pace, looped like a media file.
-function isFileUrl(url: string): boolean {
-  return url.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(url);
-}
-
-export function streamArgs(url: string, sampleRate: number): string[] {
-  // A short analysis, as live video inputs use: a stream's audio starts sooner.
-  const input = isFileUrl(url) ? ['-re', '-stream_loop', '-1', '-i', url] : ['-analyzeduration', '500000', '-i', url];
+/** `input`: the input options and `-i`; `map`: which of its tracks (absent: ffmpeg's choice). */
+export function pcmArgs(input: string[], sampleRate: number, map: string[] = []): string[] {
   return [
     '-hide_banner',
     '-nostdin',
     '-loglevel',
     'error',
     ...input,
-    '-map',
-    '0:a:0',
+    ...map,
     '-vn',
     '-ac',
     '1',
@@ -27,6 +22,11 @@ export function streamArgs(url: string, sampleRate: number): string[] {
     'f32le',
     'pipe:1',
   ];
+}
+
+/** A `stream` input (no live input shares its URL). */
+export function streamArgs(url: string, sampleRate: number): string[] {
+  return pcmArgs(urlInputArgs(url), sampleRate, ['-map', '0:a:0']);
 }
 
 /** An ffmpeg line about the URL, with its credentials and secret options replaced. */

@@ -1,6 +1,8 @@
-// Builds the ffmpeg command line for one ingest source and parses the stderr lines the supervisor cares about (pure).
+// Builds the ffmpeg command line for one ingest source (and the part every reader's shares, clips' too) and parses
+// the stderr lines the supervisor cares about (pure).
 import type { IngestInput } from '../../src/shared/protocol/ingest.js';
 import { pcmOutputArgs } from './pcm-output.js';
+import { urlInputArgs } from '../../src/shared/url-input.js';
 
 export interface FfmpegArgsOptions {
   input: IngestInput;
@@ -13,22 +15,13 @@ export interface FfmpegArgsOptions {
   audio?: boolean;
 }
 
-// A URL without a scheme (or file:) is a file on disk: it is read at its native rate, not as fast as it decodes.
-function isFileUrl(url: string): boolean {
-  return url.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(url);
-}
-
 function inputArgs(input: IngestInput): string[] {
   switch (input.kind) {
     case 'lavfi':
       // lavfi generates as fast as it can; -re paces it at its own frame rate.
       return ['-re', '-f', 'lavfi', '-i', input.pattern];
     case 'url':
-      if (isFileUrl(input.url)) return ['-re', '-stream_loop', '-1', '-i', input.url];
-      // The default 5 s analysis keeps a low-bitrate stream from showing for seconds (measured: 4.1 s → 1.1 s to
-      // the first frame of a 10 fps mpegts over tcp); decoders learn the frame size from the first keyframe anyway.
-      // (-fflags nobuffer is worse: it discards what was read during the analysis and waits for the next keyframe.)
-      return ['-analyzeduration', '500000', '-i', input.url];
+      return urlInputArgs(input.url);
     case 'v4l2':
       return ['-f', 'v4l2', '-i', input.device];
     case 'file':
@@ -43,19 +36,30 @@ function inputArgs(input: IngestInput): string[] {
  * source at exactly the cap is not halved.
  */
 export function videoFilter(maxWidth: number, maxHeight: number, fps: number | null): string {
-  const fit = `scale=w=${maxWidth}:h=${maxHeight}:force_original_aspect_ratio=decrease:force_divisible_by=2`;
+  const fit = fitFilter({ w: maxWidth, h: maxHeight });
   if (fps === null) return fit;
   const gap = (0.9 / fps).toFixed(6);
   return `select='isnan(prev_selected_t)+isnan(t)+gte(abs(t-prev_selected_t)\\,${gap})',${fit}`;
 }
 
-/** Arguments after the ffmpeg executable. Frames leave as tightly packed RGBA on stdout. */
-export function buildFfmpegArgs(opts: FfmpegArgsOptions): string[] {
-  const { input } = opts;
-  const still = input.kind === 'file' && input.still;
-  const box = { w: Math.floor(opts.maxWidth / 2) * 2, h: Math.floor(opts.maxHeight / 2) * 2 };
-  if (box.w < 2 || box.h < 2) throw new RangeError(`box ${opts.maxWidth}x${opts.maxHeight} is too small`);
-  if (!(opts.fps > 0)) throw new RangeError(`fps must be positive, got ${opts.fps}`);
+/** Scales to fit `box` (even sides) keeping the aspect ratio. */
+export function fitFilter(box: { w: number; h: number }): string {
+  return `scale=w=${box.w}:h=${box.h}:force_original_aspect_ratio=decrease:force_divisible_by=2`;
+}
+
+/** The box with even sides a reader scales to; throws for a box or a rate no reader can serve. */
+export function readerBox(maxWidth: number, maxHeight: number, fps: number): { w: number; h: number } {
+  const box = { w: Math.floor(maxWidth / 2) * 2, h: Math.floor(maxHeight / 2) * 2 };
+  if (box.w < 2 || box.h < 2) throw new RangeError(`box ${maxWidth}x${maxHeight} is too small`);
+  if (!(fps > 0)) throw new RangeError(`fps must be positive, got ${fps}`);
+  return box;
+}
+
+/**
+ * Every reader's command line: `input` (its options and `-i`), its first video track only through `filter`, then
+ * `video` (frame options), as tightly packed RGBA on stdout; the audio track's PCM output when `audio`.
+ */
+export function readerArgs(input: string[], filter: string, video: string[], audio?: boolean): string[] {
   return [
     '-hide_banner',
     '-nostdin',
@@ -63,25 +67,32 @@ export function buildFfmpegArgs(opts: FfmpegArgsOptions): string[] {
     // info prints the "Output #0" stream line that tells the frame size; the level tag makes errors easy to pick out.
     '-loglevel',
     'level+info',
-    ...inputArgs(input),
+    ...input,
     '-map',
     '0:v:0',
     '-an',
     '-sn',
     '-dn',
     '-vf',
-    videoFilter(box.w, box.h, still ? null : opts.fps),
-    // passthrough: the rawvideo muxer would otherwise ask for constant frame rate and duplicate frames again.
-    '-fps_mode',
-    'passthrough',
-    ...(still ? ['-frames:v', '1'] : []),
+    filter,
+    ...video,
     '-f',
     'rawvideo',
     '-pix_fmt',
     'rgba',
     'pipe:1',
-    ...(opts.audio ? pcmOutputArgs() : []),
+    ...(audio ? pcmOutputArgs() : []),
   ];
+}
+
+/** Arguments after the ffmpeg executable. */
+export function buildFfmpegArgs(opts: FfmpegArgsOptions): string[] {
+  const { input } = opts;
+  const still = input.kind === 'file' && input.still;
+  const box = readerBox(opts.maxWidth, opts.maxHeight, opts.fps);
+  // passthrough: the rawvideo muxer would otherwise ask for constant frame rate and duplicate frames again.
+  const video = ['-fps_mode', 'passthrough', ...(still ? ['-frames:v', '1'] : [])];
+  return readerArgs(inputArgs(input), videoFilter(box.w, box.h, still ? null : opts.fps), video, opts.audio);
 }
 
 export interface StderrLine {

@@ -9,27 +9,14 @@ import { buildFfmpegArgs } from './ffmpeg-args.js';
 import { isNoAudioLine, knownSilent, rememberSilent, tapPcm } from './pcm-output.js';
 import { newRun, readStderrLine, STOP_PLAN, type Run } from './run.js';
 import { stallReason } from './watchdog.js';
+import type { ReaderOptions } from './clip-options.js';
 
-export interface SourceOptions {
-  key: string;
+export interface SourceOptions extends ReaderOptions {
   input: IngestInput;
   /** Live inputs have a stall watchdog (a receiver whose sender went quiet never exits on its own). */
   live: boolean;
-  ring: SharedArrayBuffer;
-  /** The PCM ring its audio track is decoded into, when the input asks for it. */
-  pcm?: SharedArrayBuffer;
-  maxWidth: number;
-  maxHeight: number;
-  fps: number;
-  ffmpeg: string;
-  /** Command prefix that makes the child die with this thread (e.g. `setpriv --pdeathsig KILL --`), or []. */
-  wrapper: string[];
   /** Media files' stall watchdog (IngestInit.stall). */
   stall: { fileMs: number; frames: number };
-  /** The ring was written by a worker that died: its frames are of a run that is over. */
-  adopted?: boolean;
-  onState(state: IngestState, message?: string, pid?: number): void;
-  onLog(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
 }
 
 export const STALL_MS = 2000;

@@ -4,10 +4,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createFrameRing, ringGeometry } from '../../src/shared/frame-ring.js';
 import type { IngestInit, IngestInput, IngestState, IngestToMain, MainToIngest } from '../../src/shared/protocol/ingest.js';
 import { expired } from '../../src/shared/rpc.js';
+import { failure, logTo, replyFailure } from '../../src/shared/protocol/common.js';
 import { createPcmRing, isPcmRing } from '../../src/shared/pcm-ring.js';
 import { FfmpegSource } from './ffmpeg-source.js';
 import { ClipSource } from './clip-source.js';
 import { wantsAudio } from './pcm-output.js';
+import type { ReaderOptions } from './clip-options.js';
 
 if (!parentPort) throw new Error('workers/ingest/main.js runs as a worker thread');
 const port = parentPort;
@@ -30,9 +32,7 @@ function post(msg: IngestToMain): void {
   port.postMessage(msg);
 }
 
-function logToMain(level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void {
-  post({ t: 'log', level, msg, fields });
-}
+const logToMain = logTo(post);
 
 // PR_SET_PDEATHSIG through setpriv: the kernel kills ffmpeg when the thread that spawned it (this worker) ends,
 // however it ends (terminate(), a crash of the process, SIGKILL), which no exit handler can promise.
@@ -83,7 +83,7 @@ async function open({ id, key, input, live, ring: handed, pcm: handedPcm, clip }
     if (current !== entry && !(state === 'closed' && current === undefined)) return;
     post({ t: 'state', key, state, message, pid });
   };
-  const common = {
+  const common: ReaderOptions = {
     key,
     ring,
     pcm,
@@ -123,14 +123,14 @@ function clipCommand(msg: Extract<MainToIngest, { t: 'clip' }>): void {
   const { id, key } = msg;
   const source = entries.get(key)?.source;
   if (!(source instanceof ClipSource)) {
-    post({ t: 'clip-reply', id, key, ok: false, message: 'the source is not open as a clip' });
+    post(failure(id, 'failed', 'the source is not open as a clip'));
     return;
   }
   Promise.resolve()
     .then(() => source.command(msg.cmd))
     .then(
       (status) => post({ t: 'clip-reply', id, key, ok: true, status }),
-      (err: Error) => post({ t: 'clip-reply', id, key, ok: false, message: err.message }),
+      (err: unknown) => replyFailure(post, id, err),
     );
 }
 
@@ -160,7 +160,7 @@ port.on('message', (msg: MainToIngest) => {
     .then(async () => {
       if (stopping) return;
       // A stop past its deadline still stops: the client terminates the thread anyway.
-      if (msg.t === 'open' && expired(msg)) post({ t: 'expired', id: msg.id });
+      if (msg.t === 'open' && expired(msg)) post(failure(msg.id, 'expired', 'the request reached the ingest worker past its deadline'));
       else if (msg.t === 'open') await open(msg);
       else if (msg.t === 'restart') entries.get(msg.key)?.source.restart();
       // Not awaited: a seek answers once its frame is in the ring, and other commands must not queue behind it.
@@ -172,7 +172,7 @@ port.on('message', (msg: MainToIngest) => {
     .catch((err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       logToMain('error', 'ingest command failed', { cmd: msg.t, source: 'key' in msg ? msg.key : undefined, error: message });
-      if (msg.t === 'open') post({ t: 'open-reply', id: msg.id, key: msg.key, ok: false, message });
+      if (msg.t === 'open') replyFailure(post, msg.id, err);
       if (msg.t !== 'stop') post({ t: 'state', key: msg.key, state: 'failed', message });
     });
 });

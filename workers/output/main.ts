@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import type { MainToOutput, OutputInit, OutputToMain } from '../../src/shared/protocol/output.js';
+import { logTo } from '../../src/shared/protocol/common.js';
 import { Consumer } from './consumer.js';
 import { ProgramFrames } from './program-frames.js';
 import { SharedEncoders } from './shared-stream.js';
@@ -13,10 +14,11 @@ const port = parentPort;
 const init = workerData as OutputInit;
 const post = (m: OutputToMain): void => port.postMessage(m);
 const frames = new ProgramFrames(init.ring);
+const onLog = logTo(post);
 
 // The kernel kills each ffmpeg when this thread ends, however it ends (a SIGKILLed vjd included).
 const wrapper: Promise<string[]> = parentDeathPrefix('KILL').then((prefix) => {
-  if (!prefix) post({ t: 'log', level: 'warn', msg: 'setpriv --pdeathsig unavailable: output ffmpeg children may outlive a killed vjd' });
+  if (!prefix) onLog('warn', 'setpriv --pdeathsig unavailable: output ffmpeg children may outlive a killed vjd');
   return prefix ?? [];
 });
 let prefix: string[] = [];
@@ -24,8 +26,6 @@ const ready = wrapper.then((p) => {
   prefix = p;
 });
 
-const onLog = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void =>
-  post({ t: 'log', level, msg, fields });
 // Built once the wrapper is known (the slots start nothing before).
 let shared: SharedEncoders | null = null;
 
@@ -74,7 +74,7 @@ const slots = new OutputSlots({
   },
   ended: (id, gen, c) => post({ t: 'counters', items: [{ id, gen, ...c.counters }] }),
   skipped: (id, gen) => post({ t: 'state', id, gen, state: 'stopped', lastError: null, startedAt: null }),
-  failed: (id, err) => post({ t: 'log', level: 'error', msg: 'output start or stop failed', fields: { id, error: err.message } }),
+  failed: (id, err) => onLog('error', 'output start or stop failed', { id, error: err.message }),
 });
 
 const countersTimer = setInterval(() => {

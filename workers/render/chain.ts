@@ -119,7 +119,7 @@ export class Chain<I extends EffectInstance> {
         if (!r.ok)
           return {
             ok: false,
-            code: 'INVALID_REQUEST',
+            reason: 'INVALID_REQUEST',
             message: `${slot.desc.name}: ${r.problem.message}; nothing changed`,
             details: r.problem.details,
           };
@@ -201,7 +201,7 @@ export class Chain<I extends EffectInstance> {
     if (at < 0) {
       return {
         ok: false,
-        code: 'ITEM_NOT_FOUND',
+        reason: 'ITEM_NOT_FOUND',
         message: `no installed effect matches "${clip(cmd.type)}"`,
         details: { requested: cmd.type, available: catalog.map((d) => d.type) },
       };
@@ -214,7 +214,7 @@ export class Chain<I extends EffectInstance> {
     if (this.slots.length >= cmd.ceiling) {
       return {
         ok: false,
-        code: 'EFFECT_LIMIT_REACHED',
+        reason: 'EFFECT_LIMIT_REACHED',
         message: `the chain holds ${this.slots.length} effects, the ceiling of this license tier is ${cmd.ceiling}; nothing added`,
       };
     }
@@ -222,7 +222,7 @@ export class Chain<I extends EffectInstance> {
     try {
       instance = this.deps.instantiate(desc);
     } catch (err) {
-      return { ok: false, code: 'EFFECT_LOAD_FAILED', message: `${desc.type}: ${(err as Error).message}` };
+      return { ok: false, reason: 'EFFECT_LOAD_FAILED', message: `${desc.type}: ${(err as Error).message}` };
     }
     const inputs = { ...cmd.inputs };
     const modulators = validModulators(desc, cmd.modulators);
@@ -241,7 +241,7 @@ export class Chain<I extends EffectInstance> {
       const available = slot.desc.inputs.filter((i) => componentsOf(i.type) !== null);
       return {
         ok: false,
-        code: 'INVALID_REQUEST',
+        reason: 'INVALID_REQUEST',
         message: `${slot.desc.name}: ${problem}; nothing changed`,
         details: { input: cmd.input.slice(0, 80), available: available.map((i) => i.name) },
       };
@@ -262,7 +262,7 @@ export class Chain<I extends EffectInstance> {
       if (at < 0) {
         return {
           ok: false,
-          code: 'ITEM_NOT_FOUND',
+          reason: 'ITEM_NOT_FOUND',
           message: `no effect of type "${clip(cmd.type)}" is in the chain`,
           details: { requested: cmd.type, available: this.slots.map(byType) },
         };
@@ -287,7 +287,7 @@ export class Chain<I extends EffectInstance> {
         ok: false,
         reply: {
           ok: false,
-          code: 'ITEM_NOT_FOUND',
+          reason: 'ITEM_NOT_FOUND',
           message: `no loaded effect is named "${clip(name)}"`,
           details: { requested: name, available: this.slots.map(byName) },
         },
@@ -302,7 +302,7 @@ export class Chain<I extends EffectInstance> {
     const max = this.slots.length;
     return {
       ok: false,
-      code: 'ITEM_NOT_FOUND',
+      reason: 'ITEM_NOT_FOUND',
       message: max === 0 ? `nothing at position ${index}: the chain is empty` : `nothing at position ${index}: positions are 1 to ${max}`,
       details: { requested: index, min: 1, max },
     };

@@ -2,7 +2,7 @@
 // blends. The engine draws the visible layers and composes them; everything a source switch, a cue or a take needs
 // between frames lives here, so each layer answers its own requests.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
-import type { LayerWire, MixCommand, SourceSpec } from '../../src/shared/protocol/render.js';
+import type { LayerWire, MixCommand, SourceFailReason, SourceSpec } from '../../src/shared/protocol/render.js';
 import { Chain, type EffectInstance } from './chain.js';
 import type { GL, Quad } from './gl-util.js';
 import type { IsfFrame, IsfProgram } from './isf-program.js';
@@ -20,7 +20,7 @@ export interface SourceOutcome {
   ok: boolean;
   key: string;
   layer: number;
-  reason?: 'expired' | 'superseded' | 'failed' | 'load-failed';
+  reason?: SourceFailReason;
   message?: string;
 }
 

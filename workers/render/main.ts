@@ -14,6 +14,7 @@ import {
   type SourceSpec,
 } from '../../src/shared/protocol/render.js';
 import { expired } from '../../src/shared/rpc.js';
+import { failure, logTo, replyFailure } from '../../src/shared/protocol/common.js';
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
 import { dialectEvents } from './glsl-dialect/retry.js';
@@ -23,7 +24,8 @@ const init = workerData as RenderInit;
 // Drawing yields a core to the main thread whenever both want one: control surfaces never wait on the picture.
 lowerThisThread(THREAD_NICE.render);
 const post = (m: RenderToMain): void => port.postMessage(m);
-dialectEvents.onRewrite = (fields) => post({ t: 'log', level: 'info', msg: 'ISF shader compiled after the desktop-GLSL rewrite', fields });
+const log = logTo(post);
+dialectEvents.onRewrite = (fields) => log('info', 'ISF shader compiled after the desktop-GLSL rewrite', fields);
 /** Shared with the main thread and handed to every engine, so a rebuilt context keeps counting where it stopped. */
 const counters = init.counters ? new Int32Array(init.counters, 0, RENDER_COUNTERS.length) : null;
 
@@ -89,24 +91,19 @@ function createEngine(): RenderEngine {
     ...(init.programCache ? { programCache: init.programCache } : {}),
     ...(kept.scale ? { scale: kept.scale } : {}),
   });
-  e.fuse.onLog = (msg, fields) => post({ t: 'log', level: 'warn', msg, fields });
+  e.fuse.onLog = (msg, fields) => log('warn', msg, fields);
   const answer = (bus: Bus, o: Parameters<RenderEngine['onSource']>[0]): void => {
     const req = requested.get(o.id);
     requested.delete(o.id);
     if (o.ok && req) busesOf(o.layer)[bus === 'program' ? 'source' : 'cue'] = req;
     if (o.ok) post({ t: 'source-reply', id: o.id, bus, ok: true, key: o.key, layer: o.layer });
-    else post({ t: 'source-reply', id: o.id, bus, ok: false, reason: o.reason ?? 'failed', message: o.message ?? 'failed' });
+    else post(failure(o.id, o.reason ?? 'failed', o.message ?? 'failed'));
   };
   e.onSource = (o) => answer('program', o);
   e.onCue = (o) => answer('preview', o);
   e.onMix = (id, error, loadFailed) =>
-    post(
-      error === null
-        ? { t: 'mix-reply', id, ok: true }
-        : { t: 'mix-reply', id, ok: false, message: error, ...(loadFailed ? { loadFailed } : {}) },
-    );
-  e.onShown = (id, error) =>
-    post(error === null ? { t: 'shown-reply', id, ok: true } : { t: 'shown-reply', id, ok: false, message: error });
+    post(error === null ? { t: 'mix-reply', id, ok: true } : failure(id, loadFailed ? 'load-failed' : 'failed', error));
+  e.onShown = (id, error) => post(error === null ? { t: 'shown-reply', id, ok: true } : failure(id, 'failed', error));
   e.onSwap = (layer, program, preview) => {
     const b = busesOf(layer);
     const old = b.source;
@@ -123,7 +120,7 @@ function createEngine(): RenderEngine {
     }
     if (error !== lastError) {
       lastError = error; // logged once per distinct error, not 30 times a second
-      post({ t: 'log', level: 'error', msg: 'frame failed', fields: { err: error } });
+      log('error', 'frame failed', { err: error });
     }
     if (++failedInARow >= RECOVER_AFTER) queueMicrotask(recover);
   };
@@ -173,7 +170,7 @@ function recover(): void {
     if (b?.source) engine.requestSource(0, b.source.key, Number.MAX_SAFE_INTEGER, again(b.source.spec), l.id);
   }
   engine.start();
-  post({ t: 'log', level: 'warn', msg: 'render context recreated after repeated frame failures', fields: { contextRestarts } });
+  log('warn', 'render context recreated after repeated frame failures', { contextRestarts });
 }
 
 let engine: RenderEngine;
@@ -210,14 +207,9 @@ port.on('message', (m: MainToRender) => {
     handle(m);
   } catch (err) {
     // A GL or program error answers the one command; the worker and its frame loop keep running.
-    const message = (err as Error).message;
-    post({ t: 'log', level: 'error', msg: 'render command failed', fields: { command: m.t, err: message } });
-    if (m.t === 'chain') post({ t: 'chain-reply', id: m.id, reply: { ok: false, code: 'EFFECT_LOAD_FAILED', message } });
-    if (m.t === 'source') post({ t: 'source-reply', id: m.id, bus: m.bus, ok: false, reason: 'failed', message });
-    if (m.t === 'mix') post({ t: 'mix-reply', id: m.id, ok: false, message });
-    if (m.t === 'shown') post({ t: 'shown-reply', id: m.id, ok: false, message });
-    if (m.t === 'sample') post({ t: 'sample-reply', id: m.id, pixels: [] });
-    if (m.t === 'thumb') post({ t: 'thumb-reply', id: m.id, ok: false, reason: 'failed', message });
+    log('error', 'render command failed', { command: m.t, err: (err as Error).message });
+    // A chain command that throws answers as an effect that does not load would.
+    if ('id' in m) replyFailure(post, m.id, err, m.t === 'chain' ? 'EFFECT_LOAD_FAILED' : 'failed');
   }
 });
 
@@ -232,20 +224,20 @@ function handle(m: MainToRender): void {
     }
     case 'restore': {
       const problems = (m.layer === undefined ? engine.chain : engine.layer(m.layer).chain).restore(m.chain, m.ceiling);
-      for (const p of problems) post({ t: 'log', level: 'warn', msg: 'a saved chain entry was not restored', fields: { problem: p } });
+      for (const p of problems) log('warn', 'a saved chain entry was not restored', { problem: p });
       publishChain(m.layer);
       return;
     }
     case 'chain': {
       if (expired(m)) {
-        post({ t: 'expired', id: m.id });
+        post(failure(m.id, 'expired', 'the command reached the renderer past its deadline'));
         return;
       }
       const chain = m.layer === undefined ? engine.chain : engine.layer(m.layer).chain;
       const before = chain.version;
       const reply = chain.apply(m.cmd);
       if (chain.version !== before) publishChain(m.layer);
-      post({ t: 'chain-reply', id: m.id, reply });
+      post(reply.ok ? { t: 'chain-reply', id: m.id, ...reply } : { t: 'failure', id: m.id, ...reply });
       return;
     }
     case 'source':
@@ -325,7 +317,7 @@ function handle(m: MainToRender): void {
       engine.setOutputRing(m.ring);
       return;
     case 'sample':
-      post({ t: 'sample-reply', id: m.id, pixels: engine.output.sample(m.points) });
+      post({ t: 'sample-reply', id: m.id, ok: true, pixels: engine.output.sample(m.points) });
       return;
     case 'thumb':
       engine.queueThumb(m, post);

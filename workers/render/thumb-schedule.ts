@@ -3,6 +3,7 @@
 // time before the next frame, after the frame or as jobs arrive, up to a share of each frame period. Jobs already
 // past their deadline are answered at once and never use up the slice.
 import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
+import { failure } from '../../src/shared/protocol/common.js';
 
 export interface PendingThumb {
   job: ThumbJob;
@@ -107,7 +108,7 @@ export class ThumbSchedule {
     try {
       reply = this.run(p.job);
     } catch (err) {
-      reply = { t: 'thumb-reply', id: p.job.id, ok: false, reason: 'failed', message: (err as Error).message };
+      reply = failure(p.job.id, 'failed', (err as Error).message);
     }
     const took = performance.now() - t0;
     this.spent += took;
@@ -120,11 +121,12 @@ export class ThumbSchedule {
     const now = Date.now();
     while (this.jobs.length > 0 && this.jobs[0]!.job.deadline < now) {
       const p = this.jobs.shift()!;
-      p.done(expired(p.job.id));
+      p.done(thumbExpired(p.job.id));
     }
   }
 }
 
-function expired(id: number): ThumbReply {
-  return { t: 'thumb-reply', id, ok: false, reason: 'expired', message: 'the job was past its deadline when the renderer reached it' };
+/** The answer of a job the renderer reached past its deadline, drawn or not. */
+export function thumbExpired(id: number): ThumbReply {
+  return failure(id, 'expired', 'the job was past its deadline when the renderer reached it');
 }

@@ -1,6 +1,8 @@
 // The thumbnail stage: area-averaged downscales of the output, an ingest ring frame or an off-screen generator, read back into a slot.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
+import { failure } from '../../src/shared/protocol/common.js';
+import { thumbExpired } from './thumb-schedule.js';
 import { FrameRingReader } from '../../src/shared/frame-ring.js';
 import { BLIT_VERTEX, compileProgram, FRAGMENT_PRECISION, type GL, type Quad } from './gl-util.js';
 import type { IsfProgram } from './isf-program.js';
@@ -125,12 +127,11 @@ export class ThumbStage {
   /** Runs one job now and answers it; throws only on GL failures (the caller answers `failed`). */
   draw(job: ThumbJob, ctx: ThumbContext): ThumbReply {
     const { id, width: w, height: h } = job;
-    if (Date.now() > job.deadline)
-      return { t: 'thumb-reply', id, ok: false, reason: 'expired', message: 'the job was past its deadline when the renderer reached it' };
+    if (Date.now() > job.deadline) return thumbExpired(id);
     if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1 || w > this.maxSize || h > this.maxSize) {
-      return failed(id, `thumbnail size ${w}x${h} is out of range`);
+      return failure(id, 'failed', `thumbnail size ${w}x${h} is out of range`);
     }
-    if (job.slot.byteLength < w * h * 4) return failed(id, `slot of ${job.slot.byteLength} bytes is too small for ${w}x${h}`);
+    if (job.slot.byteLength < w * h * 4) return failure(id, 'failed', `slot of ${job.slot.byteLength} bytes is too small for ${w}x${h}`);
     const s = job.subject;
     let source: Source;
     let frame = 0;
@@ -139,19 +140,19 @@ export class ThumbStage {
       frame = ctx.outputFrame;
     } else if (s.kind === 'layer') {
       const l = ctx.layer;
-      if (!l) return failed(id, `layer ${s.layer} does not exist`);
+      if (!l) return failure(id, 'failed', `layer ${s.layer} does not exist`);
       source = { texture: l.target.texture, width: l.target.width, height: l.target.height, topDown: false };
       // Labelled with the output counter as the output is: the ETag the main thread plans from that counter then
       // matches while no frame passes. The frame a layer was drawn in counts from before that frame's increment.
       frame = ctx.outputFrame;
     } else if (s.kind === 'ring') {
       const up = this.uploadRing(s.ring);
-      if (!up) return { t: 'thumb-reply', id, ok: false, reason: 'no-frame', message: 'the input has not delivered a frame yet' };
+      if (!up) return failure(id, 'no-frame', 'the input has not delivered a frame yet');
       source = up.source;
       frame = up.frameNo;
     } else {
       const desc = ctx.generators.find((d) => d.type === s.type);
-      if (!desc) return failed(id, `generator "${s.type}" is not installed`);
+      if (!desc) return failure(id, 'failed', `generator "${s.type}" is not installed`);
       source = this.renderGenerator(desc, s.inputs, s.time, ctx.palette);
     }
     this.downscale(source, w, h);
@@ -293,8 +294,4 @@ export class ThumbStage {
     this.targets.set(key, t);
     return t;
   }
-}
-
-function failed(id: number, message: string): ThumbReply {
-  return { t: 'thumb-reply', id, ok: false, reason: 'failed', message };
 }

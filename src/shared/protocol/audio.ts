@@ -1,5 +1,6 @@
 // Messages between the main thread and the audio worker (workers/audio): inputs, the analysis and the tempo clock.
 import type { RpcEnvelope } from '../rpc.js';
+import type { LogMessage } from './common.js';
 
 /**
  * An audio input as the worker opens it. `test`: `source` is a lavfi audio graph from the config file only.
@@ -66,4 +67,4 @@ export type AudioToMain =
   | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
   /** The worker thread's kernel thread id, sent once at start (its CPU time is read from /proc by the cost bench). */
   | { t: 'thread'; tid: number }
-  | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+  | LogMessage;

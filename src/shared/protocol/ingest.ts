@@ -1,6 +1,7 @@
 // Messages between the main thread and the ingest worker (workers/ingest): what ffmpeg reads for a source, clip
 // transport, and each source's state.
 import type { RpcEnvelope } from '../rpc.js';
+import type { FailureReply, LogMessage } from './common.js';
 
 /** What ffmpeg should read for one source. */
 export type IngestInput =
@@ -96,20 +97,17 @@ export type IngestState = 'connecting' | 'live' | 'stalled' | 'retrying' | 'fail
 
 /**
  * The answer to one `open`: the key's ring (and `pcm`, the PCM ring of a source whose input asks for its audio
- * track), or why the worker could not even create the source.
+ * track); a FailureReply when the worker could not even create the source.
  */
-export type IngestOpenReply = { t: 'open-reply'; id: number; key: string } & (
-  | { ok: true; ring: SharedArrayBuffer; pcm?: SharedArrayBuffer }
-  | { ok: false; message: string }
-);
+export type IngestOpenReply = { t: 'open-reply'; id: number; key: string; ok: true; ring: SharedArrayBuffer; pcm?: SharedArrayBuffer };
 
 export type IngestToMain =
   | IngestOpenReply
-  /** A request that reached the worker past its deadline, dropped undone. */
-  | { t: 'expired'; id: number }
+  /** An open or a clip command that failed, or reached the worker past its deadline (dropped undone). */
+  | FailureReply
   | { t: 'state'; key: string; state: IngestState; message?: string; pid?: number }
   /** A clip reader's transport: on every change, and several times a second while it plays. */
   | { t: 'clip-status'; key: string; status: ClipStatus }
-  | ({ t: 'clip-reply'; id: number; key: string } & ({ ok: true; status: ClipStatus } | { ok: false; message: string }))
+  | { t: 'clip-reply'; id: number; key: string; ok: true; status: ClipStatus }
   | { t: 'stopped'; id: number }
-  | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+  | LogMessage;

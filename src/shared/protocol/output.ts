@@ -1,6 +1,7 @@
 // Messages between the main thread and the output worker (workers/output): starting and stopping consumers, their
 // states and counters.
 import type { OutputSpec } from '../output-kinds/index.js';
+import type { LogMessage } from './common.js';
 
 /** The output kinds and their specs come from their descriptors (src/shared/output-kinds/). */
 export type { OutputKind, OutputSpec } from '../output-kinds/index.js';
@@ -46,4 +47,4 @@ export type OutputToMain =
   /** Sent every 250 ms while consumers exist. */
   | { t: 'counters'; items: Array<{ id: string; gen: number } & OutputCounters> }
   | { t: 'stopped' }
-  | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+  | LogMessage;

@@ -3,6 +3,7 @@
 import type { IsfDescriptor } from '../isf-types.js';
 import type { InputState } from '../param-values.js';
 import type { RpcEnvelope } from '../rpc.js';
+import type { CommonReason, Failure, FailureReply, LogMessage } from './common.js';
 import type { Modulator } from '../modulation.js';
 import type { PixelLayout } from '../frame-ring.js';
 import type { ReadbackSetting } from '../program-layout.js';
@@ -67,22 +68,24 @@ export type ThumbSubject =
   /** A layer's picture after its own chain, before blending (layer id as in LayerWire). */
   | { kind: 'layer'; layer: number };
 
-/** A thumbnail job: draw `subject` at width×height into `slot` (top-down RGBA rows, stride width×4). */
-export interface ThumbJob {
-  id: number;
+/**
+ * A thumbnail job: draw `subject` at width×height into `slot` (top-down RGBA rows, stride width×4). Past the
+ * envelope's deadline the job is dropped undone (the route answers 503 PREVIEW_TIMEOUT).
+ */
+export interface ThumbJob extends RpcEnvelope {
   subject: ThumbSubject;
   width: number;
   height: number;
   /** At least width×height×4 bytes; written by the render worker, then read by an encode worker. */
   slot: SharedArrayBuffer;
-  /** Date.now() after which the job is dropped undone (the route answers 503 PREVIEW_TIMEOUT). */
-  deadline: number;
 }
+
+/** `no-frame`: the ring has not delivered a frame yet. */
+export type ThumbFailReason = CommonReason | 'no-frame';
 
 export type ThumbReply =
   /** `frame`: the frame number drawn (output frame number, ring frame number, 0 for generators). */
-  | { t: 'thumb-reply'; id: number; ok: true; frame: number }
-  | { t: 'thumb-reply'; id: number; ok: false; reason: 'expired' | 'no-frame' | 'failed'; message: string };
+  { t: 'thumb-reply'; id: number; ok: true; frame: number } | FailureReply<ThumbFailReason>;
 
 /** A chain item as the routes show it (docs/api.md, Resources: "Effect chain item"). */
 export interface ChainItem {
@@ -266,15 +269,17 @@ export interface RenderStats {
   scaleLimit: { by: ScaleLimit; frameMs: number; readbackMs: number } & PipelinePressure;
 }
 
+/** A chain command's failures are API error codes, passed on as they are. */
+export type ChainFailReason = 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST';
+
 /** `inputs`: the item's inputs with their values (params, reset); `items`: the whole chain after a move. */
-export type ChainReply =
-  | { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[]; modulators?: Record<string, Modulator> }
-  | {
-      ok: false;
-      code: 'ITEM_NOT_FOUND' | 'EFFECT_LIMIT_REACHED' | 'EFFECT_LOAD_FAILED' | 'INVALID_REQUEST';
-      message: string;
-      details?: Record<string, unknown>;
-    };
+export type ChainDone = { ok: true; item: ChainItem; inputs?: InputState[]; items?: ChainItem[]; modulators?: Record<string, Modulator> };
+
+/** What a chain command comes to in the worker; a failure travels as the FailureReply. */
+export type ChainReply = ChainDone | Failure<ChainFailReason>;
+
+/** `superseded`: a newer request for the bus came first; `load-failed`: the shader does not load or compile. */
+export type SourceFailReason = CommonReason | 'superseded' | 'load-failed';
 
 export type RenderToMain =
   /** `readback`: the program ring layout this GPU reads back best (config render.readback, or measured). */
@@ -288,28 +293,27 @@ export type RenderToMain =
   | { t: 'fatal'; message: string }
   /** The newest chain; sent after every change. `entries` are in chain order, parallel to `items`. */
   | { t: 'snapshot'; version: number; items: ChainItem[]; entries: ChainEntryWire[]; layer?: number }
-  | { t: 'chain-reply'; id: number; reply: ChainReply }
+  /** A request's success; a failed request of any kind gets the FailureReply. */
+  | ({ t: 'chain-reply'; id: number } & ChainDone)
   /** Applied values of modulated inputs (see LiveReport); an empty report once the last modulator is gone. */
   | ({ t: 'live' } & LiveReport)
-  /** The command's deadline had passed when the worker reached it: nothing was changed. */
-  | { t: 'expired'; id: number }
   | { t: 'source-reply'; id: number; bus: Bus; ok: true; key: string; layer: number }
-  /** `load-failed`: the generator's shader does not load or compile (the message names the file and line). */
-  | { t: 'source-reply'; id: number; bus: Bus; ok: false; reason: 'expired' | 'superseded' | 'failed' | 'load-failed'; message: string }
   | { t: 'shown-reply'; id: number; ok: true }
-  | { t: 'shown-reply'; id: number; ok: false; message: string }
   | { t: 'mix-reply'; id: number; ok: true }
-  /** `loadFailed`: the transition's shader does not load or compile. */
-  | { t: 'mix-reply'; id: number; ok: false; message: string; loadFailed?: boolean }
+  /**
+   * Any request that failed: a chain command with its API code, a source or a mix with `load-failed` (the message
+   * names the file and line), a thumbnail with `no-frame`; `expired` past its deadline, nothing changed.
+   */
+  | FailureReply<ChainFailReason | SourceFailReason | ThumbFailReason>
   /** A take completed: the buses swapped (keys as in `source`; '' for an empty bus). */
   | { t: 'mix-swap'; program: string; preview: string; layer: number }
-  | { t: 'sample-reply'; id: number; pixels: Array<[number, number, number, number]> }
+  | { t: 'sample-reply'; id: number; ok: true; pixels: Array<[number, number, number, number]> }
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */
   | { t: 'compiled'; type: string; kind: 'effect' | 'generator' | 'transition' | 'blend'; ok: boolean; error?: string }
   /** Sent every 250 ms: the heartbeat chain reads depend on, plus render statistics. */
   | { t: 'stats'; stats: RenderStats }
-  | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> };
+  | LogMessage;
 
 /** To the fuse compile helper process: link and draw `fragment` so Mesa's shader cache holds it. */
 export interface FuseCompileRequest extends RpcEnvelope {
@@ -317,8 +321,5 @@ export interface FuseCompileRequest extends RpcEnvelope {
   /** The input filter the render thread draws it with. */
   nearest: boolean;
 }
-/** From the fuse compile helper: id 0 announces a ready context; `error` is the compile error, null when it compiled. */
-export interface FuseCompileReply {
-  id: number;
-  error: string | null;
-}
+/** From the fuse compile helper: id 0 announces a ready context; a shader that does not compile, a FailureReply. */
+export type FuseCompileReply = { t: 'fuse-reply'; id: number; ok: true } | FailureReply;

@@ -7,6 +7,7 @@ import { FusedProgram } from './fused-program.js';
 import { WarmUp } from './warm-up.js';
 import type { FuseCompileReply, FuseCompileRequest } from '../../../src/shared/protocol/render.js';
 import { expired } from '../../../src/shared/rpc.js';
+import { failure, replyFailure } from '../../../src/shared/protocol/common.js';
 
 const width = Number(process.argv[2]);
 const height = Number(process.argv[3]);
@@ -23,17 +24,17 @@ const send = (m: FuseCompileReply): void => {
 
 process.on('message', (m: FuseCompileRequest) => {
   // The render thread stopped waiting for this one; compiling it would only delay the next.
-  if (expired(m)) return void send({ id: m.id, error: 'past its deadline' });
+  if (expired(m)) return void send(failure(m.id, 'expired', 'past its deadline'));
   let program: FusedProgram | null = null;
   try {
     program = FusedProgram.create(gl, quad, m.fragment, []);
     warm.draw(program, m.nearest);
-    send({ id: m.id, error: null });
+    send({ t: 'fuse-reply', id: m.id, ok: true });
   } catch (err) {
-    send({ id: m.id, error: (err as Error).message });
+    replyFailure(send, m.id, err);
   } finally {
     program?.destroy();
   }
 });
 process.on('disconnect', () => process.exit(0));
-send({ id: 0, error: null });
+send({ t: 'fuse-reply', id: 0, ok: true });
