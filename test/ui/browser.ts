@@ -33,19 +33,35 @@ export interface Opened {
   /** Text frames the page sent on any WebSocket, in order. */
   wsSent: string[];
   errors: string[];
-  /** Answers with status 400 or more, as `STATUS URL`. */
+  /** Answers with status 400 or more, as `STATUS URL` (a thumbnail's 503 goes to `overloaded`). */
   failed: string[];
   /** Messages the page logged as errors (a failed resource load among them). */
   consoleErrors: string[];
+  /**
+   * Thumbnail loads the server answered 503 (PREVIEW_TIMEOUT or THUMBNAIL_QUEUE_FULL: documented overload answers a
+   * loaded box gives now and then; the page's next refresh asks again). Kept apart from consoleErrors, which the
+   * browser would otherwise fill with them.
+   */
+  overloaded: string[];
 }
+
+const THUMBNAIL_503 = /^Failed to load resource: the server responded with a status of 503\b.*\/api\/v1\/thumbnails\//;
 
 export async function open(browser: Browser, url: string, viewport = LAPTOP): Promise<Opened> {
   const ctx = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await ctx.newPage();
-  const o: Opened = { page, urls: [], wsSent: [], errors: [], failed: [], consoleErrors: [] };
+  const o: Opened = { page, urls: [], wsSent: [], errors: [], failed: [], consoleErrors: [], overloaded: [] };
   page.on('request', (r) => void o.urls.push(r.url()));
-  page.on('response', (r) => void (r.status() >= 400 && o.failed.push(`${r.status()} ${r.url()}`)));
-  page.on('console', (m) => void (m.type() === 'error' && o.consoleErrors.push(`${m.text()} (${m.location().url})`)));
+  page.on('response', (r) => {
+    if (r.status() < 400) return;
+    const line = `${r.status()} ${r.url()}`;
+    (r.status() === 503 && r.url().includes('/api/v1/thumbnails/') ? o.overloaded : o.failed).push(line);
+  });
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const line = `${m.text()} (${m.location().url})`;
+    (THUMBNAIL_503.test(line) ? o.overloaded : o.consoleErrors).push(line);
+  });
   page.on('websocket', (ws) => {
     o.urls.push(ws.url());
     ws.on('framesent', (f) => void o.wsSent.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
