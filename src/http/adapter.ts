@@ -5,7 +5,6 @@ import { ApiError } from '../errors.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import {
   CACHE_CONTROL,
-  CAPTURED_KEYS,
   CONTENT_LENGTH,
   CONTENT_TYPE,
   CORS_BYTES,
@@ -19,9 +18,11 @@ import type { ApiKeyGuard } from './auth.js';
 import type { HostPolicy } from './host-policy.js';
 import { LIMITS } from '../limits.js';
 import { exchange, type Exchange, finish, watchAbort, writeHeaders } from './exchange.js';
+import { readHeaders } from './request-headers.js';
+import { replyHead } from './reply-head.js';
 import { sendWithBackpressure, startStream } from './stream-reply.js';
 import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
-import type { CapturedHeader, Reply, RouteRequest } from './route.js';
+import type { Reply, RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
 
@@ -42,6 +43,8 @@ export interface AdapterHooks extends RequestPolicy {
   log: Logger;
   /** False once this app's listener was closed (rebind, disable, shutdown): its connections get closed. */
   isLive(): boolean;
+  /** Whether uWS's native binary serves (the JS fallback takes one call per answer line, see reply-head.ts). */
+  nativeEngine: boolean;
   /** In-flight accounting for graceful shutdown. */
   started(): void;
   finished(): void;
@@ -63,7 +66,7 @@ export function mountRouter(app: TemplatedApp, router: Router, hooks: AdapterHoo
   app.options('/*', (res, req) => {
     if (!hooks.isLive()) return void res.close();
     if (ambiguousFraming(res, req)) return;
-    if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(exchange(res), misdirected(req.getHeader('host')));
+    if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(exchange(res, false, true), hooks, misdirected(req.getHeader('host')));
     // Private Network Access: a public page asking to reach this box gets no grant unless the operator opted in.
     const pna = req.getHeader('access-control-request-private-network').toLowerCase() === 'true' && hooks.privateNetwork();
     res.cork(() => {
@@ -89,10 +92,10 @@ function miss(res: HttpResponse, req: HttpRequest, router: Router, hooks: Adapte
   // does not match paths that carry a query string) and HEAD.
   const found = router.find(head ? 'GET' : method, url);
   if (found) return guarded(found.route, res, req, hooks, found.params, head);
-  const ex = exchange(res, head);
-  if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, misdirected(req.getHeader('host')));
+  const ex = exchange(res, head, true);
+  if (!hooks.hosts.allows(req.getHeader('host'))) return sendError(ex, hooks, misdirected(req.getHeader('host')));
   const err = routeMiss(router, method, url, () => hooks.guard.check(req.getHeader('x-api-key'), req.getHeader('authorization')));
-  sendError(ex, err);
+  sendError(ex, hooks, err);
 }
 
 function misdirected(host: string): ApiError {
@@ -110,7 +113,7 @@ function guarded(
   params: string[] | null,
   head: boolean,
 ): void {
-  const ex = exchange(res, head);
+  const ex = exchange(res, head, true);
   try {
     handleRoute(route, ex, req, hooks, params);
   } catch (err) {
@@ -118,6 +121,8 @@ function guarded(
     hooks.log.error({ err, route: `${route.def.method} ${route.def.path}` }, 'request handling failed');
     if (!ex.done) respond(ex, hooks, errorReply(new ApiError('INTERNAL')), true);
   }
+  // What answers later (a promise, a body read) runs outside the engine's cork.
+  ex.corked = false;
 }
 
 function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks: AdapterHooks, params: string[] | null): void {
@@ -137,15 +142,11 @@ function handleRoute(route: CompiledRoute, ex: Exchange, req: HttpRequest, hooks
   if (!hooks.hosts.allows(host)) return void respond(ex, hooks, errorReply(misdirected(host)));
 
   // Everything needed from req is read now: it is invalid after this function returns.
-  const headers = {} as Record<CapturedHeader, string>;
-  for (const [h, key] of CAPTURED_KEYS) headers[h] = req.getHeader(key);
-  headers['content-length'] = length;
-  headers['transfer-encoding'] = coding;
+  const headers = readHeaders(req, length, coding);
   const { url, query: rawQuery } = readTarget(req);
   const rawParams: Record<string, string> = {};
-  route.paramNames.forEach((name, i) => {
-    rawParams[name] = decodeParam((params ? params[i] : req.getParameter(i)) ?? '');
-  });
+  const names = route.paramNames;
+  for (let i = 0; i < names.length; i++) rawParams[names[i]!] = decodeParam((params ? params[i] : req.getParameter(i)) ?? '');
 
   if (route.def.auth === 'required' && !hooks.guard.check(headers['x-api-key'], headers['authorization'])) {
     return void respond(ex, hooks, errorReply(unauthorized()));
@@ -246,8 +247,8 @@ function dispatch(route: CompiledRoute, request: RouteRequest, ex: Exchange, hoo
   }
 }
 
-function sendError(ex: Exchange, err: ApiError): void {
-  writeReply(ex, errorReply(err), false);
+function sendError(ex: Exchange, hooks: AdapterHooks, err: ApiError): void {
+  writeReply(ex, hooks, errorReply(err), false);
 }
 
 /** Reads the body in chunks; calls back once with the bytes, or null when the limit is passed. */
@@ -328,46 +329,54 @@ function readTarget(req: HttpRequest): { url: string; query: string } {
 
 function respond(ex: Exchange, hooks: AdapterHooks, reply: Reply, closeAfter = false): void {
   if (reply.stream && !ex.head && !ex.aborted && (reply.status ?? 200) !== 304) return startStream(ex, hooks, reply);
-  writeReply(ex, reply, closeAfter);
+  writeReply(ex, hooks, reply, closeAfter);
   finish(ex, hooks);
 }
 
-/** Writes status, CORS and reply headers and the body inside one cork; large bodies honour backpressure. */
-function writeReply(ex: Exchange, reply: Reply, closeAfter: boolean): void {
+/** Writes status, CORS and reply headers and the body inside one cork (the engine's, while its callback runs). */
+function writeReply(ex: Exchange, hooks: AdapterHooks, reply: Reply, closeAfter: boolean): void {
   if (ex.aborted) return;
+  if (ex.corked) writeCorked(ex, hooks.nativeEngine, reply, closeAfter);
+  else ex.res.cork(() => writeCorked(ex, hooks.nativeEngine, reply, closeAfter));
+}
+
+/** The answer's bytes; large bodies honour backpressure. */
+function writeCorked(ex: Exchange, packed: boolean, reply: Reply, closeAfter: boolean): void {
   const head = ex.head;
   const res = ex.res;
   const status = reply.status ?? 200;
   const isJson = reply.json !== undefined || reply.jsonText !== undefined;
   const body = isJson ? (reply.jsonText ?? JSON.stringify(reply.json)) : reply.body;
   const contentType = reply.contentType;
-  res.cork(() => {
+  const jsonType = isJson && status !== 304;
+  const noStore = isJson && !reply.headers?.['Cache-Control'];
+  if (packed) {
+    res.writeStatus(replyHead(status, jsonType, noStore));
+  } else {
     res.writeStatus(statusLine(status));
     writeHeaders(res, CORS_BYTES);
-    if (status !== 304) {
-      if (isJson) res.writeHeader(CONTENT_TYPE, JSON_TYPE);
-      else if (contentType) res.writeHeader(CONTENT_TYPE, contentType);
-    }
-    if (isJson && !reply.headers?.['Cache-Control']) res.writeHeader(CACHE_CONTROL, NO_STORE);
-    if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
-    // closeAfter: uWS writes `Connection: close` itself when the reply ends with closeConnection set.
-    // HEAD: the Content-Length the GET would have is written as a plain header, because uWS 20.30 does not count
-    // endWithoutBody(n > 0) as a reply and aborts the process when the handler returns.
-    // With closeAfter, endWithoutBody(0, true) writes its own Content-Length: a second one would make the answer invalid.
-    const headLength = head && !closeAfter && status !== 304;
-    if (headLength && body !== undefined)
-      res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
-    if (headLength && reply.stream?.length !== undefined) res.writeHeader('Content-Length', String(reply.stream.length));
-    if (status === 304 || body === undefined || head) {
-      // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
-      if (closeAfter) res.endWithoutBody(0, true);
-      else res.endWithoutBody();
-      return;
-    }
-    if (typeof body === 'string' || body.byteLength < 64 * 1024) {
-      res.end(body, closeAfter);
-      return;
-    }
-    sendWithBackpressure(ex, body);
-  });
+    if (jsonType) res.writeHeader(CONTENT_TYPE, JSON_TYPE);
+    if (noStore) res.writeHeader(CACHE_CONTROL, NO_STORE);
+  }
+  if (!isJson && status !== 304 && contentType) res.writeHeader(CONTENT_TYPE, contentType);
+  if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+  // closeAfter: uWS writes `Connection: close` itself when the reply ends with closeConnection set.
+  // HEAD: the Content-Length the GET would have is written as a plain header, because uWS 20.30 does not count
+  // endWithoutBody(n > 0) as a reply and aborts the process when the handler returns.
+  // With closeAfter, endWithoutBody(0, true) writes its own Content-Length: a second one would make the answer invalid.
+  const headLength = head && !closeAfter && status !== 304;
+  if (headLength && body !== undefined)
+    res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+  if (headLength && reply.stream?.length !== undefined) res.writeHeader('Content-Length', String(reply.stream.length));
+  if (status === 304 || body === undefined || head) {
+    // uWS 20.30 turns an explicit `undefined` length into a bogus huge Content-Length; only the bare call omits it.
+    if (closeAfter) res.endWithoutBody(0, true);
+    else res.endWithoutBody();
+    return;
+  }
+  if (typeof body === 'string' || body.byteLength < 64 * 1024) {
+    res.end(body, closeAfter);
+    return;
+  }
+  sendWithBackpressure(ex, body);
 }

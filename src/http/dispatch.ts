@@ -178,6 +178,8 @@ export function parseQuery(raw: string): Record<string, string> {
 }
 
 export function decodeParam(raw: string): string {
+  // Without an escape there is nothing to decode; the engine's decoder would still copy the string.
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

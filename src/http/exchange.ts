@@ -18,10 +18,15 @@ export interface Exchange {
   head: boolean;
   /** A streamed body's cleanup, run when the client goes away. */
   onAbort: (() => void) | null;
+  /**
+   * True while the engine's request callback runs: uWS corks the socket around it, so an answer written then needs
+   * no cork of its own (each cork is a round trip into the engine and back, ~0.25 µs measured).
+   */
+  corked: boolean;
 }
 
-export function exchange(res: HttpResponse, head = false): Exchange {
-  return { res, aborted: false, done: false, watching: false, request: null, head, onAbort: null };
+export function exchange(res: HttpResponse, head = false, corked = false): Exchange {
+  return { res, aborted: false, done: false, watching: false, request: null, head, onAbort: null, corked };
 }
 
 /**

@@ -8,12 +8,16 @@ import { hostname, networkInterfaces } from 'node:os';
 const MAX_HOST_LENGTH = 300;
 /** Interface addresses change (DHCP, a cable plugged in); an unknown host re-reads them at most this often. */
 const REFRESH_MS = 2000;
+/** Header values remembered as allowed; a client sends the same one on every request, so a few cover them all. */
+const PASSED_MAX = 16;
 
 export class HostPolicy {
   private allowed = new Set<string>();
   private readAt = 0;
   private bound = '';
   private extra: readonly string[] = [];
+  /** Exact header values that passed against the current `allowed` set, so a repeat skips parsing; emptied with it. */
+  private passed = new Set<string>();
 
   constructor() {
     this.rebuild();
@@ -27,15 +31,21 @@ export class HostPolicy {
   }
 
   /** True when the request's Host header names this server. An absent header (non-browser clients) passes. */
-  allows(hostHeader: string, now = Date.now()): boolean {
-    if (hostHeader === '') return true;
+  allows(hostHeader: string, now?: number): boolean {
+    if (hostHeader === '' || this.passed.has(hostHeader)) return true;
     if (hostHeader.length > MAX_HOST_LENGTH) return false;
     const name = stripPort(hostHeader);
     if (name === null) return false;
-    if (this.allowed.has(name) || isLoopbackName(name)) return true;
-    if (now - this.readAt < REFRESH_MS) return false;
-    this.rebuild(now);
-    return this.allowed.has(name);
+    if (this.allowed.has(name) || isLoopbackName(name)) return this.pass(hostHeader);
+    const at = now ?? Date.now();
+    if (at - this.readAt < REFRESH_MS) return false;
+    this.rebuild(at);
+    return this.allowed.has(name) && this.pass(hostHeader);
+  }
+
+  private pass(hostHeader: string): true {
+    if (this.passed.size < PASSED_MAX) this.passed.add(hostHeader);
+    return true;
   }
 
   private rebuild(now = Date.now()): void {
@@ -50,6 +60,7 @@ export class HostPolicy {
       for (const a of addrs ?? []) next.add(normalize(a.address));
     }
     this.allowed = next;
+    this.passed = new Set();
     this.readAt = now;
   }
 }

@@ -5,7 +5,7 @@ import { createServer, isIPv4 } from 'node:net';
 import type { Logger } from '../log.js';
 import { mountRouter, type RequestPolicy } from './adapter.js';
 import type { Router } from './router.js';
-import type { TemplatedApp, us_listen_socket, Uws } from './uws.js';
+import { isNativeModule, type TemplatedApp, type us_listen_socket, type Uws } from './uws.js';
 
 export type ServerState = 'Server Running' | 'Server Starting' | 'Server Disabled';
 
@@ -142,6 +142,7 @@ export class HttpListener {
       ...this.policy,
       log: this.log,
       isLive: () => id === this.liveApp,
+      nativeEngine: isNativeModule(this.uws),
       started: () => {
         this.inflight++;
       },

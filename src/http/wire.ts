@@ -2,7 +2,6 @@
 // each call; bytes pass straight through, and the hot path calls it a dozen times per request. The JS fallback
 // engine turns them back into strings, so both engines accept these.
 import { CORS_HEADERS } from './cors.js';
-import { CAPTURED_HEADERS, type CapturedHeader } from './route.js';
 
 const bytes = (s: string): Buffer => Buffer.from(s, 'latin1');
 
@@ -35,10 +34,6 @@ export function statusLine(status: number): Buffer | string {
   return STATUS_LINES.get(status) ?? `${status} Status`;
 }
 
-/** Request header names the adapter reads for a route, each with its bytes (the framing two are read before, once). */
-export const CAPTURED_KEYS: ReadonlyArray<readonly [CapturedHeader, Buffer]> = CAPTURED_HEADERS.filter(
-  (h) => h !== 'content-length' && h !== 'transfer-encoding',
-).map((h) => [h, bytes(h)] as const);
 export const HOST = bytes('host');
 export const CONTENT_LENGTH = bytes('content-length');
 export const TRANSFER_ENCODING = bytes('transfer-encoding');
