@@ -149,7 +149,11 @@ test('preview first, then select: 200 with the output red, then another source: 
 test('select first, then preview: a live frame from the program reader, kept after the input leaves the program', async () => {
   const sender = new Sender(portB);
   try {
-    const r = await post('/inputs/live/select', { id: 'cam-b' });
+    // A loaded box may connect the sender (respawned every 300 ms until it does) later than the 5 s activation
+    // budget: 504 ACTIVATION_TIMEOUT is the documented answer (nothing taken), and the select is asked again.
+    let r = await post('/inputs/live/select', { id: 'cam-b' });
+    for (let again = 0; again < 2 && r.status === 504 && r.json().code === 'ACTIVATION_TIMEOUT'; again++)
+      r = await post('/inputs/live/select', { id: 'cam-b' });
     assert.is(r.status, 200, r.text);
     const connected = await sender.settle();
     assert.ok(near(await sample(), RED));
