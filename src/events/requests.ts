@@ -29,6 +29,7 @@ export async function runRequest(
     method,
     path,
     body: method === 'POST' ? payload : undefined,
+    transport: 'events',
     headers: {
       'x-api-key': c.apiKey,
       authorization: c.authorization,

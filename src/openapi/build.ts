@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import { PREFLIGHT_HEADERS } from '../http/cors.js';
 import type { RouteDef } from '../http/route.js';
+import { SCHEDULE_LIMITS } from '../limits.js';
 import { toOpenApi30 } from './schema-convert.js';
 import { corsHeaders, DEFAULT_DETAILS, errorComponent, errorStatusResponse, successResponse, type Json } from './responses.js';
 
@@ -20,6 +21,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   modulation: 'Modulators that move inputs by themselves (LFOs, audio, beat, steps) and the freeze that holds them.',
   desks: 'Lighting desks (Art-Net, sACN) and MIDI controllers: receiver state, the DMX personality, MIDI ports, mappings and learn.',
   docs: 'This description and its interactive documentation; always reachable without an API key.',
+  schedule: 'Operations held for an instant (`at` on any POST): the waiting ones, the frames that applied the last ones, cancel.',
 };
 
 const INFO_DESCRIPTION = `Control surface of vjd, a headless live-visual mixing server.
@@ -41,6 +43,10 @@ Requests from any origin are permitted. A preflight \`OPTIONS\` request is answe
 ## HEAD
 
 Every GET operation also answers HEAD: the same status and headers, no body.
+
+## Scheduled operations
+
+Any POST may carry \`at\` in its JSON body (taken out before the body is checked): an ISO 8601 instant with a zone, \`"nextBeat"\`, \`"nextBar"\` or \`{"beat": n}\` on the tempo clock. The body is checked at once; the operation is answered 202 \`{scheduled: {id, op, at, requested}}\` and applied on the first frame due at or after the instant (GET /api/v1/show/scheduled). Refusals: 400 \`INVALID_AT\`, 422 \`AT_IN_PAST\` and \`AT_TOO_FAR\` (more than ${SCHEDULE_LIMITS.aheadMaxMs / 60_000} minutes ahead), 409 \`NO_BEAT_GRID\`, 503 \`SCHEDULE_FULL\`. GET never takes \`at\`.
 
 ## Name matching
 

@@ -65,7 +65,12 @@ export declare interface RenderClient {
   /** A layer's own chain changed. */
   on(event: 'layer-snapshot', fn: (layer: number, s: ChainSnapshot) => void): this;
   on(event: 'compiled', fn: (r: { type: string; kind: 'effect' | 'generator' | 'transition'; ok: boolean; error?: string }) => void): this;
+  /** A scheduled operation's gate opened on its frame (src/schedule). */
+  on(event: 'gate-applied', fn: (r: GateApplied) => void): this;
 }
+
+/** What the render worker reports of a scheduled operation's frame (workers/render/gate.ts). */
+export type GateApplied = Omit<Extract<RenderToMain, { t: 'gate-applied' }>, 't'>;
 
 export class RenderClient extends EventEmitter {
   private worker: Worker | null = null;
@@ -163,6 +168,11 @@ export class RenderClient extends EventEmitter {
       case 'compiled':
         this.emit('compiled', m);
         return;
+      case 'gate-applied': {
+        const { t: _t, ...r } = m;
+        this.emit('gate-applied', r);
+        return;
+      }
       case 'stats':
         this.stats = m.stats;
         this.lastBeat = Date.now();
@@ -376,6 +386,16 @@ export class RenderClient extends EventEmitter {
   /** Program readback into `ring` once per frame while set (an output is active); null stops it. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.post({ t: 'output-ring', ring });
+  }
+
+  /** Holds the messages that follow until the first frame due at or after epoch ms `at` (once openGate(id) came). */
+  shutGate(id: string, at: number): void {
+    this.post({ t: 'gate', id, at });
+  }
+
+  /** The scheduled operation `id` has sent its messages: its gate opens on its frame. */
+  openGate(id: string): void {
+    this.post({ t: 'gate-open', id });
   }
 
   stall(ms: number): void {

@@ -65,6 +65,8 @@ export class RenderEngine {
   onSwap: (layer: number, program: string, preview: string) => void = () => {};
   /** Called once a program ring frame newer than a seek's is on the output (or past its deadline). */
   onShown: (id: number, error: string | null) => void = () => {};
+  /** Called at the start of every frame, before it draws, with its due instant (epoch ms): the scheduled operations' gate. */
+  beforeDraw: (due: number) => void = () => {};
   /** Called after every frame: null when it rendered, the error message when it threw (the loop goes on). */
   onFrame: (error: string | null) => void = () => {};
   /** Test hook: this many coming frames throw, as frames on a broken context would. */
@@ -101,6 +103,7 @@ export class RenderEngine {
       // A preview that could not wait for this frame is drawn before it (rare unless frames run long).
       beforeFrame: () => this.thumbs.serveUrgent(),
       frame: (now, due) => {
+        this.beforeDraw(due);
         if (this.failFrames > 0) {
           this.failFrames--;
           throw new Error('injected frame failure (test hook)');

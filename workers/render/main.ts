@@ -18,6 +18,7 @@ import { failure, logTo, replyFailure } from '../../src/shared/protocol/common.j
 import { RenderEngine } from './engine.js';
 import { trackGl } from './gl-tracker.js';
 import { dialectEvents } from './glsl-dialect/retry.js';
+import { RenderGate } from './gate.js';
 
 const port = parentPort!;
 const init = workerData as RenderInit;
@@ -112,8 +113,10 @@ function createEngine(): RenderEngine {
     post({ t: 'mix-swap', program, preview, layer });
   };
   e.modulation.onLive = (r) => post({ t: 'live', ...r, version: masterVersion });
+  e.beforeDraw = (due) => gate.beforeFrame(due);
   let lastError = '';
   e.onFrame = (error) => {
+    gate.afterFrame(counters ? Atomics.load(counters, RENDER_COUNTERS.outputFrame) : 0);
     if (error === null) {
       failedInARow = 0;
       return;
@@ -202,16 +205,28 @@ function publishChain(layer?: number): void {
 
 const statsTimer = setInterval(() => post({ t: 'stats', stats: engine.snapshotStats() }), 250);
 
+/** Scheduled operations' messages wait here for their frame (gate.ts). */
+const gate = new RenderGate({
+  handle: (m) => handleSafely(m),
+  post,
+  warn: (message, fields) => log('warn', message, fields),
+  period: 1000 / init.fps,
+});
+
 port.on('message', (m: MainToRender) => {
+  if (!gate.take(m)) handleSafely(m);
+});
+
+function handleSafely(m: MainToRender): void {
   try {
     handle(m);
   } catch (err) {
     // A GL or program error answers the one command; the worker and its frame loop keep running.
     log('error', 'render command failed', { command: m.t, err: (err as Error).message });
     // A chain command that throws answers as an effect that does not load would.
-    if ('id' in m) replyFailure(post, m.id, err, m.t === 'chain' ? 'EFFECT_LOAD_FAILED' : 'failed');
+    if ('id' in m && typeof m.id === 'number') replyFailure(post, m.id, err, m.t === 'chain' ? 'EFFECT_LOAD_FAILED' : 'failed');
   }
-});
+}
 
 function handle(m: MainToRender): void {
   switch (m.t) {

@@ -235,6 +235,13 @@ export type MainToRender =
    * the output worker; null stops the readback (no output active).
    */
   | { t: 'output-ring'; ring: SharedArrayBuffer | null }
+  /**
+   * Shuts the gate of scheduled operation `id` (workers/render/gate.ts): the messages after it, reads excepted, wait
+   * and are handled at the start of the first frame due at or after epoch ms `at` once `gate-open` came.
+   */
+  | { t: 'gate'; id: string; at: number }
+  /** Every message of the operation is sent: its gate may open on its frame. */
+  | { t: 'gate-open'; id: string }
   | { t: 'stop' };
 
 export interface RenderStats {
@@ -311,6 +318,12 @@ export type RenderToMain =
   | ThumbReply
   /** Compile results of catalog programs (compiled ahead of any add). */
   | { t: 'compiled'; type: string; kind: 'effect' | 'generator' | 'transition' | 'blend'; ok: boolean; error?: string }
+  /**
+   * A gate's messages were handled before output frame `frame`, due at epoch ms `dueAt`. `lateFrames`: frame slots due
+   * at or after the gate's instant that passed before it (skipped, or the gate was still waiting for `gate-open`);
+   * `forced`: the gate was opened by its timeout or a full buffer, not by `gate-open`.
+   */
+  | { t: 'gate-applied'; id: string; frame: number; dueAt: number; lateFrames: number; forced: boolean }
   /** Sent every 250 ms: the heartbeat chain reads depend on, plus render statistics. */
   | { t: 'stats'; stats: RenderStats }
   | LogMessage;
