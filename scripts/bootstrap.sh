@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vjd bootstrap: installs the Debian packages vjd needs (ffmpeg, Xvfb + Mesa for
 # headless GL, build headers for the `gl` addon, wrk for benchmarks, chromium for
-# the docs browser test, pulseaudio for the audio capture test), then the npm
+# the docs browser test, pulseaudio for the audio capture test, mosquitto as the
+# broker the show-link tests start on their own ports), then the npm
 # dependencies, then builds.
 # Usage: scripts/bootstrap.sh [--with-test-tools]
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 RUNTIME_PKGS=(ffmpeg xvfb xauth libgl1-mesa-dri libglx-mesa0 libxi-dev libx11-dev libxext-dev
   libglu1-mesa-dev libgl-dev pkg-config python3 make g++ fonts-dejavu-core)
-TEST_PKGS=(wrk chromium pulseaudio pulseaudio-utils)
+TEST_PKGS=(wrk chromium pulseaudio pulseaudio-utils mosquitto)
 
 want=("${RUNTIME_PKGS[@]}")
 if [ "${1:-}" = "--with-test-tools" ]; then want+=("${TEST_PKGS[@]}"); fi

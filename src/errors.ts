@@ -1,6 +1,6 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
 // The OpenAPI description and the error table in docs/api.md are checked against this list by a test.
-import { LAYER_LIMITS, LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS } from './limits.js';
+import { LAYER_LIMITS, LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS, SCHEDULE_LIMITS } from './limits.js';
 
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
@@ -11,6 +11,10 @@ export const ERRORS = {
   },
   INVALID_DEPTH: { status: 400, message: `depth must be an integer from ${browse.depthMin} to ${browse.depthMax}` },
   INVALID_REQUEST: { status: 400, message: 'the request is not valid' },
+  INVALID_AT: {
+    status: 400,
+    message: 'at must be an ISO 8601 instant with a time zone, "nextBeat", "nextBar" or {"beat": n}, and only on a POST',
+  },
   UNAUTHORIZED: { status: 401, message: 'a valid API key is required (X-API-Key or Authorization: Bearer)' },
   EFFECT_LIMIT_REACHED: { status: 403, message: 'the effects chain is at the effect ceiling of the license tier' },
   ORIGIN_NOT_ALLOWED: {
@@ -27,6 +31,10 @@ export const ERRORS = {
   LAYER_NOT_FOUND: { status: 404, message: 'no layer at that position (GET /layers lists them, 1 is the bottom)' },
   NO_CURRENT_PALETTE: { status: 404, message: 'no palette is selected' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
+  NO_BEAT_GRID: {
+    status: 409,
+    message: 'the tempo clock has no beat grid (auto source without a detected beat); set the BPM, tap, or send an instant',
+  },
   OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },
   NOTHING_CUED: { status: 409, message: 'nothing is cued on the preview bus; POST /mix/cue first' },
   RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
@@ -34,10 +42,16 @@ export const ERRORS = {
   NOT_A_GENERATOR: { status: 409, message: 'the program source is not a generator, so it has no parameters' },
   NOT_A_CLIP: { status: 409, message: 'the source on that bus is not a media clip, so it has no transport' },
   MIDI_LEARN_BUSY: { status: 409, message: 'a MIDI learn is already waiting for a message; nothing was bound' },
+  SHOW_NOT_LEADER: { status: 409, message: 'only the show leader mirrors operations to other boxes; send it without show' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'request body is larger than the limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'a request body must be sent with Content-Type: application/json' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'the Range header asks for no byte of the file' },
   MISDIRECTED_REQUEST: { status: 421, message: 'this server does not answer for that Host; add the name to server.allowedHosts' },
+  AT_IN_PAST: { status: 422, message: 'the instant in at has passed; nothing was scheduled' },
+  AT_TOO_FAR: {
+    status: 422,
+    message: `the instant in at is more than ${SCHEDULE_LIMITS.aheadMaxMs / 60_000} minutes ahead; nothing was scheduled`,
+  },
   UPGRADE_REQUIRED: { status: 426, message: 'this route is a WebSocket: connect with Upgrade: websocket' },
   INTERNAL: { status: 500, message: 'internal error' },
   EFFECT_LOAD_FAILED: { status: 500, message: 'the effect type is installed but could not be created' },
@@ -51,6 +65,11 @@ export const ERRORS = {
   PREVIEW_TIMEOUT: { status: 503, message: `frame readback did not complete within ${thumbnails.readbackTimeoutMs} ms` },
   THUMBNAIL_QUEUE_FULL: { status: 503, message: 'thumbnail queue is full; retry after a short wait' },
   AUDIO_BUSY: { status: 503, message: 'the audio worker did not take the command (it is restarting); nothing changed; retry' },
+  SCHEDULE_FULL: {
+    status: 503,
+    message: `${SCHEDULE_LIMITS.waitingMax} operations already wait for their instant; cancel one or wait`,
+  },
+  SHOW_NOT_CONNECTED: { status: 503, message: 'the show broker is not connected; nothing was sent' },
   STATE_NOT_SAVED: { status: 503, message: 'the change is applied but could not be written to disk yet; vjd keeps retrying' },
   MIDI_LEARN_TIMEOUT: { status: 504, message: 'no MIDI message arrived within the learn time; nothing was bound' },
   ACTIVATION_TIMEOUT: {

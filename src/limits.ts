@@ -276,6 +276,20 @@ export const LAYER_LIMITS = {
   sceneNameMax: 64,
 } as const;
 
+/** Operations scheduled to an instant (`at` on a POST, src/schedule): not in LIMITS, whose shape GET /capabilities reports as is. */
+export const SCHEDULE_LIMITS = {
+  /** Operations waiting at once (503 SCHEDULE_FULL past it). */
+  waitingMax: 256,
+  /** How far ahead an instant may lie (422 AT_TOO_FAR past it). */
+  aheadMaxMs: 10 * 60_000,
+  /** Applied or failed operations GET /show/scheduled keeps listing. */
+  recentMax: 32,
+  /** Longest `at` string (an ISO instant with nanoseconds and an offset fits). */
+  atMaxLength: 40,
+  /** Highest absolute beat number `{beat}` takes. */
+  beatMax: 1e9,
+} as const;
+
 /** DMX over the network (Art-Net ArtDmx and sACN E1.31 data packets). */
 export const DMX_LIMITS = {
   /** Largest datagram read: a full sACN data packet (its header and a whole universe) fits; larger ones are refused unread. */
@@ -329,4 +343,50 @@ export const DATA_FILE_LIMITS = {
   sceneImageMaxBytes: 8 * 1024 * 1024,
   /** One file of the control page's bundle. */
   uiFileMaxBytes: 32 * 1024 * 1024,
+} as const;
+
+/** The MQTT show link (docs/show.md): names, payloads and pacing of what a box reads from and sends to the broker. */
+export const SHOW_LIMITS = {
+  /** Show, box and group names: each is one topic level. */
+  nameMaxLength: 64,
+  /** Groups one box belongs to. */
+  groupsMax: 16,
+  /** Largest command payload read; a larger one is counted (`oversized`) and dropped unparsed. */
+  commandMaxBytes: 64 * 1024,
+  /** A command's `id`, which names its reply topic. */
+  idMaxLength: 64,
+  /** A command's `op` ("POST /api/v1/…"). */
+  opMaxLength: 512,
+  /** Largest reply payload sent; a larger route answer goes out without its body. */
+  replyMaxBytes: 64 * 1024,
+  /** Largest box state read from another box; a larger one is ignored. */
+  stateMaxBytes: 4096,
+  /** Boxes listed by GET /show; a further box is left out until the show restarts. */
+  boxesMax: 256,
+  /** Largest leader tempo payload read, and the bars per beat it may name. */
+  tempoMaxBytes: 1024,
+  beatsPerBarMax: 32,
+  /** Beat grids closer than these are the same: no message, no lock (a tracker gliding by less is not news). */
+  bpmEpsilon: 0.005,
+  beatEpsilon: 0.002,
+  /** How often a leader looks at its tempo clock. */
+  tempoCheckMs: 250,
+  /** A leader sends its grid at least this often, for a broker that restarted without its retained messages. */
+  tempoRepublishMs: 10_000,
+  /** Commands waiting to apply; past it a command is dropped and counted. */
+  pendingMax: 256,
+  /** Shortest time between two state publishes: changes in between are coalesced. */
+  stateMinIntervalMs: 250,
+  /** State is compared with the last one sent this often, so changes no bus topic signals (fps, BPM) still go out. */
+  stateCheckMs: 1000,
+  /** Reconnect backoff: the first wait after a lost or refused connection, doubled per failure up to the max. */
+  reconnectMinMs: 1000,
+  reconnectMaxMs: 30_000,
+  /** MQTT keepalive (s): a box cut off without closing its connection is marked offline (its last will) within 1.5 of it. */
+  keepaliveS: 10,
+  /** How long one connection attempt may take. */
+  connectTimeoutMs: 10_000,
+  /** The password file and each TLS file: larger ones are refused unread. */
+  passwordFileMaxBytes: 4096,
+  tlsFileMaxBytes: 1024 * 1024,
 } as const;

@@ -6,7 +6,18 @@ export type { Logger };
 const destination = pino.destination({ dest: 1, sync: false, minLength: 0 });
 
 /** Keys whose values never reach a log line, wherever they appear. */
-const REDACT = ['apiKey', '*.apiKey', '*.*.apiKey', 'key', 'headers.authorization', 'headers["x-api-key"]', 'signature', '*.signature'];
+const REDACT = [
+  'apiKey',
+  '*.apiKey',
+  '*.*.apiKey',
+  'key',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'signature',
+  '*.signature',
+  'password',
+  '*.password',
+];
 
 export const log: Logger = pino(
   {

@@ -52,6 +52,9 @@ import { eventsRoutes } from './events.js';
 import { oscRoutes } from './osc.js';
 import { dmxRoutes, type DmxRouteDeps } from './dmx.js';
 import { midiRoutes, type MidiRouteDeps } from './midi.js';
+import { showRoutes, type ShowRouteDeps } from './show.js';
+import { scheduleRoutes } from './schedule.js';
+import type { Scheduler } from '../schedule/scheduler.js';
 import { testHookRoutes } from './test-hooks.js';
 import { catalogRoutes } from './catalog.js';
 import { uiRoutes, loadUiAssets } from './ui.js';
@@ -96,7 +99,9 @@ export interface RouteDeps {
   testHooks: boolean;
   log: Logger;
   /** The desk transports' state (DMX; absent in a route table built without them). */
-  desks?: { dmx: DmxRouteDeps; midi: MidiRouteDeps };
+  desks?: { dmx: DmxRouteDeps; midi: MidiRouteDeps; show: ShowRouteDeps };
+  /** Operations held for an instant (absent in a route table built without it). */
+  scheduler?: Scheduler;
 }
 
 /** Every route this server serves, in the order the router and the OpenAPI description list them. */
@@ -205,6 +210,8 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       osc: () => ctx.osc(),
     }),
     ...(d.desks ? [...dmxRoutes(d.desks.dmx), ...midiRoutes(d.desks.midi, d.testHooks)] : []),
+    ...(d.desks ? showRoutes(d.desks.show) : []),
+    ...(d.scheduler ? scheduleRoutes(d.scheduler) : []),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),

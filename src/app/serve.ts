@@ -26,6 +26,8 @@ import { liveValuesOf } from '../events/live-topic.js';
 import { eventTopics } from '../events/topics.js';
 import { EventHub } from '../events/socket.js';
 import { createTransports } from './transports.js';
+import { createScheduler } from '../schedule/index.js';
+import { mirrorHook } from '../mqtt/mirror.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -141,7 +143,10 @@ export async function serve(flags: Overrides): Promise<void> {
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
   });
+  // Operations held for an instant (`at`): every transport's dispatch and the HTTP adapter hand them to it.
+  const scheduler = createScheduler(show.render, show.tempo, () => loaded.config.render.fps, log);
   const routes = await apiRoutes({
+    scheduler,
     ctx,
     show,
     state,
@@ -154,7 +159,10 @@ export async function serve(flags: Overrides): Promise<void> {
   const compiled = router;
 
   // One dispatch for WebSocket requests, OSC and the topics' snapshots: the same route table, validation, auth, errors.
-  const dispatch = (req: NeutralRequest) => dispatchRequest({ router: compiled, guard, log, durable: () => state.durable() }, req);
+  // A show leader publishes operations sent with `show` to the show's boxes instead of applying them here.
+  const mirror = mirrorHook(transports.show, (at) => scheduler.resolve(at));
+  const dispatch = (req: NeutralRequest) =>
+    dispatchRequest({ router: compiled, guard, log, durable: () => state.durable(), schedule: scheduler, mirror }, req);
   let hub: EventHub | null = null;
   const bus = new StateBus(
     topics,
@@ -181,7 +189,14 @@ export async function serve(flags: Overrides): Promise<void> {
   await transports.start(bus);
 
   const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
-  const policy = { guard, hosts, privateNetwork: () => loaded.config.server.allowPrivateNetwork, durable: () => state.durable() };
+  const policy = {
+    guard,
+    hosts,
+    privateNetwork: () => loaded.config.server.allowPrivateNetwork,
+    durable: () => state.durable(),
+    schedule: scheduler,
+    mirror,
+  };
   const listener = new HttpListener(
     uws,
     router,
@@ -254,6 +269,7 @@ export async function serve(flags: Overrides): Promise<void> {
     // Endless preview streams end first: the drain below would otherwise wait its whole time for them.
     show.preview.stop();
     hub?.stop();
+    scheduler.stop();
     bus.stop();
     transports.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);

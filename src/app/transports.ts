@@ -3,10 +3,12 @@
 // (features, feedback, topics, start, stop), so a new transport costs its own folder and a line here.
 import type { DmxRouteDeps } from '../api/dmx.js';
 import type { MidiRouteDeps } from '../api/midi.js';
+import type { ShowRouteDeps } from '../api/show.js';
 import type { LoadedConfig } from '../config/load.js';
 import { DmxReceiver } from '../dmx/receiver.js';
 import type { Logger } from '../log.js';
 import { MidiService } from '../midi/service.js';
+import { ShowLink } from '../mqtt/link.js';
 import { OscServer } from '../osc/server.js';
 import type { Dispatch } from '../transports/request.js';
 import type { FeedbackBus, Transport } from '../transports/transport.js';
@@ -23,11 +25,12 @@ export function createTransports(loaded: LoadedConfig, show: Show, log: Logger) 
     osc: new OscServer(config.osc, dispatch, log, lookups.osc),
     dmx: new DmxReceiver(config.dmx, dispatch, log.child({ module: 'dmx' }), lookups.dmx),
     midi: new MidiService(config.midi, paths.dataDir, dispatch, log.child({ module: 'midi' }), lookups.osc),
+    show: new ShowLink(config.show, paths.show, dispatch, log.child({ module: 'show' }), lookups.show),
   };
   /** In start order; feedback listeners follow it too. */
   const all: readonly Transport[] = Object.values(registry);
   const { dmx, midi } = registry;
-  const routes: { dmx: DmxRouteDeps; midi: MidiRouteDeps } = {
+  const routes: { dmx: DmxRouteDeps; midi: MidiRouteDeps; show: ShowRouteDeps } = {
     dmx: { stats: () => dmx.stats(), personality: () => dmx.personality, blendModes: () => lookups.dmx.blendModes() },
     midi: {
       stats: () => midi.stats(),
@@ -35,6 +38,7 @@ export function createTransports(loaded: LoadedConfig, show: Show, log: Logger) 
       enabled: () => config.midi.enabled,
       receive: (port, bytes) => midi.receive(port, bytes),
     },
+    show: { stats: () => registry.show.stats() },
   };
   return {
     ...registry,

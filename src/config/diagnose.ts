@@ -7,7 +7,8 @@ import { ConfigError } from './config-error.js';
 import { dmxProblem } from './desks.js';
 import { hostSyntaxProblem } from './host.js';
 import { outputProblem } from '../shared/output-kinds/index.js';
-import { ConfigFileSchema, schemaAt, type ConfigFile } from './schema.js';
+import { ConfigFileSchema, objectBranch, schemaAt, type ConfigFile } from './schema.js';
+import { showProblem } from './show.js';
 
 const checkFile = Compile(ConfigFileSchema);
 
@@ -16,7 +17,8 @@ export function describe(schema: TSchema | undefined): string | undefined {
   return (schema as { description?: unknown } | undefined)?.description as string | undefined;
 }
 
-const isSecretKey = (key: string): boolean => key.endsWith('apiKey');
+// A broker URL refused by the schema may be refused for carrying a password: it is shown by its length only.
+const isSecretKey = (key: string): boolean => key.endsWith('apiKey') || key === 'show.broker.url';
 
 /** Shows the offending value without ever echoing a key. */
 export function preview(value: unknown, secret: boolean): string {
@@ -55,7 +57,8 @@ interface SchemaNode {
 }
 
 /** Walks value and schema together so every unknown key is reported by its full name, first one wins. */
-function findUnknownKey(value: unknown, schema: SchemaNode, path: string[]): { path: string[]; hint?: string } | null {
+function findUnknownKey(value: unknown, node: SchemaNode, path: string[]): { path: string[]; hint?: string } | null {
+  const schema = objectBranch(node);
   if (Array.isArray(value) && schema.items) {
     for (let i = 0; i < value.length; i++) {
       const found = findUnknownKey(value[i], schema.items, [...path, String(i)]);
@@ -126,6 +129,8 @@ export function validateFile(value: unknown, file: string): ConfigFile {
   if (audio) fail(audio.key, audio.message);
   const dmx = dmxProblem(config.dmx);
   if (dmx) fail(dmx.key, dmx.message);
+  const show = showProblem(config.show);
+  if (show) fail(show.key, show.message);
   const outputIds = new Map<string, string>();
   for (const [i, o] of (config.outputs ?? []).entries()) {
     const at = `outputs[${i}]`;

@@ -2,6 +2,7 @@
 import type { AudioConfig } from './audio.js';
 import { ConfigError } from './config-error.js';
 import { mergeDmx } from './desks.js';
+import { mergeShow } from './show.js';
 import { describe, hostMessage, overrideError, preview, validateFile } from './diagnose.js';
 import { parseJson } from './json-errors.js';
 import { open, constants, type FileHandle } from 'node:fs/promises';
@@ -66,6 +67,8 @@ export interface LoadedConfig {
     stateFile: string;
     runDir: string;
     recordingsDir: string;
+    /** The show link's files, resolved like every path in the file; null without a show. */
+    show: { passwordFile: string | null; ca: string | null; cert: string | null; key: string | null } | null;
   };
 }
 
@@ -131,6 +134,7 @@ function merge(file: ConfigFile): Config {
     audio: { ...d.audio, ...(file.audio?.inputs ? { input: null } : {}), ...(file.audio as Partial<AudioConfig> | undefined) },
     dmx: mergeDmx(d.dmx, file.dmx),
     midi: { ...d.midi, ...file.midi },
+    show: mergeShow(file.show),
   };
 }
 
@@ -241,8 +245,17 @@ export async function loadConfig(flags: Overrides, env: NodeJS.ProcessEnv = proc
       runDir: join(dataDirAbs, 'run'),
       // Relative to dataDir (not the config file): recordings belong with the rest of vjd's data.
       recordingsDir: config.recordings.dir === null ? join(dataDirAbs, 'recordings') : resolve(dataDirAbs, config.recordings.dir),
+      show: showPaths(config, inFile),
     },
   };
+}
+
+function showPaths(config: Config, inFile: (p: string) => string): LoadedConfig['paths']['show'] {
+  const show = config.show;
+  if (!show) return null;
+  const abs = (p: string | null): string | null => (p === null ? null : inFile(p));
+  const { passwordFile, tls } = show.broker;
+  return { passwordFile: abs(passwordFile), ca: abs(tls.ca), cert: abs(tls.cert), key: abs(tls.key) };
 }
 
 /** A summary safe to log: where each overridable value came from, and whether a key is set, never the key. */

@@ -6,6 +6,7 @@ import type { KindField } from '../shared/output-kinds/types.js';
 import { AudioConfigSchema, DEFAULT_AUDIO, type AudioConfig } from './audio.js';
 import { InputUrl } from './input-url.js';
 import { DEFAULT_DMX, DEFAULT_MIDI, DmxConfigSchema, MidiConfigSchema, type DmxConfig, type MidiConfig } from './desks.js';
+import { ShowConfigSchema, type ShowConfig } from './show.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -272,6 +273,7 @@ export const ConfigFileSchema = Type.Object(
     audio: Type.Optional(AudioConfigSchema),
     dmx: Type.Optional(DmxConfigSchema),
     midi: Type.Optional(MidiConfigSchema),
+    show: Type.Optional(ShowConfigSchema),
     recordings: Type.Optional(
       Type.Object(
         {
@@ -374,6 +376,8 @@ export interface Config {
   audio: AudioConfig;
   dmx: DmxConfig;
   midi: MidiConfig;
+  /** The MQTT show link; null: no show, the box runs alone. */
+  show: ShowConfig | null;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -418,13 +422,21 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   audio: DEFAULT_AUDIO,
   dmx: DEFAULT_DMX,
   midi: DEFAULT_MIDI,
+  show: null,
 });
+
+/** A nullable object or list (`null` or `{…}`): its one branch with keys or items, so keys inside it are found. */
+export function objectBranch<T>(node: T): T {
+  const branches = (node as { anyOf?: Array<{ properties?: unknown; items?: unknown }> } | undefined)?.anyOf ?? [];
+  const structured = branches.filter((b) => b.properties !== undefined || b.items !== undefined);
+  return structured.length === 1 ? (structured[0] as T) : node;
+}
 
 /** Finds the schema node an instance path (JSON pointer segments) points at, for error wording. */
 export function schemaAt(segments: readonly string[]): TSchema | undefined {
   let node: unknown = ConfigFileSchema;
   for (const segment of segments) {
-    const n = node as { properties?: Record<string, unknown>; items?: unknown };
+    const n = objectBranch(node) as { properties?: Record<string, unknown>; items?: unknown };
     if (n.properties && Object.hasOwn(n.properties, segment)) node = n.properties[segment];
     else if (n.items && /^\d+$/.test(segment)) node = n.items;
     else return undefined;

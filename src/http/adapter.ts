@@ -21,7 +21,17 @@ import { exchange, type Exchange, finish, watchAbort, writeHeaders } from './exc
 import { readHeaders } from './request-headers.js';
 import { replyHead } from './reply-head.js';
 import { sendWithBackpressure, startStream } from './stream-reply.js';
-import { decodeParam, errorReply, execute, parseQuery, routeMiss, truncate, unauthorized } from './dispatch.js';
+import {
+  decodeParam,
+  errorReply,
+  execute,
+  parseQuery,
+  routeMiss,
+  type MirrorHook,
+  type ScheduleHook,
+  truncate,
+  unauthorized,
+} from './dispatch.js';
 import type { Reply, RouteRequest } from './route.js';
 import type { CompiledRoute, Router } from './router.js';
 import type { Logger } from '../log.js';
@@ -37,6 +47,10 @@ export interface RequestPolicy {
   privateNetwork(): boolean;
   /** Resolves once every state change made so far is on disk; a mutation's 2xx is sent only after it. */
   durable(): Promise<void>;
+  /** Holds POSTs carrying `at` (src/schedule); absent: `at` is refused. */
+  schedule?: ScheduleHook;
+  /** Publishes POSTs carrying `show` to the show's boxes (a leader's mirroring); absent: `show` is refused. */
+  mirror?: MirrorHook;
 }
 
 export interface AdapterHooks extends RequestPolicy {

@@ -14,6 +14,42 @@ export interface ExecuteDeps {
   log: Logger;
   /** Resolves once every state change made so far is on disk; a mutation's 2xx is sent only after it. */
   durable(): Promise<void>;
+  /** Holds operations carrying `at` (src/schedule); without it `at` is refused. */
+  schedule?: ScheduleHook;
+  /** Publishes operations carrying `show` to the show's boxes (src/mqtt/mirror.ts); without it `show` is refused. */
+  mirror?: MirrorHook;
+}
+
+/** A show leader's mirroring: which routes take `show`, and the publishing of one (docs/show.md, Mirroring). */
+export interface MirrorHook {
+  /** Whether operations on the route path `path` may carry `show`. */
+  takes(path: string): boolean;
+  /** The 202 answer naming the published command; throws the ApiError of a refusal. */
+  add(req: { path: string; target: unknown; body: unknown; at: unknown }): Reply;
+}
+
+/** A validated operation to run at `at` (docs/scheduling.md). */
+export interface ScheduleRequest {
+  /** `POST <path>` */
+  op: string;
+  /** As sent; the scheduler checks its form. */
+  at: unknown;
+  transport: string;
+  /** Runs the operation's handler (no `at`, no wait for the disk); never rejects. */
+  run: () => Promise<Reply>;
+}
+
+export interface ScheduleHook {
+  /** The 202 answer naming the scheduled operation; throws the ApiError of a refused `at`. */
+  add(req: ScheduleRequest): Reply;
+}
+
+/** What a transport carries beside the request itself. */
+export interface Carried {
+  /** `at` given beside the body (NeutralRequest.at). */
+  at?: unknown;
+  /** The transport's name, shown for scheduled operations. */
+  transport?: string;
 }
 
 export interface DispatchDeps extends ExecuteDeps {
@@ -33,6 +69,13 @@ export interface NeutralRequest {
   trusted?: boolean;
   /** False for callers nobody answers (OSC): the change is applied and written as usual, without waiting for the disk. */
   awaitDurable?: boolean;
+  /**
+   * Runs the operation at this instant instead of now (docs/scheduling.md), as an `at` field in the body would; a
+   * POST only. Sending both is refused.
+   */
+  at?: unknown;
+  /** The transport's name (events, osc, mqtt…), shown in GET /show/scheduled. */
+  transport?: string;
 }
 
 export interface NeutralReply extends Reply {
@@ -43,12 +86,18 @@ export interface NeutralReply extends Reply {
  * Validates and runs one route. Synchronous GET handlers answer synchronously (the HTTP hot path allocates no
  * promise); everything else resolves to a reply. Never throws or rejects: failures become error replies.
  */
-export function execute(route: CompiledRoute, request: RouteRequest, deps: ExecuteDeps): Reply | Promise<Reply> {
+export function execute(route: CompiledRoute, request: RouteRequest, deps: ExecuteDeps, carried?: Carried): Reply | Promise<Reply> {
+  // `at` leaves the body before the route's validation: the rest is checked now, the handler runs at the instant.
+  const at = route.def.method === 'POST' ? takeAt(request, carried?.at) : carried?.at;
+  // `show` (a leader's mirroring) leaves the body the same way, on the routes that take it.
+  const target = route.def.method === 'POST' && deps.mirror?.takes(route.def.path) ? takeField(request, 'show') : undefined;
   const invalid =
     route.validate('params', request.params) ??
     route.validate('query', request.query) ??
     (route.def.method === 'POST' ? route.validate('body', request.body) : null);
   if (invalid) return errorReply(invalid);
+  if (target !== undefined && at !== AT_TWICE) return mirrored(request, target, at, deps);
+  if (at !== undefined) return scheduled(route, request, at, deps, carried?.transport ?? 'http');
   let result: Reply | Promise<Reply>;
   try {
     result = route.def.handler(request as never);
@@ -68,6 +117,53 @@ export function execute(route: CompiledRoute, request: RouteRequest, deps: Execu
     );
   }
   return conditional(result, request.headers['if-none-match']);
+}
+
+/** Sent both in the body and beside it. */
+const AT_TWICE = Symbol('at twice');
+
+/** Takes `at` out of a JSON object body; `beside` is NeutralRequest.at. */
+function takeAt(request: RouteRequest, beside: unknown): unknown {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, 'at')) return beside;
+  const { at, ...rest } = body as Record<string, unknown>;
+  request.body = rest;
+  return beside === undefined ? at : AT_TWICE;
+}
+
+/** Takes `key` out of a JSON object body; undefined when it has none. */
+function takeField(request: RouteRequest, key: string): unknown {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, key)) return undefined;
+  const { [key]: value, ...rest } = body as Record<string, unknown>;
+  request.body = rest;
+  return value;
+}
+
+/** Hands a validated operation to the show (the boxes apply it, `at` included): 202, or why not. */
+function mirrored(request: RouteRequest, target: unknown, at: unknown, deps: ExecuteDeps): Reply {
+  try {
+    return deps.mirror!.add({ path: request.url, target, body: request.body, at });
+  } catch (err) {
+    if (err instanceof ApiError) return errorReply(err);
+    deps.log.error({ err }, 'mirroring failed');
+    return errorReply(new ApiError('INTERNAL'));
+  }
+}
+
+/** Hands a validated operation to the scheduler: its answer is 202, or the refusal of its `at`. */
+function scheduled(route: CompiledRoute, request: RouteRequest, at: unknown, deps: ExecuteDeps, transport: string): Reply {
+  if (route.def.method !== 'POST') return errorReply(new ApiError('INVALID_AT', 'only operations (POST) take at; reads answer now'));
+  if (at === AT_TWICE) return errorReply(new ApiError('INVALID_AT', 'at came both in the body and beside it; send one'));
+  if (!deps.schedule) return errorReply(new ApiError('INVALID_AT', 'this transport cannot schedule operations'));
+  // The handler runs later without waiting for the disk: its answer goes to the record, not to a client.
+  const later: ExecuteDeps = { log: deps.log, durable: () => Promise.resolve() };
+  const copy: RouteRequest = { ...request, aborted: false };
+  try {
+    return deps.schedule.add({ op: `POST ${request.url}`, at, transport, run: async () => execute(route, copy, later) });
+  } catch (err) {
+    return failure(err, route, deps.log);
+  }
 }
 
 /** Runs a request from any transport through the route table; resolves to the reply HTTP would send. */
@@ -98,7 +194,10 @@ export async function dispatchRequest(deps: DispatchDeps, input: NeutralRequest)
     }
   }
   const request: RouteRequest = { method: route.def.method, url: path, query, params, body, headers, aborted: false };
-  return withStatus(await execute(route, request, input.awaitDurable === false ? { ...deps, durable: () => Promise.resolve() } : deps));
+  const carried: Carried = { at: input.at, transport: input.transport ?? 'dispatch' };
+  return withStatus(
+    await execute(route, request, input.awaitDurable === false ? { ...deps, durable: () => Promise.resolve() } : deps, carried),
+  );
 }
 
 /** What a path no route serves for this method answers: 401 before 405 (methods are not told without the key), then 405 or 404. */

@@ -40,6 +40,8 @@ export class Scenes extends EventEmitter {
    * would otherwise remove the image first and leave the one written after it without a scene.
    */
   private queue: Promise<unknown>;
+  /** The scene last recalled (what the show link reports as this box's scene); null before any recall. */
+  recalled: { id: string; name: string } | null = null;
 
   constructor(private readonly d: ScenesDeps) {
     super();
@@ -152,6 +154,7 @@ export class Scenes extends EventEmitter {
     if (!sameChain(render.snapshot.entries, scene.master)) await render.restore(clone(scene.master), opts.ceiling);
     while (stack.layers().length > want.length) stack.remove(stack.layers().length);
     await Promise.all(changed.map((l) => l.mixer.take({ transition: 'cut', durationMs: 0 }, false)));
+    this.recalled = { id: scene.id, name: scene.name };
     this.d.log.info({ scene: scene.name, changed: changed.length }, 'scene recalled');
   }
 

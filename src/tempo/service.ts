@@ -7,7 +7,7 @@ import type { TempoCommand } from '../shared/protocol/audio.js';
 import { beatAt, clockNow, type TempoClock } from '../shared/tempo-block.js';
 import type { ShowState, StateStore } from '../state/store.js';
 import type { AudioClient } from '../workers/audio-client.js';
-import type { BeatEvent, Tempo, TempoSource, TempoView } from './types.js';
+import type { BeatEvent, SharedBeat, Tempo, TempoSource, TempoView } from './types.js';
 
 /** The clock a start begins with: the saved settings over the config's. */
 export function startClock(config: AudioConfig, saved: Readonly<ShowState>): { clock: TempoClock; manualBpm: number | null } {
@@ -62,6 +62,10 @@ export class TempoService implements Tempo {
     };
   }
 
+  clock(): TempoClock {
+    return this.client.readTempo();
+  }
+
   tap(): Promise<TempoView> {
     // Stamped here, before any hop to the worker, so the worker's latency does not skew the intervals.
     return this.command({ op: 'tap' }, clockNow());
@@ -85,6 +89,10 @@ export class TempoService implements Tempo {
 
   setSource(source: TempoSource): Promise<TempoView> {
     return this.command({ op: 'source', source }, clockNow());
+  }
+
+  lock(shared: SharedBeat): Promise<TempoView> {
+    return this.command({ op: 'lock', ...shared }, clockNow());
   }
 
   setRange(min: number, max: number): Promise<TempoView> {

@@ -44,4 +44,16 @@ export interface Tempo {
   setRange(min: number, max: number): Promise<TempoView>;
   /** Calls `listener` on every beat (from a timer at the clock's next beat instant); returns the unsubscribe. */
   onBeat(listener: (b: BeatEvent) => void): () => void;
+  /** Takes a show leader's clock (tempo and beat grid on the shared wall clock); the source becomes `manual`. */
+  lock(shared: SharedBeat): Promise<TempoView>;
+  /** The clock as the tempo block holds it now. */
+  clock(): { bpm: number; refTime: number; refBeat: number; beatsPerBar: number; source: TempoSource };
+}
+
+/** A box's beat grid as the show shares it: beat(t) = refBeat + (t − refTime) × bpm / 60000, t in epoch ms. */
+export interface SharedBeat {
+  bpm: number;
+  refTime: number;
+  refBeat: number;
+  beatsPerBar: number;
 }

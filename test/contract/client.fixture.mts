@@ -159,6 +159,18 @@ note('getMidi', midiState);
 const midiAvailable: boolean | undefined = midiState.data?.available;
 note('learnMidi', await api.POST('/api/v1/midi/learn', { body: { to: '/vjd/global/dimmer' } }));
 void [dmxLoss, fineChannel, midiAvailable];
+const showState = await api.GET('/api/v1/show');
+note('getShow', showState);
+const brokerConnected: boolean | undefined = showState.data?.broker?.connected;
+void brokerConnected;
+const scheduled = await api.GET('/api/v1/show/scheduled');
+note('listScheduled', scheduled);
+const waitingOps: number | undefined = scheduled.data?.waiting.length;
+// `at` is taken out of any POST body before validation, so the typed body does not list it.
+const held = await api.POST('/api/v1/global/dimmer', { body: { value: 1, at: new Date(Date.now() + 300_000).toISOString() } as never });
+const heldId = (held.data as unknown as { scheduled?: { id: string } } | undefined)?.scheduled?.id ?? 'none';
+note('cancelScheduled', await api.POST('/api/v1/show/scheduled/{id}/cancel', { params: { path: { id: heldId } } }));
+void waitingOps;
 const transportNow = await api.GET('/api/v1/transport');
 note('getTransport', transportNow);
 const remainingS: number | null | undefined = transportNow.data?.program?.remainingS;

@@ -645,6 +645,7 @@ export const CORPUS: Record<string, Operation> = {
   getDmx: { method: 'GET', cases: () => [ok('receiver', A('/dmx'))] },
   getDmxPersonality: { method: 'GET', cases: () => [ok('layout', A('/dmx/personality'))] },
   getMidi: { method: 'GET', cases: () => [ok('midi', A('/midi'))] },
+  getShow: { method: 'GET', cases: () => [ok('no show', A('/show'))] },
   learnMidi: {
     method: 'POST',
     jsonBody: true,
@@ -981,6 +982,14 @@ export const CORPUS: Record<string, Operation> = {
     },
   },
   listScenes: { method: 'GET', cases: () => [ok('scenes', A('/scenes'))] },
+  listScheduled: { method: 'GET', cases: () => [ok('scheduled', A('/show/scheduled'))] },
+  cancelScheduled: {
+    method: 'POST',
+    cases: () => [
+      { ...ok('unknown id', A('/show/scheduled/s999999/cancel'), { body: {} }), expect: [404] },
+      { ...ok('unknown id, no body', A('/show/scheduled/s999999/cancel')), expect: [404] },
+    ],
+  },
   getSceneThumbnail: {
     method: 'GET',
     cases: () => [

@@ -89,8 +89,8 @@ test('src/state/ and src/sources/ never import src/layers/', async () => {
 
 // The desk transports reach the routes through the one dispatch only: what they read of the show is handed to them
 // (src/app/transport-lookups.ts), so a route module's schemas and handlers never become theirs.
-test('src/osc/, src/dmx/, src/midi/ and src/transports/ never import src/api/', async () => {
-  const dirs = ['src/osc', 'src/dmx', 'src/midi', 'src/transports'];
+test('src/osc/, src/dmx/, src/midi/, src/mqtt/ and src/transports/ never import src/api/', async () => {
+  const dirs = ['src/osc', 'src/dmx', 'src/midi', 'src/mqtt', 'src/transports'];
   const all = (await Promise.all(dirs.map((d) => edges(d)))).flat();
   assert.ok(all.length > 0);
   assert.equal(all.filter((e) => under(e.to, 'src/api')).map(show), []);

@@ -2952,6 +2952,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MQTT show link: the broker connection, the boxes of the show and the commands heard
+         * @description This box's show, name, groups and role; the broker connection (never its credentials); each box as its retained state says (online, fps, scene, source, tempo); and the counters. Without a show configured, `enabled` is false, `broker` null and the lists empty.
+         */
+        get: operations["getShow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightShow"];
+        /**
+         * The MQTT show link: the broker connection, the boxes of the show and the commands heard (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getShowHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/show/scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operations waiting for their instant, and the last ones applied
+         * @description Waiting operations by instant, and the last 32 that ran (oldest first) with the frame that applied them. See docs/scheduling.md.
+         */
+        get: operations["listScheduled"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightShowScheduled"];
+        /**
+         * Operations waiting for their instant, and the last ones applied (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["listScheduledHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/show/scheduled/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a waiting operation
+         * @description Only a waiting operation can be cancelled: one that already ran (its handler runs shortly before the instant) answers 404.
+         */
+        post: operations["cancelScheduled"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightShowScheduledByIdCancel"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/docs": {
         parameters: {
             query?: never;
@@ -3023,7 +3103,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -3115,6 +3195,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "INVALID_REQUEST";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 400 INVALID_AT: at must be an ISO 8601 instant with a time zone, "nextBeat", "nextBar" or {"beat": n}, and only on a POST */
+        INVALID_AT: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "INVALID_AT",
+                 *       "message": "at must be an ISO 8601 instant with a time zone, \"nextBeat\", \"nextBar\" or {\"beat\": n}, and only on a POST"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "INVALID_AT";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -3512,6 +3621,35 @@ export interface components {
                 };
             };
         };
+        /** @description 409 NO_BEAT_GRID: the tempo clock has no beat grid (auto source without a detected beat); set the BPM, tap, or send an instant */
+        NO_BEAT_GRID: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "NO_BEAT_GRID",
+                 *       "message": "the tempo clock has no beat grid (auto source without a detected beat); set the BPM, tap, or send an instant"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "NO_BEAT_GRID";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 409 OUTPUT_CONFIGURED: the output comes from the config file; disable it, or remove it from the file */
         OUTPUT_CONFIGURED: {
             headers: {
@@ -3715,6 +3853,35 @@ export interface components {
                 };
             };
         };
+        /** @description 409 SHOW_NOT_LEADER: only the show leader mirrors operations to other boxes; send it without show */
+        SHOW_NOT_LEADER: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "SHOW_NOT_LEADER",
+                 *       "message": "only the show leader mirrors operations to other boxes; send it without show"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "SHOW_NOT_LEADER";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 413 PAYLOAD_TOO_LARGE: request body is larger than the limit */
         PAYLOAD_TOO_LARGE: {
             headers: {
@@ -3826,6 +3993,64 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "MISDIRECTED_REQUEST";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 422 AT_IN_PAST: the instant in at has passed; nothing was scheduled */
+        AT_IN_PAST: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "AT_IN_PAST",
+                 *       "message": "the instant in at has passed; nothing was scheduled"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "AT_IN_PAST";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 422 AT_TOO_FAR: the instant in at is more than 10 minutes ahead; nothing was scheduled */
+        AT_TOO_FAR: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "AT_TOO_FAR",
+                 *       "message": "the instant in at is more than 10 minutes ahead; nothing was scheduled"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "AT_TOO_FAR";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -4120,6 +4345,64 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "AUDIO_BUSY";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 503 SCHEDULE_FULL: 256 operations already wait for their instant; cancel one or wait */
+        SCHEDULE_FULL: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "SCHEDULE_FULL",
+                 *       "message": "256 operations already wait for their instant; cancel one or wait"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "SCHEDULE_FULL";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 503 SHOW_NOT_CONNECTED: the show broker is not connected; nothing was sent */
+        SHOW_NOT_CONNECTED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "SHOW_NOT_CONNECTED",
+                 *       "message": "the show broker is not connected; nothing was sent"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "SHOW_NOT_CONNECTED";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -24035,6 +24318,505 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the show link */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false: no show is configured, the box runs alone */
+                        enabled: boolean;
+                        /** @description show.name */
+                        show: string | null;
+                        /** @description show.box */
+                        box: string | null;
+                        /** @description show.groups */
+                        groups: string[];
+                        /** @description show.leader */
+                        leader: boolean;
+                        /** @description the broker connection */
+                        broker: {
+                            /** @description show.broker.url without credentials */
+                            url: string;
+                            connected: boolean;
+                            /**
+                             * Format: date-time
+                             * @description when `connected` last changed
+                             */
+                            since: string | null;
+                            /** @description the last error, kept after a reconnect (a refused login reads "not authorized …") */
+                            lastError: string | null;
+                            /** @description tries to connect again after a loss or a refusal */
+                            reconnects: number;
+                        } | null;
+                        /** @description every box heard on the show's state topics, this one included, by name */
+                        boxes: {
+                            box: string;
+                            groups: string[];
+                            /** @description false once the box stopped (cleanly, or its last will when its connection dropped) */
+                            online: boolean;
+                            leader: boolean;
+                            /** @description frames rendered in its last second, as it last said */
+                            fps: number | null;
+                            /** @description the scene it last recalled */
+                            scene: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description its program source */
+                            source: {
+                                kind: string;
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description its tempo clock */
+                            tempo: {
+                                bpm: number;
+                                source: string;
+                                beatsPerBar: number;
+                            } | null;
+                            /** @description its vjd version */
+                            version: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when this box last heard its state
+                             */
+                            lastSeen: string;
+                        }[];
+                        /** @description what became of the commands heard */
+                        counters: {
+                            /** @description command messages heard */
+                            received: number;
+                            /** @description operations answered with a 2xx */
+                            applied: number;
+                            /** @description operations the route refused (a bad body, a missing item, …) */
+                            refused: number;
+                            /** @description payloads that are not a command: not JSON, the wrong shape, not POST /api/v1/… */
+                            malformed: number;
+                            /** @description payloads larger than the command limit, dropped unread */
+                            oversized: number;
+                            /** @description operations on a path no route serves */
+                            unknownRoute: number;
+                            /** @description command messages with the retain flag, never applied */
+                            retainedIgnored: number;
+                            /** @description commands over the backlog, dropped unapplied */
+                            dropped: number;
+                        };
+                        /** @description the shared beat clock; null without a show */
+                        clock: {
+                            /**
+                             * @description a leader publishes its beat grid; a member locks its tempo clock to the leader’s
+                             * @enum {string}
+                             */
+                            role: "leader" | "member";
+                            /** @description the box whose grid this member follows */
+                            following: string | null;
+                            /** @description when a grid last came in (member) or went out (leader) */
+                            lastAt: string | null;
+                            /** @description grids taken (member) or sent (leader) */
+                            count: number;
+                            /** @description tempo messages that were no valid grid, or came from a second leader */
+                            malformed: number;
+                            /** @description this box's beat grid now: beat(t) = refBeat + (t − refTime) × bpm / 60000, t in epoch ms */
+                            grid: {
+                                bpm: number;
+                                refTime: number;
+                                refBeat: number;
+                                beatsPerBar: number;
+                            };
+                        } | null;
+                        /** @description the scene per target (all, a group, a box) the leader keeps retained; a box that connects recalls the one naming it most closely */
+                        scenes: {
+                            [key: string]: {
+                                id: string;
+                            } | {
+                                name: string;
+                            };
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getShowHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the show link */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listScheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the waiting and the recent operations */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        waiting: {
+                            id: string;
+                            /** @description `POST <path>` */
+                            op: string;
+                            /** @description ISO instant it resolved to (wall clock) */
+                            at: string;
+                            /** @description `at` as sent */
+                            requested: string | {
+                                beat: number;
+                            };
+                            /** @description the beat number, for the beat forms */
+                            beat?: number;
+                            /** @description what carried it: http, events, osc, mqtt, dispatch */
+                            transport: string;
+                        }[];
+                        recent: {
+                            id: string;
+                            /** @description `POST <path>` */
+                            op: string;
+                            /** @description ISO instant it resolved to (wall clock) */
+                            at: string;
+                            /** @description `at` as sent */
+                            requested: string | {
+                                beat: number;
+                            };
+                            /** @description the beat number, for the beat forms */
+                            beat?: number;
+                            /** @description what carried it: http, events, osc, mqtt, dispatch */
+                            transport: string;
+                            /** @enum {string} */
+                            state: "running" | "applied" | "failed";
+                            /** @description the operation's own answer status */
+                            status: number | null;
+                            /** @description why it failed: its error code, or the missing frame report */
+                            error?: string;
+                            /** @description the output frame number that applied it */
+                            appliedFrame: number | null;
+                            /** @description ISO due instant of that frame (at or after `at`) */
+                            appliedDueAt: string | null;
+                            /** @description frame slots due at or after `at` before the one that applied it (0: the first) */
+                            lateFrames: number | null;
+                            /** @description false when its handler still waited on the renderer as the gate opened (its later commands landed later) */
+                            whole: boolean | null;
+                            /** @description the render worker opened the gate by its timeout */
+                            forced?: boolean;
+                        }[];
+                        /** @description operations that may wait at once */
+                        max: number;
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightShowScheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listScheduledHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the waiting and the recent operations */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cancelScheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Ignored; send none. A non-empty body must be sent as application/json. */
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description the cancelled operation */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancelled: {
+                            id: string;
+                            /** @description `POST <path>` */
+                            op: string;
+                            /** @description ISO instant it resolved to (wall clock) */
+                            at: string;
+                            /** @description `at` as sent */
+                            requested: string | {
+                                beat: number;
+                            };
+                            /** @description the beat number, for the beat forms */
+                            beat?: number;
+                            /** @description what carried it: http, events, osc, mqtt, dispatch */
+                            transport: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightShowScheduledByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

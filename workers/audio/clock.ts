@@ -83,6 +83,12 @@ export class Clock {
       case 'offset':
         this.c.offsetMs = cmd.ms;
         return this.publish();
+      case 'lock':
+        // The leader's grid as it is: boxes with synchronised wall clocks then share every beat instant.
+        this.manualBpm = this.clampBpm(cmd.bpm);
+        this.c = { ...this.c, source: 'manual', bpm: this.manualBpm, refTime: cmd.refTime, refBeat: cmd.refBeat, confidence: 1 };
+        if (Number.isInteger(cmd.beatsPerBar) && cmd.beatsPerBar >= 1) this.c.beatsPerBar = cmd.beatsPerBar;
+        return this.publish();
     }
   }
 

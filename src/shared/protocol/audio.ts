@@ -46,7 +46,9 @@ export type TempoCommand =
   | { op: 'multiply'; factor: 0.5 | 2 }
   | { op: 'source'; source: 'auto' | 'tap' | 'manual' }
   | { op: 'range'; min: number; max: number }
-  | { op: 'offset'; ms: number };
+  | { op: 'offset'; ms: number }
+  /** Takes another box's clock as it is (a show's leader): its tempo and beat grid on the shared wall clock. */
+  | { op: 'lock'; bpm: number; refTime: number; refBeat: number; beatsPerBar: number };
 
 export type AudioState = 'stopped' | 'starting' | 'running' | 'retrying';
 
