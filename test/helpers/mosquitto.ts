@@ -31,8 +31,15 @@ const accepts = (port: number): Promise<boolean> =>
     s.once('error', () => resolve(false));
   });
 
-/** `users`: name → password; with any, anonymous clients are refused. */
-export async function startBroker(users: Record<string, string> = {}): Promise<TestBroker> {
+/** A TLS listener's files (PEM paths). */
+export interface BrokerTls {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/** `users`: name → password; with any, anonymous clients are refused. `tls`: the listener speaks TLS only. */
+export async function startBroker(users: Record<string, string> = {}, tls: BrokerTls | null = null): Promise<TestBroker> {
   const dir = await tempDir('vjd-mqtt-');
   const port = await freePort();
   // `user`: run as root, mosquitto would switch to its own user, which cannot read the private temp folder.
@@ -44,6 +51,7 @@ export async function startBroker(users: Record<string, string> = {}): Promise<T
     'log_type error',
     'log_type warning',
   ];
+  if (tls) lines.push(`cafile ${tls.ca}`, `certfile ${tls.cert}`, `keyfile ${tls.key}`);
   const names = Object.keys(users);
   if (names.length > 0) {
     const passwd = join(dir, 'passwd');
@@ -58,7 +66,7 @@ export async function startBroker(users: Record<string, string> = {}): Promise<T
   let out = '';
   const broker: TestBroker = {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    url: `${tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
     dir,
     logs: () => out,
     async start() {
