@@ -353,6 +353,8 @@ export const SHOW_LIMITS = {
   groupsMax: 16,
   /** Largest command payload read; a larger one is counted (`oversized`) and dropped unparsed. */
   commandMaxBytes: 64 * 1024,
+  /** Largest MQTT packet the broker may send this box at all (told at connect). */
+  packetMaxBytes: 4 * 1024 * 1024,
   /** A command's `id`, which names its reply topic. */
   idMaxLength: 64,
   /** A command's `op` ("POST /api/v1/…"). */

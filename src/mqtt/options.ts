@@ -66,6 +66,9 @@ export async function clientOptions(cfg: ShowConfig, files: ShowFiles, will: { t
     reconnectOnConnackError: true,
     will: { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true },
     rejectUnauthorized: b.tls.rejectUnauthorized,
+    // The broker sends nothing larger (MQTT 5): a flood of huge messages never reaches the parser. Larger than a
+    // command may be, so an oversized command still arrives to be counted.
+    properties: { maximumPacketSize: SHOW_LIMITS.packetMaxBytes },
   };
   if (b.username !== null) options.username = b.username;
   if (files.passwordFile !== null) {
