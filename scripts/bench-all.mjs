@@ -29,6 +29,7 @@ const ALL = [
   'modulation',
   'show',
   'show-soak',
+  'show-link',
   'transport-seek',
   'layers',
   'layers-engine',

@@ -45,6 +45,7 @@ for (const name of [
   'modulation',
   'show',
   'show-soak',
+  'show-link',
   'transport-seek',
   'dmx',
   'midi',
