@@ -189,10 +189,11 @@ export class ShowLink implements Transport {
     for (const h of this.hooks) if (topicMatches(h.filter, topic)) h.handler(topic, payload, retained);
   }
 
-  /** Recalls the show's scene for this box once it (re)connects, unless it is already the current one. */
+  /**
+   * Recalls the show's scene for this box once it (re)connects. Always: the scene it last recalled may since have
+   * been changed under it (a take, a select), and a recall leaves the layers already on the scene's sources as they are.
+   */
   private recall(ref: SceneRef): void {
-    const cur = this.lookup.scene();
-    if (cur && ('id' in ref ? cur.id === ref.id : cur.name === ref.name)) return;
     this.log.info({ scene: ref }, 'show scene recalled on connect');
     void send(this.dispatch, `${API_PREFIX}/scenes/recall`, ref).then((r) => {
       if (r.status >= 300) this.log.warn({ scene: ref, status: r.status }, 'the show scene could not be recalled here');
