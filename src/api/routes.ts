@@ -210,7 +210,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       osc: () => ctx.osc(),
     }),
     ...(d.desks ? [...dmxRoutes(d.desks.dmx), ...midiRoutes(d.desks.midi, d.testHooks)] : []),
-    ...(d.desks ? showRoutes(d.desks.show) : []),
+    ...(d.desks ? showRoutes(d.desks.show, d.scheduler ?? null) : []),
     ...(d.scheduler ? scheduleRoutes(d.scheduler) : []),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),

@@ -16,9 +16,11 @@ const Operation = {
   transport: Type.String({ description: 'what carried it: http, events, osc, mqtt, dispatch' }),
 };
 
-const OperationSchema = Type.Object(Operation);
+/** A waiting operation (also in GET /show's `scheduled`). */
+export const OperationSchema = Type.Object(Operation);
 
-const RecordSchema = Type.Object({
+/** An operation that ran (also in GET /show's `scheduled`). */
+export const RecordSchema = Type.Object({
   ...Operation,
   state: Type.Union([Type.Literal('running'), Type.Literal('applied'), Type.Literal('failed')]),
   status: Type.Union([Type.Integer(), Type.Null()], { description: "the operation's own answer status" }),

@@ -1,8 +1,11 @@
 // GET /show: the MQTT show link (docs/show.md): this box's place in the show, the broker connection, every box the
-// show's state topics describe, and the counters of the commands heard. Without a show, `enabled: false`.
+// show's state topics describe, the counters of the commands heard, and the scheduled operations (the `show` events
+// topic carries this answer whole, so a page or desk needs one read). Without a show, `enabled: false`.
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { ShowStats } from '../mqtt/link.js';
+import type { Scheduler } from '../schedule/scheduler.js';
+import { OperationSchema, RecordSchema } from './schedule.js';
 
 export interface ShowRouteDeps {
   stats(): ShowStats;
@@ -81,9 +84,15 @@ const ShowBody = Type.Object({
     description:
       'the scene per target (all, a group, a box) the leader keeps retained; a box that connects recalls the one naming it most closely',
   }),
+  scheduled: Type.Object(
+    { waiting: Type.Array(OperationSchema), recent: Type.Array(RecordSchema) },
+    { description: 'GET /show/scheduled without `max`: the operations waiting for their instant and the last ones that ran' },
+  ),
 });
 
-export function showRoutes(d: ShowRouteDeps): RouteDef[] {
+const NONE = { waiting: [], recent: [] };
+
+export function showRoutes(d: ShowRouteDeps, scheduler: Pick<Scheduler, 'list'> | null = null): RouteDef[] {
   return [
     defineRoute({
       method: 'GET',
@@ -92,14 +101,14 @@ export function showRoutes(d: ShowRouteDeps): RouteDef[] {
       operationId: 'getShow',
       summary: 'The MQTT show link: the broker connection, the boxes of the show and the commands heard',
       description:
-        "This box's show, name, groups and role; the broker connection (never its credentials); each box as its retained state says (online, fps, scene, source, tempo); and the counters. " +
+        "This box's show, name, groups and role; the broker connection (never its credentials); each box as its retained state says (online, fps, scene, source, tempo); the counters; and the scheduled operations (as GET /show/scheduled lists them). " +
         'Without a show configured, `enabled` is false, `broker` null and the lists empty.',
       tags: ['desks'],
       feature: 'show',
       schema: {},
       responses: { 200: { description: 'the show link', schema: ShowBody } },
       errors: [],
-      handler: () => ({ json: d.stats() }),
+      handler: () => ({ json: { ...d.stats(), scheduled: scheduler?.list() ?? NONE } }),
     }),
   ];
 }

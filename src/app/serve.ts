@@ -127,6 +127,8 @@ export async function serve(flags: Overrides): Promise<void> {
     eventsVersion: () => (hub?.version ?? 0) + transports.osc.version,
   };
 
+  // Operations held for an instant (`at`): every transport's dispatch and the HTTP adapter hand them to it.
+  const scheduler = createScheduler(show.render, show.tempo, () => loaded.config.render.fps, log);
   // The event topics: one entry each (src/events/topics.ts), hooked where state changes.
   const topics = eventTopics({
     onStateChange: (cb) => state.onChange(cb),
@@ -142,9 +144,8 @@ export async function serve(flags: Overrides): Promise<void> {
     onScenesChange: (cb) => void show.scenes.on('change', cb),
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
+    onScheduleChange: (cb) => scheduler.onChange(cb),
   });
-  // Operations held for an instant (`at`): every transport's dispatch and the HTTP adapter hand them to it.
-  const scheduler = createScheduler(show.render, show.tempo, () => loaded.config.render.fps, log);
   const routes = await apiRoutes({
     scheduler,
     ctx,

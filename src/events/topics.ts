@@ -6,13 +6,16 @@ import type { TopicDef } from './bus.js';
 import type { Tempo } from '../tempo/types.js';
 import { tempoStream } from './tempo-topic.js';
 import { liveStream, type LiveValues } from './live-topic.js';
+import { throttledSignal } from './throttle.js';
 
 /** The `audio` topic is read this often at most while someone subscribes: at most 30 events a second. */
 export const AUDIO_TOPIC_MS = 34;
 /** The `transport` topic is read this often while someone subscribes (a playing clip's position moves on). */
 export const TRANSPORT_TOPIC_MS = 100;
-/** The `dmx` and `midi` topics are read this often while someone subscribes. */
+/** The `dmx`, `midi` and `show` topics are read this often while someone subscribes. */
 export const DESK_TOPIC_MS = 500;
+/** The scheduler's changes re-read the `show` topic at most this often (a burst of scheduled operations is one event). */
+export const SHOW_SIGNAL_MS = 250;
 
 /** What the topics hook into: the store and services that change state, never individual routes. */
 export interface TopicSources {
@@ -38,6 +41,8 @@ export interface TopicSources {
   onLayersChange(cb: () => void): void;
   /** A scene was saved or deleted. */
   onScenesChange(cb: () => void): void;
+  /** An operation was scheduled, cancelled, started or had its frame reported (the `show` topic's `scheduled`). */
+  onScheduleChange(cb: () => void): void;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -78,5 +83,17 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Desk activity (packets, applied requests, loss, ports, feedback): read twice a second while someone subscribes.
     { name: 'dmx', path: `${API_PREFIX}/dmx`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },
     { name: 'midi', path: `${API_PREFIX}/midi`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },
+    // The show link and the scheduled operations (GET /show): read twice a second while wanted, which catches the
+    // link's changes (connection, boxes heard, counters); the scheduler's own changes are read at once. A subscriber
+    // gets the latest state at once.
+    {
+      name: 'show',
+      path: `${API_PREFIX}/show`,
+      inHello: false,
+      onDemand: true,
+      replay: true,
+      periodMs: DESK_TOPIC_MS,
+      signals: [throttledSignal(s.onScheduleChange, SHOW_SIGNAL_MS)],
+    },
   ];
 }

@@ -61,6 +61,8 @@ export class OscServer implements Transport {
   private audioSentAt = 0;
   /** Per chain position: the item (with inputs) last sent as feedback. */
   private sentInputs = new Map<number, string>();
+  /** The show feedback last sent (JSON of its messages). */
+  private sentShow = '';
 
   constructor(
     settings: OscSettings,
@@ -77,9 +79,9 @@ export class OscServer implements Transport {
     return this.socket !== null && (this.settings.feedback.length > 0 || (this.settings.replyToSender && this.lastSender !== null));
   }
 
-  /** The streamed topics that exist for feedback alone: read only while feedback goes somewhere. */
+  /** The streamed topics that exist for feedback alone (and the polled `show`): read only while feedback goes somewhere. */
   wantsTopic(topic: string): boolean {
-    return (topic === 'audio' || topic === 'tempo' || topic === 'transport') && this.sendsFeedback;
+    return (topic === 'audio' || topic === 'tempo' || topic === 'transport' || topic === 'show') && this.sendsFeedback;
   }
 
   get version(): number {
@@ -216,6 +218,7 @@ export class OscServer implements Transport {
   private feedback(topic: string, text: string): void {
     if (!this.sendsFeedback) return;
     if (topic === 'params') return this.paramsFeedback(JSON.parse(text));
+    if (topic === 'show') return this.showFeedback(JSON.parse(text));
     if (topic === 'audio') {
       const now = Date.now();
       if (now - this.audioSentAt < 1000 / OSC_LIMITS.audioFeedbackPerSecond) return;
@@ -239,6 +242,15 @@ export class OscServer implements Transport {
       if (this.sentInputs.get(index) !== text) this.sendMessages(inputFeedback(item), 'params');
     }
     this.sentInputs = seen;
+  }
+
+  /** The show's four values, sent only when one of them changed (the topic also changes with every box heard). */
+  private showFeedback(data: unknown): void {
+    const messages = feedbackFor('show', data);
+    const text = JSON.stringify(messages);
+    if (text === this.sentShow) return;
+    this.sentShow = text;
+    this.sendMessages(messages, 'show');
   }
 
   private sendMessages(messages: OscMessage[], topic = 'effects'): void {

@@ -54,6 +54,8 @@ export class Scheduler implements ScheduleHook {
   private chain: Promise<void> = Promise.resolve();
   private seq = 0;
   private stopped = false;
+  /** Told when the list may have changed (the `show` events topic re-reads it then). */
+  private readonly watchers: Array<() => void> = [];
 
   constructor(private readonly d: SchedulerDeps) {
     d.gate.onApplied((a) => {
@@ -61,7 +63,13 @@ export class Scheduler implements ScheduleHook {
       if (!r) return;
       this.reports.delete(a.id);
       this.records.applied(r.record, a, r.skewMs);
+      this.changed();
     });
+  }
+
+  /** Calls `fn` whenever an operation is added, cancelled, starts or has its frame reported. */
+  onChange(fn: () => void): void {
+    this.watchers.push(fn);
   }
 
   add(req: ScheduleRequest): Reply {
@@ -81,6 +89,7 @@ export class Scheduler implements ScheduleHook {
     };
     this.waiting.set(w.id, w);
     this.arm(w);
+    this.changed();
     return { status: 202, json: { scheduled: viewOf(w) } };
   }
 
@@ -95,6 +104,7 @@ export class Scheduler implements ScheduleHook {
     if (!w) throw notFound('scheduled operation', id, [...this.waiting.keys()], 'no waiting operation matches');
     if (w.timer) clearTimeout(w.timer);
     this.waiting.delete(id);
+    this.changed();
     return viewOf(w);
   }
 
@@ -121,6 +131,11 @@ export class Scheduler implements ScheduleHook {
     w.timer = null;
     this.waiting.delete(w.id);
     this.chain = this.chain.then(() => (this.stopped ? undefined : this.runGated(w)));
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const fn of this.watchers) fn();
   }
 
   /** Shuts the gate, runs the operation, and resolves once the gate is open again. */

@@ -80,10 +80,8 @@ test.before(async () => {
     certs = await tempDir('vjd-tls-');
     const files = await makeCerts(certs);
     broker = await startBroker({}, files);
-    [trusting, doubting] = await Promise.all([
-      startServer({ config: config('trusting', files.ca) }),
-      startServer({ config: config('doubting', null) }),
-    ]);
+    trusting = await startServer({ config: config('trusting', files.ca) });
+    doubting = await startServer({ config: config('doubting', null) });
   } catch (err) {
     // uvu does not print a failing hook's error.
     console.error('setup failed:', err);

@@ -2798,7 +2798,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `show`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -2961,7 +2961,7 @@ export interface paths {
         };
         /**
          * The MQTT show link: the broker connection, the boxes of the show and the commands heard
-         * @description This box's show, name, groups and role; the broker connection (never its credentials); each box as its retained state says (online, fps, scene, source, tempo); and the counters. Without a show configured, `enabled` is false, `broker` null and the lists empty.
+         * @description This box's show, name, groups and role; the broker connection (never its credentials); each box as its retained state says (online, fps, scene, source, tempo); the counters; and the scheduled operations (as GET /show/scheduled lists them). Without a show configured, `enabled` is false, `broker` null and the lists empty.
          */
         get: operations["getShow"];
         put?: never;
@@ -24474,6 +24474,55 @@ export interface operations {
                             } | {
                                 name: string;
                             };
+                        };
+                        /** @description GET /show/scheduled without `max`: the operations waiting for their instant and the last ones that ran */
+                        scheduled: {
+                            waiting: {
+                                id: string;
+                                /** @description `POST <path>` */
+                                op: string;
+                                /** @description ISO instant it resolved to (wall clock) */
+                                at: string;
+                                /** @description `at` as sent */
+                                requested: string | {
+                                    beat: number;
+                                };
+                                /** @description the beat number, for the beat forms */
+                                beat?: number;
+                                /** @description what carried it: http, events, osc, mqtt, dispatch */
+                                transport: string;
+                            }[];
+                            recent: {
+                                id: string;
+                                /** @description `POST <path>` */
+                                op: string;
+                                /** @description ISO instant it resolved to (wall clock) */
+                                at: string;
+                                /** @description `at` as sent */
+                                requested: string | {
+                                    beat: number;
+                                };
+                                /** @description the beat number, for the beat forms */
+                                beat?: number;
+                                /** @description what carried it: http, events, osc, mqtt, dispatch */
+                                transport: string;
+                                /** @enum {string} */
+                                state: "running" | "applied" | "failed";
+                                /** @description the operation's own answer status */
+                                status: number | null;
+                                /** @description why it failed: its error code, or the missing frame report */
+                                error?: string;
+                                /** @description the output frame number that applied it */
+                                appliedFrame: number | null;
+                                /** @description ISO due instant of that frame (at or after `at`) */
+                                appliedDueAt: string | null;
+                                /** @description frame slots due at or after `at` before the one that applied it (0: the first) */
+                                lateFrames: number | null;
+                                /** @description false when its handler still waited on the renderer as the gate opened (its later commands landed later) */
+                                whole: boolean | null;
+                                /** @description the render worker opened the gate by its timeout */
+                                forced?: boolean;
+                            }[];
                         };
                     };
                 };

@@ -19,6 +19,7 @@ import { TransportPanel } from './panels/transport';
 import { DesksPanel } from './panels/desks';
 import { LayersPanel } from './panels/layers';
 import { ScenesPanel } from './panels/scenes';
+import { ShowPanel } from './panels/show';
 
 declare global {
   interface Window {
@@ -87,6 +88,7 @@ function App() {
           <ActionsPanel />
           <OutputsPanel />
           <DesksPanel />
+          <ShowPanel />
         </div>
       </main>
     </>

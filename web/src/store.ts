@@ -34,6 +34,8 @@ export interface TopicState {
   layers: Got<'/layers'>;
   /** The saved scenes (GET /scenes): on every save, replace and delete. */
   scenes: Got<'/scenes'>;
+  /** The show link and the scheduled operations (GET /show): on a change, read twice a second while subscribed. */
+  show: Got<'/show'>;
 }
 
 /** One modulated input's applied value (per component for point2D and color inputs). */
@@ -91,6 +93,8 @@ export interface LiveState {
   layers: TopicState['layers'] | null;
   /** The latest `scenes` state; null before the scene row read it. */
   scenes: TopicState['scenes'] | null;
+  /** The latest `show` state; null before the show panel read it. */
+  show: TopicState['show'] | null;
   /** Whether modulation is frozen (POST /modulation/freeze). */
   frozen: boolean;
   notice: string;
@@ -126,6 +130,7 @@ let state: LiveState = {
   transportAt: 0,
   layers: null,
   scenes: null,
+  show: null,
   frozen: false,
   notice: '',
   lastEventAt: 0,

@@ -2,6 +2,7 @@
 // surfaces and MIDI mappings show what any transport, or the page, changed.
 import type { InputInfo } from '../inputs.js';
 import type { OscMessage } from './args.js';
+import { showFeedback } from './show.js';
 
 /** Feedback for one effect's inputs (from GET /effects/{index} or a params answer): floats as 0..1 over MIN..MAX. */
 export function inputFeedback(item: unknown): OscMessage[] {
@@ -104,6 +105,8 @@ export function feedbackFor(topic: string, data: unknown): OscMessage[] {
       return transportFeedback(d);
     case 'layers':
       return layersFeedback(d);
+    case 'show':
+      return showFeedback(d);
     case 'status': {
       const fps = (d.render as { fps?: unknown } | undefined)?.fps;
       return typeof fps === 'number' ? [{ address: '/vjd/status/fps', args: [{ type: 'f', value: fps }] }] : [];

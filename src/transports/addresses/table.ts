@@ -8,6 +8,7 @@ import { TEMPO_AUDIO_TABLE } from './tempo.js';
 import { MODULATION_TABLE } from './modulation.js';
 import { TRANSPORT_TABLE } from './clip.js';
 import { LAYER_TABLE } from './layers.js';
+import { SHOW_TABLE } from './show.js';
 import type { OscEntry, OscLookup } from './entry.js';
 
 export type { OscEntry, OscLookup } from './entry.js';
@@ -142,6 +143,7 @@ export const OSC_TABLE: readonly OscEntry[] = [
   ...MODULATION_TABLE,
   ...TRANSPORT_TABLE,
   ...LAYER_TABLE,
+  ...SHOW_TABLE,
 ];
 
 const FIXED = new Map(OSC_TABLE.filter((e) => !e.pattern).map((e) => [e.address, e]));
