@@ -55,4 +55,10 @@ test("the README's short configuration example loads with the values it shows", 
   }
 });
 
+test("the README's show example loads: a box joins a show with no more than these keys", async () => {
+  const loaded = await load(await example('README.md', '## A show of many boxes'));
+  const show = loaded.show as { name: string; box: string; leader: boolean };
+  assert.equal([show.name, show.box, show.leader], ['gig', 'foh', true]);
+});
+
 test.run();
