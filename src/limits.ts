@@ -392,3 +392,31 @@ export const SHOW_LIMITS = {
   passwordFileMaxBytes: 4096,
   tlsFileMaxBytes: 1024 * 1024,
 } as const;
+
+/** Timecode in (src/timecode) and the cue list (src/cues). */
+export const TIMECODE_LIMITS = {
+  /** Longest freewheel the config takes. */
+  freewheelMaxMs: 10_000,
+  /** Highest audio channel an LTC reader picks. */
+  ltcChannelMax: 8,
+  /** Art-Net timecode packets per sender per second read; the excess is dropped unread and counted. */
+  packetsPerSenderPerSecond: 200,
+} as const;
+
+export const CUE_LIMITS = {
+  /** Cues in the list (403 CUE_LIMIT_REACHED past it). */
+  cuesMax: 500,
+  nameMax: 64,
+  /** Operations one cue runs. */
+  actionsMax: 16,
+  /** Bytes of one action's body as JSON. */
+  actionBodyMaxBytes: 4096,
+  /** Longest follow delay. */
+  followMaxMs: 10 * 60_000,
+  /** Most beats or bars a beat trigger waits. */
+  beatsMax: 1024,
+  /** How long before its instant a cue's operations are handed to the scheduler (they apply on the instant's frame). */
+  leadMs: 400,
+  /** Cues fired kept in GET /cues's `recent`. */
+  recentMax: 16,
+} as const;

@@ -161,7 +161,7 @@ export function midiRoutes(d: MidiRouteDeps, testHooks: boolean): RouteDef[] {
         schema: {
           body: Type.Object({
             port: Type.String({ minLength: 1, maxLength: MIDI_LIMITS.portNameMaxLength }),
-            messages: Type.Array(Type.Array(Type.Integer({ minimum: 0, maximum: 255 }), { maxItems: 8 }), { maxItems: 1024 }),
+            messages: Type.Array(Type.Array(Type.Integer({ minimum: 0, maximum: 255 }), { maxItems: 16 }), { maxItems: 1024 }),
           }),
         },
         responses: { 200: { description: 'handed over' } },

@@ -54,6 +54,9 @@ import { dmxRoutes, type DmxRouteDeps } from './dmx.js';
 import { midiRoutes, type MidiRouteDeps } from './midi.js';
 import { showRoutes, type ShowRouteDeps } from './show.js';
 import { scheduleRoutes } from './schedule.js';
+import { cueRoutes, type CueRouteDeps } from './cues.js';
+import { timecodeRoutes } from './timecode.js';
+import type { TimecodeService } from '../timecode/service.js';
 import type { Scheduler } from '../schedule/scheduler.js';
 import { testHookRoutes } from './test-hooks.js';
 import { catalogRoutes } from './catalog.js';
@@ -102,6 +105,9 @@ export interface RouteDeps {
   desks?: { dmx: DmxRouteDeps; midi: MidiRouteDeps; show: ShowRouteDeps };
   /** Operations held for an instant (absent in a route table built without it). */
   scheduler?: Scheduler;
+  /** The timecode in and the cue list (absent in a route table built without them). */
+  timecode?: TimecodeService;
+  cues?: CueRouteDeps;
 }
 
 /** Every route this server serves, in the order the router and the OpenAPI description list them. */
@@ -212,6 +218,8 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...(d.desks ? [...dmxRoutes(d.desks.dmx), ...midiRoutes(d.desks.midi, d.testHooks)] : []),
     ...(d.desks ? showRoutes(d.desks.show, d.scheduler ?? null) : []),
     ...(d.scheduler ? scheduleRoutes(d.scheduler) : []),
+    ...(d.timecode ? timecodeRoutes(d.timecode) : []),
+    ...(d.cues ? cueRoutes(d.cues) : []),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),

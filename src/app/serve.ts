@@ -28,6 +28,7 @@ import { EventHub } from '../events/socket.js';
 import { createTransports } from './transports.js';
 import { createScheduler } from '../schedule/index.js';
 import { mirrorHook } from '../mqtt/mirror.js';
+import { createCues } from '../cues/index.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -129,6 +130,8 @@ export async function serve(flags: Overrides): Promise<void> {
 
   // Operations held for an instant (`at`): every transport's dispatch and the HTTP adapter hand them to it.
   const scheduler = createScheduler(show.render, show.tempo, () => loaded.config.render.fps, log);
+  // The cue list: its triggers read the timecode and tempo clocks, its operations go through the one dispatch.
+  const cues = createCues({ state, timecode: transports.timecode, tempo: show.tempo, scheduler, log: log.child({ module: 'cues' }) });
   // The event topics: one entry each (src/events/topics.ts), hooked where state changes.
   const topics = eventTopics({
     onStateChange: (cb) => state.onChange(cb),
@@ -145,6 +148,11 @@ export async function serve(flags: Overrides): Promise<void> {
     // The render worker's latest report of the modulated inputs' applied values.
     live: () => liveValuesOf(show.modulation.live),
     onScheduleChange: (cb) => scheduler.onChange(cb),
+    onTimecodeChange: (cb) => {
+      transports.timecode.on('state', cb);
+      transports.timecode.on('jump', cb);
+    },
+    onCuesChange: (cb) => void cues.runner.on('change', cb),
   });
   const routes = await apiRoutes({
     scheduler,
@@ -155,6 +163,8 @@ export async function serve(flags: Overrides): Promise<void> {
     testHooks: process.env.VJD_TEST_HOOKS === '1',
     log,
     desks: transports.routes,
+    timecode: transports.timecode,
+    cues,
   });
   router = compileRoutes(routes);
   const compiled = router;
@@ -187,6 +197,7 @@ export async function serve(flags: Overrides): Promise<void> {
   bus.start();
   hub.start();
   transports.bind(dispatch);
+  cues.bind(dispatch, (op) => compiled.find('POST', `${API_PREFIX}${op}`) !== null);
   await transports.start(bus);
 
   const listenerReport = new ListenerReport(() => loaded.paths.runDir, version, log);
@@ -270,6 +281,7 @@ export async function serve(flags: Overrides): Promise<void> {
     // Endless preview streams end first: the drain below would otherwise wait its whole time for them.
     show.preview.stop();
     hub?.stop();
+    cues.stop();
     scheduler.stop();
     bus.stop();
     transports.stop();

@@ -29,6 +29,7 @@ import type { PreviewHub } from '../outputs/preview.js';
 import type { OutputKind } from '../shared/messages.js';
 import type { Modulation } from '../modulation/service.js';
 import type { GeneratorParams } from '../sources/generator-params.js';
+import type { AudioClient } from '../workers/audio-client.js';
 import type { AudioService } from '../audio/service.js';
 import type { TempoService } from '../tempo/service.js';
 import type { TransportService } from '../transport/service.js';
@@ -65,6 +66,8 @@ export interface Show {
   outputClient: OutputClient;
   /** The audio input and its analysis (workers/audio). */
   audio: AudioService;
+  /** The audio worker's handle (its LTC reader is started by the timecode service). */
+  audioClient: AudioClient;
   /** The tempo clock (owned by the audio worker). */
   tempo: TempoService;
   /** Play, pause, seek, speed, loop, in/out and cue points of the clips on the buses. */
@@ -169,6 +172,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     outputKinds: () => kinds.list(),
     outputClient,
     audio,
+    audioClient,
     tempo,
     transport,
     generatorParams: parts.generatorParams,

@@ -14,6 +14,8 @@ import type { Dispatch } from '../transports/request.js';
 import type { FeedbackBus, Transport } from '../transports/transport.js';
 import type { Show } from './show.js';
 import { transportLookups } from './transport-lookups.js';
+import { TimecodeService } from '../timecode/service.js';
+import { ltcControl } from '../timecode/ltc-control.js';
 
 export function createTransports(loaded: LoadedConfig, show: Show, log: Logger) {
   let bound: Dispatch | null = null;
@@ -21,10 +23,20 @@ export function createTransports(loaded: LoadedConfig, show: Show, log: Logger) 
   const dispatch: Dispatch = (req) => (bound ? bound(req) : Promise.resolve({ status: 503, json: { message: 'not started' } }));
   const lookups = transportLookups(show);
   const { config, paths } = loaded;
+  const tc = config.timecode;
+  const timecode = new TimecodeService(tc, dispatch, log.child({ module: 'timecode' }), ltcControl(tc, config.audio, show.audioClient));
   const registry = {
+    timecode,
     osc: new OscServer(config.osc, dispatch, log, lookups.osc),
-    dmx: new DmxReceiver(config.dmx, dispatch, log.child({ module: 'dmx' }), lookups.dmx),
-    midi: new MidiService(config.midi, paths.dataDir, dispatch, log.child({ module: 'midi' }), lookups.osc),
+    dmx: new DmxReceiver(config.dmx, dispatch, log.child({ module: 'dmx' }), lookups.dmx, tc.source === 'artnet' ? timecode : null),
+    midi: new MidiService(
+      config.midi,
+      paths.dataDir,
+      dispatch,
+      log.child({ module: 'midi' }),
+      lookups.osc,
+      tc.source === 'mtc' ? { sink: timecode, port: tc.mtc.port } : null,
+    ),
     show: new ShowLink(config.show, paths.show, dispatch, log.child({ module: 'show' }), lookups.show),
   };
   /** In start order; feedback listeners follow it too. */

@@ -2,13 +2,14 @@
 // the full dotted key, a "did you mean" hint for an unknown key, and a preview of the bad value that never shows a secret.
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { audioProblem } from './audio.js';
+import { audioProblem, DEFAULT_AUDIO } from './audio.js';
 import { ConfigError } from './config-error.js';
-import { dmxProblem } from './desks.js';
+import { DEFAULT_DMX, DEFAULT_MIDI, dmxProblem } from './desks.js';
 import { hostSyntaxProblem } from './host.js';
 import { outputProblem } from '../shared/output-kinds/index.js';
 import { ConfigFileSchema, objectBranch, schemaAt, type ConfigFile } from './schema.js';
 import { showProblem } from './show.js';
+import { timecodeProblem } from './timecode.js';
 
 const checkFile = Compile(ConfigFileSchema);
 
@@ -131,6 +132,12 @@ export function validateFile(value: unknown, file: string): ConfigFile {
   if (dmx) fail(dmx.key, dmx.message);
   const show = showProblem(config.show);
   if (show) fail(show.key, show.message);
+  const timecode = timecodeProblem(config.timecode, {
+    audioInputs: config.audio?.inputs ?? DEFAULT_AUDIO.inputs,
+    dmxProtocol: config.dmx?.protocol ?? DEFAULT_DMX.protocol,
+    midiEnabled: config.midi?.enabled ?? DEFAULT_MIDI.enabled,
+  });
+  if (timecode) fail(timecode.key, timecode.message);
   const outputIds = new Map<string, string>();
   for (const [i, o] of (config.outputs ?? []).entries()) {
     const at = `outputs[${i}]`;

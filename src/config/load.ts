@@ -2,6 +2,7 @@
 import type { AudioConfig } from './audio.js';
 import { ConfigError } from './config-error.js';
 import { mergeDmx } from './desks.js';
+import { mergeTimecode } from './timecode.js';
 import { mergeShow } from './show.js';
 import { describe, hostMessage, overrideError, preview, validateFile } from './diagnose.js';
 import { parseJson } from './json-errors.js';
@@ -135,6 +136,7 @@ function merge(file: ConfigFile): Config {
     dmx: mergeDmx(d.dmx, file.dmx),
     midi: { ...d.midi, ...file.midi },
     show: mergeShow(file.show),
+    timecode: mergeTimecode(file.timecode),
   };
 }
 

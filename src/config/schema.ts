@@ -7,6 +7,7 @@ import { AudioConfigSchema, DEFAULT_AUDIO, type AudioConfig } from './audio.js';
 import { InputUrl } from './input-url.js';
 import { DEFAULT_DMX, DEFAULT_MIDI, DmxConfigSchema, MidiConfigSchema, type DmxConfig, type MidiConfig } from './desks.js';
 import { ShowConfigSchema, type ShowConfig } from './show.js';
+import { DEFAULT_TIMECODE, TimecodeConfigSchema, type TimecodeConfig } from './timecode.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -274,6 +275,7 @@ export const ConfigFileSchema = Type.Object(
     dmx: Type.Optional(DmxConfigSchema),
     midi: Type.Optional(MidiConfigSchema),
     show: Type.Optional(ShowConfigSchema),
+    timecode: Type.Optional(TimecodeConfigSchema),
     recordings: Type.Optional(
       Type.Object(
         {
@@ -378,6 +380,8 @@ export interface Config {
   midi: MidiConfig;
   /** The MQTT show link; null: no show, the box runs alone. */
   show: ShowConfig | null;
+  /** Timecode in (LTC, MTC, Art-Net); source "none" reads nothing. */
+  timecode: TimecodeConfig;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -423,6 +427,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   dmx: DEFAULT_DMX,
   midi: DEFAULT_MIDI,
   show: null,
+  timecode: DEFAULT_TIMECODE,
 });
 
 /** A nullable object or list (`null` or `{…}`): its one branch with keys or items, so keys inside it are found. */

@@ -17,6 +17,10 @@ import { bindDmxSocket } from './socket.js';
 import { buildPersonality, type Personality } from './personality.js';
 import { FrameMapper, type DmxLookup } from './map.js';
 import { SacnSources } from './sources.js';
+import { readArtTimeCode } from './timecode-wire.js';
+import type { TimecodeSink } from '../timecode/sink.js';
+import { toFrames } from '../timecode/smpte.js';
+import { clockNow } from '../shared/tempo-block.js';
 
 export type { DmxStats };
 
@@ -65,6 +69,8 @@ export class DmxReceiver implements Transport {
     private readonly dispatch: Dispatch,
     private readonly log: Logger,
     lookup: DmxLookup,
+    /** Where Art-Net timecode on this socket goes (timecode.source "artnet"); the socket opens for it alone if need be. */
+    private readonly timecode: TimecodeSink | null = null,
   ) {
     this.personality = buildPersonality(settings.personality.layers, settings.personality.params);
     this.mapper = new FrameMapper(this.personality, settings.address, lookup);
@@ -115,13 +121,21 @@ export class DmxReceiver implements Transport {
 
   async start(): Promise<void> {
     const s = this.settings;
-    if (!s.enabled) return;
+    if (!s.enabled && !this.timecode) return;
     this.socket = await bindDmxSocket(s, this.port, this.log, (data, from) => this.receive(data, from));
     if (!this.socket) return;
     this.lossTimer = setInterval(() => this.checkLoss(), Math.max(20, Math.min(250, s.lossMs / 4)));
     this.lossTimer.unref();
     this.log.info(
-      { protocol: s.protocol, host: s.host, port: this.port, universe: s.universe, address: s.address },
+      {
+        protocol: s.protocol,
+        host: s.host,
+        port: this.port,
+        universe: s.universe,
+        address: s.address,
+        timecode: this.timecode !== null,
+        control: s.enabled,
+      },
       'DMX listening (no authentication)',
     );
   }
@@ -145,6 +159,14 @@ export class DmxReceiver implements Transport {
       this.counts.dropped++;
       return;
     }
+    if (this.timecode && this.settings.protocol === 'artnet') {
+      const tc = readArtTimeCode(data);
+      if (tc && !tc.ok) return this.timecode.malformed(from, tc.reason);
+      if (tc?.ok)
+        return this.timecode.take('artnet', { frames: toFrames(tc.tc, tc.rate), rate: tc.rate, atMs: clockNow(), reverse: false, from });
+    }
+    // A socket opened only for timecode applies no levels.
+    if (!this.settings.enabled) return;
     const read = readDmx(this.settings.protocol, data);
     if (!read.ok) {
       this.counts.malformed++;

@@ -14,6 +14,8 @@ export const AUDIO_TOPIC_MS = 34;
 export const TRANSPORT_TOPIC_MS = 100;
 /** The `dmx`, `midi` and `show` topics are read this often while someone subscribes. */
 export const DESK_TOPIC_MS = 500;
+/** The `timecode` topic is read this often while someone subscribes (the display moves on). */
+export const TIMECODE_TOPIC_MS = 100;
 /** The scheduler's changes re-read the `show` topic at most this often (a burst of scheduled operations is one event). */
 export const SHOW_SIGNAL_MS = 250;
 
@@ -43,6 +45,10 @@ export interface TopicSources {
   onScenesChange(cb: () => void): void;
   /** An operation was scheduled, cancelled, started or had its frame reported (the `show` topic's `scheduled`). */
   onScheduleChange(cb: () => void): void;
+  /** The timecode locked, jumped, freewheeled or was lost. */
+  onTimecodeChange(cb: () => void): void;
+  /** A cue fired, or the cue list changed. */
+  onCuesChange(cb: () => void): void;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -95,5 +101,16 @@ export function eventTopics(s: TopicSources): TopicDef[] {
       periodMs: DESK_TOPIC_MS,
       signals: [throttledSignal(s.onScheduleChange, SHOW_SIGNAL_MS)],
     },
+    // Timecode and the cue list (GET /timecode, GET /cues): a subscriber gets the latest at once, then each change.
+    {
+      name: 'timecode',
+      path: `${API_PREFIX}/timecode`,
+      inHello: false,
+      onDemand: true,
+      replay: true,
+      periodMs: TIMECODE_TOPIC_MS,
+      signals: [s.onTimecodeChange],
+    },
+    { name: 'cues', path: `${API_PREFIX}/cues`, inHello: false, onDemand: true, replay: true, signals: [s.onCuesChange] },
   ];
 }

@@ -42,6 +42,8 @@ export class MidiDevices {
     private readonly clock: boolean,
     private readonly onMessage: (port: string, bytes: number[]) => void,
     private readonly log: Logger,
+    /** Whether MIDI timecode is read: its quarter frames are timing messages and its full frame a SysEx. */
+    private readonly mtc = false,
   ) {}
 
   get available(): boolean {
@@ -110,7 +112,7 @@ export class MidiDevices {
     try {
       this.sync(this.probeIn, this.inputs, (i) => {
         const port = new lib.Input();
-        port.ignoreTypes(true, !this.clock, true);
+        port.ignoreTypes(!this.mtc, !this.clock && !this.mtc, true);
         const name = cut(this.probeIn!.getPortName(i));
         port.on('message', (_dt, message) => this.onMessage(name, message));
         port.openPort(i);

@@ -22,6 +22,10 @@ import { checkMappings, LEARNED_FILE, type MappingProblem, readLearned, readMapp
 import { MidiMapper } from './mapper.js';
 import { readMidi, type MidiEvent } from './parse.js';
 import { MidiClock } from './clock.js';
+import { MtcAssembler, readMtcFullFrame } from './mtc.js';
+import type { TimecodeSink } from '../timecode/sink.js';
+import { toFrames } from '../timecode/smpte.js';
+import { clockNow } from '../shared/tempo-block.js';
 
 export type LearnSpec = Pick<MidiMapping, 'to' | 'arg' | 'mode' | 'feedback'>;
 
@@ -51,6 +55,7 @@ export class MidiService implements Transport {
   private learning: { spec: LearnSpec; done: (m: MidiMapping | null) => void } | null = null;
   private readonly queue: SerialQueue;
   private readonly midiClock = new MidiClock();
+  private readonly mtcAssembler = new MtcAssembler();
   private watch: DirWatch | null = null;
   private readonly dir: string;
   /** From a message's arrival to the reply of its last request. */
@@ -62,10 +67,12 @@ export class MidiService implements Transport {
     private readonly dispatch: Dispatch,
     private readonly log: Logger,
     private readonly lookup: OscLookup,
+    /** Where MTC goes (timecode.source "mtc"), and the one port read for it (null: any). */
+    private readonly timecode: { sink: TimecodeSink; port: string | null } | null = null,
   ) {
     this.queue = new SerialQueue(PENDING_MAX, (err) => this.log.error({ err }, 'MIDI message failed'));
     this.dir = join(dataDir, 'midi');
-    this.devices = new MidiDevices(config.ports, config.clock, (port, bytes) => this.receive(port, bytes), log);
+    this.devices = new MidiDevices(config.ports, config.clock, (port, bytes) => this.receive(port, bytes), log, timecode !== null);
     ({ mappings: this.configMappings, problems: this.configProblems } = checkMappings(config.mappings, 'config'));
     this.remap();
   }
@@ -134,6 +141,7 @@ export class MidiService implements Transport {
       this.counts.dropped++;
       return;
     }
+    if (this.timecode && (bytes[0] === 0xf1 || bytes[0] === 0xf0)) return this.mtc(name, bytes);
     const read = readMidi(bytes);
     if (!read.ok) {
       this.counts.malformed++;
@@ -145,6 +153,25 @@ export class MidiService implements Transport {
     if (this.learning && (ev.kind !== 'note' || ev.value > 0)) return this.bind(name, ev);
     const messages = this.mapper.map(name, ev);
     if (messages.length > 0) this.enqueue(messages, performance.now());
+  }
+
+  /** MIDI timecode: quarter frames through the assembler, the full-frame SysEx at once; the rest of SysEx is ignored. */
+  private mtc(port: string, bytes: ArrayLike<number>): void {
+    const tc = this.timecode!;
+    if (tc.port !== null && !port.toLowerCase().includes(tc.port.toLowerCase())) return;
+    const now = clockNow();
+    if (bytes[0] === 0xf1) {
+      if (bytes.length !== 2) return tc.sink.malformed(port, `an MTC quarter frame of ${bytes.length} bytes`);
+      const r = this.mtcAssembler.quarter(bytes[1]!, now);
+      if (r.kind === 'bad') return tc.sink.malformed(port, r.reason);
+      if (r.kind === 'time') tc.sink.take('mtc', { frames: r.frames, rate: r.rate, atMs: r.atMs, reverse: r.reverse, from: port });
+      return;
+    }
+    const full = readMtcFullFrame(bytes);
+    if (full === null) return;
+    if (!full.ok) return tc.sink.malformed(port, full.reason);
+    this.mtcAssembler.full(full.tc, full.rate, now);
+    tc.sink.take('mtc', { frames: toFrames(full.tc, full.rate), rate: full.rate, atMs: now, reverse: false, from: port });
   }
 
   /** Binds the next message to `spec` (POST /midi/learn): resolves with the new mapping. */

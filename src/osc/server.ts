@@ -81,7 +81,10 @@ export class OscServer implements Transport {
 
   /** The streamed topics that exist for feedback alone (and the polled `show`): read only while feedback goes somewhere. */
   wantsTopic(topic: string): boolean {
-    return (topic === 'audio' || topic === 'tempo' || topic === 'transport' || topic === 'show') && this.sendsFeedback;
+    return (
+      (topic === 'audio' || topic === 'tempo' || topic === 'transport' || topic === 'show' || topic === 'cues' || topic === 'timecode') &&
+      this.sendsFeedback
+    );
   }
 
   get version(): number {

@@ -3,6 +3,7 @@ import type { ModulationSaved, ShowState, TempoState } from './types.js';
 import { checkModulator, cleanModulators, type Modulator } from '../shared/modulation.js';
 import { sanitizeTransport } from '../transport/settings.js';
 import { sanitizeLayers, sanitizeScenes } from './saved-layers.js';
+import { sanitizeCues } from '../cues/types.js';
 
 /** The parts of a parsed file that have the right shape; the rest falls back to the defaults. */
 export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
@@ -36,6 +37,8 @@ export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   if (layers) out.layers = layers;
   const scenes = sanitizeScenes(p.scenes);
   if (scenes) out.scenes = scenes;
+  const cues = sanitizeCues(p.cues);
+  if (cues) out.cues = cues;
   return out;
 }
 

@@ -2,6 +2,7 @@
 // sanitizers (state/sanitize.ts, state/saved-layers.ts) can name them without importing the store.
 import type { Modulator } from '../shared/modulation.js';
 import type { TransportSaved } from '../transport/settings.js';
+import type { CuesSaved } from '../cues/types.js';
 
 export interface ChainEntry {
   type: string;
@@ -43,6 +44,8 @@ export interface ShowState {
   layers?: { selected: number; list: LayerSaved[] };
   /** Saved scenes, oldest first; absent until one is saved. */
   scenes?: SceneSaved[];
+  /** The cue list and whether its timecode triggers are armed; absent until a cue is added. */
+  cues?: CuesSaved;
 }
 
 /** What a source manager and a mixer persist of their layer: the top-level fields for layer 1, its entry otherwise. */

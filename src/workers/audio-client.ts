@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { AUDIO_LIMITS, TEMPO_LIMITS } from '../limits.js';
 import { AudioBlockReader, AudioBlockWriter, createAudioBlock, type AudioReading } from '../shared/audio-block.js';
-import type { AudioInit, AudioInput, AudioState, AudioToMain, MainToAudio, TempoCommand } from '../shared/protocol/audio.js';
+import type { AudioInit, AudioInput, AudioState, AudioToMain, LtcInput, MainToAudio, TempoCommand } from '../shared/protocol/audio.js';
 import { answered, RpcCalls } from '../shared/rpc.js';
 import { relayLog } from '../shared/protocol/common.js';
 import { createTempoBlock, releaseTempoBlock, TempoBlockReader, type TempoClock } from '../shared/tempo-block.js';
@@ -35,6 +35,8 @@ export class AudioClient {
   private manualBpm: number | null;
   private readonly calls = new RpcCalls();
   private wanted: AudioInput | null = null;
+  /** The LTC reader wanted (sent again to a restarted worker) and who hears its frames. */
+  private ltcWanted: { input: LtcInput; channel: number; onMessage: (msg: Extract<AudioToMain, { t: 'ltc' }>) => void } | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   /** A worker that dies again and again is restarted less and less often, so a crash loop cannot eat a core. */
   private restartDelayMs: number = AUDIO_LIMITS.workerRestartFirstMs;
@@ -124,6 +126,14 @@ export class AudioClient {
     await this.calls.call(Date.now() + SELECT_TIMEOUT_MS, (env) => this.send(worker, { t: 'select', ...env, input }));
   }
 
+  /** Runs the worker's LTC reader on one channel of `input`; its messages go to `onMessage`. Null stops it. */
+  ltc(want: { input: LtcInput; channel: number; onMessage: (msg: Extract<AudioToMain, { t: 'ltc' }>) => void } | null): void {
+    if (this.stopped) return;
+    this.ltcWanted = want;
+    if (!want && !this.worker) return;
+    this.send(this.ensureWorker(), { t: 'ltc', input: want?.input ?? null, channel: want?.channel ?? 0 });
+  }
+
   stop(): Promise<void> {
     if (this.stopped) return this.stopped;
     if (this.restartTimer) clearTimeout(this.restartTimer);
@@ -181,6 +191,8 @@ export class AudioClient {
     worker.on('message', (msg: AudioToMain) => this.onMessage(msg));
     worker.on('error', (err) => this.log.error({ worker: 'audio', error: err.message }, 'audio worker crashed'));
     worker.on('exit', (code) => this.onExit(worker, code));
+    const l = this.ltcWanted;
+    if (l) this.send(worker, { t: 'ltc', input: l.input, channel: l.channel });
     return worker;
   }
 
@@ -225,6 +237,9 @@ export class AudioClient {
         return;
       case 'thread':
         this.tid = msg.tid;
+        return;
+      case 'ltc':
+        this.ltcWanted?.onMessage(msg);
         return;
       case 'log':
         relayLog(this.log, msg, { worker: 'audio' });

@@ -64,6 +64,8 @@ export class AudioInputRun {
     private readonly init: AudioInit,
     private readonly wrapper: string[],
     private readonly hooks: InputHooks,
+    /** The ffmpeg arguments (the LTC reader picks one channel instead of the mono mix). */
+    private readonly argsOf: (input: FfmpegAudioInput, sampleRate: number) => string[] = audioArgs,
   ) {
     this.backoff = new Backoff(init.retry);
     this.pending = Buffer.alloc(init.hop * 4);
@@ -80,7 +82,7 @@ export class AudioInputRun {
       {
         ffmpeg: this.init.ffmpeg,
         wrapper: this.wrapper,
-        args: audioArgs(this.input, this.init.sampleRate),
+        args: this.argsOf(this.input, this.init.sampleRate),
         stdin: 'ignore',
         stdout: 'pipe',
         stop: { ask: 'term', againMs: 500, killMs: 2000 },

@@ -14,6 +14,7 @@ import { BeatTracker } from './beat-tracker.js';
 import { Clock } from './clock.js';
 import { AudioInputRun } from './input.js';
 import { RingInputRun } from './ring-input.js';
+import { LtcRun } from './ltc-run.js';
 
 if (!parentPort) throw new Error('workers/audio/main.js runs as a worker thread');
 const port = parentPort;
@@ -100,7 +101,17 @@ async function select(input: AudioInput | null): Promise<void> {
   mine.start();
 }
 
+/** The timecode reader, apart from the analysed input (its own ffmpeg, one channel). */
+const ltc = new LtcRun(init, wrapper, post, logToMain);
+let ltcQueue: Promise<void> = Promise.resolve();
+
 port.on('message', (msg: MainToAudio) => {
+  if (msg.t === 'ltc') {
+    ltcQueue = ltcQueue
+      .then(() => ltc.select(msg.input, msg.channel))
+      .catch((err: Error) => logToMain('error', 'LTC reader failed to start', { error: err.message }));
+    return;
+  }
   if (expired(msg)) {
     // Answered all the same: the caller learns the state from the next `state` message.
     logToMain('warn', 'audio request past its deadline', { t: msg.t });
@@ -121,13 +132,17 @@ port.on('message', (msg: MainToAudio) => {
   }
   queue = queue
     .then(() => select(null))
+    .then(() => ltc.select(null, 0))
     .then(() => {
       post({ t: 'stopped', id: msg.id });
       port.close();
     });
 });
 
-process.on('exit', () => run?.killSync());
+process.on('exit', () => {
+  run?.killSync();
+  ltc.killSync();
+});
 
 // The analysis cost bench reads this thread's CPU time from /proc. /proc/thread-self names the calling thread's task,
 // so it is read synchronously here, once: an async read would run on a pool thread and name that one.

@@ -33,3 +33,10 @@ export function streamArgs(url: string, sampleRate: number): string[] {
 export function redactStreamLine(url: string, line: string): string {
   return redactText(line, urlSecrets(url));
 }
+
+/** `args` (an input decoded to mono) with one channel (1-based) taken instead of the mix of all. */
+export function oneChannel(args: string[], channel: number): string[] {
+  const at = args.indexOf('-ac');
+  if (at < 0 || !Number.isInteger(channel) || channel < 1) return args;
+  return [...args.slice(0, at), '-af', `pan=mono|c0=c${channel - 1}`, ...args.slice(at + 2)];
+}

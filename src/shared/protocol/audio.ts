@@ -59,8 +59,24 @@ export type MainToAudio =
   | ({ t: 'tempo'; cmd: TempoCommand; at: number } & RpcEnvelope)
   /** A fixed analysis gain, or null for the automatic one; answered `done`. */
   | ({ t: 'gain'; gain: number | null } & RpcEnvelope)
+  /** Runs the LTC reader on `input`'s channel (1-based), or stops it when null; not answered (frames follow). */
+  | { t: 'ltc'; input: LtcInput | null; channel: number }
   /** Ends the ffmpeg child; answered `stopped`. */
   | ({ t: 'stop' } & RpcEnvelope);
+
+/** An input the LTC reader opens with its own ffmpeg (never a ring: it needs one channel of the source). */
+export type LtcInput = Exclude<AudioInput, { kind: 'ring' }>;
+
+/** One LTC frame as decoded: the label, its rate, direction, and the instant (clockNow base) its last bit ended. */
+export interface LtcWireFrame {
+  hours: number;
+  minutes: number;
+  seconds: number;
+  frames: number;
+  rate: 24 | 25 | 29.97 | 30;
+  reverse: boolean;
+  atMs: number;
+}
 
 export type AudioToMain =
   | { t: 'selected'; id: number }
@@ -69,4 +85,6 @@ export type AudioToMain =
   | { t: 'state'; input: string | null; state: AudioState; message?: string; pid?: number; restarts?: number }
   /** The worker thread's kernel thread id, sent once at start (its CPU time is read from /proc by the cost bench). */
   | { t: 'thread'; tid: number }
+  /** LTC frames decoded in one hop, with the decoder's running count of refused words; `state` as an input's. */
+  | { t: 'ltc'; frames: LtcWireFrame[]; rejected: number; state?: AudioState; message?: string }
   | LogMessage;

@@ -3,6 +3,7 @@
 import type { InputInfo } from '../inputs.js';
 import type { OscMessage } from './args.js';
 import { showFeedback } from './show.js';
+import { cuesFeedback, timecodeFeedback } from './cues.js';
 
 /** Feedback for one effect's inputs (from GET /effects/{index} or a params answer): floats as 0..1 over MIN..MAX. */
 export function inputFeedback(item: unknown): OscMessage[] {
@@ -107,6 +108,10 @@ export function feedbackFor(topic: string, data: unknown): OscMessage[] {
       return layersFeedback(d);
     case 'show':
       return showFeedback(d);
+    case 'cues':
+      return cuesFeedback(d);
+    case 'timecode':
+      return timecodeFeedback(d);
     case 'status': {
       const fps = (d.render as { fps?: unknown } | undefined)?.fps;
       return typeof fps === 'number' ? [{ address: '/vjd/status/fps', args: [{ type: 'f', value: fps }] }] : [];

@@ -9,6 +9,7 @@ import { MODULATION_TABLE } from './modulation.js';
 import { TRANSPORT_TABLE } from './clip.js';
 import { LAYER_TABLE } from './layers.js';
 import { SHOW_TABLE } from './show.js';
+import { CUES_TABLE } from './cues.js';
 import type { OscEntry, OscLookup } from './entry.js';
 
 export type { OscEntry, OscLookup } from './entry.js';
@@ -144,6 +145,7 @@ export const OSC_TABLE: readonly OscEntry[] = [
   ...TRANSPORT_TABLE,
   ...LAYER_TABLE,
   ...SHOW_TABLE,
+  ...CUES_TABLE,
 ];
 
 const FIXED = new Map(OSC_TABLE.filter((e) => !e.pattern).map((e) => [e.address, e]));

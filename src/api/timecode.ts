@@ -1,0 +1,57 @@
+// GET /timecode (docs/timecode.md): the show's timecode as the configured reader gives it, with its state
+// (locked, freewheel, lost), rate, sender and the counts of what was read and refused.
+import Type from 'typebox';
+import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
+import type { TimecodeService } from '../timecode/service.js';
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) =>
+  Type.Union([t, Type.Null()], { description });
+
+export const TimecodeBody = Type.Object({
+  source: Type.String({ description: 'timecode.source: none, ltc, mtc or artnet' }),
+  state: Type.Union(
+    ['off', 'waiting', 'locked', 'freewheel', 'lost'].map((s) => Type.Literal(s)),
+    {
+      description: 'off (no reader), waiting (nothing read yet), locked, freewheel (running on after the signal stopped), lost',
+    },
+  ),
+  timecode: nullable(Type.String(), 'HH:MM:SS:FF now (";" before the frames at 29.97 drop-frame), offset applied'),
+  frames: nullable(Type.Integer(), 'frames since midnight now'),
+  seconds: nullable(Type.Number(), 'seconds since midnight now'),
+  rate: nullable(Type.Number(), 'frames per second of the label: 24, 25, 29.97 or 30'),
+  running: Type.Boolean({ description: 'whether the time moves now' }),
+  reverse: Type.Boolean({ description: 'the signal runs backwards' }),
+  sender: nullable(Type.String(), 'who sent the last reading: a host, a MIDI port or an audio input'),
+  lastReadingAt: nullable(Type.String({ format: 'date-time' }), 'when the last reading came'),
+  offset: Type.String(),
+  freewheelMs: Type.Integer(),
+  lossAction: Type.String(),
+  fps: nullable(Type.Number(), 'timecode.fps: the one rate taken, or null for any'),
+  counts: Type.Object({
+    readings: count('readings taken'),
+    jumps: count('readings that moved the clock by more than two frames (a locate), or a lock after a loss'),
+    losses: count('times the signal was lost past freewheel'),
+    ignored: count('readings from a reader that is not timecode.source'),
+    wrongRate: count('readings at a rate other than timecode.fps'),
+    malformed: count('packets, messages or LTC words refused'),
+  }),
+});
+
+export function timecodeRoutes(tc: TimecodeService): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${API_PREFIX}/timecode`,
+      auth: 'required',
+      operationId: 'getTimecode',
+      summary: 'The show timecode now',
+      tags: ['cues'],
+      feature: 'timecode',
+      schema: {},
+      responses: { 200: { description: 'the timecode', schema: TimecodeBody } },
+      errors: [],
+      handler: () => ({ json: tc.view() }),
+    }),
+  ];
+}
