@@ -264,6 +264,10 @@ export const TRANSPORT_LIMITS = {
   seekTimeoutMs: 5000,
   /** Loop mode `ping-pong` keeps one pass of the in-out span decoded (RGBA at the render size): at most this many bytes. */
   pingPongMaxBytes: 256 * 1024 * 1024,
+  /** A clip chasing timecode is sought back once it drifts this far (default, least, most). */
+  chaseThresholdDefaultMs: 120,
+  chaseThresholdMinMs: 40,
+  chaseThresholdMaxMs: 2000,
 } as const;
 
 /** Layers and scenes: not in LIMITS, whose shape GET /capabilities reports as is. */

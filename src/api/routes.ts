@@ -57,6 +57,7 @@ import { scheduleRoutes } from './schedule.js';
 import { cueRoutes, type CueRouteDeps } from './cues.js';
 import { timecodeRoutes } from './timecode.js';
 import type { TimecodeService } from '../timecode/service.js';
+import type { TimecodeChase } from '../transport/chase.js';
 import type { Scheduler } from '../schedule/scheduler.js';
 import { testHookRoutes } from './test-hooks.js';
 import { catalogRoutes } from './catalog.js';
@@ -106,7 +107,7 @@ export interface RouteDeps {
   /** Operations held for an instant (absent in a route table built without it). */
   scheduler?: Scheduler;
   /** The timecode in and the cue list (absent in a route table built without them). */
-  timecode?: TimecodeService;
+  timecode?: { service: TimecodeService; chase: Pick<TimecodeChase, 'stats'> };
   cues?: CueRouteDeps;
 }
 
@@ -218,7 +219,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...(d.desks ? [...dmxRoutes(d.desks.dmx), ...midiRoutes(d.desks.midi, d.testHooks)] : []),
     ...(d.desks ? showRoutes(d.desks.show, d.scheduler ?? null) : []),
     ...(d.scheduler ? scheduleRoutes(d.scheduler) : []),
-    ...(d.timecode ? timecodeRoutes(d.timecode) : []),
+    ...(d.timecode ? timecodeRoutes(d.timecode.service, d.timecode.chase) : []),
     ...(d.cues ? cueRoutes(d.cues) : []),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),

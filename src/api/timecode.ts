@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import type { TimecodeService } from '../timecode/service.js';
+import type { TimecodeChase } from '../transport/chase.js';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) =>
@@ -36,9 +37,21 @@ export const TimecodeBody = Type.Object({
     wrongRate: count('readings at a rate other than timecode.fps'),
     malformed: count('packets, messages or LTC words refused'),
   }),
+  chase: Type.Object(
+    {
+      seeks: count('seeks made to bring a chasing clip back to the timecode'),
+      stops: count('times a chasing clip held or went black as the timecode stopped'),
+      seekMs: Type.Number({ description: 'how long a seek takes to show (smoothed): seeks aim that far ahead' }),
+      errorMs: Type.Object(
+        { count: Type.Integer(), p50: nullable(Type.Number(), ''), p99: nullable(Type.Number(), '') },
+        { description: 'drift of a playing chasing clip from the timecode, sampled every 50 ms (the last 1024)' },
+      ),
+    },
+    { description: 'clips locked to the timecode (POST /transport/chase)' },
+  ),
 });
 
-export function timecodeRoutes(tc: TimecodeService): RouteDef[] {
+export function timecodeRoutes(tc: TimecodeService, chase: Pick<TimecodeChase, 'stats'>): RouteDef[] {
   return [
     defineRoute({
       method: 'GET',
@@ -51,7 +64,7 @@ export function timecodeRoutes(tc: TimecodeService): RouteDef[] {
       schema: {},
       responses: { 200: { description: 'the timecode', schema: TimecodeBody } },
       errors: [],
-      handler: () => ({ json: tc.view() }),
+      handler: () => ({ json: { ...tc.view(), chase: chase.stats() } }),
     }),
   ];
 }

@@ -45,6 +45,13 @@ export const TransportViewSchema = Type.Object({
   in: Type.Union([Seconds, Type.Null()]),
   out: Type.Union([Seconds, Type.Null()]),
   cues: Type.Array(Type.Object({ name: Type.String(), positionS: Type.Number() })),
+  chase: Type.Union(
+    [
+      Type.Object({ start: Type.String(), onStop: Type.Union([Type.Literal('hold'), Type.Literal('black')]), thresholdMs: Type.Number() }),
+      Type.Null(),
+    ],
+    { description: 'the timecode the clip follows (POST /transport/chase), or null' },
+  ),
 });
 const Nullable = Type.Union([TransportViewSchema, Type.Null()], { description: 'null while the bus holds no clip' });
 const Answer = Type.Object({ success: Type.Literal(true), transport: TransportViewSchema });
@@ -203,6 +210,28 @@ export function transportRoutes(t: TransportService): RouteDef[] {
       '`name` must be 1-64 characters',
       (b: { name: string }, bus) => t.removeCue(bus, b.name),
       ['ITEM_NOT_FOUND'],
+    ),
+    post(
+      'chase',
+      'setTransportChase',
+      'Lock the clip to the show timecode',
+      `\`start\`: the timecode at which the clip's first frame shows ("HH:MM:SS:FF"; null: the clip plays on its own again). The clip plays by itself and is sought only when it drifts more than \`thresholdMs\` (default ${TRANSPORT_LIMITS.chaseThresholdDefaultMs}) from the timecode; while the timecode stops, is lost or points before the clip it holds its frame (\`onStop\` "hold", the default) or shows black ("black"); past its end it holds or shows black the same way. A chasing clip does not loop. Saved per media file. See docs/timecode.md.`,
+      Type.Object({
+        bus: BusField,
+        start: Type.Union([Type.String({ pattern: '^\\d{2}:\\d{2}:\\d{2}[:;.]\\d{2}$' }), Type.Null()]),
+        onStop: Type.Optional(Type.Union([Type.Literal('hold'), Type.Literal('black')])),
+        thresholdMs: Type.Optional(
+          Type.Integer({ minimum: TRANSPORT_LIMITS.chaseThresholdMinMs, maximum: TRANSPORT_LIMITS.chaseThresholdMaxMs }),
+        ),
+      }),
+      `\`start\` must be a timecode "HH:MM:SS:FF" or null, \`onStop\` hold or black, \`thresholdMs\` an integer from ${TRANSPORT_LIMITS.chaseThresholdMinMs} to ${TRANSPORT_LIMITS.chaseThresholdMaxMs}`,
+      (b: { start: string | null; onStop?: 'hold' | 'black'; thresholdMs?: number }, bus) =>
+        t.chase(
+          bus,
+          b.start === null
+            ? null
+            : { start: b.start, onStop: b.onStop ?? 'hold', thresholdMs: b.thresholdMs ?? TRANSPORT_LIMITS.chaseThresholdDefaultMs },
+        ),
     ),
   ];
 }

@@ -29,6 +29,7 @@ import { createTransports } from './transports.js';
 import { createScheduler } from '../schedule/index.js';
 import { mirrorHook } from '../mqtt/mirror.js';
 import { createCues } from '../cues/index.js';
+import { TimecodeChase } from '../transport/chase.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -131,6 +132,7 @@ export async function serve(flags: Overrides): Promise<void> {
   // Operations held for an instant (`at`): every transport's dispatch and the HTTP adapter hand them to it.
   const scheduler = createScheduler(show.render, show.tempo, () => loaded.config.render.fps, log);
   // The cue list: its triggers read the timecode and tempo clocks, its operations go through the one dispatch.
+  const chase = new TimecodeChase(show.transport, transports.timecode.clock, log.child({ module: 'chase' }));
   const cues = createCues({ state, timecode: transports.timecode, tempo: show.tempo, scheduler, log: log.child({ module: 'cues' }) });
   // The event topics: one entry each (src/events/topics.ts), hooked where state changes.
   const topics = eventTopics({
@@ -163,7 +165,7 @@ export async function serve(flags: Overrides): Promise<void> {
     testHooks: process.env.VJD_TEST_HOOKS === '1',
     log,
     desks: transports.routes,
-    timecode: transports.timecode,
+    timecode: { service: transports.timecode, chase },
     cues,
   });
   router = compileRoutes(routes);
@@ -282,6 +284,7 @@ export async function serve(flags: Overrides): Promise<void> {
     show.preview.stop();
     hub?.stop();
     cues.stop();
+    chase.stop();
     scheduler.stop();
     bus.stop();
     transports.stop();

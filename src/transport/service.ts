@@ -7,7 +7,7 @@ import { TRANSPORT_LIMITS } from '../limits.js';
 import type { ClipCommand, ClipLoop, ClipStart, ClipStatus, IngestInput } from '../shared/protocol/ingest.js';
 import type { StateStore } from '../state/store.js';
 import type { IngestClient } from '../workers/ingest-client.js';
-import { type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved, withSaved } from './settings.js';
+import { type ChaseSaved, type ClipEnd, clipSettings, DEFAULT_SAVED, effectiveSpeed, type TransportSaved, withSaved } from './settings.js';
 import { type Bus, type TransportView, viewOf } from './view.js';
 import { checkCue, checkedInOut, seekPosition, startPosition } from './positions.js';
 import { checkPingPong } from './ping-pong.js';
@@ -171,6 +171,27 @@ export class TransportService extends EventEmitter {
       x.in = next.in;
       x.out = next.out;
     });
+  }
+
+  /** Locks the bus's clip to the show timecode from `start` (null: plays on its own again). */
+  chase(bus: Bus, v: ChaseSaved | null): Promise<TransportView> {
+    return this.change(this.target(bus), (s) => {
+      s.chase = v;
+    });
+  }
+
+  /** The clips on the buses that chase timecode, for the chaser: their reader's report and the command entry. */
+  chasing(): Array<{ bus: Bus; key: string; chase: ChaseSaved; durationS: number | null; status: ClipStatus | undefined }> {
+    return (['program', 'preview'] as const).flatMap((bus) => {
+      const t = this.clipOn(bus);
+      const chase = t ? this.saved(t.id).chase : null;
+      return t && chase ? [{ bus, key: t.key, chase, durationS: t.durationS, status: this.d.ingest.clip(t.key) }] : [];
+    });
+  }
+
+  /** A command to a bus's clip as the chaser sends it (positions it has worked out itself). */
+  command(bus: Bus, cmd: ClipCommand): Promise<TransportView> {
+    return this.send(this.target(bus), cmd);
   }
 
   async addCue(bus: Bus, name: string, positionS: number): Promise<TransportView> {

@@ -16,9 +16,22 @@ export interface TransportSaved {
   in: number | null;
   out: number | null;
   cues: Record<string, number>;
+  /** Follows the show timecode from `start` (src/transport/chase.ts); null: plays on its own. */
+  chase?: ChaseSaved | null;
   /** Epoch ms of the last change: the oldest are forgotten first past the limit. */
   at: number;
 }
+
+export interface ChaseSaved {
+  /** The timecode at which the clip's first frame shows, "HH:MM:SS:FF". */
+  start: string;
+  /** While the timecode does not run (or is outside the clip): hold the frame, or show black. */
+  onStop: 'hold' | 'black';
+  /** How far the clip may drift from the timecode before it is sought back. */
+  thresholdMs: number;
+}
+
+const TC_TEXT = /^\d{2}:\d{2}:\d{2}[:;.]\d{2}$/;
 
 export const DEFAULT_SAVED: TransportSaved = { speed: 1, sync: null, loop: 'loop', end: 'hold', in: null, out: null, cues: {}, at: 0 };
 
@@ -37,8 +50,15 @@ export function effectiveSpeed(s: TransportSaved, durationS: number | null, bpm:
 }
 
 export function clipSettings(s: TransportSaved, durationS: number | null, bpm: number): ClipSettings {
-  // `black` turns a held last frame into black; the reader knows only its loop modes.
-  const loop = s.loop === 'once' && s.end === 'black' ? 'once-black' : s.loop;
+  // `black` turns a held last frame into black; the reader knows only its loop modes. A chasing clip never loops:
+  // past its end it holds, or shows black when its chase says so.
+  const loop = s.chase
+    ? s.chase.onStop === 'black'
+      ? 'once-black'
+      : 'once'
+    : s.loop === 'once' && s.end === 'black'
+      ? 'once-black'
+      : s.loop;
   return { speed: effectiveSpeed(s, durationS, bpm), loop, inS: s.in, outS: s.out };
 }
 
@@ -79,8 +99,20 @@ export function sanitizeTransport(t: unknown): Record<string, TransportSaved> | 
       in: point(v.in),
       out: point(v.out),
       cues,
+      chase: sanitizeChase(v.chase),
       at: isNum(v.at) ? v.at : 0,
     };
   }
   return out;
+}
+
+function sanitizeChase(c: unknown): ChaseSaved | null {
+  if (!c || typeof c !== 'object') return null;
+  const v = c as Partial<ChaseSaved>;
+  if (typeof v.start !== 'string' || !TC_TEXT.test(v.start)) return null;
+  const t = TRANSPORT_LIMITS;
+  const thresholdMs = isNum(v.thresholdMs)
+    ? Math.min(t.chaseThresholdMaxMs, Math.max(t.chaseThresholdMinMs, v.thresholdMs))
+    : t.chaseThresholdDefaultMs;
+  return { start: v.start, onStop: v.onStop === 'black' ? 'black' : 'hold', thresholdMs };
 }

@@ -1,6 +1,6 @@
 // What GET /transport shows of one bus's clip: the reader's last report merged with the saved settings.
 import type { ClipState, ClipStatus } from '../shared/protocol/ingest.js';
-import { effectiveSpeed, type TransportSaved } from './settings.js';
+import { type ChaseSaved, effectiveSpeed, type TransportSaved } from './settings.js';
 
 export type Bus = 'program' | 'preview';
 
@@ -21,6 +21,8 @@ export interface TransportView {
   in: number | null;
   out: number | null;
   cues: Array<{ name: string; positionS: number }>;
+  /** The timecode it follows, or null. */
+  chase: ChaseSaved | null;
 }
 
 const ms = (s: number): number => Math.round(s * 1000) / 1000;
@@ -51,5 +53,6 @@ export function viewOf(
     cues: Object.entries(s.cues)
       .map(([name, positionS]) => ({ name, positionS }))
       .sort((a, b) => a.positionS - b.positionS),
+    chase: s.chase ?? null,
   };
 }

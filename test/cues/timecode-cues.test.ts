@@ -12,6 +12,7 @@ import { req, sampleOutput, startServer, tempDir, waitUntil, type TestServer } f
 import { freeUdpPort, osc } from '../helpers/osc.js';
 import { artnetTimecode, type TcSender } from '../helpers/tc-sender.js';
 import { toFrames } from '../../src/timecode/smpte.js';
+import { makeNumberedClip, shownNumber } from '../helpers/numbered-clip.js';
 
 const FPS = 30;
 const RATE = 25;
@@ -40,6 +41,7 @@ async function start(): Promise<void> {
     config: {
       render: { width: 160, height: 90, fps: FPS },
       presets: { dirs: [join(dataDir, 'colours')] },
+      media: { roots: [join(dataDir, 'media')] },
       dmx: { port: dmxPort },
       osc: { enabled: true, port: oscPort },
       timecode: { source: 'artnet', freewheelMs: 400 },
@@ -52,6 +54,8 @@ test.before(async () => {
   await mkdir(join(dataDir, 'colours'), { recursive: true });
   for (const [name, color] of Object.entries(COLOURS))
     await writeFile(join(dataDir, 'colours', `${name}.json`), JSON.stringify({ name, source: 'solid_color', inputs: { color } }));
+  await mkdir(join(dataDir, 'media'), { recursive: true });
+  await makeNumberedClip(join(dataDir, 'media'), 'Counter', RATE, 40);
   dmxPort = await freeUdpPort();
   oscPort = await freeUdpPort();
   await start();
@@ -202,6 +206,36 @@ test('GO, back and jump over HTTP and OSC', async () => {
   await send('/vjd/cues/back');
   await waitUntil(async () => (await get('/cues')).current?.name === 'Green', 10000);
   sock.close();
+});
+
+test('a clip locked to timecode shows the frame the timecode says, and holds when it stops', async () => {
+  tc.resume();
+  tc.locate(label(2, 0, 0, 0));
+  assert.is((await post('/inputs/file/select', { name: 'Counter' })).status, 200);
+  let r = await post('/transport/chase', { start: '01:59:50:00' });
+  assert.is(r.status, 200, r.text);
+  assert.equal(r.json().transport.chase, { start: '01:59:50:00', onStop: 'hold', thresholdMs: 120 });
+  // Sampled readings: the frame shown against the sender's label at the request's start and end (the clip counts
+  // its frames at the timecode's rate, so frame n is 01:59:50:00 + n).
+  const base = toFrames(label(1, 59, 50, 0), RATE);
+  let good = 0;
+  for (let k = 0; k < 40 && good < 5; k++) {
+    const lo = tc.framesAt(Date.now()) - base;
+    const n = await shownNumber(s.base);
+    const hi = tc.framesAt(Date.now()) - base;
+    if (n !== null && n >= lo - 4 && n <= hi + 4) good++;
+    await new Promise((res) => setTimeout(res, 150));
+  }
+  assert.ok(good >= 5, `only ${good} readings within 4 frames of the timecode`);
+  tc.pause();
+  await waitUntil(async () => (await get('/transport')).program?.state === 'paused', 10000);
+  const held = await shownNumber(s.base);
+  assert.is(await shownNumber(s.base), held);
+  const stats = (await get('/timecode')).chase;
+  assert.ok(stats.seeks >= 1 && stats.stops >= 1, JSON.stringify(stats));
+  tc.resume();
+  r = await post('/transport/chase', { start: null });
+  assert.is(r.json().transport.chase, null);
 });
 
 test('edit, move and delete; the list and arming survive a restart', async () => {

@@ -2781,6 +2781,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transport/chase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lock the clip to the show timecode
+         * @description `start`: the timecode at which the clip's first frame shows ("HH:MM:SS:FF"; null: the clip plays on its own again). The clip plays by itself and is sought only when it drifts more than `thresholdMs` (default 120) from the timecode; while the timecode stops, is lost or points before the clip it holds its frame (`onStop` "hold", the default) or shows black ("black"); past its end it holds or shows black the same way. A chasing clip does not loop. Saved per media file. See docs/timecode.md. On the program bus unless `bus` is `preview`. 409 NOT_A_CLIP when the bus holds no media clip; 504 ACTIVATION_TIMEOUT when the clip's reader did not show the change in time.
+         */
+        post: operations["setTransportChase"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTransportChase"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -2798,7 +2822,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `show`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `show`, `timecode`, `cues`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -3032,6 +3056,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/timecode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The show timecode now */
+        get: operations["getTimecode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightTimecode"];
+        /**
+         * The show timecode now (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getTimecodeHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cue list and where it stands */
+        get: operations["listCues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCues"];
+        /**
+         * The cue list and where it stands (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["listCuesHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a cue
+         * @description Each operation must be a POST route below /api/v1 (not /cues); its body is checked by that route when the cue fires. At 500 cues: 403 CUE_LIMIT_REACHED.
+         */
+        post: operations["addCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesAdd"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a cue */
+        post: operations["editCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesEdit"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a cue to another place in the list */
+        post: operations["moveCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesMove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a cue */
+        post: operations["deleteCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesDelete"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/arm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Arm or disarm the timecode triggers */
+        post: operations["armCues"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesArm"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/go": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GO: fire the next cue now
+         * @description Fires the cue after the current one (the first when none is current) whatever its trigger, and makes it current. At the end: 409 CUE_LIST_END.
+         */
+        post: operations["goCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesGo"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Back: fire the cue before the current one */
+        post: operations["backCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesBack"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cues/jump": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fire a cue by id or name and make it current */
+        post: operations["jumpCue"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCuesJump"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/docs": {
         parameters: {
             query?: never;
@@ -3103,7 +3351,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "CUE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "CUE_LIST_END" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -3405,6 +3653,35 @@ export interface components {
                 };
             };
         };
+        /** @description 403 CUE_LIMIT_REACHED: the cue list holds at most 500 cues; delete one first */
+        CUE_LIMIT_REACHED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "CUE_LIMIT_REACHED",
+                 *       "message": "the cue list holds at most 500 cues; delete one first"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "CUE_LIMIT_REACHED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 404 NOT_FOUND: no such route */
         NOT_FOUND: {
             headers: {
@@ -3645,6 +3922,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "NO_BEAT_GRID";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 409 CUE_LIST_END: there is no cue that way: the list is at its end (or empty); jump to a cue instead */
+        CUE_LIST_END: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "CUE_LIST_END",
+                 *       "message": "there is no cue that way: the list is at its end (or empty); jump to a cue instead"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "CUE_LIST_END";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -18751,6 +19057,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         } | {
                             id: string;
                             name: string;
@@ -21797,6 +22110,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         } | null;
                         /** @description null while the bus holds no clip */
                         preview: {
@@ -21837,6 +22157,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         } | null;
                     };
                 };
@@ -22014,6 +22341,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22132,6 +22466,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22250,6 +22591,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22368,6 +22716,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22491,6 +22846,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22614,6 +22976,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22737,6 +23106,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22860,6 +23236,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -22982,6 +23365,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -23104,6 +23494,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -23224,6 +23621,13 @@ export interface operations {
                                 name: string;
                                 positionS: number;
                             }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
                         };
                     };
                 };
@@ -23241,6 +23645,135 @@ export interface operations {
         };
     };
     preflightTransportCuesRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setTransportChase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the bus whose clip to drive (default program)
+                     * @enum {string}
+                     */
+                    bus?: "program" | "preview";
+                    start: string | null;
+                    /** @enum {string} */
+                    onStop?: "hold" | "black";
+                    thresholdMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the clip after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        transport: {
+                            /** @enum {string} */
+                            bus: "program" | "preview";
+                            /** @description media file id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "playing" | "paused" | "ended" | "opening";
+                            /** @description position of the frame on the output (s) */
+                            positionS: number;
+                            /** @description the file's length (null: unknown) */
+                            durationS: number | null;
+                            /** @description seconds to the out point at the current speed */
+                            remainingS: number | null;
+                            /** @description the speed playing now (a synced clip: the one its tempo gives) */
+                            speed: number;
+                            /** @description the in-out span lasts this many beats */
+                            sync: {
+                                beats: number;
+                            } | null;
+                            /**
+                             * @description `loop` back to the in point; `once` holds the last frame; `once-black` shows black at the end; `ping-pong` plays back to the in point and forward again
+                             * @enum {string}
+                             */
+                            loop: "loop" | "once" | "once-black" | "ping-pong";
+                            /**
+                             * @description what follows the end in `once` modes: `hold` as the loop mode says, `black`, `take` (the cued source, with the mixer's transition) or `next` (the next video of the same media folder, wrapping); `take` and `next` act for the program bus
+                             * @enum {string}
+                             */
+                            end: "hold" | "black" | "take" | "next";
+                            /** @description seconds from the start of the file */
+                            in: number | null;
+                            /** @description seconds from the start of the file */
+                            out: number | null;
+                            cues: {
+                                name: string;
+                                positionS: number;
+                            }[];
+                            /** @description the timecode the clip follows (POST /transport/chase), or null */
+                            chase: {
+                                start: string;
+                                /** @enum {string} */
+                                onStop: "hold" | "black";
+                                thresholdMs: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["NOT_A_CLIP"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+            504: components["responses"]["ACTIVATION_TIMEOUT"];
+        };
+    };
+    preflightTransportChase: {
         parameters: {
             query?: never;
             header?: never;
@@ -24866,6 +25399,1102 @@ export interface operations {
             path: {
                 id: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getTimecode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the timecode */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description timecode.source: none, ltc, mtc or artnet */
+                        source: string;
+                        /**
+                         * @description off (no reader), waiting (nothing read yet), locked, freewheel (running on after the signal stopped), lost
+                         * @enum {string}
+                         */
+                        state: "off" | "waiting" | "locked" | "freewheel" | "lost";
+                        /** @description HH:MM:SS:FF now (";" before the frames at 29.97 drop-frame), offset applied */
+                        timecode: string | null;
+                        /** @description frames since midnight now */
+                        frames: number | null;
+                        /** @description seconds since midnight now */
+                        seconds: number | null;
+                        /** @description frames per second of the label: 24, 25, 29.97 or 30 */
+                        rate: number | null;
+                        /** @description whether the time moves now */
+                        running: boolean;
+                        /** @description the signal runs backwards */
+                        reverse: boolean;
+                        /** @description who sent the last reading: a host, a MIDI port or an audio input */
+                        sender: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when the last reading came
+                         */
+                        lastReadingAt: string | null;
+                        offset: string;
+                        freewheelMs: number;
+                        lossAction: string;
+                        /** @description timecode.fps: the one rate taken, or null for any */
+                        fps: number | null;
+                        counts: {
+                            /** @description readings taken */
+                            readings: number;
+                            /** @description readings that moved the clock by more than two frames (a locate), or a lock after a loss */
+                            jumps: number;
+                            /** @description times the signal was lost past freewheel */
+                            losses: number;
+                            /** @description readings from a reader that is not timecode.source */
+                            ignored: number;
+                            /** @description readings at a rate other than timecode.fps */
+                            wrongRate: number;
+                            /** @description packets, messages or LTC words refused */
+                            malformed: number;
+                        };
+                        /** @description clips locked to the timecode (POST /transport/chase) */
+                        chase: {
+                            /** @description seeks made to bring a chasing clip back to the timecode */
+                            seeks: number;
+                            /** @description times a chasing clip held or went black as the timecode stopped */
+                            stops: number;
+                            /** @description how long a seek takes to show (smoothed): seeks aim that far ahead */
+                            seekMs: number;
+                            /** @description drift of a playing chasing clip from the timecode, sampled every 50 ms (the last 1024) */
+                            errorMs: {
+                                count: number;
+                                p50: number | null;
+                                p99: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightTimecode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getTimecodeHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the timecode */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listCues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the cue list */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cues: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body */
+                                body?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        }[];
+                        /** @description whether timecode triggers fire (and timecode jumps move the list) */
+                        armed: boolean;
+                        /** @description the cue last fired, or the one a timecode jump moved the list to */
+                        current: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body */
+                                body?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description the cue after the current one (the first while none is current) */
+                        next: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body */
+                                body?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description when the next cue fires by its trigger, from now; null while it waits for GO (or its trigger cannot be worked out yet) */
+                        nextInMs: number | null;
+                        /** @description the last 16 cues fired, oldest first */
+                        recent: {
+                            id: string;
+                            name: string;
+                            /** @description go, back, jump, timecode, follow, beats or relocate (a timecode jump) */
+                            by: string;
+                            /** @description ISO instant it fired (for a triggered cue: the instant its operations were held for) */
+                            at: string;
+                            /** @description each operation's answer status (202: held for the instant) */
+                            statuses: number[];
+                        }[];
+                        /** @description cues the list may hold */
+                        max: number;
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightCues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listCuesHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the cue list */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    addCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a name of 1 to 64 characters */
+                    name: string;
+                    /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                    trigger?: {
+                        /** @enum {string} */
+                        kind: "manual";
+                    } | {
+                        /** @enum {string} */
+                        kind: "timecode";
+                        /** @description a timecode "HH:MM:SS:FF" */
+                        at: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "follow";
+                        /** @description after the previous cue fired */
+                        delayMs: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "beats";
+                        count: number;
+                        /** @enum {string} */
+                        unit: "beat" | "bar";
+                    };
+                    /** @description at most 16 operations, run in order */
+                    actions?: {
+                        /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                        op: string;
+                        /** @description the route's JSON body */
+                        body?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                    fireOnJump?: boolean;
+                    /** @description 0-based place in the list (past the end: last) */
+                    index?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["CUE_LIMIT_REACHED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    editCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a cue id, or its name */
+                    id: string;
+                    /** @description a name of 1 to 64 characters */
+                    name?: string;
+                    /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                    trigger?: {
+                        /** @enum {string} */
+                        kind: "manual";
+                    } | {
+                        /** @enum {string} */
+                        kind: "timecode";
+                        /** @description a timecode "HH:MM:SS:FF" */
+                        at: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "follow";
+                        /** @description after the previous cue fired */
+                        delayMs: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "beats";
+                        count: number;
+                        /** @enum {string} */
+                        unit: "beat" | "bar";
+                    };
+                    /** @description at most 16 operations, run in order */
+                    actions?: {
+                        /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                        op: string;
+                        /** @description the route's JSON body */
+                        body?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                    fireOnJump?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    moveCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a cue id, or its name */
+                    id: string;
+                    /** @description 0-based place in the list (past the end: last) */
+                    index: number;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    deleteCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a cue id, or its name */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    armCues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    armed: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesArm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    goCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["CUE_LIST_END"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesGo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    backCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["CUE_LIST_END"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesBack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    jumpCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a cue id, or its name */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightCuesJump: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
