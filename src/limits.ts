@@ -403,8 +403,6 @@ export const TIMECODE_LIMITS = {
   freewheelMaxMs: 10_000,
   /** Highest audio channel an LTC reader picks. */
   ltcChannelMax: 8,
-  /** Art-Net timecode packets per sender per second read; the excess is dropped unread and counted. */
-  packetsPerSenderPerSecond: 200,
 } as const;
 
 export const CUE_LIMITS = {

@@ -1,6 +1,6 @@
 // The cue list (docs/cues.md): list, add, edit, move, delete, arm, and GO, back and jump. A cue's operations run
 // through the route table as any request does; GET /cues (and the `cues` topic) says where the list stands.
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { CueList } from '../cues/list.js';
 import type { CueRunner } from '../cues/runner.js';
 import { CueFieldsSchema, CueSchema } from '../cues/types.js';
@@ -24,7 +24,7 @@ const Fired = Type.Object({
   statuses: Type.Array(Type.Integer(), { description: "each operation's answer status (202: held for the instant)" }),
 });
 
-export const CuesBody = Type.Object({
+const cuesFields = {
   cues: Type.Array(CueSchema),
   armed: Type.Boolean({ description: 'whether timecode triggers fire (and timecode jumps move the list)' }),
   current: nullable(CueSchema, 'the cue last fired, or the one a timecode jump moved the list to'),
@@ -34,7 +34,11 @@ export const CuesBody = Type.Object({
   }),
   recent: Type.Array(Fired, { description: `the last ${CUE_LIMITS.recentMax} cues fired, oldest first` }),
   max: Type.Integer({ description: 'cues the list may hold' }),
-});
+};
+export const CuesBody = Type.Object(cuesFields);
+
+const CueReply = Type.Object({ cue: CueSchema });
+const FiredBody = Type.Object({ fired: CueSchema, ...cuesFields });
 
 export function cueRoutes(d: CueRouteDeps): RouteDef[] {
   const state = () => ({ cues: d.list.list, max: CUE_LIMITS.cuesMax, ...d.runner.view() });
@@ -47,6 +51,7 @@ export function cueRoutes(d: CueRouteDeps): RouteDef[] {
     operationId: string,
     summary: string,
     body: Parameters<typeof Type.Object>[0],
+    reply: TSchema,
     errors: RouteDef['errors'],
     handler: (b: Record<string, unknown>) => unknown,
     description?: string,
@@ -62,7 +67,7 @@ export function cueRoutes(d: CueRouteDeps): RouteDef[] {
       feature: 'cues',
       ...(Object.keys(body).length === 0 ? { emptyBody: true } : {}),
       schema: { body: Type.Object(body, { additionalProperties: false }) },
-      responses: { 200: { description: 'done', schema: Type.Object({}, { additionalProperties: true }) } },
+      responses: { 200: { description: 'done', schema: reply } },
       errors: ['INVALID_REQUEST', ...errors],
       handler: async (req) => ({ json: await handler(req.body as Record<string, unknown>) }),
     });
@@ -92,6 +97,7 @@ export function cueRoutes(d: CueRouteDeps): RouteDef[] {
         fireOnJump: Type.Optional(CueFieldsSchema.fireOnJump),
         index: Type.Optional(Index),
       },
+      CueReply,
       ['CUE_LIMIT_REACHED'],
       (b) =>
         changed({
@@ -118,14 +124,17 @@ export function cueRoutes(d: CueRouteDeps): RouteDef[] {
         actions: Type.Optional(CueFieldsSchema.actions),
         fireOnJump: Type.Optional(CueFieldsSchema.fireOnJump),
       },
+      CueReply,
       ['ITEM_NOT_FOUND'],
       ({ id, ...change }) => changed({ cue: d.list.edit(String(id), change) }),
     ),
-    post('move', 'moveCue', 'Move a cue to another place in the list', { id: Id, index: Index }, ['ITEM_NOT_FOUND'], (b) =>
+    post('move', 'moveCue', 'Move a cue to another place in the list', { id: Id, index: Index }, CueReply, ['ITEM_NOT_FOUND'], (b) =>
       changed({ cue: d.list.move(String(b.id), b.index as number) }),
     ),
-    post('delete', 'deleteCue', 'Delete a cue', { id: Id }, ['ITEM_NOT_FOUND'], (b) => changed({ deleted: d.list.remove(String(b.id)) })),
-    post('arm', 'armCues', 'Arm or disarm the timecode triggers', { armed: Type.Boolean() }, [], (b) => {
+    post('delete', 'deleteCue', 'Delete a cue', { id: Id }, Type.Object({ deleted: CueSchema }), ['ITEM_NOT_FOUND'], (b) =>
+      changed({ deleted: d.list.remove(String(b.id)) }),
+    ),
+    post('arm', 'armCues', 'Arm or disarm the timecode triggers', { armed: Type.Boolean() }, CuesBody, [], (b) => {
       d.list.arm(b.armed === true);
       d.runner.changed();
       return state();
@@ -135,12 +144,13 @@ export function cueRoutes(d: CueRouteDeps): RouteDef[] {
       'goCue',
       'GO: fire the next cue now',
       {},
+      FiredBody,
       ['CUE_LIST_END'],
       () => fired(d.runner.go()),
       'Fires the cue after the current one (the first when none is current) whatever its trigger, and makes it current. At the end: 409 CUE_LIST_END.',
     ),
-    post('back', 'backCue', 'Back: fire the cue before the current one', {}, ['CUE_LIST_END'], () => fired(d.runner.back())),
-    post('jump', 'jumpCue', 'Fire a cue by id or name and make it current', { id: Id }, ['ITEM_NOT_FOUND'], (b) =>
+    post('back', 'backCue', 'Back: fire the cue before the current one', {}, FiredBody, ['CUE_LIST_END'], () => fired(d.runner.back())),
+    post('jump', 'jumpCue', 'Fire a cue by id or name and make it current', { id: Id }, FiredBody, ['ITEM_NOT_FOUND'], (b) =>
       fired(d.runner.jump(String(b.id))),
     ),
   ];

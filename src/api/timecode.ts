@@ -33,10 +33,16 @@ export const TimecodeBody = Type.Object({
     readings: count('readings taken'),
     jumps: count('readings that moved the clock by more than two frames (a locate), or a lock after a loss'),
     losses: count('times the signal was lost past freewheel'),
-    ignored: count('readings from a reader that is not timecode.source'),
     wrongRate: count('readings at a rate other than timecode.fps'),
     malformed: count('packets, messages or LTC words refused'),
   }),
+  reader: nullable(
+    Type.Object({
+      state: Type.String({ description: 'starting, running, retrying or stopped' }),
+      message: nullable(Type.String(), 'why it failed'),
+    }),
+    "LTC only: the reader's own ffmpeg on the input; null for the other sources",
+  ),
   chase: Type.Object(
     {
       seeks: count('seeks made to bring a chasing clip back to the timecode'),

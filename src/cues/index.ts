@@ -41,7 +41,10 @@ export function createCues(d: CuesDeps) {
   );
   // A locate (a jump, a first lock, a relock) moves the list; a stop or a start only plans again.
   tc.on('jump', () => runner.timecodeMoved());
-  tc.on('state', () => runner.changed());
+  // Freewheel still runs: only a clock that stopped takes back what was handed over.
+  tc.on('state', () => {
+    if (!tc.clock.running(clockNow())) runner.timecodeStopped();
+  });
   return {
     list,
     runner,

@@ -28,7 +28,7 @@ function idOf(name: string, all: readonly Cue[]): string {
   return id;
 }
 
-const invalid = (field: string, message: string) => new ApiError('INVALID_REQUEST', `${field} ${message}`, { field });
+const invalid = (field: string, message: string) => new ApiError('INVALID_REQUEST', `${field} ${message}`);
 
 export class CueList {
   constructor(private readonly d: CueListDeps) {}
@@ -126,6 +126,8 @@ export class CueList {
       const field = `actions[${i}].op`;
       if (a.op.startsWith('/cues')) throw invalid(field, 'may not be a /cues route (a cue cannot run the list)');
       if (!this.d.isPostRoute(a.op)) throw invalid(field, `${JSON.stringify(a.op)} is not a POST route below /api/v1`);
+      if (a.body !== undefined && 'at' in a.body)
+        throw invalid(`actions[${i}].body.at`, "may not be set: a cue's operations take their instant from its trigger");
       if (a.body !== undefined && JSON.stringify(a.body).length > CUE_LIMITS.actionBodyMaxBytes)
         throw invalid(`actions[${i}].body`, `is larger than ${CUE_LIMITS.actionBodyMaxBytes} bytes as JSON`);
     });

@@ -45,7 +45,8 @@ export function cueInstant(cue: Cue, firedAtMs: number | null, armed: boolean, c
     case 'beats': {
       const g = c.grid();
       if (firedAtMs === null || g === null) return null;
-      const pos = beatAt(g, firedAtMs + g.offsetMs);
+      // A cue that landed on a beat may read as a hair before it: counted from just after, the next line is the next.
+      const pos = beatAt(g, firedAtMs + g.offsetMs + 5);
       const perBar = Math.max(1, g.beatsPerBar);
       const beat = t.unit === 'beat' ? pos.beatCount + t.count : (pos.bar + t.count) * perBar;
       return { atMs: beatInstant(g, beat), by: 'beats' };

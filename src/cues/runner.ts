@@ -32,6 +32,8 @@ interface Pending {
   by: FiredBy;
   /** Scheduled operation ids once handed over. */
   scheduled: string[] | null;
+  /** What `recent` lists once the instant comes. */
+  record?: FiredRecord;
   timer: NodeJS.Timeout | null;
 }
 
@@ -45,6 +47,7 @@ export class CueRunner extends EventEmitter {
   private pending: Pending | null = null;
   private readonly recent: FiredRecord[] = [];
   private replan: NodeJS.Timeout | null = null;
+  private relocating: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly list: CueList,
@@ -123,6 +126,14 @@ export class CueRunner extends EventEmitter {
     this.emit('change');
   }
 
+  /** The timecode stopped (lost, held): what was handed over for its instants is taken back. */
+  timecodeStopped(): void {
+    if (this.pending?.by !== 'timecode') return;
+    this.drop();
+    this.plan();
+    this.emit('change');
+  }
+
   /** The timecode jumped, locked or stopped: the list moves to the cue the time belongs to, and plans again. */
   timecodeMoved(): void {
     this.drop();
@@ -143,11 +154,12 @@ export class CueRunner extends EventEmitter {
     if (target === from) return;
     // A jump forward fires the skipped cues that ask for it; the cue landed on fires if it asks.
     const skipped = target > from ? all.slice(from + 1, target) : [];
-    for (const c of skipped) if (c.fireOnJump) void this.run(c, 'relocate', null);
     const landed = all[target];
     this.currentId = landed?.id ?? null;
     this.firedAtMs = clockNow();
-    if (landed?.fireOnJump) void this.run(landed, 'relocate', null);
+    // In list order, one cue's operations after the other's, as GO would have run them.
+    const fire = [...skipped, ...(landed ? [landed] : [])].filter((c) => c.fireOnJump);
+    this.relocating = fire.reduce((chain, c) => chain.then(() => this.run(c, 'relocate', null).then(() => undefined)), this.relocating);
   }
 
   private async fire(cue: Cue, by: FiredBy, atMs: number | null = null): Promise<void> {
@@ -159,8 +171,11 @@ export class CueRunner extends EventEmitter {
     this.emit('change');
   }
 
-  /** Runs a cue's operations in order; with `atMs`, each is held for that instant. Returns the scheduled ids. */
-  private async run(cue: Cue, by: FiredBy, atMs: number | null): Promise<string[]> {
+  /**
+   * Runs a cue's operations in order; with `atMs`, each is held for that instant (and the record waits for the
+   * instant: `land` writes it, so a hand-over cancelled by a jump leaves none). Returns the scheduled ids.
+   */
+  private async run(cue: Cue, by: FiredBy, atMs: number | null, pending: Pending | null = null): Promise<string[]> {
     const statuses: number[] = [];
     const ids: string[] = [];
     for (const a of cue.actions) {
@@ -183,9 +198,15 @@ export class CueRunner extends EventEmitter {
           'cue operation refused',
         );
     }
-    this.recent.push({ id: cue.id, name: cue.name, by, at: wallIso(atMs ?? clockNow()), statuses });
-    if (this.recent.length > CUE_LIMITS.recentMax) this.recent.shift();
+    const record = { id: cue.id, name: cue.name, by, at: wallIso(atMs ?? clockNow()), statuses };
+    if (pending) pending.record = record;
+    else this.remember(record);
     return ids;
+  }
+
+  private remember(record: FiredRecord): void {
+    this.recent.push(record);
+    if (this.recent.length > CUE_LIMITS.recentMax) this.recent.shift();
   }
 
   /** Works out when the next cue fires by its trigger and sets the timers for it. */
@@ -205,7 +226,7 @@ export class CueRunner extends EventEmitter {
       p.timer = setTimeout(() => this.land(p), Math.max(0, p.atMs - clockNow()));
       p.scheduled = [];
       const ahead = p.atMs - clockNow() > 5;
-      void this.run(p.cue, p.by, ahead ? p.atMs : null).then((ids) => {
+      void this.run(p.cue, p.by, ahead ? p.atMs : null, p).then((ids) => {
         if (this.pending === p) p.scheduled = ids;
         else for (const id of ids) this.cancel(id);
       });
@@ -219,6 +240,8 @@ export class CueRunner extends EventEmitter {
   private land(p: Pending): void {
     if (this.pending !== p) return;
     this.pending = null;
+    if (p.record) this.remember(p.record);
+    else this.remember({ id: p.cue.id, name: p.cue.name, by: p.by, at: wallIso(p.atMs), statuses: [] });
     this.currentId = p.cue.id;
     this.firedAtMs = p.atMs;
     this.plan();

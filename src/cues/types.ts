@@ -32,6 +32,14 @@ export const TriggerSchema = Type.Union(
   },
 );
 
+const Scalar = Type.Union([Type.String({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()]);
+/** A body field: a scalar, a list of scalars, or an object of scalars and lists (what route bodies hold). */
+const JsonValue = Type.Union([
+  Scalar,
+  Type.Array(Scalar, { maxItems: 64 }),
+  Type.Record(Type.String(), Type.Union([Scalar, Type.Array(Scalar, { maxItems: 64 })])),
+]);
+
 export const ActionSchema = Type.Object(
   {
     op: Type.String({
@@ -40,7 +48,7 @@ export const ActionSchema = Type.Object(
       pattern: '^/[A-Za-z0-9_./:-]*$',
       description: 'the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route)',
     }),
-    body: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the route's JSON body" })),
+    body: Type.Optional(Type.Record(Type.String(), JsonValue, { description: "the route's JSON body (two levels deep at most)" })),
   },
   { additionalProperties: false, description: 'an operation {op, body?}: POST /api/v1<op> with the body' },
 );

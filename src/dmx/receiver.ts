@@ -88,7 +88,8 @@ export class DmxReceiver implements Transport {
   }
 
   features(): string[] {
-    return this.socket ? ['dmx'] : [];
+    // A socket open only for Art-Net timecode takes no DMX control.
+    return this.socket && this.settings.enabled ? ['dmx'] : [];
   }
 
   /** DMX only listens: nothing goes back to the desk. */

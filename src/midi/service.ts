@@ -55,7 +55,8 @@ export class MidiService implements Transport {
   private learning: { spec: LearnSpec; done: (m: MidiMapping | null) => void } | null = null;
   private readonly queue: SerialQueue;
   private readonly midiClock = new MidiClock();
-  private readonly mtcAssembler = new MtcAssembler();
+  /** One MTC assembler per port (a few at most), so two senders' quarter frames never mix. */
+  private readonly mtcAssemblers = new Map<string, MtcAssembler>();
   private watch: DirWatch | null = null;
   private readonly dir: string;
   /** From a message's arrival to the reply of its last request. */
@@ -162,7 +163,7 @@ export class MidiService implements Transport {
     const now = clockNow();
     if (bytes[0] === 0xf1) {
       if (bytes.length !== 2) return tc.sink.malformed(port, `an MTC quarter frame of ${bytes.length} bytes`);
-      const r = this.mtcAssembler.quarter(bytes[1]!, now);
+      const r = this.assembler(port).quarter(bytes[1]!, now);
       if (r.kind === 'bad') return tc.sink.malformed(port, r.reason);
       if (r.kind === 'time') tc.sink.take('mtc', { frames: r.frames, rate: r.rate, atMs: r.atMs, reverse: r.reverse, from: port });
       return;
@@ -170,8 +171,18 @@ export class MidiService implements Transport {
     const full = readMtcFullFrame(bytes);
     if (full === null) return;
     if (!full.ok) return tc.sink.malformed(port, full.reason);
-    this.mtcAssembler.full(full.tc, full.rate, now);
+    this.assembler(port).full(full.tc, full.rate, now);
     tc.sink.take('mtc', { frames: toFrames(full.tc, full.rate), rate: full.rate, atMs: now, reverse: false, from: port });
+  }
+
+  private assembler(port: string): MtcAssembler {
+    let a = this.mtcAssemblers.get(port);
+    if (!a) {
+      if (this.mtcAssemblers.size >= 8) this.mtcAssemblers.delete(this.mtcAssemblers.keys().next().value!);
+      a = new MtcAssembler();
+      this.mtcAssemblers.set(port, a);
+    }
+    return a;
   }
 
   /** Binds the next message to `spec` (POST /midi/learn): resolves with the new mapping. */

@@ -20,13 +20,14 @@ export function ltcControl(tc: TimecodeConfig, audio: AudioConfig, client: Pick<
   const channel = tc.ltc.channel;
   let rejected = 0;
   return {
-    start(onFrames, onRejected) {
+    start(onFrames, onRejected, onState) {
       client.ltc({
         input: input!,
         channel,
         onMessage: (msg) => {
           if (msg.rejected > rejected) onRejected(msg.rejected - rejected);
           rejected = msg.rejected;
+          if (msg.state) onState(msg.state, msg.message ?? null);
           const out: Incoming[] = msg.frames.map((f) => ({
             frames: toFrames(f, f.rate) + (f.reverse ? 0 : 1),
             rate: f.rate,

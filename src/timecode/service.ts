@@ -11,7 +11,7 @@ import { send, type Dispatch } from '../transports/request.js';
 import type { Transport } from '../transports/transport.js';
 import { LogBudget } from '../transports/budgets.js';
 import { TimecodeClock, type TimecodeReading, type TimecodeState } from './clock.js';
-import { formatTimecode, fromFrames, nominal, realFps, type TcRate } from './smpte.js';
+import { formatTimecode, fromFrames, nominal, realFps, type TcRate, toFrames } from './smpte.js';
 
 export type ReaderName = Exclude<TimecodeSource, 'none'>;
 
@@ -21,7 +21,11 @@ export type Incoming = TimecodeReading;
 /** How the LTC reader in the audio worker is started and stopped (the audio client's side). */
 export interface LtcControl {
   /** `onRejected`: words the decoder refused since the last call (noise that looked like a sync word). */
-  start(onFrames: (frames: Incoming[]) => void, onRejected: (n: number) => void): void;
+  start(
+    onFrames: (frames: Incoming[]) => void,
+    onRejected: (n: number) => void,
+    onState: (state: string, message: string | null) => void,
+  ): void;
   stop(): void;
 }
 
@@ -40,13 +44,16 @@ export interface TimecodeView {
   freewheelMs: number;
   lossAction: TimecodeConfig['lossAction'];
   fps: TimecodeConfig['fps'];
-  counts: { readings: number; jumps: number; losses: number; ignored: number; wrongRate: number; malformed: number };
+  counts: { readings: number; jumps: number; losses: number; wrongRate: number; malformed: number };
+  /** LTC only: the state of the reader's own ffmpeg on the input, and why it failed. */
+  reader: { state: string; message: string | null } | null;
 }
 
+/** The offset in frames at a rate: at drop-frame counted as its label counts (a minute is 1798 or 1800 frames). */
 function offsetFrames(text: string): (rate: TcRate) => number {
   const sign = text.startsWith('-') ? -1 : 1;
-  const [h, m, s, f] = text.replace(/^-/, '').split(/[:;.]/).map(Number) as [number, number, number, number];
-  return (rate) => sign * (((h * 60 + m) * 60 + s) * nominal(rate) + f);
+  const [hours, minutes, seconds, frames] = text.replace(/^-/, '').split(/[:;.]/).map(Number) as [number, number, number, number];
+  return (rate) => sign * toFrames({ hours, minutes, seconds, frames: Math.min(frames, nominal(rate) - 1) }, rate);
 }
 
 /** How often loss and freewheel are looked for while a reader is on. */
@@ -54,7 +61,11 @@ const CHECK_MS = 50;
 
 export class TimecodeService extends EventEmitter implements Transport {
   readonly clock: TimecodeClock;
-  private readonly extra = { ignored: 0, wrongRate: 0, malformed: 0 };
+  private readonly extra = { wrongRate: 0, malformed: 0 };
+  /** The LTC reader's input as the audio worker reports it (starting, running, retrying and why). */
+  private reader: { state: string; message: string | null } | null = null;
+  /** vjd blacked out on a loss (lossAction black): the signal's return lifts it. */
+  private blackedOut = false;
   private timer: NodeJS.Timeout | null = null;
   private lastState: TimecodeState;
   private reverse = false;
@@ -99,6 +110,10 @@ export class TimecodeService extends EventEmitter implements Transport {
         (n) => {
           this.extra.malformed += n;
         },
+        (state, message) => {
+          this.reader = { state, message };
+          this.version++;
+        },
       );
     this.log.info({ source: this.config.source, fps: this.config.fps, offset: this.config.offset }, 'timecode reader on');
   }
@@ -111,10 +126,7 @@ export class TimecodeService extends EventEmitter implements Transport {
 
   /** A reading from one of the readers; only the configured one's moves the clock. */
   take(reader: ReaderName, r: Incoming): void {
-    if (reader !== this.config.source) {
-      this.extra.ignored++;
-      return;
-    }
+    if (reader !== this.config.source) return;
     if (this.config.fps !== null && r.rate !== this.config.fps) {
       this.extra.wrongRate++;
       return this.warn(r.from, `timecode at ${r.rate} fps refused: timecode.fps is ${this.config.fps}`);
@@ -124,6 +136,10 @@ export class TimecodeService extends EventEmitter implements Transport {
     if (outcome !== 'steady') {
       this.version++;
       if (outcome === 'relock' || outcome === 'first') this.log.info({ from: r.from, rate: r.rate }, 'timecode locked');
+      if (this.blackedOut) {
+        this.blackedOut = false;
+        void send(this.dispatch, `${API_PREFIX}/global/blackout`, { enabled: false });
+      }
       this.emit('jump', outcome);
     }
     this.check();
@@ -139,7 +155,10 @@ export class TimecodeService extends EventEmitter implements Transport {
     const now = clockNow();
     if (this.clock.checkLoss(now)) {
       this.log.warn({ action: this.config.lossAction }, 'timecode lost');
-      if (this.config.lossAction === 'black') void send(this.dispatch, `${API_PREFIX}/global/blackout`, { enabled: true });
+      if (this.config.lossAction === 'black') {
+        this.blackedOut = true;
+        void send(this.dispatch, `${API_PREFIX}/global/blackout`, { enabled: true });
+      }
     }
     const st = this.config.source === 'none' ? 'off' : this.clock.state(now);
     if (st !== this.lastState) {
@@ -171,6 +190,7 @@ export class TimecodeService extends EventEmitter implements Transport {
       lossAction: this.config.lossAction,
       fps: this.config.fps,
       counts: { ...this.clock.counts, ...this.extra },
+      reader: this.reader,
     };
   }
 

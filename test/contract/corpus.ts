@@ -808,6 +808,17 @@ export const CORPUS: Record<string, Operation> = {
       return [p.ok('cue', { name: 'drop' }, [409]), p.bad('no name', {})];
     },
   },
+  setTransportChase: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/transport/chase');
+      return [
+        p.ok('start', { start: '01:00:00:00' }, [409]),
+        p.ok('off', { start: null }, [409]),
+        p.bad('not a timecode', { start: '1:00' }),
+      ];
+    },
+  },
   getMediaThumbnail: {
     method: 'GET',
     cases: (ids) => [
@@ -983,6 +994,77 @@ export const CORPUS: Record<string, Operation> = {
   },
   listScenes: { method: 'GET', cases: () => [ok('scenes', A('/scenes'))] },
   listScheduled: { method: 'GET', cases: () => [ok('scheduled', A('/show/scheduled'))] },
+  getTimecode: { method: 'GET', cases: () => [ok('timecode', A('/timecode'))] },
+  listCues: { method: 'GET', cases: () => [ok('cues', A('/cues'))] },
+  addCue: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/cues/add');
+      return [
+        p.ok('manual', { name: 'Contract Cue', actions: [{ op: '/global/dimmer', body: { value: 1 } }] }),
+        p.ok('on timecode, first', { name: 'Contract Cue Two', trigger: { kind: 'timecode', at: '10:00:00:00' }, index: 0 }),
+        p.bad('no name', {}),
+        // Well-formed to the description, refused by the list's own rules.
+        p.ok('unknown route', { name: 'x', actions: [{ op: '/nowhere' }] }, [400]),
+        p.ok('a cues route', { name: 'x', actions: [{ op: '/cues/go' }] }, [400]),
+        p.bad('bad trigger', { name: 'x', trigger: { kind: 'sometime' } }),
+        p.ok('not a time of day', { name: 'x', trigger: { kind: 'timecode', at: '24:00:00:00' } }, [400]),
+      ];
+    },
+  },
+  editCue: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/cues/edit');
+      return [p.ok('rename', { id: 'contract-cue', name: 'Contract Cue' }), p.miss('unknown', { id: 'nope' }), p.bad('no id', {})];
+    },
+  },
+  moveCue: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/cues/move');
+      return [
+        p.ok('to the end', { id: 'contract-cue-two', index: 9 }),
+        p.miss('unknown', { id: 'nope', index: 0 }),
+        p.bad('no index', { id: 'x' }),
+      ];
+    },
+  },
+  armCues: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/cues/arm');
+      return [p.ok('disarm', { armed: false }), p.ok('arm', { armed: true }), p.bad('not a boolean', { armed: 'yes' })];
+    },
+  },
+  goCue: {
+    method: 'POST',
+    cases: () => {
+      const p = post('/cues/go');
+      return [p.ok('first', {}), p.ok('second', {}), p.ok('past the end', {}, [409])];
+    },
+  },
+  backCue: { method: 'POST', cases: () => [post('/cues/back').ok('back', {})] },
+  jumpCue: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/cues/jump');
+      return [p.ok('by name', { id: 'Contract Cue Two' }), p.miss('unknown', { id: 'nope' }), p.bad('no id', {})];
+    },
+  },
+  deleteCue: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/cues/delete');
+      return [p.ok('one', { id: 'contract-cue-two' }), p.miss('again', { id: 'contract-cue-two' }), p.bad('no id', {})];
+    },
+  },
   cancelScheduled: {
     method: 'POST',
     cases: () => [

@@ -25485,13 +25485,18 @@ export interface operations {
                             jumps: number;
                             /** @description times the signal was lost past freewheel */
                             losses: number;
-                            /** @description readings from a reader that is not timecode.source */
-                            ignored: number;
                             /** @description readings at a rate other than timecode.fps */
                             wrongRate: number;
                             /** @description packets, messages or LTC words refused */
                             malformed: number;
                         };
+                        /** @description LTC only: the reader's own ffmpeg on the input; null for the other sources */
+                        reader: {
+                            /** @description starting, running, retrying or stopped */
+                            state: string;
+                            /** @description why it failed */
+                            message: string | null;
+                        } | null;
                         /** @description clips locked to the timecode (POST /transport/chase) */
                         chase: {
                             /** @description seeks made to bring a chasing clip back to the timecode */
@@ -25662,9 +25667,11 @@ export interface operations {
                             actions: {
                                 /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
                                 op: string;
-                                /** @description the route's JSON body */
+                                /** @description the route's JSON body (two levels deep at most) */
                                 body?: {
-                                    [key: string]: unknown;
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
                                 };
                             }[];
                             /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
@@ -25702,9 +25709,11 @@ export interface operations {
                             actions: {
                                 /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
                                 op: string;
-                                /** @description the route's JSON body */
+                                /** @description the route's JSON body (two levels deep at most) */
                                 body?: {
-                                    [key: string]: unknown;
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
                                 };
                             }[];
                             /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
@@ -25740,9 +25749,11 @@ export interface operations {
                             actions: {
                                 /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
                                 op: string;
-                                /** @description the route's JSON body */
+                                /** @description the route's JSON body (two levels deep at most) */
                                 body?: {
-                                    [key: string]: unknown;
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
                                 };
                             }[];
                             /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
@@ -25904,9 +25915,11 @@ export interface operations {
                     actions?: {
                         /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
                         op: string;
-                        /** @description the route's JSON body */
+                        /** @description the route's JSON body (two levels deep at most) */
                         body?: {
-                            [key: string]: unknown;
+                            [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                            };
                         };
                     }[];
                     /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
@@ -25930,7 +25943,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        cue: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
                     };
                 };
             };
@@ -26014,9 +26065,11 @@ export interface operations {
                     actions?: {
                         /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
                         op: string;
-                        /** @description the route's JSON body */
+                        /** @description the route's JSON body (two levels deep at most) */
                         body?: {
-                            [key: string]: unknown;
+                            [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                            };
                         };
                     }[];
                     /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
@@ -26038,7 +26091,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        cue: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
                     };
                 };
             };
@@ -26114,7 +26205,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        cue: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
                     };
                 };
             };
@@ -26188,7 +26317,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        deleted: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
                     };
                 };
             };
@@ -26261,7 +26428,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        cues: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        }[];
+                        /** @description whether timecode triggers fire (and timecode jumps move the list) */
+                        armed: boolean;
+                        /** @description the cue last fired, or the one a timecode jump moved the list to */
+                        current: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description the cue after the current one (the first while none is current) */
+                        next: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description when the next cue fires by its trigger, from now; null while it waits for GO (or its trigger cannot be worked out yet) */
+                        nextInMs: number | null;
+                        /** @description the last 16 cues fired, oldest first */
+                        recent: {
+                            id: string;
+                            name: string;
+                            /** @description go, back, jump, timecode, follow, beats or relocate (a timecode jump) */
+                            by: string;
+                            /** @description ISO instant it fired (for a triggered cue: the instant its operations were held for) */
+                            at: string;
+                            /** @description each operation's answer status (202: held for the instant) */
+                            statuses: number[];
+                        }[];
+                        /** @description cues the list may hold */
+                        max: number;
                     };
                 };
             };
@@ -26331,7 +26633,181 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        fired: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
+                        cues: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        }[];
+                        /** @description whether timecode triggers fire (and timecode jumps move the list) */
+                        armed: boolean;
+                        /** @description the cue last fired, or the one a timecode jump moved the list to */
+                        current: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description the cue after the current one (the first while none is current) */
+                        next: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description when the next cue fires by its trigger, from now; null while it waits for GO (or its trigger cannot be worked out yet) */
+                        nextInMs: number | null;
+                        /** @description the last 16 cues fired, oldest first */
+                        recent: {
+                            id: string;
+                            name: string;
+                            /** @description go, back, jump, timecode, follow, beats or relocate (a timecode jump) */
+                            by: string;
+                            /** @description ISO instant it fired (for a triggered cue: the instant its operations were held for) */
+                            at: string;
+                            /** @description each operation's answer status (202: held for the instant) */
+                            statuses: number[];
+                        }[];
+                        /** @description cues the list may hold */
+                        max: number;
                     };
                 };
             };
@@ -26402,7 +26878,181 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        fired: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
+                        cues: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        }[];
+                        /** @description whether timecode triggers fire (and timecode jumps move the list) */
+                        armed: boolean;
+                        /** @description the cue last fired, or the one a timecode jump moved the list to */
+                        current: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description the cue after the current one (the first while none is current) */
+                        next: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description when the next cue fires by its trigger, from now; null while it waits for GO (or its trigger cannot be worked out yet) */
+                        nextInMs: number | null;
+                        /** @description the last 16 cues fired, oldest first */
+                        recent: {
+                            id: string;
+                            name: string;
+                            /** @description go, back, jump, timecode, follow, beats or relocate (a timecode jump) */
+                            by: string;
+                            /** @description ISO instant it fired (for a triggered cue: the instant its operations were held for) */
+                            at: string;
+                            /** @description each operation's answer status (202: held for the instant) */
+                            statuses: number[];
+                        }[];
+                        /** @description cues the list may hold */
+                        max: number;
                     };
                 };
             };
@@ -26476,7 +27126,181 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        fired: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        };
+                        cues: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        }[];
+                        /** @description whether timecode triggers fire (and timecode jumps move the list) */
+                        armed: boolean;
+                        /** @description the cue last fired, or the one a timecode jump moved the list to */
+                        current: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description the cue after the current one (the first while none is current) */
+                        next: {
+                            id: string;
+                            /** @description a name of 1 to 64 characters */
+                            name: string;
+                            /** @description what fires the cue: {kind: "manual"} (GO), {kind: "timecode", at: "HH:MM:SS:FF"}, {kind: "follow", delayMs} or {kind: "beats", count, unit: "beat" | "bar"} */
+                            trigger: {
+                                /** @enum {string} */
+                                kind: "manual";
+                            } | {
+                                /** @enum {string} */
+                                kind: "timecode";
+                                /** @description a timecode "HH:MM:SS:FF" */
+                                at: string;
+                            } | {
+                                /** @enum {string} */
+                                kind: "follow";
+                                /** @description after the previous cue fired */
+                                delayMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "beats";
+                                count: number;
+                                /** @enum {string} */
+                                unit: "beat" | "bar";
+                            };
+                            /** @description at most 16 operations, run in order */
+                            actions: {
+                                /** @description the path of a POST route below /api/v1, such as "/scenes/recall" (not a /cues route) */
+                                op: string;
+                                /** @description the route's JSON body (two levels deep at most) */
+                                body?: {
+                                    [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[] | {
+                                        [key: string]: ((string | null) | (number | null) | (boolean | null)) | ((string | null) | (number | null) | (boolean | null))[];
+                                    };
+                                };
+                            }[];
+                            /** @description a timecode jump past this cue (or onto it) fires it; otherwise a jump only moves the list */
+                            fireOnJump: boolean;
+                        } | null;
+                        /** @description when the next cue fires by its trigger, from now; null while it waits for GO (or its trigger cannot be worked out yet) */
+                        nextInMs: number | null;
+                        /** @description the last 16 cues fired, oldest first */
+                        recent: {
+                            id: string;
+                            name: string;
+                            /** @description go, back, jump, timecode, follow, beats or relocate (a timecode jump) */
+                            by: string;
+                            /** @description ISO instant it fired (for a triggered cue: the instant its operations were held for) */
+                            at: string;
+                            /** @description each operation's answer status (202: held for the instant) */
+                            statuses: number[];
+                        }[];
+                        /** @description cues the list may hold */
+                        max: number;
                     };
                 };
             };

@@ -34,9 +34,20 @@ export function redactStreamLine(url: string, line: string): string {
   return redactText(line, urlSecrets(url));
 }
 
-/** `args` (an input decoded to mono) with one channel (1-based) taken instead of the mix of all. */
+/**
+ * `args` (an input decoded to mono) with one channel (1-based) taken instead of the mix of all; a capture device is
+ * opened with enough channels to hold it (ALSA opens two, the Pulse input asks for one).
+ */
 export function oneChannel(args: string[], channel: number): string[] {
   const at = args.indexOf('-ac');
   if (at < 0 || !Number.isInteger(channel) || channel < 1) return args;
-  return [...args.slice(0, at), '-af', `pan=mono|c0=c${channel - 1}`, ...args.slice(at + 2)];
+  let out = [...args.slice(0, at), '-af', `pan=mono|c0=c${channel - 1}`, ...args.slice(at + 2)];
+  const wide = String(Math.max(2, channel));
+  const asked = out.indexOf('-channels');
+  if (asked >= 0) out[asked + 1] = wide;
+  else if (out[out.indexOf('-f') + 1] === 'alsa') {
+    const input = out.indexOf('-i');
+    out = [...out.slice(0, input), '-channels', wide, ...out.slice(input)];
+  }
+  return out;
 }
