@@ -20,6 +20,7 @@ import { DesksPanel } from './panels/desks';
 import { LayersPanel } from './panels/layers';
 import { ScenesPanel } from './panels/scenes';
 import { ShowPanel } from './panels/show';
+import { CuesPanel } from './panels/cues';
 
 declare global {
   interface Window {
@@ -89,6 +90,7 @@ function App() {
           <OutputsPanel />
           <DesksPanel />
           <ShowPanel />
+          <CuesPanel />
         </div>
       </main>
     </>

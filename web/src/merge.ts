@@ -43,6 +43,10 @@ export function merge(topic: string, data: unknown, patch: Partial<LiveState>): 
     case 'show':
       patch.show = e.data;
       break;
+    case 'cues':
+      patch.cues = e.data;
+      patch.cuesAt = performance.now();
+      break;
     case 'library':
       patch.libraryVersion = live().libraryVersion + 1;
       break;
@@ -63,6 +67,9 @@ export function merge(topic: string, data: unknown, patch: Partial<LiveState>): 
     case 'transport':
       patch.transport = e.data;
       patch.transportAt = performance.now();
+      return;
+    case 'timecode':
+      patch.timecode = e.data;
       return;
     case 'thumbnail':
       if (e.data && typeof e.data.url === 'string') patch.thumbs = { ...live().thumbs, [e.data.url]: String(e.data.etag ?? '') };

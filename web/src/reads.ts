@@ -2,6 +2,7 @@
 import { call } from './api';
 import { frozenFrom } from './merge';
 import { live, update, type LiveState } from './store';
+import { wantedTopics } from './wanted';
 
 /** Lists that no topic carries: read once at start and after the changes that alter them. */
 export async function refreshLists(): Promise<void> {
@@ -25,8 +26,23 @@ export async function refreshRecordings(): Promise<void> {
   if (r.ok) update({ recordings: r.body.items });
 }
 
+/** The cue panel's topics while it asks for them (`want`): without a socket the timecode and the countdown move on here. */
+async function wantedCues(patch: Partial<LiveState>): Promise<void> {
+  const wanted = wantedTopics();
+  const [cues, timecode] = await Promise.all([
+    wanted.includes('cues') ? call('GET', '/cues') : null,
+    wanted.includes('timecode') ? call('GET', '/timecode') : null,
+  ]);
+  if (cues?.ok) {
+    patch.cues = cues.body;
+    patch.cuesAt = performance.now();
+  }
+  if (timecode?.ok) patch.timecode = timecode.body;
+}
+
 /** Every topic read over HTTP: the start before the socket's hello, and the fallback. */
 export async function snapshot(): Promise<void> {
+  const patch: Partial<LiveState> = {};
   const [status, source, mix, chain, palette, global, outputs, modulation] = await Promise.all([
     call('GET', '/status'),
     call('GET', '/sources/current'),
@@ -36,8 +52,8 @@ export async function snapshot(): Promise<void> {
     call('GET', '/global'),
     call('GET', '/outputs'),
     call('GET', '/modulation'),
+    wantedCues(patch),
   ]);
-  const patch: Partial<LiveState> = {};
   if (status.ok) {
     patch.status = status.body;
     frozenFrom(status.body, patch);

@@ -36,6 +36,10 @@ export interface TopicState {
   scenes: Got<'/scenes'>;
   /** The show link and the scheduled operations (GET /show): on a change, read twice a second while subscribed. */
   show: Got<'/show'>;
+  /** The cue list (GET /cues): on every change to it and every cue fired, while subscribed. */
+  cues: Got<'/cues'>;
+  /** The show timecode (GET /timecode): read every 100 ms while subscribed. */
+  timecode: Got<'/timecode'>;
 }
 
 /** One modulated input's applied value (per component for point2D and color inputs). */
@@ -95,6 +99,12 @@ export interface LiveState {
   scenes: TopicState['scenes'] | null;
   /** The latest `show` state; null before the show panel read it. */
   show: TopicState['show'] | null;
+  /** The latest `cues` state; null before the cue panel read it. */
+  cues: TopicState['cues'] | null;
+  /** Milliseconds since page load when `cues` arrived (the panel counts `nextInMs` down from there). */
+  cuesAt: number;
+  /** The latest `timecode` state; null before the cue panel read it. */
+  timecode: TopicState['timecode'] | null;
   /** Whether modulation is frozen (POST /modulation/freeze). */
   frozen: boolean;
   notice: string;
@@ -131,6 +141,9 @@ let state: LiveState = {
   layers: null,
   scenes: null,
   show: null,
+  cues: null,
+  cuesAt: 0,
+  timecode: null,
   frozen: false,
   notice: '',
   lastEventAt: 0,
