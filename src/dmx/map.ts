@@ -132,6 +132,10 @@ export class FrameMapper {
         return [];
       case 'take':
         return rose ? [post('/mix/take', this.takeBody(def, cur))] : [];
+      case 'cueGo':
+        return rose ? [post('/cues/go', {})] : [];
+      case 'cueBack':
+        return rose ? [post('/cues/back', {})] : [];
       case 'source': {
         if (v === 0) return [];
         const ids = this.lookup.sourceIds();

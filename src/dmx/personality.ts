@@ -18,7 +18,9 @@ export type ChannelKind =
   | 'mute'
   | 'play'
   | 'speed'
-  | 'position';
+  | 'position'
+  | 'cueGo'
+  | 'cueBack';
 
 export interface ChannelDef {
   /** 0-based from `dmx.address`; a 16-bit channel also takes the next one (fine). */
@@ -138,6 +140,12 @@ const LAYER: ReadonlyArray<Omit<ChannelDef, 'offset' | 'layer'> & { width: 1 | 2
   },
 ];
 
+/** The cue list's block, after the layers so a patch of the blocks before keeps its addresses. */
+const CUES: ReadonlyArray<Omit<ChannelDef, 'offset' | 'layer'>> = [
+  { name: 'cue GO', kind: 'cueGo', wide: false, connect: 'baseline', meaning: `POST /cues/go; ${EDGE}` },
+  { name: 'cue back', kind: 'cueBack', wide: false, connect: 'baseline', meaning: `POST /cues/back; ${EDGE}` },
+];
+
 export interface Personality {
   layers: number;
   params: number;
@@ -177,5 +185,6 @@ export function buildPersonality(layers: number, params: number): Personality {
     }
     for (let k = 0; k < params; k++) channels.push(paramDef(k, n, at++, 'layer chain (POST /layers/{n}/effects/params)'));
   }
+  for (const c of CUES) channels.push({ ...c, offset: at++, layer: null });
   return { layers, params, footprint: at, channels };
 }

@@ -97,7 +97,7 @@ test('GET /dmx, /dmx/personality and capabilities describe the receiver', async 
   assert.equal([state.listening, state.protocol, state.universe, state.address, state.port], [true, 'artnet', UNIVERSE, ADDRESS, port]);
   assert.ok((await get('/capabilities')).features.includes('dmx'));
   const p = await get('/dmx/personality');
-  assert.is(p.footprint, 21);
+  assert.is(p.footprint, 23);
   const byName = (name: string, layer: number | null) => p.channels.find((c: any) => c.name === name && c.layer === layer);
   assert.equal(byName('dimmer', null), {
     channel: ADDRESS,
@@ -227,6 +227,21 @@ test('take uses the transition type and duration channels', async () => {
     return m.program?.id === 'source:plasma' && m.transition.type === 'fade' && m.transition.durationMs === 200;
   });
   await frame({ [CH.take]: 0 });
+});
+
+test('the cue GO and back channels fire the cue list on a rising edge', async () => {
+  const p = await get('/dmx/personality');
+  const go = p.channels.find((c: any) => c.name === 'cue GO').channel - ADDRESS;
+  const back = p.channels.find((c: any) => c.name === 'cue back').channel - ADDRESS;
+  for (const name of ['Desk One', 'Desk Two']) assert.is((await post('/cues/add', { name })).status, 200);
+  await frame({ [go]: 255 });
+  await until(async () => (await get('/cues')).current?.name === 'Desk One');
+  await frame({ [go]: 0 });
+  await frame({ [go]: 255 });
+  await until(async () => (await get('/cues')).current?.name === 'Desk Two');
+  await frame({ [go]: 0, [back]: 255 });
+  await until(async () => (await get('/cues')).current?.name === 'Desk One');
+  await frame({ [back]: 0 });
 });
 
 test('truncated, oversized, wrong-length and wrong-universe packets change nothing and are counted', async () => {
