@@ -128,7 +128,7 @@ export class CueList {
       if (!this.d.isPostRoute(a.op)) throw invalid(field, `${JSON.stringify(a.op)} is not a POST route below /api/v1`);
       if (a.body !== undefined && 'at' in a.body)
         throw invalid(`actions[${i}].body.at`, "may not be set: a cue's operations take their instant from its trigger");
-      if (a.body !== undefined && JSON.stringify(a.body).length > CUE_LIMITS.actionBodyMaxBytes)
+      if (a.body !== undefined && Buffer.byteLength(JSON.stringify(a.body), 'utf8') > CUE_LIMITS.actionBodyMaxBytes)
         throw invalid(`actions[${i}].body`, `is larger than ${CUE_LIMITS.actionBodyMaxBytes} bytes as JSON`);
     });
   }

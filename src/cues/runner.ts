@@ -178,8 +178,9 @@ export class CueRunner extends EventEmitter {
   private async run(cue: Cue, by: FiredBy, atMs: number | null, pending: Pending | null = null): Promise<string[]> {
     const statuses: number[] = [];
     const ids: string[] = [];
+    // One instant for every operation of the cue (and its record), written once.
+    const at = atMs === null ? undefined : wallIso(atMs);
     for (const a of cue.actions) {
-      const at = atMs === null ? undefined : wallIso(atMs);
       const reply = await this.dispatch({
         method: 'POST',
         path: `${API_PREFIX}${a.op}`,
@@ -198,7 +199,7 @@ export class CueRunner extends EventEmitter {
           'cue operation refused',
         );
     }
-    const record = { id: cue.id, name: cue.name, by, at: wallIso(atMs ?? clockNow()), statuses };
+    const record = { id: cue.id, name: cue.name, by, at: at ?? wallIso(clockNow()), statuses };
     if (pending) pending.record = record;
     else this.remember(record);
     return ids;

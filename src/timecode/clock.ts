@@ -29,6 +29,9 @@ const lockWindowMs = (rate: TcRate): number => Math.max(120, (3 * 1000) / realFp
 /** A reading this many frames off the extrapolation is a jump, not jitter. */
 const JUMP_FRAMES = 2;
 
+/** A difference of frame counts as the shortest way round the day (midnight lies between 23:59:59 and 00:00:00). */
+const wrapped = (d: number, day: number): number => (((d % day) + day * 1.5) % day) - day / 2;
+
 export type ReadingOutcome = 'first' | 'steady' | 'jump' | 'relock';
 
 export class TimecodeClock {
@@ -98,7 +101,7 @@ export class TimecodeClock {
       const expected = this.framesAt(r.atMs)!;
       const got = r.frames + this.s.offsetFrames(r.rate);
       const day = framesPerDay(r.rate);
-      const diff = Math.abs(((got - expected + day / 2) % day) - day / 2);
+      const diff = Math.abs(wrapped(got - expected, day));
       if (diff > JUMP_FRAMES) outcome = 'jump';
     }
     if (outcome === 'jump' || outcome === 'relock') this.counts.jumps++;
@@ -106,7 +109,7 @@ export class TimecodeClock {
       // A reading behind the clock most likely came late (a busy loop, a buffered pipe), never early: the clock
       // follows one that is ahead at once and one that is behind only a little, so it keeps to the earliest arrivals.
       const expected = this.framesAt(r.atMs)! - this.s.offsetFrames(r.rate);
-      const behind = expected - r.frames;
+      const behind = wrapped(expected - r.frames, framesPerDay(r.rate));
       if (behind > 0 && behind <= JUMP_FRAMES && !r.reverse) {
         this.last = { ...r, frames: expected - behind / 8 };
         this.held = null;

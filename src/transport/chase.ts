@@ -12,6 +12,8 @@ import type { Bus, TransportService } from './service.js';
 const TICK_MS = 50;
 /** After a seek, the clip's reports settle before its drift is judged again. */
 const SETTLE_MS = 400;
+/** The least a clip is parked ahead of the timecode before it is set playing. */
+const MIN_LEAD_MS = 250;
 
 interface BusState {
   busy: boolean;
@@ -27,17 +29,21 @@ export class TimecodeChase {
   /** How long a seek takes to be shown (smoothed): seeks aim that far ahead. */
   private seekMs = 150;
   readonly counts = { seeks: 0, stops: 0 };
-  /** |timecode − clip| of a settled, playing clip each tick, in ms. */
+  /** Timecode − clip of a settled, playing clip each tick, in ms (positive: the clip is behind). */
   readonly error = new LatencyRing(1024);
 
   constructor(
-    private readonly transport: Pick<TransportService, 'chasing' | 'command'>,
+    private readonly transport: Pick<TransportService, 'chasing' | 'command' | 'on'>,
     private readonly clock: TimecodeClock,
     private readonly log: Logger,
   ) {
     this.timer = setInterval(() => this.tick(), TICK_MS);
     this.timer.unref();
+    transport.on('report', (key: string) => this.reports.set(key, clockNow()));
   }
+
+  /** When each reader's last report came (clockNow base). */
+  private readonly reports = new Map<string, number>();
 
   stop(): void {
     clearInterval(this.timer);
@@ -52,7 +58,7 @@ export class TimecodeChase {
     for (const c of this.transport.chasing()) {
       const b = this.buses.get(c.bus) ?? { busy: false, settleUntil: 0, seen: null, stopped: false };
       this.buses.set(c.bus, b);
-      if (c.status && c.status.frameNo !== b.seen?.frameNo) b.seen = { frameNo: c.status.frameNo, at: now };
+      if (c.status && c.status.frameNo !== b.seen?.frameNo) b.seen = { frameNo: c.status.frameNo, at: this.reports.get(c.key) ?? now };
       if (b.busy || !c.status) continue;
       const target = this.target(c.chase.start, now);
       const end = c.durationS;
@@ -60,7 +66,7 @@ export class TimecodeChase {
       else if (end !== null && target >= end) {
         if (c.status.state !== 'ended' && c.status.state !== 'paused')
           this.run(c.bus, b, { op: 'seek', positionS: Math.max(0, end - 0.001), play: true });
-      } else this.follow(c.bus, b, c.status, target, c.chase.thresholdMs, now);
+      } else this.follow(c.bus, b, c.status, target, c.chase.thresholdMs, now, c.chase.start);
     }
   }
 
@@ -73,23 +79,47 @@ export class TimecodeChase {
     return (frames - toFrames(label, rate)) / realFps(rate);
   }
 
-  private follow(bus: Bus, b: BusState, status: ClipStatus, target: number, thresholdMs: number, now: number): void {
+  private follow(bus: Bus, b: BusState, status: ClipStatus, target: number, thresholdMs: number, now: number, start: string): void {
     b.stopped = false;
     const playing = status.state === 'playing';
     // The reader's position moves on from its last report at the clip's speed.
     const est = status.positionS + (playing && b.seen ? ((now - b.seen.at) / 1000) * status.settings.speed : 0);
-    const driftMs = Math.abs(target - est) * 1000;
+    const driftMs = (target - est) * 1000;
     if (playing && now < b.settleUntil) return;
-    if (playing && driftMs <= thresholdMs) {
+    if (playing && Math.abs(driftMs) <= thresholdMs) {
       this.error.add(driftMs);
       return;
     }
-    const started = clockNow();
+    // A seek takes a varying while to show, so the clip is parked paused a little ahead of the timecode and set
+    // playing the moment the timecode reaches it: a play starts the clip's clock at once.
     this.counts.seeks++;
-    this.run(bus, b, { op: 'seek', positionS: target + this.seekMs / 1000, play: true }, () => {
-      this.seekMs += (clockNow() - started - this.seekMs) * 0.3;
-      b.settleUntil = clockNow() + SETTLE_MS;
-    });
+    const leadS = Math.max(MIN_LEAD_MS, 2 * this.seekMs) / 1000;
+    const aim = target + leadS;
+    const started = clockNow();
+    b.busy = true;
+    this.transport
+      .command(bus, { op: 'seek', positionS: aim, play: false })
+      .then(() => {
+        this.seekMs += (clockNow() - started - this.seekMs) * 0.3;
+        const at = this.target(start, clockNow());
+        if (at === null) return;
+        return new Promise<void>((resolve) => {
+          setTimeout(
+            () => {
+              void this.transport
+                .command(bus, { op: 'play' })
+                .catch(() => undefined)
+                .finally(resolve);
+            },
+            Math.max(0, (aim - at) * 1000),
+          );
+        });
+      })
+      .catch((err: Error) => this.log.warn({ bus, err: err.message.slice(0, 200) }, 'timecode chase seek failed'))
+      .finally(() => {
+        b.busy = false;
+        b.settleUntil = clockNow() + SETTLE_MS;
+      });
   }
 
   /** The timecode stopped or is before the clip: hold the frame, or show black (the clip sent past its end). */

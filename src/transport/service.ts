@@ -52,6 +52,8 @@ export class TransportService extends EventEmitter {
     super();
     d.ingest.clipStart = (key, input) => this.startFor(key, input);
     d.ingest.on('clip', (key) => {
+      // The chaser times the reader's reports by their arrival.
+      this.emit('report', key);
       if (this.busKeys().includes(key)) this.emit('change');
       this.watchEnd(key);
     });

@@ -28,8 +28,14 @@ export async function artnetTimecode(port: number, start: Timecode, rate: TcRate
   const tick = () => {
     if (!paused) void udp.send(artTimeCode(fromFrames(framesAt(Date.now()), rate), rate), port).catch(() => undefined);
   };
-  const timer = setInterval(tick, 1000 / realFps(rate));
-  tick();
+  // Each packet goes out as its frame begins, as a timecode generator sends it.
+  let timer: NodeJS.Timeout;
+  const next = () => {
+    tick();
+    const now = Date.now();
+    timer = setTimeout(next, Math.max(1, t0 + ((framesAt(now) - f0 + 1) / realFps(rate)) * 1000 - now));
+  };
+  next();
   return {
     framesAt,
     wallOf: (frames) => t0 + ((frames - f0) / realFps(rate)) * 1000,
@@ -51,7 +57,7 @@ export async function artnetTimecode(port: number, start: Timecode, rate: TcRate
     },
     raw: (packet) => udp.send(packet, port),
     stop() {
-      clearInterval(timer);
+      clearTimeout(timer);
       udp.close();
     },
   };
