@@ -30,6 +30,8 @@ const ALL = [
   'show',
   'show-soak',
   'show-link',
+  'timecode',
+  'ltc-decode',
   'transport-seek',
   'layers',
   'layers-engine',

@@ -46,6 +46,7 @@ for (const name of [
   'show',
   'show-soak',
   'show-link',
+  'timecode',
   'transport-seek',
   'dmx',
   'midi',
