@@ -50,7 +50,10 @@ export const TimecodeBody = Type.Object({
       seekMs: Type.Number({ description: 'how long a seek takes to show (smoothed): seeks aim that far ahead' }),
       errorMs: Type.Object(
         { count: Type.Integer(), p50: nullable(Type.Number(), ''), p99: nullable(Type.Number(), '') },
-        { description: 'timecode minus the position of a playing chasing clip (ms; positive: the clip is behind), sampled every 50 ms (the last 1024)' },
+        {
+          description:
+            'timecode minus the position of a playing chasing clip (ms; positive: the clip is behind), sampled every 50 ms (the last 1024)',
+        },
       ),
     },
     { description: 'clips locked to the timecode (POST /transport/chase)' },
