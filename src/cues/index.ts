@@ -39,12 +39,26 @@ export function createCues(d: CuesDeps) {
     (id) => d.scheduler.cancel(id),
     d.log,
   );
+  // These run inside a reader's packet handler: a fault here is logged, never thrown into the socket.
+  const safely = (what: string, fn: () => void) => () => {
+    try {
+      fn();
+    } catch (err) {
+      d.log.error({ err: (err as Error).message }, `cue list: ${what} failed`);
+    }
+  };
   // A locate (a jump, a first lock, a relock) moves the list; a stop or a start only plans again.
-  tc.on('jump', () => runner.timecodeMoved());
+  tc.on(
+    'jump',
+    safely('following a timecode jump', () => runner.timecodeMoved()),
+  );
   // Freewheel still runs: only a clock that stopped takes back what was handed over.
-  tc.on('state', () => {
-    if (!tc.clock.running(clockNow())) runner.timecodeStopped();
-  });
+  tc.on(
+    'state',
+    safely('following the timecode state', () => {
+      if (!tc.clock.running(clockNow())) runner.timecodeStopped();
+    }),
+  );
   return {
     list,
     runner,

@@ -181,6 +181,7 @@ export class CueRunner extends EventEmitter {
     // One instant for every operation of the cue (and its record), written once.
     const at = atMs === null ? undefined : wallIso(atMs);
     for (const a of cue.actions) {
+      // The dispatch answers every fault as a status; one that throws anyway counts as a 500, never a rejection.
       const reply = await this.dispatch({
         method: 'POST',
         path: `${API_PREFIX}${a.op}`,
@@ -189,7 +190,7 @@ export class CueRunner extends EventEmitter {
         awaitDurable: false,
         at,
         transport: 'cues',
-      });
+      }).catch((err: Error) => ({ status: 500, json: { message: err.message } }));
       statuses.push(reply.status);
       const id = (reply.json as { scheduled?: { id?: string } } | undefined)?.scheduled?.id;
       if (reply.status === 202 && id) ids.push(id);

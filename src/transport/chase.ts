@@ -37,7 +37,13 @@ export class TimecodeChase {
     private readonly clock: TimecodeClock,
     private readonly log: Logger,
   ) {
-    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer = setInterval(() => {
+      try {
+        this.tick();
+      } catch (err) {
+        this.log.error({ err: (err as Error).message }, 'timecode chase failed');
+      }
+    }, TICK_MS);
     this.timer.unref();
     transport.on('report', (key: string) => this.reports.set(key, clockNow()));
   }
