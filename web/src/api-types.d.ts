@@ -25505,7 +25505,7 @@ export interface operations {
                             stops: number;
                             /** @description how long a seek takes to show (smoothed): seeks aim that far ahead */
                             seekMs: number;
-                            /** @description drift of a playing chasing clip from the timecode, sampled every 50 ms (the last 1024) */
+                            /** @description timecode minus the position of a playing chasing clip (ms; positive: the clip is behind), sampled every 50 ms (the last 1024) */
                             errorMs: {
                                 count: number;
                                 p50: number | null;
