@@ -9,7 +9,8 @@ import { createSocket } from 'node:dgram';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { req, sampleOutput, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
-import { freeUdpPort, osc } from '../helpers/osc.js';
+import { freeUdpPort, osc, oscListener, type OscHeard } from '../helpers/osc.js';
+import { connectWs, wsUrl } from '../helpers/ws.js';
 import { artnetTimecode, type TcSender } from '../helpers/tc-sender.js';
 import { toFrames } from '../../src/timecode/smpte.js';
 import { makeNumberedClip, shownNumber } from '../helpers/numbered-clip.js';
@@ -21,6 +22,7 @@ let tc: TcSender;
 let dataDir: string;
 let dmxPort: number;
 let oscPort: number;
+let feedback: { socket: import('node:dgram').Socket; port: number; heard: OscHeard[] };
 const api = (p: string): string => `${s.base}/api/v1${p}`;
 const get = async (p: string) => (await req('GET', api(p), { timeoutMs: 20000 })).json();
 const post = (p: string, body: unknown) => req('POST', api(p), { body, timeoutMs: 20000 });
@@ -43,7 +45,7 @@ async function start(): Promise<void> {
       presets: { dirs: [join(dataDir, 'colours')] },
       media: { roots: [join(dataDir, 'media')] },
       dmx: { port: dmxPort },
-      osc: { enabled: true, port: oscPort },
+      osc: { enabled: true, port: oscPort, feedback: [{ host: '127.0.0.1', port: feedback.port }] },
       timecode: { source: 'artnet', freewheelMs: 400 },
     },
   });
@@ -58,12 +60,14 @@ test.before(async () => {
   await makeNumberedClip(join(dataDir, 'media'), 'Counter', RATE, 40);
   dmxPort = await freeUdpPort();
   oscPort = await freeUdpPort();
+  feedback = await oscListener();
   await start();
   assert.is((await post('/sources/select', { id: 'preset:white' })).status, 200);
 });
 
 test.after(async () => {
   tc?.stop();
+  feedback?.socket.close();
   await s?.cleanup();
 });
 
@@ -87,6 +91,32 @@ test('Art-Net timecode locks the clock; bad packets are counted and change nothi
   await waitUntil(async () => (v = await get('/timecode')).counts.malformed >= 2, 5000);
   assert.is(v.state, 'locked');
   assert.is(v.counts.jumps, 0, 'a first lock is no jump');
+});
+
+test('the timecode and cues topics reach a WebSocket subscriber, and OSC feedback sends the time', async () => {
+  const c = await connectWs(wsUrl(s.base));
+  try {
+    await c.next((m) => m.type === 'hello', 20_000);
+    c.send({ type: 'subscribe', topics: ['timecode', 'cues'] });
+    await c.next((m) => m.type === 'subscribed');
+    const t = await c.next((m) => m.type === 'event' && m.topic === 'timecode' && m.data.state === 'locked', 20_000);
+    assert.is(t.data.source, 'artnet');
+    await c.next((m) => m.type === 'event' && m.topic === 'cues', 20_000);
+    assert.is((await post('/cues/add', { name: 'Topic Probe' })).status, 200);
+    const e = await c.next(
+      (m) => m.type === 'event' && m.topic === 'cues' && m.data.cues.some((q: any) => q.name === 'Topic Probe'),
+      20_000,
+    );
+    assert.is(e.data.next.name, 'Topic Probe');
+    assert.is((await post('/cues/delete', { id: 'topic-probe' })).status, 200);
+  } finally {
+    c.close();
+  }
+  await waitUntil(
+    () => feedback.heard.some((m) => m.address === '/vjd/timecode' && /^00:59:5\d:\d\d$/.test(String(m.args[0]?.value))),
+    20_000,
+  );
+  assert.ok(feedback.heard.some((m) => m.address === '/vjd/timecode/state' && m.args[0]?.value === 'locked'));
 });
 
 test('the cue list refuses what no cue could run, naming the field', async () => {
