@@ -111,6 +111,15 @@ export function eventTopics(s: TopicSources): TopicDef[] {
       periodMs: TIMECODE_TOPIC_MS,
       signals: [s.onTimecodeChange],
     },
-    { name: 'cues', path: `${API_PREFIX}/cues`, inHello: false, onDemand: true, replay: true, signals: [s.onCuesChange] },
+    // Also read twice a second while wanted: `nextInMs` counts down to a triggered cue.
+    {
+      name: 'cues',
+      path: `${API_PREFIX}/cues`,
+      inHello: false,
+      onDemand: true,
+      replay: true,
+      periodMs: DESK_TOPIC_MS,
+      signals: [s.onCuesChange],
+    },
   ];
 }

@@ -35,6 +35,12 @@ export const CUES_TABLE: readonly OscEntry[] = [
   },
   feedback('/vjd/cues/current', 'the current cue’s name; "" while none'),
   feedback('/vjd/cues/next', 'the next cue’s name; "" at the end of the list'),
+  {
+    address: '/vjd/cues/next/in',
+    types: 'f',
+    does: 'feedback only: seconds until the next cue fires by its trigger; -1 while it waits for GO',
+    query: { type: 'f', access: 1 },
+  },
   feedback('/vjd/timecode', 'the timecode "HH:MM:SS:FF"; "" before any reading'),
   feedback('/vjd/timecode/state', 'off, waiting, locked, freewheel or lost'),
 ];
@@ -44,7 +50,12 @@ const name = (c: unknown): string =>
 const s = (address: string, value: string): OscMessage => ({ address, args: [{ type: 's', value }] });
 
 export function cuesFeedback(d: Record<string, unknown>): OscMessage[] {
-  return [s('/vjd/cues/current', name(d.current)), s('/vjd/cues/next', name(d.next))];
+  const inS = typeof d.nextInMs === 'number' ? Math.round(d.nextInMs / 100) / 10 : -1;
+  return [
+    s('/vjd/cues/current', name(d.current)),
+    s('/vjd/cues/next', name(d.next)),
+    { address: '/vjd/cues/next/in', args: [{ type: 'f', value: inS }] },
+  ];
 }
 
 export function timecodeFeedback(d: Record<string, unknown>): OscMessage[] {
