@@ -14,7 +14,7 @@ import { makeNumberedClip, shownNumber } from '../test/helpers/numbered-clip.js'
 import { req, sleep, startServer, tempDir, waitUntil, type TestServer } from '../test/helpers/server.js';
 import { artnetTimecode } from '../test/helpers/tc-sender.js';
 import { mtcQuarterFrames } from '../test/helpers/timecode-packets.js';
-import { fromFrames, formatTimecode, toFrames, type Timecode } from '../src/timecode/smpte.js';
+import { fromFrames, formatTimecode, toFrames, type Timecode } from '../src/shared/smpte.js';
 import { pct } from './show-lib.js';
 
 const RATE = 25;

@@ -6,7 +6,7 @@ import { CUE_LIMITS } from '../limits.js';
 import { matchName } from '../shared/names.js';
 import type { StateStore } from '../state/store.js';
 import type { CuesSaved, Cue, CueAction } from './types.js';
-import { parseTimecode } from '../timecode/smpte.js';
+import { parseTimecode } from '../shared/smpte.js';
 
 export type CueFields = Omit<Cue, 'id'>;
 

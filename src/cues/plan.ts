@@ -2,9 +2,8 @@
 // the running timecode clock (only while it runs forwards and the list is armed), a beat or bar line of the tempo
 // clock after the previous cue, or a delay after it. Manual cues have no instant: they wait for GO.
 import { beatAt, type TempoClock } from '../shared/tempo-block.js';
-import { parseTimecode, toFrames, validTimecode, type TcRate } from '../timecode/smpte.js';
-import type { FiredBy } from './runner.js';
-import type { Cue } from './types.js';
+import { parseTimecode, toFrames, validTimecode, type TcRate } from '../shared/smpte.js';
+import type { Cue, FiredBy } from './types.js';
 
 export interface PlanClocks {
   /** Frames since midnight now, while the timecode runs; null otherwise. */

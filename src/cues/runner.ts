@@ -11,10 +11,8 @@ import { ApiError } from '../errors.js';
 import { clockNow } from '../shared/tempo-block.js';
 import type { Dispatch } from '../transports/request.js';
 import type { CueList } from './list.js';
-import type { Cue } from './types.js';
+import type { Cue, FiredBy } from './types.js';
 import { cueInstant, timecodeFrames, type PlanClocks } from './plan.js';
-
-export type FiredBy = 'go' | 'back' | 'jump' | 'timecode' | 'follow' | 'beats' | 'relocate';
 
 export interface FiredRecord {
   id: string;

@@ -74,6 +74,9 @@ export type Trigger = Static<typeof TriggerSchema>;
 export type CueAction = Static<typeof ActionSchema>;
 export type Cue = Static<typeof CueSchema>;
 
+/** What fired a cue: GO, back, jump, its own trigger, or a timecode jump (relocate). */
+export type FiredBy = 'go' | 'back' | 'jump' | 'timecode' | 'follow' | 'beats' | 'relocate';
+
 export interface CuesSaved {
   armed: boolean;
   list: Cue[];

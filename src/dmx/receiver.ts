@@ -19,7 +19,7 @@ import { FrameMapper, type DmxLookup } from './map.js';
 import { SacnSources } from './sources.js';
 import { readArtTimeCode } from './timecode-wire.js';
 import type { TimecodeSink } from '../timecode/sink.js';
-import { toFrames } from '../timecode/smpte.js';
+import { toFrames } from '../shared/smpte.js';
 import { clockNow } from '../shared/tempo-block.js';
 
 export type { DmxStats };

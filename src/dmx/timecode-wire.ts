@@ -1,6 +1,6 @@
 // Art-Net ArtTimeCode (OpTimeCode 0x9700) in, strictly: one fixed 19-byte layout checked field by field and refused
 // at the first wrong byte. Other opcodes and non-Art-Net datagrams are not ours (null): the DMX readers take them.
-import { labelProblem, type TcRate, type Timecode } from '../timecode/smpte.js';
+import { labelProblem, type TcRate, type Timecode } from '../shared/smpte.js';
 
 export type ArtTimeCodeRead = { ok: true; tc: Timecode; rate: TcRate; streamId: number } | { ok: false; reason: string };
 

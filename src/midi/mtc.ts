@@ -1,6 +1,6 @@
 // MIDI timecode (MTC) in, strictly: the full-frame SysEx a sender uses when it locates, and the quarter-frame stream it
 // sends while it plays, assembled into a running time. Pure and bounded; network bytes are checked, never thrown on.
-import { framesPerDay, labelProblem, fromFrames, type TcRate, type Timecode, toFrames } from '../timecode/smpte.js';
+import { framesPerDay, labelProblem, fromFrames, type TcRate, type Timecode, toFrames } from '../shared/smpte.js';
 
 /** MTC's two-bit rate code (full-frame hours byte bits 5-6, quarter-frame piece 7 bits 1-2): 24, 25, 29.97 DF, 30. */
 const RATE_CODES: readonly TcRate[] = [24, 25, 29.97, 30];

@@ -24,7 +24,7 @@ import { readMidi, type MidiEvent } from './parse.js';
 import { MidiClock } from './clock.js';
 import { MtcAssembler, readMtcFullFrame } from './mtc.js';
 import type { TimecodeSink } from '../timecode/sink.js';
-import { toFrames } from '../timecode/smpte.js';
+import { toFrames } from '../shared/smpte.js';
 import { clockNow } from '../shared/tempo-block.js';
 
 export type LearnSpec = Pick<MidiMapping, 'to' | 'arg' | 'mode' | 'feedback'>;

@@ -1,7 +1,7 @@
 // The timecode clock: readings from whichever reader is the source (a label at an instant), extrapolated between
 // them at the rate; locked while readings come, freewheeling for `freewheelMs` after they stop, then lost (held, or
 // run on with lossAction "continue"). A reading far from where the clock ran is a jump, which the cue list follows.
-import { framesPerDay, realFps, type TcRate } from './smpte.js';
+import { framesPerDay, realFps, type TcRate } from '../shared/smpte.js';
 
 export type TimecodeState = 'off' | 'waiting' | 'locked' | 'freewheel' | 'lost';
 

@@ -6,7 +6,7 @@ import type { TimecodeConfig } from '../config/timecode.js';
 import type { LtcInput } from '../shared/protocol/audio.js';
 import type { AudioClient } from '../workers/audio-client.js';
 import type { Incoming, LtcControl } from './service.js';
-import { toFrames } from './smpte.js';
+import { toFrames } from '../shared/smpte.js';
 
 export function ltcControl(tc: TimecodeConfig, audio: AudioConfig, client: Pick<AudioClient, 'ltc'>): LtcControl | null {
   if (tc.source !== 'ltc' || tc.ltc === null) return null;

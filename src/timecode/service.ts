@@ -11,7 +11,7 @@ import { send, type Dispatch } from '../transports/request.js';
 import type { Transport } from '../transports/transport.js';
 import { LogBudget } from '../transports/budgets.js';
 import { TimecodeClock, type TimecodeReading, type TimecodeState } from './clock.js';
-import { formatTimecode, fromFrames, nominal, realFps, type TcRate, toFrames } from './smpte.js';
+import { formatTimecode, fromFrames, nominal, realFps, type TcRate, toFrames } from '../shared/smpte.js';
 
 export type ReaderName = Exclude<TimecodeSource, 'none'>;
 

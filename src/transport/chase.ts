@@ -4,7 +4,7 @@
 import type { Logger } from '../log.js';
 import type { ClipStatus } from '../shared/protocol/ingest.js';
 import { clockNow } from '../shared/tempo-block.js';
-import { parseTimecode, realFps, toFrames, validTimecode } from '../timecode/smpte.js';
+import { parseTimecode, realFps, toFrames, validTimecode } from '../shared/smpte.js';
 import type { TimecodeClock } from '../timecode/clock.js';
 import { LatencyRing } from '../util/latency-ring.js';
 import type { Bus, TransportService } from './service.js';

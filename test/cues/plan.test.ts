@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { beatInstant, cueInstant, type PlanClocks, timecodeFrames } from '../../src/cues/plan.js';
 import type { Cue, Trigger } from '../../src/cues/types.js';
 import { beatAt, type TempoClock } from '../../src/shared/tempo-block.js';
-import type { TcRate } from '../../src/timecode/smpte.js';
+import type { TcRate } from '../../src/shared/smpte.js';
 
 const cue = (trigger: Trigger): Cue => ({ id: 'c', name: 'c', trigger, actions: [], fireOnJump: false });
 const tcCue = (at: string): Cue => cue({ kind: 'timecode', at });

@@ -12,7 +12,7 @@ import { req, sampleOutput, startServer, tempDir, waitUntil, type TestServer } f
 import { freeUdpPort, osc, oscListener, type OscHeard } from '../helpers/osc.js';
 import { connectWs, wsUrl } from '../helpers/ws.js';
 import { artnetTimecode, type TcSender } from '../helpers/tc-sender.js';
-import { toFrames } from '../../src/timecode/smpte.js';
+import { toFrames } from '../../src/shared/smpte.js';
 import { makeNumberedClip, shownNumber } from '../helpers/numbered-clip.js';
 
 const FPS = 30;

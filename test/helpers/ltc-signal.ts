@@ -1,7 +1,7 @@
 // Test signals for the LTC decoder: SMPTE linear timecode as audio (biphase mark, fields LSB first, the sync word
 // last), at any speed, inverted or reversed; 16-bit WAV files; deterministic noise and silence.
 import { writeFile } from 'node:fs/promises';
-import { fromFrames, isDrop, realFps, toFrames, type TcRate, type Timecode } from '../../src/timecode/smpte.js';
+import { fromFrames, isDrop, realFps, toFrames, type TcRate, type Timecode } from '../../src/shared/smpte.js';
 
 export interface LtcOptions {
   start: Timecode;

@@ -1,6 +1,6 @@
 // A running Art-Net timecode sender for tests and benches: the label of each packet follows the wall clock from a
 // start label, so a late tick sends a later label (as a real generator does), and it can locate, stop and go on.
-import { fromFrames, realFps, toFrames, type TcRate, type Timecode } from '../../src/timecode/smpte.js';
+import { fromFrames, realFps, toFrames, type TcRate, type Timecode } from '../../src/shared/smpte.js';
 import { udpSender, type UdpSender } from './dmx.js';
 import { artTimeCode } from './timecode-packets.js';
 

@@ -1,5 +1,5 @@
 // MTC (full frame, quarter frames) and Art-Net ArtTimeCode as a sender emits them, for the timecode reader tests.
-import { fromFrames, type TcRate, type Timecode, toFrames } from '../../src/timecode/smpte.js';
+import { fromFrames, type TcRate, type Timecode, toFrames } from '../../src/shared/smpte.js';
 
 /** MTC's rate code and Art-Net's Type byte share one order: 24, 25, 29.97 drop-frame, 30. */
 const rateCode = (rate: TcRate): number => [24, 25, 29.97, 30].indexOf(rate);

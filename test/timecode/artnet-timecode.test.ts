@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readArtTimeCode } from '../../src/dmx/timecode-wire.js';
-import { parseTimecode, type TcRate, type Timecode } from '../../src/timecode/smpte.js';
+import { parseTimecode, type TcRate, type Timecode } from '../../src/shared/smpte.js';
 import { artDmx, sacnData } from '../helpers/dmx.js';
 import { artTimeCode } from '../helpers/timecode-packets.js';
 

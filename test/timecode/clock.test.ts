@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ClockSettings, TimecodeClock, type TimecodeReading } from '../../src/timecode/clock.js';
-import { framesPerDay, type TcRate } from '../../src/timecode/smpte.js';
+import { framesPerDay, type TcRate } from '../../src/shared/smpte.js';
 
 const T0 = 1_700_000_000_000;
 const clockWith = (o: { offset?: number; freewheelMs?: number; runOnLoss?: boolean } = {}): TimecodeClock => {

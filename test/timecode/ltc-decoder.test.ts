@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatTimecode, fromFrames, realFps, type TcRate, type Timecode, toFrames } from '../../src/timecode/smpte.js';
+import { formatTimecode, fromFrames, realFps, type TcRate, type Timecode, toFrames } from '../../src/shared/smpte.js';
 import { biphase, frameBits, ltcSamples, noise, silence, writeWav } from '../helpers/ltc-signal.js';
 import { type LtcFrame, LtcDecoder } from '../../workers/audio/ltc-decoder.js';
 

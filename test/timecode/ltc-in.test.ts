@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { req, sleep, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 import { biphase, frameBits, ltcSamples, noise, silence, writeWav } from '../helpers/ltc-signal.js';
-import { realFps, type TcRate, type Timecode } from '../../src/timecode/smpte.js';
+import { realFps, type TcRate, type Timecode } from '../../src/shared/smpte.js';
 
 const SR = 48_000;
 let s: TestServer;

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { req, sleep, startServer, waitUntil, type TestServer } from '../helpers/server.js';
 import { mtcFullFrame, mtcQuarterFrames } from '../helpers/timecode-packets.js';
-import { toFrames, type Timecode } from '../../src/timecode/smpte.js';
+import { toFrames, type Timecode } from '../../src/shared/smpte.js';
 
 const PORT = 'Timecode Out';
 let s: TestServer;

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MtcAssembler, type MtcResult, readMtcFullFrame } from '../../src/midi/mtc.js';
-import { fromFrames, parseTimecode, type TcRate, type Timecode, toFrames, validTimecode } from '../../src/timecode/smpte.js';
+import { fromFrames, parseTimecode, type TcRate, type Timecode, toFrames, validTimecode } from '../../src/shared/smpte.js';
 import { mtcFullFrame, mtcQuarterFrames } from '../helpers/timecode-packets.js';
 
 const tc = (text: string): Timecode => parseTimecode(text)!;

@@ -1,7 +1,7 @@
 // SMPTE LTC (linear timecode) decoder for the audio worker: biphase-mark bits from threshold crossings with a
 // hysteresis scaled to the signal's peak level, a bit period that follows varispeed, and sync-word framing in both
 // play directions. Work per sample is constant and the only state is fixed-size.
-import { type TcRate, type Timecode, validTimecode } from '../../src/timecode/smpte.js';
+import { type TcRate, type Timecode, validTimecode } from '../../src/shared/smpte.js';
 
 export interface LtcFrame {
   tc: Timecode;

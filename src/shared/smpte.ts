@@ -1,5 +1,5 @@
-// SMPTE timecode arithmetic shared by the three readers, the clock and the cue list: the four rates vjd reads,
-// frame counts since midnight (drop-frame aware), real seconds, and the HH:MM:SS:FF text (';' before drop frames).
+// SMPTE timecode arithmetic shared by the readers (LTC in the audio worker), the clock, the cue list and the chase:
+// the four rates vjd reads, frame counts since midnight (drop-frame aware), real seconds, and HH:MM:SS:FF text.
 
 export type TcRate = 24 | 25 | 29.97 | 30;
 export const TC_RATES: readonly TcRate[] = [24, 25, 29.97, 30];
