@@ -13,17 +13,18 @@ export async function refreshLists(): Promise<void> {
     call('GET', '/transitions'),
   ]);
   const patch: Partial<LiveState> = {};
-  if (palettes.ok) patch.palettes = palettes.body.items;
-  if (actions.ok) patch.actions = actions.body.items;
-  if (catalog.ok) patch.catalog = catalog.body.items;
-  if (transitions.ok) patch.transitions = transitions.body.items;
+  // A 200 cut short (the server stopping, a dropped connection) has no body: the list keeps what it had.
+  if (palettes.ok && palettes.body) patch.palettes = palettes.body.items;
+  if (actions.ok && actions.body) patch.actions = actions.body.items;
+  if (catalog.ok && catalog.body) patch.catalog = catalog.body.items;
+  if (transitions.ok && transitions.body) patch.transitions = transitions.body.items;
   update(patch);
   await refreshRecordings();
 }
 
 export async function refreshRecordings(): Promise<void> {
   const r = await call('GET', '/recordings');
-  if (r.ok) update({ recordings: r.body.items });
+  if (r.ok && r.body) update({ recordings: r.body.items });
 }
 
 /** The cue panel's topics while it asks for them (`want`): without a socket the timecode and the countdown move on here. */
