@@ -12,6 +12,8 @@ import type { Bus, TransportService } from './service.js';
 const TICK_MS = 50;
 /** After a seek, the clip's reports settle before its drift is judged again. */
 const SETTLE_MS = 400;
+/** Where a clip is sent to end: a few frames before its end, so the seek finds a frame and the clip runs out from it. */
+const END_LEAD_S = 0.1;
 /** The least a clip is parked ahead of the timecode before it is set playing. */
 const MIN_LEAD_MS = 250;
 
@@ -71,7 +73,7 @@ export class TimecodeChase {
       if (target === null || target < 0) this.halt(c.bus, b, c.chase.onStop, end);
       else if (end !== null && target >= end) {
         if (c.status.state !== 'ended' && c.status.state !== 'paused')
-          this.run(c.bus, b, { op: 'seek', positionS: Math.max(0, end - 0.001), play: true });
+          this.run(c.bus, b, { op: 'seek', positionS: Math.max(0, end - END_LEAD_S), play: true });
       } else this.follow(c.bus, b, c.status, target, c.chase.thresholdMs, now, c.chase.start);
     }
   }
@@ -133,7 +135,7 @@ export class TimecodeChase {
     if (b.stopped) return;
     b.stopped = true;
     this.counts.stops++;
-    if (onStop === 'black' && end !== null) this.run(bus, b, { op: 'seek', positionS: Math.max(0, end - 0.001), play: true });
+    if (onStop === 'black' && end !== null) this.run(bus, b, { op: 'seek', positionS: Math.max(0, end - END_LEAD_S), play: true });
     else this.run(bus, b, { op: 'pause' });
   }
 

@@ -263,6 +263,29 @@ test('a clip locked to timecode shows the frame the timecode says, and holds whe
   assert.is(await shownNumber(s.base), held);
   const stats = (await get('/timecode')).chase;
   assert.ok(stats.seeks >= 1 && stats.stops >= 1, JSON.stringify(stats));
+  // Going black instead: the clip is sent past its end, where a chasing clip with onStop black shows black.
+  tc.resume();
+  assert.is((await post('/transport/chase', { start: '01:59:50:00', onStop: 'black' })).status, 200);
+  let seen: any;
+  await waitUntil(async () => (seen = (await get('/transport')).program)?.state === 'playing', 10000).catch(() =>
+    assert.unreachable(`not playing again: ${JSON.stringify(seen)}`),
+  );
+  tc.pause();
+  await waitUntil(async () => (seen = (await get('/transport')).program)?.state === 'ended', 10000).catch(() =>
+    assert.unreachable(
+      `not at its end: ${JSON.stringify(seen)} ${s
+        .logs()
+        .split('\n')
+        .filter((l) => /chase|timecode/.test(l))
+        .slice(-8)
+        .join('\n')}`,
+    ),
+  );
+  const [px] = await sampleOutput(s.base);
+  assert.ok(
+    px!.slice(0, 3).every((v) => v < 30),
+    `black while stopped: ${px}`,
+  );
   tc.resume();
   r = await post('/transport/chase', { start: null });
   assert.is(r.json().transport.chase, null);
