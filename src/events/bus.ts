@@ -40,6 +40,8 @@ const POLL_MS = 250;
 const SWEEP_MS = 1000;
 /** A thumbnail URL's ETag is checked this often: at most 10 events per second per URL. */
 const THUMB_MS = 100;
+/** A topic whose read failed (the chain busy, a worker restarting) is read again after this long. */
+const RETRY_MS = 100;
 /** Thumbnail URLs watched at once (current plus those clients asked about); the oldest is forgotten first. */
 const MAX_THUMB_URLS = 64;
 export const CURRENT_THUMBNAIL = '/api/v1/thumbnails/current';
@@ -156,6 +158,8 @@ export class StateBus {
         const t = this.topics.get(n);
         if (!t) return;
         const text = await this.snapshot(t.def);
+        // A failed read leaves the topic out of the hello: the client keeps what it read over HTTP.
+        if (text === null) return;
         // A hello must not hide a change from the others: a differing read is published like any change.
         if (t.text === null) t.text = text;
         else if (text !== t.text) this.dirty.add(n);
@@ -190,7 +194,9 @@ export class StateBus {
         for (const n of names) {
           const t = this.topics.get(n)!;
           const text = await this.snapshot(t.def);
-          if (text === t.text) continue;
+          // A failed read is tried again shortly, so the change it stood for is not lost.
+          if (text === null) setTimeout(() => this.changed(n), RETRY_MS).unref();
+          if (text === null || text === t.text) continue;
           t.text = text;
           this.emit(n, text);
         }
@@ -235,8 +241,8 @@ export class StateBus {
       busy = true;
       try {
         const text = await this.snapshot(t.def);
-        // Unchanged values (no input, silence) are not sent again.
-        if (text !== t.text && this.running.has(t.def.name)) emit(text);
+        // Unchanged values (no input, silence) are not sent again; a failed read sends nothing.
+        if (text !== null && text !== t.text && this.running.has(t.def.name)) emit(text);
       } catch (err) {
         this.log.error({ err, topic: t.def.name }, 'event topic could not be read');
       } finally {
@@ -264,9 +270,10 @@ export class StateBus {
     }
   }
 
-  private async snapshot(def: TopicDef): Promise<string> {
+  /** The topic's state as JSON text; null when the read failed (busy, stopping): that is no state, the last one stands. */
+  private async snapshot(def: TopicDef): Promise<string | null> {
     const reply = await this.dispatch({ method: 'GET', path: def.path, trusted: true });
-    if (reply.status >= 300) return 'null';
+    if (reply.status >= 300) return null;
     if (reply.jsonText !== undefined)
       return typeof reply.jsonText === 'string' ? reply.jsonText : Buffer.from(reply.jsonText).toString('utf8');
     return JSON.stringify(reply.json ?? null);
