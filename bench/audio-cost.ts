@@ -14,7 +14,7 @@ const PAIRS = Number(process.env.VJD_BENCH_RUNS ?? 2);
 const TICKS = 100;
 
 /** utime + stime of a process or thread, in ticks; null when it is gone. */
-async function cpuTicks(path: string): Promise<number | null> {
+export async function cpuTicks(path: string): Promise<number | null> {
   try {
     const stat = await readFile(path, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -4,7 +4,7 @@
 // label; (2) the LTC reader's cost in the audio worker thread (% of one core, /proc) beside the same server shape
 // without timecode, in one run; (3) a clip locked to Art-Net timecode: the frame it shows (the clip numbers its
 // frames) against the sender's label. Writes bench/results/timecode.{md,json}.
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { req, sleep, startServer, tempDir, waitUntil, type TestServer } from '..
 import { artnetTimecode } from '../test/helpers/tc-sender.js';
 import { mtcQuarterFrames } from '../test/helpers/timecode-packets.js';
 import { fromFrames, formatTimecode, toFrames, type Timecode } from '../src/shared/smpte.js';
+import { cpuTicks } from './audio-cost.js';
 import { pct } from './show-lib.js';
 
 const RATE = 25;
@@ -100,16 +101,6 @@ async function mtcCues(): Promise<number[]> {
     return lat;
   } finally {
     await s.cleanup();
-  }
-}
-
-async function cpuTicks(path: string): Promise<number | null> {
-  try {
-    const stat = await readFile(path, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return null;
   }
 }
 
