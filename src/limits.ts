@@ -422,3 +422,28 @@ export const CUE_LIMITS = {
   /** Cues fired kept in GET /cues's `recent`. */
   recentMax: 16,
 } as const;
+
+/** Pixel mapping (src/pixelmap, workers/pixelout). */
+export const PIXELMAP_LIMITS = {
+  /** Fixtures in the patch. */
+  fixturesMax: 512,
+  /** Pixels over all fixtures: one texel each in the sampling texture read back every frame. */
+  pixelsMax: 16_384,
+  /** Universes over all destinations: each is a packet per send. */
+  universesMax: 64,
+  /** DMX512 refreshes at most about 44 times a second; faster sends only load the nodes. */
+  rateMaxHz: 44,
+  rateDefaultHz: 40,
+  /** An unchanged universe is sent again this often, so a node does not count the stream as lost. */
+  keepAliveDefaultMs: 1000,
+  keepAliveMinMs: 100,
+  /** Under sACN's 2.5 s loss timeout. */
+  keepAliveMaxMs: 2000,
+  /** Allowed destinations in the config. */
+  destinationsMax: 32,
+  /** The sender worker's restart backoff after a crash. */
+  workerRestartFirstMs: 500,
+  workerRestartMaxMs: 10_000,
+  /** A worker that ran this long before dying starts over at the first delay. */
+  workerStableMs: 30_000,
+} as const;

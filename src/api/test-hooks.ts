@@ -2,7 +2,8 @@
 // stalling the render worker proves CHAIN_BUSY semantics, failing frames drives context recovery, slow frames
 // prove previews still get render time, sampling output pixels proves what is on screen, killing the ingest worker
 // proves its supervision, and so does killing the audio worker; the audio probe gives the cost bench the threads
-// whose CPU time it reads and the main thread's event-loop delay.
+// whose CPU time it reads and the main thread's event-loop delay; the pixel-map hook (test-pixelmap.ts) runs the
+// fixture sampling pass.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
@@ -11,6 +12,7 @@ import { LIMITS } from '../limits.js';
 import type { RenderClient } from '../workers/render-client.js';
 import type { IngestClient } from '../workers/ingest-client.js';
 import type { AudioService } from '../audio/service.js';
+import { testPixelMapRoute } from './test-pixelmap.js';
 
 /** The event-loop delay timer's period: a sample is the time between two of its ticks, less this. */
 const LOOP_RESOLUTION_MS = 10;
@@ -21,6 +23,7 @@ export function testHookRoutes(render: RenderClient, ingest?: IngestClient, audi
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
   return [
+    testPixelMapRoute(render),
     defineRoute({
       method: 'POST',
       path: `${API_PREFIX}/_test/audio-probe`,

@@ -10,6 +10,7 @@ import { outputProblem } from '../shared/output-kinds/index.js';
 import { ConfigFileSchema, objectBranch, schemaAt, type ConfigFile } from './schema.js';
 import { showProblem } from './show.js';
 import { timecodeProblem } from './timecode.js';
+import { pixelmapProblem } from './pixelmap.js';
 
 const checkFile = Compile(ConfigFileSchema);
 
@@ -138,6 +139,8 @@ export function validateFile(value: unknown, file: string): ConfigFile {
     midiEnabled: config.midi?.enabled ?? DEFAULT_MIDI.enabled,
   });
   if (timecode) fail(timecode.key, timecode.message);
+  const pixelmap = pixelmapProblem(config.pixelmap);
+  if (pixelmap) fail(pixelmap.key, pixelmap.message);
   const outputIds = new Map<string, string>();
   for (const [i, o] of (config.outputs ?? []).entries()) {
     const at = `outputs[${i}]`;

@@ -3,6 +3,7 @@ import type { AudioConfig } from './audio.js';
 import { ConfigError } from './config-error.js';
 import { mergeDmx } from './desks.js';
 import { mergeTimecode } from './timecode.js';
+import { mergePixelmap } from './pixelmap.js';
 import { mergeShow } from './show.js';
 import { describe, hostMessage, overrideError, preview, validateFile } from './diagnose.js';
 import { parseJson } from './json-errors.js';
@@ -137,6 +138,7 @@ function merge(file: ConfigFile): Config {
     midi: { ...d.midi, ...file.midi },
     show: mergeShow(file.show),
     timecode: mergeTimecode(file.timecode),
+    pixelmap: mergePixelmap(file.pixelmap),
   };
 }
 

@@ -8,6 +8,7 @@ import { InputUrl } from './input-url.js';
 import { DEFAULT_DMX, DEFAULT_MIDI, DmxConfigSchema, MidiConfigSchema, type DmxConfig, type MidiConfig } from './desks.js';
 import { ShowConfigSchema, type ShowConfig } from './show.js';
 import { DEFAULT_TIMECODE, TimecodeConfigSchema, type TimecodeConfig } from './timecode.js';
+import { DEFAULT_PIXELMAP, PixelmapConfigSchema, type PixelmapConfig } from './pixelmap.js';
 
 // Every leaf carries a `description` phrased as "must be <description>": the loader builds its
 // error messages from it, so an operator reads the limit instead of a JSON Schema keyword.
@@ -276,6 +277,7 @@ export const ConfigFileSchema = Type.Object(
     midi: Type.Optional(MidiConfigSchema),
     show: Type.Optional(ShowConfigSchema),
     timecode: Type.Optional(TimecodeConfigSchema),
+    pixelmap: Type.Optional(PixelmapConfigSchema),
     recordings: Type.Optional(
       Type.Object(
         {
@@ -382,6 +384,8 @@ export interface Config {
   show: ShowConfig | null;
   /** Timecode in (LTC, MTC, Art-Net); source "none" reads nothing. */
   timecode: TimecodeConfig;
+  /** Pixel mapping out (Art-Net, sACN); disabled by default. */
+  pixelmap: PixelmapConfig;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -428,6 +432,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   midi: DEFAULT_MIDI,
   show: null,
   timecode: DEFAULT_TIMECODE,
+  pixelmap: DEFAULT_PIXELMAP,
 });
 
 /** A nullable object or list (`null` or `{…}`): its one branch with keys or items, so keys inside it are found. */

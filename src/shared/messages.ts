@@ -8,3 +8,4 @@ export * from './protocol/ingest.js';
 export * from './protocol/encode.js';
 export * from './protocol/output.js';
 export * from './protocol/audio.js';
+export * from './protocol/pixelout.js';

@@ -88,6 +88,8 @@ export class RenderClient extends EventEmitter {
   /** The program layout the render worker measured (or was told) reads back best; null before it is ready. */
   readback: Extract<RenderToMain, { t: 'ready' }>['readback'] | null = null;
   ready = false;
+  /** The pixel-mapping table and block last set (sent again when a worker starts). */
+  private pixelMap: { samples: Float32Array | null; block: SharedArrayBuffer | null } = { samples: null, block: null };
 
   constructor(
     private readonly init: RenderInit,
@@ -104,6 +106,7 @@ export class RenderClient extends EventEmitter {
       workerData: { ...this.init, counters: this.counters.buffer as SharedArrayBuffer } satisfies RenderInit,
     });
     this.worker = worker;
+    if (this.pixelMap.samples && this.pixelMap.block) this.post({ t: 'pixel-map', ...this.pixelMap });
     return new Promise((resolve, reject) => {
       worker.on('message', (m: RenderToMain) => {
         if (m.t === 'ready') {
@@ -386,6 +389,16 @@ export class RenderClient extends EventEmitter {
   /** Program readback into `ring` once per frame while set (an output is active); null stops it. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.post({ t: 'output-ring', ring });
+  }
+
+  /**
+   * Pixel mapping: samples the output every frame at `samples` (4 floats per fixture pixel) into `block`
+   * (src/shared/pixel-samples.ts); null stops it. Kept here and sent again to a worker started anew
+   * (the worker itself keeps it across a rebuilt context).
+   */
+  setPixelMap(samples: Float32Array | null, block: SharedArrayBuffer | null): void {
+    this.pixelMap = { samples, block };
+    this.post({ t: 'pixel-map', samples, block });
   }
 
   /** Holds the messages that follow until the first frame due at or after epoch ms `at` (once openGate(id) came). */

@@ -19,6 +19,7 @@ import type { EffectRunner, LayerEvents } from './layer.js';
 import { LayerStack } from './layer-stack.js';
 import { OutputStage } from './output-stage.js';
 import { PictureStage } from './picture-stage.js';
+import { PixelStage } from './pixel-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
 import { createTarget, type RenderTarget } from './targets.js';
@@ -64,6 +65,8 @@ export class RenderStages {
   palette = paletteUniform([]);
   /** Set while an output is active: every frame is read back into its ring. */
   readback: ProgramReadback | null = null;
+  /** Pixel mapping: samples the output per fixture pixel while a table and a block are set. */
+  readonly pixels: PixelStage;
 
   constructor(
     readonly gl: GL,
@@ -94,6 +97,7 @@ export class RenderStages {
       },
     });
     this.output = new OutputStage(gl, quad, width, height);
+    this.pixels = new PixelStage(gl, quad);
     const transitions = (this.transitions = new ProgramPool(gl, quad, rw, rh, opts.programCache?.transitions));
     const catalog = { effects: () => this.effects, generators: () => this.generators, events };
     this.picture = new PictureStage(gl, quad, rw, rh, transitions);
@@ -188,6 +192,7 @@ export class RenderStages {
     between();
     this.output.destroy();
     this.readback?.destroy();
+    this.pixels.destroy();
     for (const t of this.ping) t.destroy();
     this.fuse.destroy();
     this.audio.textures?.destroy();

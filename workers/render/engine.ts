@@ -149,6 +149,11 @@ export class RenderEngine {
     this.stages.setOutputRing(ring);
   }
 
+  /** Pixel mapping: samples the output at `samples` (4 floats per pixel) into `block` every frame; null stops it. */
+  setPixelMap(samples: Float32Array | null, block: SharedArrayBuffer | null): void {
+    this.stages.pixels.set(samples, block);
+  }
+
   /** A new render.scale setting (a config reload): a fixed factor applies from the next frame, "auto" starts at 1. */
   setScale(setting: RenderScaleSetting): void {
     this.scaler = new RenderScale(setting, this.loop.period);

@@ -18,6 +18,7 @@ import type { EffectRunner, Layer } from './layer.js';
 import type { ModulationStage } from './modulation/stage.js';
 import type { OutputStage } from './output-stage.js';
 import type { PictureStage } from './picture-stage.js';
+import type { PixelStage } from './pixel-stage.js';
 import type { ProgramReadback } from './program-readback.js';
 import { setFilter, type RenderTarget } from './targets.js';
 
@@ -46,6 +47,7 @@ export interface FrameStages {
   readonly palette: ReturnType<typeof paletteUniform>;
   /** Set while an output is active: every frame is read back into its ring. */
   readonly readback: ProgramReadback | null;
+  readonly pixels: PixelStage;
 }
 
 /** What a frame reads of the engine itself (RenderEngine), at each use: the sizes, the modulators, a test hook. */
@@ -177,6 +179,8 @@ export class FrameDrawer {
       readback.read(out, o.width, o.height);
       readbackMs = performance.now() - r0;
     }
+    // Pixel mapping reads the same output; its frame number is the one this frame publishes below.
+    p.pixels.run(out.texture, o.width, o.height, this.outputFrames + 1);
     gl.flush();
 
     for (const l of p.layers.order) l.finish();

@@ -49,6 +49,7 @@ const kept: {
   transitions: Extract<MainToRender, { t: 'transitions' }> | null;
   blends: Extract<MainToRender, { t: 'blends' }> | null;
   outputRing: SharedArrayBuffer | null;
+  pixelMap: Omit<Extract<MainToRender, { t: 'pixel-map' }>, 't'>;
   modulation: ModulationState;
   scale: RenderScaleSetting | undefined;
   liveUntil: number;
@@ -61,6 +62,7 @@ const kept: {
   transitions: null,
   blends: null,
   outputRing: null,
+  pixelMap: { samples: null, block: null },
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
   liveUntil: 0,
@@ -164,6 +166,7 @@ function recover(): void {
   engine.modulation.set(kept.modulation);
   engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
+  engine.setPixelMap(kept.pixelMap.samples, kept.pixelMap.block);
   if (kept.transitions) engine.setTransitions(kept.transitions.items);
   if (kept.blends) engine.setBlends(kept.blends.items);
   const again = (spec: SourceSpec): SourceSpec => (spec.kind === 'ring' ? { ...spec, immediate: true } : spec);
@@ -330,6 +333,10 @@ function handle(m: MainToRender): void {
     case 'output-ring':
       kept.outputRing = m.ring;
       engine.setOutputRing(m.ring);
+      return;
+    case 'pixel-map':
+      kept.pixelMap = { samples: m.samples, block: m.block };
+      engine.setPixelMap(m.samples, m.block);
       return;
     case 'sample':
       post({ t: 'sample-reply', id: m.id, ok: true, pixels: engine.output.sample(m.points) });

@@ -236,6 +236,12 @@ export type MainToRender =
    */
   | { t: 'output-ring'; ring: SharedArrayBuffer | null }
   /**
+   * Pixel mapping: while both are set, every frame samples the output (after dimmer and blackout) at the table's
+   * points (4 floats per fixture pixel: u, v, du, dv; src/pixelmap/geometry.ts) into the block
+   * (src/shared/pixel-samples.ts); either null stops it.
+   */
+  | { t: 'pixel-map'; samples: Float32Array | null; block: SharedArrayBuffer | null }
+  /**
    * Shuts the gate of scheduled operation `id` (workers/render/gate.ts): the messages after it, reads excepted, wait
    * and are handled at the start of the first frame due at or after epoch ms `at` once `gate-open` came.
    */
