@@ -55,6 +55,8 @@ import { midiRoutes, type MidiRouteDeps } from './midi.js';
 import { showRoutes, type ShowRouteDeps } from './show.js';
 import { scheduleRoutes } from './schedule.js';
 import { cueRoutes, type CueRouteDeps } from './cues.js';
+import { pixelmapRoutes } from './pixelmap.js';
+import type { PixelmapService } from '../pixelmap/service.js';
 import { timecodeRoutes } from './timecode.js';
 import type { TimecodeService } from '../timecode/service.js';
 import type { TimecodeChase } from '../transport/chase.js';
@@ -109,6 +111,8 @@ export interface RouteDeps {
   /** The timecode in and the cue list (absent in a route table built without them). */
   timecode?: { service: TimecodeService; chase: Pick<TimecodeChase, 'stats'> };
   cues?: CueRouteDeps;
+  /** Pixel mapping out (absent in a route table built without it). */
+  pixelmap?: PixelmapService;
 }
 
 /** Every route this server serves, in the order the router and the OpenAPI description list them. */
@@ -221,6 +225,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...(d.scheduler ? scheduleRoutes(d.scheduler) : []),
     ...(d.timecode ? timecodeRoutes(d.timecode.service, d.timecode.chase) : []),
     ...(d.cues ? cueRoutes(d.cues) : []),
+    ...(d.pixelmap ? pixelmapRoutes(d.pixelmap) : []),
     ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),

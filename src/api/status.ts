@@ -9,6 +9,7 @@ import type { NetworkAddress } from '../util/network.js';
 import type { ReloadError } from '../config/reload.js';
 import { H264_ENCODERS } from '../shared/output-kinds/encoders.js';
 import { nullableOf } from './outputs.js';
+import { PixelmapStatusSchema } from './pixelmap-schemas.js';
 
 const Address = Type.Object({
   address: Type.String(),
@@ -277,6 +278,7 @@ export const StatusBody = Type.Object({
     },
     { description: 'the audio input (GET /audio)' },
   ),
+  pixelmap: PixelmapStatusSchema,
 });
 
 export type RenderStatus = Static<typeof StatusBody>['render'];
@@ -307,6 +309,8 @@ export interface StatusContext {
   eventsVersion(): number;
   /** The audio input and the worker's hop time. */
   audio(): Static<typeof StatusBody>['audio'];
+  /** Pixel mapping and its sender's packet rate (a new object only when a figure changes). */
+  pixelmap(): Static<typeof StatusBody>['pixelmap'];
   /** The last refused config reload (a new object on change), or null. */
   reloadError(): ReloadError | null;
 }
@@ -327,6 +331,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     apiKey: boolean;
     reload: unknown;
     audio: Static<typeof StatusBody>['audio'];
+    pixelmap: unknown;
     text: Buffer;
   } | null = null;
   const render = (): Buffer => {
@@ -342,6 +347,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
     const evs = ctx.eventsVersion();
     const reload = ctx.reloadError();
     const audio = ctx.audio();
+    const pixelmap = ctx.pixelmap();
     if (
       memo &&
       memo.tick === tick &&
@@ -357,7 +363,8 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       memo.reload === reload &&
       memo.audio.input === audio.input &&
       memo.audio.state === audio.state &&
-      memo.audio.hopMs === audio.hopMs
+      memo.audio.hopMs === audio.hopMs &&
+      memo.pixelmap === pixelmap
     ) {
       return memo.text;
     }
@@ -380,6 +387,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
         events: ctx.events(),
         osc: ctx.osc(),
         audio,
+        pixelmap,
       }),
     );
     memo = {
@@ -395,6 +403,7 @@ export function statusRoutes(ctx: StatusContext): RouteDef[] {
       apiKey,
       reload,
       audio,
+      pixelmap,
       text,
     };
     return text;

@@ -30,6 +30,7 @@ import { createScheduler } from '../schedule/index.js';
 import { mirrorHook } from '../mqtt/mirror.js';
 import { createCues } from '../cues/index.js';
 import { TimecodeChase } from '../transport/chase.js';
+import { PixelmapService } from '../pixelmap/service.js';
 
 /** Settings that apply without a restart; every other changed key is logged as needing one. */
 const LIVE_KEYS = new Set([
@@ -98,6 +99,14 @@ export async function serve(flags: Overrides): Promise<void> {
 
   // The desk transports (OSC, DMX, MIDI), made before the route table that shows their state.
   const transports = createTransports(loaded, show, log);
+  // Pixel mapping: the saved fixtures sampled by the render worker and sent by its own thread (config pixelmap).
+  const pixelmap = new PixelmapService({
+    config: loaded.config.pixelmap,
+    state,
+    render: show.render,
+    log: log.child({ module: 'pixelmap' }),
+  });
+  pixelmap.start();
   let router: Router | null = null;
   const addresses = new AddressCache(API_PREFIX);
   const reloads = new ReloadReport();
@@ -126,6 +135,7 @@ export async function serve(flags: Overrides): Promise<void> {
       return { input: s.input, state: s.state, hopMs: Math.round(show.audio.levels().hopMs * 10) / 10 };
     },
     reloadError: () => reloads.error,
+    pixelmap: () => pixelmap.status(),
     eventsVersion: () => (hub?.version ?? 0) + transports.osc.version,
   };
 
@@ -167,6 +177,7 @@ export async function serve(flags: Overrides): Promise<void> {
     desks: transports.routes,
     timecode: { service: transports.timecode, chase },
     cues,
+    pixelmap,
   });
   router = compileRoutes(routes);
   const compiled = router;
@@ -290,6 +301,8 @@ export async function serve(flags: Overrides): Promise<void> {
     transports.stop();
     await listener.close(SHUTDOWN_DRAIN_MS);
     await listenerReport.settled();
+    // Before the render worker stops: the sender ends its sACN streams cleanly.
+    await pixelmap.stop().catch((err: Error) => log.error({ err: err.message }, 'pixel-out sender did not stop cleanly'));
     await show.stop().catch((err: Error) => log.error({ err: err.message }, 'show did not stop cleanly'));
     await state.flush();
     await removeStatusFile(loaded.paths.runDir);

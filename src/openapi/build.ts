@@ -21,6 +21,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   modulation: 'Modulators that move inputs by themselves (LFOs, audio, beat, steps) and the freeze that holds them.',
   desks: 'Lighting desks (Art-Net, sACN) and MIDI controllers: receiver state, the DMX personality, MIDI ports, mappings and learn.',
   docs: 'This description and its interactive documentation; always reachable without an API key.',
+  pixelmap:
+    'Pixel mapping out: LED fixtures placed on the program, sampled each frame and sent as Art-Net or sACN to the configured destinations.',
   schedule: 'Operations held for an instant (`at` on any POST): the waiting ones, the frames that applied the last ones, cancel.',
 };
 

@@ -4,6 +4,7 @@ import { checkModulator, cleanModulators, type Modulator } from '../shared/modul
 import { sanitizeTransport } from '../transport/settings.js';
 import { sanitizeLayers, sanitizeScenes } from './saved-layers.js';
 import { sanitizeCues } from '../cues/types.js';
+import { sanitizePixelmap } from '../pixelmap/saved.js';
 
 /** The parts of a parsed file that have the right shape; the rest falls back to the defaults. */
 export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
@@ -39,6 +40,8 @@ export function sanitize(p: Partial<ShowState>): Partial<ShowState> {
   if (scenes) out.scenes = scenes;
   const cues = sanitizeCues(p.cues);
   if (cues) out.cues = cues;
+  const pixelmap = sanitizePixelmap(p.pixelmap);
+  if (pixelmap) out.pixelmap = pixelmap;
   return out;
 }
 

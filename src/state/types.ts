@@ -3,6 +3,7 @@
 import type { Modulator } from '../shared/modulation.js';
 import type { TransportSaved } from '../transport/settings.js';
 import type { CuesSaved } from '../cues/types.js';
+import type { PixelmapSaved } from '../pixelmap/saved.js';
 
 export interface ChainEntry {
   type: string;
@@ -46,6 +47,8 @@ export interface ShowState {
   scenes?: SceneSaved[];
   /** The cue list and whether its timecode triggers are armed; absent until a cue is added. */
   cues?: CuesSaved;
+  /** The pixel-mapping fixtures and test mode; absent until a fixture is added. */
+  pixelmap?: PixelmapSaved;
 }
 
 /** What a source manager and a mixer persist of their layer: the top-level fields for layer 1, its entry otherwise. */

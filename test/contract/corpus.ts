@@ -1065,6 +1065,62 @@ export const CORPUS: Record<string, Operation> = {
       return [p.ok('one', { id: 'contract-cue-two' }), p.miss('again', { id: 'contract-cue-two' }), p.bad('no id', {})];
     },
   },
+  getPixelmap: { method: 'GET', cases: () => [ok('pixel map', A('/pixelmap'))] },
+  addPixelFixture: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/pixelmap/fixtures/add');
+      const strip = { kind: 'strip', x1: 0, y1: 0.5, x2: 1, y2: 0.5, pixels: 10 };
+      const matrix = { kind: 'matrix', x: 0, y: 0, w: 1, h: 0.5, cols: 4, rows: 2, serpentine: true, start: 'bottom-left' };
+      return [
+        p.ok('strip', { name: 'Contract Strip', geometry: strip, destination: '127.0.0.1' }),
+        p.ok('matrix on sACN', {
+          name: 'Contract Matrix',
+          geometry: matrix,
+          destination: '127.0.0.1',
+          protocol: 'sacn',
+          colorOrder: 'GRBW',
+        }),
+        // Well-formed to the description, refused by the patch's own rules.
+        p.ok('not a configured destination', { name: 'x', geometry: strip, destination: '127.0.0.2' }, [400]),
+        p.ok('overlapping the strip', { name: 'x', geometry: strip, destination: '127.0.0.1', address: 4 }, [400]),
+        p.ok('past the last Art-Net universe', { name: 'x', geometry: strip, destination: '127.0.0.1', universe: 40000 }, [400]),
+        p.bad('no geometry', { name: 'x', destination: '127.0.0.1' }),
+        p.bad('unknown colour order', { name: 'x', geometry: strip, destination: '127.0.0.1', colorOrder: 'RGBA' }),
+        p.bad('pixel outside the program', { name: 'x', geometry: { kind: 'pixel', x: 1.5, y: 0 }, destination: '127.0.0.1' }),
+      ];
+    },
+  },
+  editPixelFixture: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/pixelmap/fixtures/edit');
+      return [
+        p.ok('gamma', { id: 'contract-strip', gamma: 2.2, brightness: 0.5 }),
+        p.ok('onto the matrix', { id: 'Contract Strip', protocol: 'sacn', universe: 1 }, [400]),
+        p.miss('unknown', { id: 'nope', gamma: 2 }),
+        p.bad('no id', { gamma: 2 }),
+      ];
+    },
+  },
+  setPixelTest: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/pixelmap/test');
+      return [p.ok('each', { mode: 'each' }), p.ok('off', { mode: 'off' }), p.bad('unknown mode', { mode: 'red' })];
+    },
+  },
+  removePixelFixture: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/pixelmap/fixtures/remove');
+      return [p.ok('one', { id: 'contract-matrix' }), p.miss('again', { id: 'contract-matrix' }), p.bad('no id', {})];
+    },
+  },
   cancelScheduled: {
     method: 'POST',
     cases: () => [

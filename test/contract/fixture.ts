@@ -66,6 +66,8 @@ export async function startFixture(): Promise<Fixture> {
     dataDir,
     config: {
       server: { apiKey: KEY },
+      // Fixtures can be added (and refused) while pixel mapping is off: nothing is sent.
+      pixelmap: { destinations: ['127.0.0.1'] },
       media: { roots: [media] },
       palettes: { dirs: [paletteDir] },
       live: { test: [{ id: 'red', name: 'Red Card', pattern: 'color=c=red:size=160x120:rate=10' }], v4l2: { enabled: false } },

@@ -3280,6 +3280,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pixelmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pixel-mapping fixtures, their patch and the sender */
+        get: operations["getPixelmap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightPixelmap"];
+        /**
+         * The pixel-mapping fixtures, their patch and the sender (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getPixelmapHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pixelmap/fixtures/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a fixture
+         * @description Defaults: Art-Net universe 0 (sACN 1), address 1, RGB, gamma 1, brightness 1, point sampling. The patch is checked whole: a destination not in config pixelmap.destinations, a universe or address out of range, channels overlapping another fixture's, or more than 512 fixtures, 16384 pixels or 64 universes is 400 INVALID_REQUEST whose message starts with the field; nothing changed.
+         */
+        post: operations["addPixelFixture"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightPixelmapFixturesAdd"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pixelmap/fixtures/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a fixture */
+        post: operations["editPixelFixture"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightPixelmapFixturesEdit"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pixelmap/fixtures/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a fixture */
+        post: operations["removePixelFixture"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightPixelmapFixturesRemove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pixelmap/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test the fixtures: each in turn, all white, or off */
+        post: operations["setPixelTest"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightPixelmapTest"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/docs": {
         parameters: {
             query?: never;
@@ -5132,6 +5244,30 @@ export interface operations {
                             state: "stopped" | "starting" | "running" | "retrying";
                             /** @description analysis time of one hop in the audio worker (ms, smoothed) */
                             hopMs: number;
+                        };
+                        /** @description pixel mapping out (GET /pixelmap has the patch) */
+                        pixelmap: {
+                            /** @description config pixelmap.enabled */
+                            enabled: boolean;
+                            fixtures: number;
+                            pixels: number;
+                            /** @description universes the patch uses over all destinations */
+                            universes: number;
+                            /**
+                             * @description off: the program; white: every pixel full white; each: one fixture at a time, a second each, the rest dark
+                             * @enum {string}
+                             */
+                            test: "off" | "white" | "each";
+                            /** @description whether the sender thread runs (it starts with the first fixture) */
+                            running: boolean;
+                            /** @description times the sender thread was restarted after a crash */
+                            restarts: number;
+                            /** @description Art-Net and sACN datagrams sent per second (data and sync) */
+                            packetsPerSecond: number;
+                            /** @description sender ticks that sent at least one packet since start */
+                            framesSent: number;
+                            /** @description the last send error or refused destination; null while none */
+                            lastError: string | null;
                         };
                     };
                 };
@@ -27315,6 +27451,801 @@ export interface operations {
         };
     };
     preflightCuesJump: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getPixelmap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pixel map */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description config pixelmap.enabled: while false the patch can be edited but nothing is sent */
+                        enabled: boolean;
+                        /** @description config pixelmap.destinations: the only places a fixture may send to */
+                        destinations: string[];
+                        /** @description packets per universe per second while the program moves */
+                        rateHz: number;
+                        fixtures: {
+                            id: string;
+                            name: string;
+                            geometry: {
+                                /** @enum {string} */
+                                kind: "strip";
+                                /** @description start x */
+                                x1: number;
+                                /** @description start y */
+                                y1: number;
+                                /** @description end x */
+                                x2: number;
+                                /** @description end y */
+                                y2: number;
+                                /** @description pixels along the line, first at (x1, y1) */
+                                pixels: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "matrix";
+                                /** @description left edge */
+                                x: number;
+                                /** @description top edge */
+                                y: number;
+                                /** @description width */
+                                w: number;
+                                /** @description height */
+                                h: number;
+                                cols: number;
+                                rows: number;
+                                serpentine: boolean;
+                                /** @enum {string} */
+                                start: "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                                /** @enum {string} */
+                                order?: "rows" | "columns";
+                            } | {
+                                /** @enum {string} */
+                                kind: "pixel";
+                                /** @description x */
+                                x: number;
+                                /** @description y */
+                                y: number;
+                            };
+                            /** @enum {string} */
+                            protocol: "artnet" | "sacn";
+                            destination: string;
+                            universe: number;
+                            /** @description first DMX channel of the first pixel */
+                            address: number;
+                            /** @enum {string} */
+                            colorOrder: "RGB" | "RBG" | "GRB" | "GBR" | "BRG" | "BGR" | "RGBW" | "GRBW";
+                            gamma: number;
+                            brightness: number;
+                            /** @enum {string} */
+                            sampling: "point" | "area";
+                        }[];
+                        /** @description the universes in use per protocol and destination, with their channel runs */
+                        patch: {
+                            /** @enum {string} */
+                            protocol: "artnet" | "sacn";
+                            destination: string;
+                            universe: number;
+                            /** @description the fixture runs in this universe, in fixture order */
+                            runs: {
+                                /** @description fixture id */
+                                fixture: string;
+                                /** @description index of the run's first pixel in the fixture */
+                                firstPixel: number;
+                                pixels: number;
+                                /** @description first DMX channel */
+                                from: number;
+                                /** @description last DMX channel */
+                                to: number;
+                            }[];
+                        }[];
+                        /**
+                         * @description off: the program; white: every pixel full white; each: one fixture at a time, a second each, the rest dark
+                         * @enum {string}
+                         */
+                        test: "off" | "white" | "each";
+                        /** @description the pixel-out sender */
+                        sender: {
+                            /** @description whether the sender thread runs (it starts with the first fixture) */
+                            running: boolean;
+                            /** @description times the sender thread was restarted after a crash */
+                            restarts: number;
+                            /** @description Art-Net and sACN datagrams sent per second (data and sync) */
+                            packetsPerSecond: number;
+                            /** @description sender ticks that sent at least one packet since start */
+                            framesSent: number;
+                            /** @description the last send error or refused destination; null while none */
+                            lastError: string | null;
+                        };
+                        /** @description what one patch may hold */
+                        max: {
+                            fixtures: number;
+                            pixels: number;
+                            universes: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightPixelmap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getPixelmapHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pixel map */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    addPixelFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    geometry: {
+                        /** @enum {string} */
+                        kind: "strip";
+                        /** @description start x */
+                        x1: number;
+                        /** @description start y */
+                        y1: number;
+                        /** @description end x */
+                        x2: number;
+                        /** @description end y */
+                        y2: number;
+                        /** @description pixels along the line, first at (x1, y1) */
+                        pixels: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "matrix";
+                        /** @description left edge */
+                        x: number;
+                        /** @description top edge */
+                        y: number;
+                        /** @description width */
+                        w: number;
+                        /** @description height */
+                        h: number;
+                        cols: number;
+                        rows: number;
+                        serpentine: boolean;
+                        /** @enum {string} */
+                        start: "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                        /** @enum {string} */
+                        order?: "rows" | "columns";
+                    } | {
+                        /** @enum {string} */
+                        kind: "pixel";
+                        /** @description x */
+                        x: number;
+                        /** @description y */
+                        y: number;
+                    };
+                    destination: string;
+                    /** @enum {string} */
+                    protocol?: "artnet" | "sacn";
+                    universe?: number;
+                    /** @description first DMX channel of the first pixel */
+                    address?: number;
+                    /** @enum {string} */
+                    colorOrder?: "RGB" | "RBG" | "GRB" | "GBR" | "BRG" | "BGR" | "RGBW" | "GRBW";
+                    gamma?: number;
+                    brightness?: number;
+                    /** @enum {string} */
+                    sampling?: "point" | "area";
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fixture: {
+                            id: string;
+                            name: string;
+                            geometry: {
+                                /** @enum {string} */
+                                kind: "strip";
+                                /** @description start x */
+                                x1: number;
+                                /** @description start y */
+                                y1: number;
+                                /** @description end x */
+                                x2: number;
+                                /** @description end y */
+                                y2: number;
+                                /** @description pixels along the line, first at (x1, y1) */
+                                pixels: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "matrix";
+                                /** @description left edge */
+                                x: number;
+                                /** @description top edge */
+                                y: number;
+                                /** @description width */
+                                w: number;
+                                /** @description height */
+                                h: number;
+                                cols: number;
+                                rows: number;
+                                serpentine: boolean;
+                                /** @enum {string} */
+                                start: "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                                /** @enum {string} */
+                                order?: "rows" | "columns";
+                            } | {
+                                /** @enum {string} */
+                                kind: "pixel";
+                                /** @description x */
+                                x: number;
+                                /** @description y */
+                                y: number;
+                            };
+                            /** @enum {string} */
+                            protocol: "artnet" | "sacn";
+                            destination: string;
+                            universe: number;
+                            /** @description first DMX channel of the first pixel */
+                            address: number;
+                            /** @enum {string} */
+                            colorOrder: "RGB" | "RBG" | "GRB" | "GBR" | "BRG" | "BGR" | "RGBW" | "GRBW";
+                            gamma: number;
+                            brightness: number;
+                            /** @enum {string} */
+                            sampling: "point" | "area";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightPixelmapFixturesAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    editPixelFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a fixture id, or its name */
+                    id: string;
+                    name?: string;
+                    geometry?: {
+                        /** @enum {string} */
+                        kind: "strip";
+                        /** @description start x */
+                        x1: number;
+                        /** @description start y */
+                        y1: number;
+                        /** @description end x */
+                        x2: number;
+                        /** @description end y */
+                        y2: number;
+                        /** @description pixels along the line, first at (x1, y1) */
+                        pixels: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "matrix";
+                        /** @description left edge */
+                        x: number;
+                        /** @description top edge */
+                        y: number;
+                        /** @description width */
+                        w: number;
+                        /** @description height */
+                        h: number;
+                        cols: number;
+                        rows: number;
+                        serpentine: boolean;
+                        /** @enum {string} */
+                        start: "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                        /** @enum {string} */
+                        order?: "rows" | "columns";
+                    } | {
+                        /** @enum {string} */
+                        kind: "pixel";
+                        /** @description x */
+                        x: number;
+                        /** @description y */
+                        y: number;
+                    };
+                    destination?: string;
+                    /** @enum {string} */
+                    protocol?: "artnet" | "sacn";
+                    universe?: number;
+                    /** @description first DMX channel of the first pixel */
+                    address?: number;
+                    /** @enum {string} */
+                    colorOrder?: "RGB" | "RBG" | "GRB" | "GBR" | "BRG" | "BGR" | "RGBW" | "GRBW";
+                    gamma?: number;
+                    brightness?: number;
+                    /** @enum {string} */
+                    sampling?: "point" | "area";
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fixture: {
+                            id: string;
+                            name: string;
+                            geometry: {
+                                /** @enum {string} */
+                                kind: "strip";
+                                /** @description start x */
+                                x1: number;
+                                /** @description start y */
+                                y1: number;
+                                /** @description end x */
+                                x2: number;
+                                /** @description end y */
+                                y2: number;
+                                /** @description pixels along the line, first at (x1, y1) */
+                                pixels: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "matrix";
+                                /** @description left edge */
+                                x: number;
+                                /** @description top edge */
+                                y: number;
+                                /** @description width */
+                                w: number;
+                                /** @description height */
+                                h: number;
+                                cols: number;
+                                rows: number;
+                                serpentine: boolean;
+                                /** @enum {string} */
+                                start: "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                                /** @enum {string} */
+                                order?: "rows" | "columns";
+                            } | {
+                                /** @enum {string} */
+                                kind: "pixel";
+                                /** @description x */
+                                x: number;
+                                /** @description y */
+                                y: number;
+                            };
+                            /** @enum {string} */
+                            protocol: "artnet" | "sacn";
+                            destination: string;
+                            universe: number;
+                            /** @description first DMX channel of the first pixel */
+                            address: number;
+                            /** @enum {string} */
+                            colorOrder: "RGB" | "RBG" | "GRB" | "GBR" | "BRG" | "BGR" | "RGBW" | "GRBW";
+                            gamma: number;
+                            brightness: number;
+                            /** @enum {string} */
+                            sampling: "point" | "area";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightPixelmapFixturesEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    removePixelFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a fixture id, or its name */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: {
+                            id: string;
+                            name: string;
+                            geometry: {
+                                /** @enum {string} */
+                                kind: "strip";
+                                /** @description start x */
+                                x1: number;
+                                /** @description start y */
+                                y1: number;
+                                /** @description end x */
+                                x2: number;
+                                /** @description end y */
+                                y2: number;
+                                /** @description pixels along the line, first at (x1, y1) */
+                                pixels: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "matrix";
+                                /** @description left edge */
+                                x: number;
+                                /** @description top edge */
+                                y: number;
+                                /** @description width */
+                                w: number;
+                                /** @description height */
+                                h: number;
+                                cols: number;
+                                rows: number;
+                                serpentine: boolean;
+                                /** @enum {string} */
+                                start: "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                                /** @enum {string} */
+                                order?: "rows" | "columns";
+                            } | {
+                                /** @enum {string} */
+                                kind: "pixel";
+                                /** @description x */
+                                x: number;
+                                /** @description y */
+                                y: number;
+                            };
+                            /** @enum {string} */
+                            protocol: "artnet" | "sacn";
+                            destination: string;
+                            universe: number;
+                            /** @description first DMX channel of the first pixel */
+                            address: number;
+                            /** @enum {string} */
+                            colorOrder: "RGB" | "RBG" | "GRB" | "GBR" | "BRG" | "BGR" | "RGBW" | "GRBW";
+                            gamma: number;
+                            brightness: number;
+                            /** @enum {string} */
+                            sampling: "point" | "area";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightPixelmapFixturesRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setPixelTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description off: the program; white: every pixel full white; each: one fixture at a time, a second each, the rest dark
+                     * @enum {string}
+                     */
+                    mode: "off" | "white" | "each";
+                };
+            };
+        };
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description off: the program; white: every pixel full white; each: one fixture at a time, a second each, the rest dark
+                         * @enum {string}
+                         */
+                        test: "off" | "white" | "each";
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightPixelmapTest: {
         parameters: {
             query?: never;
             header?: never;
