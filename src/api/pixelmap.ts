@@ -5,7 +5,7 @@ import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { PIXELMAP_LIMITS } from '../limits.js';
 import type { FixtureFields } from '../pixelmap/registry.js';
 import type { PixelmapService } from '../pixelmap/service.js';
-import { FixtureFieldsSchema, FixtureSchema } from '../pixelmap/types.js';
+import { FixtureFieldsSchema, FixtureSchema } from '../shared/pixelmap/types.js';
 import { PatchUniverseSchema, SenderSchema, TestMode } from './pixelmap-schemas.js';
 
 const F = FixtureFieldsSchema;

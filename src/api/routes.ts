@@ -226,7 +226,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...(d.timecode ? timecodeRoutes(d.timecode.service, d.timecode.chase) : []),
     ...(d.cues ? cueRoutes(d.cues) : []),
     ...(d.pixelmap ? pixelmapRoutes(d.pixelmap) : []),
-    ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio) : []),
+    ...(d.testHooks ? testHookRoutes(show.render, show.ingest, show.audio, () => d.pixelmap?.reapply()) : []),
     ...uiRoutes(ui),
     ...docsRoutes({ assets, openapiYaml: () => (openapiYaml ??= toYaml(buildOpenApi(routes, { version: ctx.version }))) }),
   ];

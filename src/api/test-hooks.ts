@@ -18,12 +18,17 @@ import { testPixelMapRoute } from './test-pixelmap.js';
 const LOOP_RESOLUTION_MS = 10;
 const lateMs = (ns: number): number => Math.max(0, Math.round(ns / 1e4) / 100 - LOOP_RESOLUTION_MS);
 
-export function testHookRoutes(render: RenderClient, ingest?: IngestClient, audio?: AudioService): RouteDef[] {
+export function testHookRoutes(
+  render: RenderClient,
+  ingest?: IngestClient,
+  audio?: AudioService,
+  restorePixelMap: () => void = () => render.setPixelMap(null, null),
+): RouteDef[] {
   // Sampled only while test hooks are mounted: production never pays for the histogram.
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
   return [
-    testPixelMapRoute(render),
+    testPixelMapRoute(render, restorePixelMap),
     defineRoute({
       method: 'POST',
       path: `${API_PREFIX}/_test/audio-probe`,

@@ -47,7 +47,8 @@ function tableOf(body: { points?: number[][]; grid?: { cols: number; rows: numbe
   return t;
 }
 
-export function testPixelMapRoute(render: RenderClient): RouteDef {
+/** `restore` hands the render worker the pixel-mapping service's own table again once the hook is done with it. */
+export function testPixelMapRoute(render: RenderClient, restore: () => void): RouteDef {
   return defineRoute({
     method: 'POST',
     path: `${API_PREFIX}/_test/pixel-map`,
@@ -57,13 +58,15 @@ export function testPixelMapRoute(render: RenderClient): RouteDef {
     tags: ['test'],
     hidden: true,
     schema: { body: Body },
-    responses: { 200: { description: '{frame, samples: [[r, g, b, a], …]} in table order; neither points nor grid: stopped' } },
+    responses: {
+      200: { description: '{frame, samples: [[r, g, b, a], …]} in table order; neither points nor grid: the pixel-mapping table again' },
+    },
     errors: ['INVALID_REQUEST', 'CHAIN_BUSY'],
     handler: async (req) => {
       const table = tableOf(req.body);
       const n = table.length / 4;
       if (n === 0) {
-        render.setPixelMap(null, null);
+        restore();
         return { json: { frame: null, samples: [] } };
       }
       const block = createPixelSamples(n);
@@ -74,7 +77,7 @@ export function testPixelMapRoute(render: RenderClient): RouteDef {
         for (let i = 0; i < n; i++) samples.push(Array.from(rgba.data.subarray(i * 4, i * 4 + 4)));
         return { json: { frame: rgba.frame, samples } };
       } finally {
-        if (req.body.keep !== true) render.setPixelMap(null, null);
+        if (req.body.keep !== true) restore();
       }
     },
   });

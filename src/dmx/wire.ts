@@ -104,5 +104,4 @@ export const readDmx = (protocol: DmxProtocol, buf: Buffer): DmxRead => (protoco
 /** The standard port of each protocol. */
 export const DMX_PORT: Record<DmxProtocol, number> = { artnet: 6454, sacn: 5568 };
 
-/** sACN's multicast group of a universe (its two bytes end the group address). */
-export const sacnGroup = (universe: number): string => `239.255.${(universe >> 8) & 0xff}.${universe & 0xff}`;
+export { sacnGroup } from '../shared/pixelmap/packets.js';

@@ -3,10 +3,10 @@
 import { ApiError, notFound } from '../errors.js';
 import { matchName } from '../shared/names.js';
 import type { StateStore } from '../state/store.js';
-import type { PixelTest } from './colour.js';
-import { patchProblem } from './patch.js';
+import type { PixelTest } from '../shared/pixelmap/colour.js';
+import { patchProblem } from '../shared/pixelmap/patch.js';
 import { EMPTY_PIXELMAP, type PixelmapSaved } from './saved.js';
-import type { Fixture } from './types.js';
+import type { Fixture } from '../shared/pixelmap/types.js';
 
 export type FixtureFields = Omit<Fixture, 'id'>;
 

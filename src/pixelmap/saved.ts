@@ -2,8 +2,8 @@
 // fixtures a request could make; the whole-patch rules (destinations, overlaps) are checked again when it applies.
 import { Compile } from 'typebox/compile';
 import { PIXELMAP_LIMITS } from '../limits.js';
-import type { PixelTest } from './colour.js';
-import { FixtureSchema, type Fixture } from './types.js';
+import type { PixelTest } from '../shared/pixelmap/colour.js';
+import { FixtureSchema, type Fixture } from '../shared/pixelmap/types.js';
 
 export interface PixelmapSaved {
   fixtures: Fixture[];

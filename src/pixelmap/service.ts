@@ -7,11 +7,11 @@ import { createPixelSamples } from '../shared/pixel-samples.js';
 import type { StateStore } from '../state/store.js';
 import { PixelOutClient, type PixelOutStatus } from '../workers/pixelout-client.js';
 import type { RenderClient } from '../workers/render-client.js';
-import type { PixelTest } from './colour.js';
-import { samplePoints, totalPixels } from './geometry.js';
-import { patchOf, patchProblem, universeKey } from './patch.js';
+import type { PixelTest } from '../shared/pixelmap/colour.js';
+import { samplePoints, totalPixels } from '../shared/pixelmap/geometry.js';
+import { patchOf, patchProblem, universeKey } from '../shared/pixelmap/patch.js';
 import { FixtureRegistry, type FixtureFields } from './registry.js';
-import type { Fixture } from './types.js';
+import type { Fixture } from '../shared/pixelmap/types.js';
 
 export interface PixelmapDeps {
   config: PixelmapConfig;
@@ -123,6 +123,11 @@ export class PixelmapService {
     return view;
   }
 
+  /** Hands the render worker and the sender the saved patch again (after the test hook borrowed the sampling pass). */
+  reapply(): void {
+    this.apply();
+  }
+
   async stop(): Promise<void> {
     await this.client?.stop();
   }
@@ -135,7 +140,10 @@ export class PixelmapService {
   /** Hands the render worker and the sender the current patch; nothing at all while disabled. */
   private apply(): void {
     const client = this.client;
-    if (!client) return;
+    if (!client) {
+      this.d.render.setPixelMap(null, null);
+      return;
+    }
     const { fixtures, test } = this.registry.saved;
     const count = totalPixels(fixtures);
     if (count === 0) {

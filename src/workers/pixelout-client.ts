@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { PIXELMAP_LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
-import { newCid } from '../pixelmap/packets.js';
+import { newCid } from '../shared/pixelmap/packets.js';
 import { relayLog } from '../shared/protocol/common.js';
 import type { MainToPixelOut, PixelOutInit, PixelOutSettings, PixelOutStats, PixelOutToMain } from '../shared/protocol/pixelout.js';
 import { RpcCalls } from '../shared/rpc.js';

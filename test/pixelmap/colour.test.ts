@@ -2,7 +2,15 @@
 // brightness, and the two test patterns.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { EACH_STEP_MS, gammaLut, levelLut, orderIndex, pixelEncoder, testLevel, type ColourOptions } from '../../src/pixelmap/colour.js';
+import {
+  EACH_STEP_MS,
+  gammaLut,
+  levelLut,
+  orderIndex,
+  pixelEncoder,
+  testLevel,
+  type ColourOptions,
+} from '../../src/shared/pixelmap/colour.js';
 
 const encode = (o: Partial<ColourOptions>, rgb: [number, number, number]): number[] => {
   const e = pixelEncoder({ colorOrder: 'RGB', gamma: 1, brightness: 1, ...o });

@@ -1,5 +1,5 @@
 // Fixture definitions for the pixel-mapping tests: defaults that any case overrides, one geometry per builder.
-import type { Fixture } from '../../src/pixelmap/types.js';
+import type { Fixture } from '../../src/shared/pixelmap/types.js';
 
 type Rest = Partial<Omit<Fixture, 'geometry'>>;
 

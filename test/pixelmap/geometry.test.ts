@@ -2,7 +2,7 @@
 // start corner, by rows or columns, serpentine or not, and the half-sizes area sampling averages over.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pixelCount, samplePoints, totalPixels } from '../../src/pixelmap/geometry.js';
+import { pixelCount, samplePoints, totalPixels } from '../../src/shared/pixelmap/geometry.js';
 import { matrix, pixel, strip } from './fixtures.js';
 
 /** The (u, v, du, dv) of pixel `i`, rounded so Float32 storage compares with decimal expectations. */

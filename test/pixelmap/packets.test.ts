@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readArtDmx, readSacn } from '../../src/dmx/wire.js';
-import { artDmxPacket, artSyncPacket, newCid, sacnDataPacket, sacnSyncPacket } from '../../src/pixelmap/packets.js';
+import { artDmxPacket, artSyncPacket, newCid, sacnDataPacket, sacnSyncPacket } from '../../src/shared/pixelmap/packets.js';
 import { addressOf } from '../../workers/pixelout/targets.js';
 
 const slots = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + 1) & 0xff);

@@ -2,7 +2,7 @@
 // channel 1, and every refusal naming the field: ranges, destinations, overlaps, totals.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { patchOf, patchProblem } from '../../src/pixelmap/patch.js';
+import { patchOf, patchProblem } from '../../src/shared/pixelmap/patch.js';
 import { matrix, pixel, strip } from './fixtures.js';
 
 const ALLOWED = ['127.0.0.1', '10.0.0.7', 'broadcast', 'multicast'];

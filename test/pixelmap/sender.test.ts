@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Logger } from '../../src/log.js';
-import { samplePoints, totalPixels } from '../../src/pixelmap/geometry.js';
+import { samplePoints, totalPixels } from '../../src/shared/pixelmap/geometry.js';
 import { createPixelSamples, PixelSamplesWriter } from '../../src/shared/pixel-samples.js';
 import type { PixelOutSettings } from '../../src/shared/protocol/pixelout.js';
 import { PixelOutClient } from '../../src/workers/pixelout-client.js';

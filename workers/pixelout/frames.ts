@@ -1,6 +1,6 @@
 // One tick of the sender as data: read the latest samples, refill the universes, and list the datagrams to send
 // (changed or keep-alive universes, then the sync packets). Sockets stay in main.ts, so this part has no I/O.
-import { artDmxPacket, artSyncPacket, sacnDataPacket, sacnSyncPacket } from '../../src/pixelmap/packets.js';
+import { artDmxPacket, artSyncPacket, sacnDataPacket, sacnSyncPacket } from '../../src/shared/pixelmap/packets.js';
 import { PixelSamplesReader } from '../../src/shared/pixel-samples.js';
 import type { PixelOutInit, PixelOutSettings } from '../../src/shared/protocol/pixelout.js';
 import { addressOf } from './targets.js';

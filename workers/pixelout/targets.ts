@@ -1,7 +1,7 @@
 // Where a universe's packets go, decided in one place: only a destination in the config's list, and only the kind
 // of address its protocol allows. Addresses are literals: nothing is resolved, so no lookup can redirect a send.
-import { sacnGroup } from '../../src/dmx/wire.js';
-import { isIpv4, type PixelProtocol } from '../../src/pixelmap/patch.js';
+import { sacnGroup } from '../../src/shared/pixelmap/packets.js';
+import { isIpv4, type PixelProtocol } from '../../src/shared/pixelmap/patch.js';
 
 /** The limited broadcast: the operator allowed "broadcast", not a particular subnet. */
 export const BROADCAST = '255.255.255.255';

@@ -1,10 +1,10 @@
 // The sender's universes: one buffer per (protocol, destination, universe) of the patch, refilled from the samples
 // each tick through each fixture's colour encoder, with what was last sent, so an unchanged universe waits for its
 // keep-alive. A destination outside the allowed list gets no universe at all.
-import { pixelEncoder, testLevel, type PixelEncoder, type PixelTest } from '../../src/pixelmap/colour.js';
-import { pixelCount } from '../../src/pixelmap/geometry.js';
-import { fixtureSlots, universeKey, type PatchSlot, type PixelProtocol } from '../../src/pixelmap/patch.js';
-import type { Fixture } from '../../src/pixelmap/types.js';
+import { pixelEncoder, testLevel, type PixelEncoder, type PixelTest } from '../../src/shared/pixelmap/colour.js';
+import { pixelCount } from '../../src/shared/pixelmap/geometry.js';
+import { fixtureSlots, universeKey, type PatchSlot, type PixelProtocol } from '../../src/shared/pixelmap/patch.js';
+import type { Fixture } from '../../src/shared/pixelmap/types.js';
 import { isAllowed } from './targets.js';
 
 export interface Universe {

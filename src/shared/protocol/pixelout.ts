@@ -1,8 +1,8 @@
 // Messages between the main thread and the pixel-out sender (workers/pixelout): the patch and its settings in, the
 // send counters out. The samples themselves never travel in a message: the render worker writes them into a
 // SharedArrayBuffer (src/shared/pixel-samples.ts) the sender reads at its own rate.
-import type { PixelTest } from '../../pixelmap/colour.js';
-import type { Fixture } from '../../pixelmap/types.js';
+import type { PixelTest } from '../pixelmap/colour.js';
+import type { Fixture } from '../pixelmap/types.js';
 import type { RpcEnvelope } from '../rpc.js';
 import type { LogMessage } from './common.js';
 

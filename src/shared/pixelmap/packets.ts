@@ -113,3 +113,6 @@ function writeName(b: Buffer, name: string): void {
   }
   b.set(bytes, 44);
 }
+
+/** sACN's multicast group of a universe (its two bytes end the group address); the DMX receiver joins the same. */
+export const sacnGroup = (universe: number): string => `239.255.${(universe >> 8) & 0xff}.${universe & 0xff}`;

@@ -1,7 +1,7 @@
 // Where each fixture's channels land: (protocol, destination, universe, first channel) per run of whole pixels. A
 // pixel never straddles two universes: a fixture that does not fit continues at the next universe from channel 1.
 // patchProblem refuses a patch that could not be sent as asked, naming the field the way the API reports it.
-import { PIXELMAP_LIMITS } from '../limits.js';
+import { PIXELMAP_LIMITS } from '../../limits.js';
 import { pixelCount, totalPixels } from './geometry.js';
 import { channelsOf, type Fixture } from './types.js';
 
