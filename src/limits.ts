@@ -38,6 +38,17 @@ export const OUTPUT_LIMITS = {
   y: { min: 0, max: 32767 },
 } as const;
 
+/** Output mapping (POST /outputs/{id}/map): how far points may reach and how fine a mesh may be. */
+export const OUTPUT_MAP_LIMITS = {
+  /** Corner and mesh points may lie outside the output (a picture pinned larger than the screen), this far. */
+  point: { min: -1, max: 2 },
+  /** Mesh cells per side. */
+  meshCells: { min: 1, max: 16 },
+  /** Soft-edge width per side, a share of the slice. */
+  blendWidth: { min: 0, max: 0.5 },
+  blendGamma: { min: 1, max: 3, default: 2.2 },
+} as const;
+
 /** The one-frame trial that tells whether a hardware H.264 encoder works on this box (once per encoder per process). */
 export const ENCODER_TRIAL_LIMITS = {
   /** A trial still running after this is killed and counts as not working (a hung driver). */

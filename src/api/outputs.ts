@@ -6,6 +6,7 @@ import type { OutputService } from '../outputs/service.js';
 import { API_KINDS, OUTPUT_KINDS } from '../shared/output-kinds/index.js';
 import { ENCODER_CHOICES, H264_ENCODERS } from '../shared/output-kinds/encoders.js';
 import { STREAM_SCHEMES } from '../shared/url.js';
+import { OutputMapSchema } from '../shared/output-map.js';
 
 const CONFIG_ONLY = OUTPUT_KINDS.filter((k) => !API_KINDS.includes(k));
 
@@ -50,6 +51,7 @@ export const OutputSchema = Type.Object({
     H264_ENCODERS,
     'the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2',
   ),
+  map: Type.Union([OutputMapSchema, Type.Null()], { description: 'output mapping (POST /outputs/{id}/map); null: the program as it is' }),
 });
 
 const Selector = {
@@ -143,6 +145,27 @@ export function outputRoutes(outputs: OutputService): RouteDef[] {
       responses: { 200: { description: 'the new output', schema: Current } },
       errors: ['INVALID_REQUEST', 'OUTPUT_LIMIT_REACHED'],
       handler: async (req) => ({ json: { success: true, current: await outputs.add(req.body) } }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/outputs/:id/map`,
+      paramPatterns: { id: '[A-Za-z0-9_-]{1,64}' },
+      auth: 'required',
+      operationId: 'setOutputMap',
+      summary: "Set an output's map: a slice of the program, a corner-pin or mesh warp, soft edges, a test card",
+      description:
+        'Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. A stream (or a recording sharing its encoder) that gains or loses its own picture leaves the shared encoder: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, overlapping soft edges) is 400 INVALID_REQUEST naming the field.',
+      tags: ['outputs'],
+      feature: 'outputs',
+      schema: {
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: Type.Object({ map: Type.Union([OutputMapSchema, Type.Null()]) }, { additionalProperties: false }),
+      },
+      responses: { 200: { description: 'the output with its new map', schema: Current } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND'],
+      handler: async (req) => ({
+        json: { success: true, current: await outputs.setMap(outputs.find({ id: req.params.id }), req.body.map) },
+      }),
     }),
     defineRoute({
       method: 'POST',

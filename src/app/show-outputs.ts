@@ -126,6 +126,7 @@ export async function startOutputs(d: OutputsDeps): Promise<ShowOutputs> {
         programSource.set(ring);
         render.setOutputRing(ring);
       },
+      setOutputMaps: (items) => render.setOutputMaps(items),
     },
     dataDir: loaded.paths.dataDir,
     recordingsDir: loaded.paths.recordingsDir,

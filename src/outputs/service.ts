@@ -25,6 +25,9 @@ import { atomicWriteFile } from '../util/atomic-write.js';
 import { readRegularText } from '../util/regular-file.js';
 import type { OutputsSummary, OutputView } from './view.js';
 import type { OutputClient } from '../workers/output-client.js';
+import { OutputMaps } from './maps.js';
+import { type OutputMap, outputMapProblem } from '../shared/output-map.js';
+import type { OutputMapItem } from '../shared/protocol/render.js';
 
 /** Default stream bitrate at 1280×720@30, scaled by pixel rate for other sizes. */
 const BASE_KBPS = 4000;
@@ -54,12 +57,19 @@ export class OutputService {
   /** Per output: the H.264 encoder its latest start got. */
   private readonly inUse = new Map<string, H264Encoder>();
   private readbackOn = false;
+  private readonly maps: OutputMaps;
   private previewing = false;
 
   constructor(
     private readonly opts: {
       configured: readonly OutputConfig[];
-      render: { width: number; height: number; fps: number; setOutputRing(ring: SharedArrayBuffer | null): void };
+      render: {
+        width: number;
+        height: number;
+        fps: number;
+        setOutputRing(ring: SharedArrayBuffer | null): void;
+        setOutputMaps(items: OutputMapItem[]): void;
+      };
       dataDir: string;
       /** Where record outputs write (config `recordings.dir`, default `<dataDir>/recordings`). */
       recordingsDir: string;
@@ -74,6 +84,7 @@ export class OutputService {
     this.file = join(opts.dataDir, 'outputs.json');
     this.recordings = opts.recordingsDir;
     for (const o of opts.configured) this.defs.push({ ...o, name: o.name ?? o.id, configured: true });
+    this.maps = new OutputMaps({ dataDir: opts.dataDir, render: opts.render, client: opts.client, log: opts.log });
   }
 
   /** Reads the added outputs back and starts every enabled output. */
@@ -100,6 +111,7 @@ export class OutputService {
       }
       this.defs.push({ ...o, name: o.name ?? o.id, configured: false });
     }
+    await this.maps.load((id) => this.defs.some((d) => d.id === id));
     for (const d of this.defs) if (d.enabled) await this.apply(d);
     this.syncReadback();
   }
@@ -171,12 +183,14 @@ export class OutputService {
     const removed = this.view(d);
     this.defs.splice(this.defs.indexOf(d), 1);
     this.syncReadback();
+    const unmapped = this.maps.get(d.id) ? this.maps.set(d.id, null) : undefined;
     await Promise.all([
       this.apply(d).then(() => {
         this.opts.client.forget(d.id);
         this.inUse.delete(d.id);
       }),
       this.save(),
+      unmapped,
     ]);
     return { ...removed, enabled: false, state: 'stopped' };
   }
@@ -249,11 +263,34 @@ export class OutputService {
           return;
         }
         if (encoder) this.inUse.set(d.id, encoder.encoder);
+        this.maps.sync(this.started);
         this.opts.client.start(d.id, this.spec(d, encoder?.encoder ?? 'libx264'));
         return;
       }
     }
-    if (!wanted() && this.started.delete(d.id)) this.opts.client.stopOutput(d.id);
+    if (!wanted() && this.started.delete(d.id)) {
+      this.opts.client.stopOutput(d.id);
+      this.maps.sync(this.started);
+    }
+  }
+
+  /**
+   * Sets or clears an output's map, live for the next frame. An output that shares its encoder with others is
+   * started again when it gains or loses a picture of its own (a map never changes what the others show).
+   */
+  async setMap(d: Definition, map: OutputMap | null): Promise<OutputView> {
+    const problem = map && outputMapProblem(map);
+    if (problem) throw new ApiError('INVALID_REQUEST', `map.${problem.field}: ${problem.message}`);
+    const was = this.maps.mapped(d.id);
+    await this.maps.set(d.id, map);
+    const shares = this.started.has(d.id) && (d.kind === 'stream' || (d.kind === 'record' && this.opts.shareRecordings));
+    if (shares && was !== this.maps.mapped(d.id)) {
+      this.started.delete(d.id);
+      this.opts.client.stopOutput(d.id);
+      this.maps.sync(this.started);
+      await this.apply(d);
+    } else this.maps.sync(this.started);
+    return this.view(d);
   }
 
   private size(d: Definition): { width: number; height: number; fps: number } {
@@ -292,6 +329,7 @@ export class OutputService {
       lastError: r.lastError,
       encoder: encodesH264(d.kind) ? (d.encoder ?? 'auto') : null,
       encoderInUse: this.inUse.get(d.id) ?? null,
+      map: this.maps.get(d.id),
     };
   }
 

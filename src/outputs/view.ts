@@ -1,5 +1,6 @@
 // What GET /outputs and GET /status show of the outputs: one output as its routes answer it, and the totals.
 import type { OutputState } from '../shared/protocol/output.js';
+import type { OutputMap } from '../shared/output-map.js';
 import type { OutputKind } from '../shared/output-kinds/index.js';
 import type { EncoderChoice, H264Encoder } from '../shared/output-kinds/encoders.js';
 
@@ -23,6 +24,8 @@ export interface OutputView {
   encoder: EncoderChoice | null;
   /** The ffmpeg encoder the latest start got; null before one is known, and for other kinds. */
   encoderInUse: H264Encoder | null;
+  /** Output mapping: the slice, warp, soft edges and test card this output shows; null: the program as it is. */
+  map: OutputMap | null;
 }
 
 export interface OutputsSummary {

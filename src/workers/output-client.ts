@@ -2,7 +2,7 @@
 // read by the output worker; this thread never looks at its pixels), starts and stops consumers, and keeps the
 // newest state and counters of each for the routes.
 import { Worker } from 'node:worker_threads';
-import { createFrameRing, type PixelLayout } from '../shared/frame-ring.js';
+import { createFrameRing, ringGeometry, type PixelLayout } from '../shared/frame-ring.js';
 import type { MainToOutput, OutputCounters, OutputInit, OutputSpec, OutputState, OutputToMain } from '../shared/protocol/output.js';
 import type { Logger } from '../log.js';
 import { relayLog } from '../shared/protocol/common.js';
@@ -35,6 +35,7 @@ export class OutputClient {
   version = 0;
   /** Outputs refused before any ffmpeg (their encoder cannot run here): the worker never heard of them. */
   private readonly refused = new Set<string>();
+  private mapRings: Array<{ id: string; ring: SharedArrayBuffer }> = [];
 
   constructor(
     private readonly opts: {
@@ -51,6 +52,18 @@ export class OutputClient {
   get ring(): SharedArrayBuffer {
     const { width, height } = this.opts;
     return (this.program ??= createFrameRing(width, height, 3, this.opts.layout?.() ?? 'rgba'));
+  }
+
+  /** A ring like the program's (size, slots, layout) for a mapped output's own frames. */
+  newRing(): SharedArrayBuffer {
+    const g = ringGeometry(this.ring);
+    return createFrameRing(g.maxWidth, g.maxHeight, g.slots, g.layout);
+  }
+
+  /** The outputs that read their own ring instead of the program's (output mapping); kept for a new worker. */
+  setMapRings(rings: Array<{ id: string; ring: SharedArrayBuffer }>): void {
+    this.mapRings = rings;
+    if (this.worker && !this.stopped) this.post({ t: 'map-rings', rings });
   }
 
   /**
@@ -132,6 +145,7 @@ export class OutputClient {
     const worker = new Worker(new URL('../../workers/output/main.js', import.meta.url), { workerData: init });
     this.worker = worker;
     worker.on('message', (m: OutputToMain) => this.onMessage(m));
+    if (this.mapRings.length > 0) worker.postMessage({ t: 'map-rings', rings: this.mapRings } satisfies MainToOutput);
     worker.on('error', (err) => this.opts.log.error({ worker: 'output', error: err.message }, 'output worker crashed'));
     worker.on('exit', (code) => {
       if (this.worker !== worker) return;

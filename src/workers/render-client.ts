@@ -17,6 +17,7 @@ import type {
   LayerWire,
   MixCommand,
   MainToRender,
+  OutputMapItem,
   RenderInit,
   RenderStats,
   RenderToMain,
@@ -90,6 +91,8 @@ export class RenderClient extends EventEmitter {
   ready = false;
   /** The pixel-mapping table and block last set (sent again when a worker starts). */
   private pixelMap: { samples: Float32Array | null; block: SharedArrayBuffer | null } = { samples: null, block: null };
+  /** The mapped outputs last set (sent again when a worker starts). */
+  private outputMaps: OutputMapItem[] = [];
 
   constructor(
     private readonly init: RenderInit,
@@ -107,6 +110,7 @@ export class RenderClient extends EventEmitter {
     });
     this.worker = worker;
     if (this.pixelMap.samples && this.pixelMap.block) this.post({ t: 'pixel-map', ...this.pixelMap });
+    if (this.outputMaps.length > 0) this.post({ t: 'output-maps', items: this.outputMaps });
     return new Promise((resolve, reject) => {
       worker.on('message', (m: RenderToMain) => {
         if (m.t === 'ready') {
@@ -399,6 +403,12 @@ export class RenderClient extends EventEmitter {
   setPixelMap(samples: Float32Array | null, block: SharedArrayBuffer | null): void {
     this.pixelMap = { samples, block };
     this.post({ t: 'pixel-map', samples, block });
+  }
+
+  /** Output mapping: the mapped outputs that run now, each with its map and ring (kept and sent to a new worker). */
+  setOutputMaps(items: OutputMapItem[]): void {
+    this.outputMaps = items;
+    this.post({ t: 'output-maps', items });
   }
 
   /** Holds the messages that follow until the first frame due at or after epoch ms `at` (once openGate(id) came). */

@@ -231,6 +231,13 @@ const addedOutput = await api.POST('/api/v1/outputs/add', {
 note('addOutput', addedOutput);
 const outputState: 'stopped' | 'starting' | 'running' | 'retrying' | 'failed' | undefined = addedOutput.data?.current.state;
 note('setOutputEnabled', await api.POST('/api/v1/outputs/enabled', { body: { name: 'typed-rec', enabled: false } }));
+const typedRec = addedOutput.data?.current.id ?? 'typed-rec';
+const mapped = await api.POST('/api/v1/outputs/{id}/map', {
+  params: { path: { id: typedRec } },
+  body: { map: { slice: { x: 0, y: 0, w: 0.5, h: 1 }, blend: { right: 0.1 } } },
+});
+note('setOutputMap', mapped);
+const sliceWidth: number | undefined = mapped.data?.current.map?.slice?.w;
 note('removeOutput', await api.POST('/api/v1/outputs/remove', { body: { name: 'typed-rec' } }));
 const recordings = await api.GET('/api/v1/recordings');
 note('listRecordings', recordings);
@@ -313,6 +320,7 @@ console.log(
       colors,
       dimmer,
       outputState,
+      sliceWidth,
       recordingComplete,
       deletedBytes,
       previewType,

@@ -536,6 +536,25 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  setOutputMap: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const corners = [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+      ];
+      return [
+        { ...ok('unknown output, clear', A('/outputs/nope/map'), { body: { map: null } }), expect: [404] },
+        { ...ok('unknown output, corner-pin', A('/outputs/nope/map'), { body: { map: { corners } } }), expect: [404] },
+        bad('map not an object', A('/outputs/nope/map'), 400, { body: { map: 5 } }),
+        bad('three corners', A('/outputs/nope/map'), 400, { body: { map: { corners: corners.slice(1) } } }),
+        bad('unknown field', A('/outputs/nope/map'), 400, { body: { map: { warp: true } } }),
+      ];
+    },
+  },
   listRecordings: { method: 'GET', cases: () => [ok('recordings', A('/recordings'))] },
   getRecording: {
     method: 'GET',

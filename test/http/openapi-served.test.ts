@@ -125,6 +125,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/outputs/add',
     '/api/v1/outputs/enabled',
     '/api/v1/outputs/remove',
+    '/api/v1/outputs/{id}/map',
     '/api/v1/palettes',
     '/api/v1/palettes/current',
     '/api/v1/palettes/next',

@@ -2083,6 +2083,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/outputs/{id}/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an output's map: a slice of the program, a corner-pin or mesh warp, soft edges, a test card
+         * @description Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. A stream (or a recording sharing its encoder) that gains or loses its own picture leaves the shared encoder: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, overlapping soft edges) is 400 INVALID_REQUEST naming the field.
+         */
+        post: operations["setOutputMap"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightOutputsByIdMap"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/outputs/remove": {
         parameters: {
             query?: never;
@@ -19496,6 +19520,34 @@ export interface operations {
                              * @enum {string|null}
                              */
                             encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
+                            /** @description output mapping (POST /outputs/{id}/map); null: the program as it is */
+                            map: {
+                                /** @description The part of the program shown (default: all of it) */
+                                slice?: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                };
+                                /** @description Where the slice's top-left, top-right, bottom-right and bottom-left land */
+                                corners?: (number)[][];
+                                mesh?: {
+                                    cols: number;
+                                    rows: number;
+                                    /** @description (cols + 1) × (rows + 1) points, row by row from the top-left */
+                                    points: (number)[][];
+                                };
+                                /** @description Soft edges: a ramp over this share of the slice on each side */
+                                blend?: {
+                                    left?: number;
+                                    right?: number;
+                                    top?: number;
+                                    bottom?: number;
+                                    gamma?: number;
+                                };
+                                /** @description A grid, circles and edge markers instead of the program */
+                                testCard?: boolean;
+                            } | null;
                         }[];
                     };
                 };
@@ -19677,6 +19729,34 @@ export interface operations {
                              * @enum {string|null}
                              */
                             encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
+                            /** @description output mapping (POST /outputs/{id}/map); null: the program as it is */
+                            map: {
+                                /** @description The part of the program shown (default: all of it) */
+                                slice?: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                };
+                                /** @description Where the slice's top-left, top-right, bottom-right and bottom-left land */
+                                corners?: (number)[][];
+                                mesh?: {
+                                    cols: number;
+                                    rows: number;
+                                    /** @description (cols + 1) × (rows + 1) points, row by row from the top-left */
+                                    points: (number)[][];
+                                };
+                                /** @description Soft edges: a ramp over this share of the slice on each side */
+                                blend?: {
+                                    left?: number;
+                                    right?: number;
+                                    top?: number;
+                                    bottom?: number;
+                                    gamma?: number;
+                                };
+                                /** @description A grid, circles and edge markers instead of the program */
+                                testCard?: boolean;
+                            } | null;
                         };
                     };
                 };
@@ -19815,6 +19895,34 @@ export interface operations {
                              * @enum {string|null}
                              */
                             encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
+                            /** @description output mapping (POST /outputs/{id}/map); null: the program as it is */
+                            map: {
+                                /** @description The part of the program shown (default: all of it) */
+                                slice?: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                };
+                                /** @description Where the slice's top-left, top-right, bottom-right and bottom-left land */
+                                corners?: (number)[][];
+                                mesh?: {
+                                    cols: number;
+                                    rows: number;
+                                    /** @description (cols + 1) × (rows + 1) points, row by row from the top-left */
+                                    points: (number)[][];
+                                };
+                                /** @description Soft edges: a ramp over this share of the slice on each side */
+                                blend?: {
+                                    left?: number;
+                                    right?: number;
+                                    top?: number;
+                                    bottom?: number;
+                                    gamma?: number;
+                                };
+                                /** @description A grid, circles and edge markers instead of the program */
+                                testCard?: boolean;
+                            } | null;
                         };
                     };
                 };
@@ -19834,6 +19942,181 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setOutputMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    map: {
+                        /** @description The part of the program shown (default: all of it) */
+                        slice?: {
+                            x: number;
+                            y: number;
+                            w: number;
+                            h: number;
+                        };
+                        /** @description Where the slice's top-left, top-right, bottom-right and bottom-left land */
+                        corners?: (number)[][];
+                        mesh?: {
+                            cols: number;
+                            rows: number;
+                            /** @description (cols + 1) × (rows + 1) points, row by row from the top-left */
+                            points: (number)[][];
+                        };
+                        /** @description Soft edges: a ramp over this share of the slice on each side */
+                        blend?: {
+                            left?: number;
+                            right?: number;
+                            top?: number;
+                            bottom?: number;
+                            gamma?: number;
+                        };
+                        /** @description A grid, circles and edge markers instead of the program */
+                        testCard?: boolean;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the output with its new map */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        current: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description `display` and `v4l2` come from the config file only
+                             * @enum {string}
+                             */
+                            kind: "stream" | "record" | "display" | "v4l2";
+                            enabled: boolean;
+                            /**
+                             * @description `running` once ffmpeg has taken a second of frames; `retrying` while it waits to restart after an exit; `failed` while the X display or video device is not there (checked again every 5 s), or when the hardware `encoder` asked for cannot run on this box (not retried; `lastError` says why)
+                             * @enum {string}
+                             */
+                            state: "stopped" | "starting" | "running" | "retrying" | "failed";
+                            /** @description stream: the URL with credentials as `***`; record: the file being (or last) written to the recordings folder, null before the first; display: the X display; v4l2: the device */
+                            target: string | null;
+                            /** @description display: the window (the screen unless configured) */
+                            width: number;
+                            height: number;
+                            fps: number;
+                            /** @description frames written to ffmpeg since the output was started */
+                            framesSent: number;
+                            /** @description frame slots skipped because ffmpeg had not taken the previous frames */
+                            framesDropped: number;
+                            /** @description frames sent again because the render had no newer one for the slot */
+                            framesRepeated: number;
+                            /** @description ffmpeg restarts after an exit */
+                            restarts: number;
+                            /** @description ISO time the current ffmpeg started */
+                            startedAt: string | null;
+                            /** @description the last ffmpeg error line, URL credentials as `***`, or why the display, device or hardware encoder is missing; null while running cleanly */
+                            lastError: string | null;
+                            /**
+                             * @description stream and record: the H.264 encoder asked for (default `auto`); null for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoder: "auto" | "x264" | "h264_nvenc" | "h264_vaapi" | "h264_qsv" | null;
+                            /**
+                             * @description the ffmpeg encoder the latest start got (`auto`: the first hardware encoder whose one-frame trial worked, else `libx264`); null before it is known and for display and v4l2
+                             * @enum {string|null}
+                             */
+                            encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
+                            /** @description output mapping (POST /outputs/{id}/map); null: the program as it is */
+                            map: {
+                                /** @description The part of the program shown (default: all of it) */
+                                slice?: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                };
+                                /** @description Where the slice's top-left, top-right, bottom-right and bottom-left land */
+                                corners?: (number)[][];
+                                mesh?: {
+                                    cols: number;
+                                    rows: number;
+                                    /** @description (cols + 1) × (rows + 1) points, row by row from the top-left */
+                                    points: (number)[][];
+                                };
+                                /** @description Soft edges: a ramp over this share of the slice on each side */
+                                blend?: {
+                                    left?: number;
+                                    right?: number;
+                                    top?: number;
+                                    bottom?: number;
+                                    gamma?: number;
+                                };
+                                /** @description A grid, circles and edge markers instead of the program */
+                                testCard?: boolean;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightOutputsByIdMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -19935,6 +20218,34 @@ export interface operations {
                              * @enum {string|null}
                              */
                             encoderInUse: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi" | null;
+                            /** @description output mapping (POST /outputs/{id}/map); null: the program as it is */
+                            map: {
+                                /** @description The part of the program shown (default: all of it) */
+                                slice?: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                };
+                                /** @description Where the slice's top-left, top-right, bottom-right and bottom-left land */
+                                corners?: (number)[][];
+                                mesh?: {
+                                    cols: number;
+                                    rows: number;
+                                    /** @description (cols + 1) × (rows + 1) points, row by row from the top-left */
+                                    points: (number)[][];
+                                };
+                                /** @description Soft edges: a ramp over this share of the slice on each side */
+                                blend?: {
+                                    left?: number;
+                                    right?: number;
+                                    top?: number;
+                                    bottom?: number;
+                                    gamma?: number;
+                                };
+                                /** @description A grid, circles and edge markers instead of the program */
+                                testCard?: boolean;
+                            } | null;
                         };
                     };
                 };

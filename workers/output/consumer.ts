@@ -15,7 +15,7 @@ import { FRAME_HEADER_BYTES, mkvFrameHeader, mkvHeader } from './mkv-pipe.js';
 import { newPhaseLock, phaseStep } from './phase-lock.js';
 import { OutputProcess } from './output-process.js';
 import { checkTarget, needsCheck } from './target-check.js';
-import type { ProgramFrames } from './program-frames.js';
+import type { FrameSource } from './program-frames.js';
 
 /**
  * Frames a pipe may hold beyond the one ffmpeg is reading before slots are dropped. Measured (60 s soak, stream +
@@ -35,7 +35,7 @@ export interface ConsumerDeps {
   ffmpeg: string;
   /** Command prefix that makes ffmpeg die with this thread (setpriv --pdeathsig), or []. */
   wrapper: string[];
-  frames: ProgramFrames;
+  frames: FrameSource;
   onState(
     state: OutputState,
     lastError: string | null,

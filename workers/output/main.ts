@@ -5,7 +5,7 @@ import { parentDeathPrefix } from '../../src/shared/parent-death.js';
 import type { MainToOutput, OutputInit, OutputToMain } from '../../src/shared/protocol/output.js';
 import { logTo } from '../../src/shared/protocol/common.js';
 import { Consumer } from './consumer.js';
-import { ProgramFrames } from './program-frames.js';
+import { framesOf, ProgramFrames } from './program-frames.js';
 import { SharedEncoders } from './shared-stream.js';
 import { OutputSlots } from './slots.js';
 
@@ -14,6 +14,8 @@ const port = parentPort;
 const init = workerData as OutputInit;
 const post = (m: OutputToMain): void => port.postMessage(m);
 const frames = new ProgramFrames(init.ring);
+/** Mapped outputs' own rings (output mapping), by output id. */
+const mapped = new Map<string, ProgramFrames>();
 const onLog = logTo(post);
 
 // The kernel kills each ffmpeg when this thread ends, however it ends (a SIGKILLed vjd included).
@@ -34,7 +36,9 @@ const slots = new OutputSlots({
   create: (id, gen, spec) => {
     // Streams (and recordings that may) share one encoder per distinct setting, each with its own target process.
     if (spec.kind === 'stream' || (spec.kind === 'record' && spec.share)) {
-      shared ??= new SharedEncoders({ ffmpeg: init.ffmpeg, wrapper: prefix, frames, onLog });
+      shared ??= new SharedEncoders({ ffmpeg: init.ffmpeg, wrapper: prefix, frames, onLog }, (id) =>
+        mapped.has(id) ? framesOf(id, mapped, frames) : null,
+      );
       return shared.member(id, spec, {
         ffmpeg: init.ffmpeg,
         wrapper: prefix,
@@ -56,7 +60,7 @@ const slots = new OutputSlots({
     return new Consumer(id, spec, {
       ffmpeg: init.ffmpeg,
       wrapper: prefix,
-      frames,
+      frames: framesOf(id, mapped, frames),
       onState: (state, lastError, startedAt, file, pid, size) =>
         post({
           t: 'state',
@@ -88,6 +92,15 @@ port.on('message', (m: MainToOutput) => {
     case 'start':
       slots.start(m.id, m.gen, m.spec);
       return;
+    case 'map-rings': {
+      const before = new Map(mapped);
+      mapped.clear();
+      for (const { id, ring } of m.rings) {
+        const had = before.get(id);
+        mapped.set(id, had?.ring === ring ? had : new ProgramFrames(ring));
+      }
+      return;
+    }
     case 'stop-output':
       slots.stop(m.id);
       return;

@@ -11,11 +11,28 @@ export interface ProgramFrame {
   height: number;
 }
 
+/** What a consumer reads frames from: the program ring, or a mapped output's own ring. */
+export type FrameSource = Pick<ProgramFrames, 'size' | 'newest'>;
+
+/**
+ * Output `id`'s frames: its own ring while it has a map (the render worker draws the map into it), else the
+ * program's, decided at every read so a map set or cleared live changes the picture without a restart.
+ */
+export function framesOf(id: string, mapped: ReadonlyMap<string, ProgramFrames>, program: ProgramFrames): FrameSource {
+  return {
+    get size() {
+      return program.size;
+    },
+    // A ring not yet drawn into (a map set a moment ago) leaves the program's frame on the output meanwhile.
+    newest: () => mapped.get(id)?.newest() ?? program.newest(),
+  };
+}
+
 export class ProgramFrames {
   private readonly reader: FrameRingReader;
   private last: ProgramFrame | null = null;
 
-  constructor(ring: SharedArrayBuffer) {
+  constructor(readonly ring: SharedArrayBuffer) {
     this.reader = new FrameRingReader(ring);
   }
 

@@ -4,6 +4,7 @@
 // encoder's since the member joined.
 import type { OutputCounters, OutputState } from '../../src/shared/protocol/output.js';
 import { Consumer, type ConsumerDeps } from './consumer.js';
+import type { FrameSource } from './program-frames.js';
 import { RemuxTarget, type RemuxDeps } from './remux.js';
 import { encodeKey, encoderArgs, type SharedSpec } from './shared-args.js';
 import { TsClock } from '../../src/shared/ts-pts.js';
@@ -35,16 +36,23 @@ export interface MemberDeps extends Omit<RemuxDeps, 'onState'> {
 
 export class SharedEncoders {
   private readonly groups = new Map<string, Group>();
+  private readonly keys = new WeakMap<SharedMember, string>();
   private made = 0;
 
-  constructor(private readonly encoderDeps: Omit<ConsumerDeps, 'onState' | 'args' | 'onData'>) {}
+  constructor(
+    private readonly encoderDeps: Omit<ConsumerDeps, 'onState' | 'args' | 'onData'>,
+    /** A mapped output's own frames, or null: a mapped output never shares its encoder with another. */
+    private readonly ownFrames: (id: string) => FrameSource | null = () => null,
+  ) {}
 
   member(id: string, spec: SharedSpec, deps: MemberDeps): SharedMember {
     return new SharedMember(id, spec, this, deps);
   }
 
   join(m: SharedMember, spec: SharedSpec): Group {
-    const key = encodeKey(spec);
+    const own = this.ownFrames(m.id);
+    const key = own ? `${encodeKey(spec)}\u0000${m.id}` : encodeKey(spec);
+    this.keys.set(m, key);
     let g = this.groups.get(key);
     if (!g) {
       const name = `enc-${++this.made}`;
@@ -53,6 +61,7 @@ export class SharedEncoders {
       const waiters: Group['waiters'] = [];
       const encoder = new Consumer(name, spec, {
         ...this.encoderDeps,
+        ...(own ? { frames: own } : {}),
         onState: (state, lastError) => {
           // A new encoder process starts its clock again.
           if (state === 'starting') clock.reset();
@@ -79,7 +88,7 @@ export class SharedEncoders {
    * the last member stops the encoder instead, which flushes every frame it holds before it exits.
    */
   async leave(m: SharedMember, spec: SharedSpec): Promise<void> {
-    const key = encodeKey(spec);
+    const key = this.keys.get(m) ?? encodeKey(spec);
     const g = this.groups.get(key);
     if (!g?.members.has(m)) return;
     if (g.members.size > 1) {

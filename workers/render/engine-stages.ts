@@ -19,6 +19,7 @@ import type { EffectRunner, LayerEvents } from './layer.js';
 import { LayerStack } from './layer-stack.js';
 import { OutputStage } from './output-stage.js';
 import { PictureStage } from './picture-stage.js';
+import { OutputMapStage } from './output-map-stage.js';
 import { PixelStage } from './pixel-stage.js';
 import { ProgramPool, type CompileResult } from './program-pool.js';
 import { ProgramReadback } from './program-readback.js';
@@ -67,6 +68,8 @@ export class RenderStages {
   readback: ProgramReadback | null = null;
   /** Pixel mapping: samples the output per fixture pixel while a table and a block are set. */
   readonly pixels: PixelStage;
+  /** Output mapping: one pass and one readback per mapped output that runs. */
+  readonly maps: OutputMapStage;
 
   constructor(
     readonly gl: GL,
@@ -98,6 +101,7 @@ export class RenderStages {
     });
     this.output = new OutputStage(gl, quad, width, height);
     this.pixels = new PixelStage(gl, quad);
+    this.maps = new OutputMapStage(gl, quad);
     const transitions = (this.transitions = new ProgramPool(gl, quad, rw, rh, opts.programCache?.transitions));
     const catalog = { effects: () => this.effects, generators: () => this.generators, events };
     this.picture = new PictureStage(gl, quad, rw, rh, transitions);
@@ -193,6 +197,7 @@ export class RenderStages {
     this.output.destroy();
     this.readback?.destroy();
     this.pixels.destroy();
+    this.maps.destroy();
     for (const t of this.ping) t.destroy();
     this.fuse.destroy();
     this.audio.textures?.destroy();

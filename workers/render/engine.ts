@@ -26,6 +26,7 @@ import { FrameDrawer } from './frame.js';
 import { EngineThumbs } from './engine-thumbs.js';
 import { RenderStages, type EngineOptions } from './engine-stages.js';
 import type { ReadbackSetting } from '../../src/shared/program-layout.js';
+import type { OutputMapItem } from '../../src/shared/protocol/render.js';
 import type { SourceStage } from './source-stage.js';
 import type { MixStage } from './mix-stage.js';
 import type { EffectRunner, Layer, SourceOutcome } from './layer.js';
@@ -147,6 +148,11 @@ export class RenderEngine {
   /** Starts (a ring) or stops (null) the per-frame program readback for the output worker. */
   setOutputRing(ring: SharedArrayBuffer | null): void {
     this.stages.setOutputRing(ring);
+  }
+
+  /** Output mapping: the mapped outputs that run now (an empty list: none). */
+  setOutputMaps(items: readonly OutputMapItem[]): void {
+    this.stages.maps.set(items);
   }
 
   /** Pixel mapping: samples the output at `samples` (4 floats per pixel) into `block` every frame; null stops it. */

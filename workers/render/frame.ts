@@ -18,6 +18,7 @@ import type { EffectRunner, Layer } from './layer.js';
 import type { ModulationStage } from './modulation/stage.js';
 import type { OutputStage } from './output-stage.js';
 import type { PictureStage } from './picture-stage.js';
+import type { OutputMapStage } from './output-map-stage.js';
 import type { PixelStage } from './pixel-stage.js';
 import type { ProgramReadback } from './program-readback.js';
 import { setFilter, type RenderTarget } from './targets.js';
@@ -48,6 +49,7 @@ export interface FrameStages {
   /** Set while an output is active: every frame is read back into its ring. */
   readonly readback: ProgramReadback | null;
   readonly pixels: PixelStage;
+  readonly maps: OutputMapStage;
 }
 
 /** What a frame reads of the engine itself (RenderEngine), at each use: the sizes, the modulators, a test hook. */
@@ -178,6 +180,13 @@ export class FrameDrawer {
       const r0 = performance.now();
       readback.read(out, o.width, o.height);
       readbackMs = performance.now() - r0;
+    }
+    if (p.maps.active) {
+      // Mapped outputs read the same output target; their passes and reads count as readback for the pacing.
+      gl.finish();
+      const r0 = performance.now();
+      p.maps.run(out, o.width, o.height);
+      readbackMs += performance.now() - r0;
     }
     // Pixel mapping reads the same output; its frame number is the one this frame publishes below.
     p.pixels.run(out.texture, o.width, o.height, this.outputFrames + 1);

@@ -163,6 +163,7 @@ interface WebGLRenderingContext {
   uniform3fv(loc: WebGLUniformLocation | null, v: GLFloatList): void;
   uniform4fv(loc: WebGLUniformLocation | null, v: GLFloatList): void;
   uniform1iv(loc: WebGLUniformLocation | null, v: GLIntList): void;
+  uniformMatrix3fv(loc: WebGLUniformLocation | null, transpose: boolean, v: GLFloatList): void;
   uniformMatrix4fv(loc: WebGLUniformLocation | null, transpose: boolean, v: GLFloatList): void;
 
   // Constants (the subset vjd uses; values are the WebGL 1 enums, read from the context at run time).

@@ -50,6 +50,7 @@ const kept: {
   blends: Extract<MainToRender, { t: 'blends' }> | null;
   outputRing: SharedArrayBuffer | null;
   pixelMap: Omit<Extract<MainToRender, { t: 'pixel-map' }>, 't'>;
+  outputMaps: Extract<MainToRender, { t: 'output-maps' }>['items'];
   modulation: ModulationState;
   scale: RenderScaleSetting | undefined;
   liveUntil: number;
@@ -63,6 +64,7 @@ const kept: {
   blends: null,
   outputRing: null,
   pixelMap: { samples: null, block: null },
+  outputMaps: [],
   modulation: { generator: null, mix: null, dimmer: null, frozen: false },
   scale: init.scale,
   liveUntil: 0,
@@ -167,6 +169,7 @@ function recover(): void {
   engine.modulation.wantUntil = kept.liveUntil;
   engine.setOutputRing(kept.outputRing);
   engine.setPixelMap(kept.pixelMap.samples, kept.pixelMap.block);
+  engine.setOutputMaps(kept.outputMaps);
   if (kept.transitions) engine.setTransitions(kept.transitions.items);
   if (kept.blends) engine.setBlends(kept.blends.items);
   const again = (spec: SourceSpec): SourceSpec => (spec.kind === 'ring' ? { ...spec, immediate: true } : spec);
@@ -337,6 +340,10 @@ function handle(m: MainToRender): void {
     case 'pixel-map':
       kept.pixelMap = { samples: m.samples, block: m.block };
       engine.setPixelMap(m.samples, m.block);
+      return;
+    case 'output-maps':
+      kept.outputMaps = m.items;
+      engine.setOutputMaps(m.items);
       return;
     case 'sample':
       post({ t: 'sample-reply', id: m.id, ok: true, pixels: engine.output.sample(m.points) });

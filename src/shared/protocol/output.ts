@@ -19,7 +19,14 @@ export type MainToOutput =
    * Starts (or restarts with a new spec) the consumer `id`. `gen` grows with every start of any output: replies
    * carry the gen of the run they describe, so a late message from an older run is told apart.
    */
-  { t: 'start'; id: string; gen: number; spec: OutputSpec } | { t: 'stop-output'; id: string } | { t: 'stop' };
+  | { t: 'start'; id: string; gen: number; spec: OutputSpec }
+  | { t: 'stop-output'; id: string }
+  /**
+   * Output mapping: the outputs that read their own ring (the render worker draws each one's map into it) instead
+   * of the program ring; sent before a start that needs it, and again whenever the set changes.
+   */
+  | { t: 'map-rings'; rings: Array<{ id: string; ring: SharedArrayBuffer }> }
+  | { t: 'stop' };
 
 export interface OutputCounters {
   framesSent: number;

@@ -1,5 +1,6 @@
 // Messages between the main thread and the render worker (workers/render): its set-up, the chain, sources and
 // layers, thumbnails, stats, and the fused-shader compile helper's requests.
+import type { OutputMap } from '../output-map.js';
 import type { IsfDescriptor } from '../isf-types.js';
 import type { InputState } from '../param-values.js';
 import type { RpcEnvelope } from '../rpc.js';
@@ -242,6 +243,11 @@ export type MainToRender =
    */
   | { t: 'pixel-map'; samples: Float32Array | null; block: SharedArrayBuffer | null }
   /**
+   * Output mapping: the mapped outputs now running, each drawn every frame through its map into its own ring (the
+   * same size and layout as the program ring); an empty list stops them.
+   */
+  | { t: 'output-maps'; items: OutputMapItem[] }
+  /**
    * Shuts the gate of scheduled operation `id` (workers/render/gate.ts): the messages after it, reads excepted, wait
    * and are handled at the start of the first frame due at or after epoch ms `at` once `gate-open` came.
    */
@@ -342,3 +348,10 @@ export interface FuseCompileRequest extends RpcEnvelope {
 }
 /** From the fuse compile helper: id 0 announces a ready context; a shader that does not compile, a FailureReply. */
 export type FuseCompileReply = { t: 'fuse-reply'; id: number; ok: true } | FailureReply;
+
+/** One mapped output for the render worker: its map and the ring its frames go to. */
+export interface OutputMapItem {
+  id: string;
+  map: OutputMap;
+  ring: SharedArrayBuffer;
+}
