@@ -102,6 +102,7 @@ export class FixtureRegistry {
         ? p.message.slice(head.length)
         : `: ${p.message}`;
     const field = Number(m[1]) === changed && m[2] ? m[2] : p.field;
-    throw new ApiError('INVALID_REQUEST', `${field}${tail}`);
+    // A message about the fixture itself (`address ("c") channels …`) reads better as `address: fixture ("c") …`.
+    throw new ApiError('INVALID_REQUEST', `${field}${tail.startsWith(' (') ? `: fixture${tail}` : tail}`);
   }
 }

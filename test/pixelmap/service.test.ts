@@ -107,7 +107,10 @@ test('disabled: the patch is edited and saved, nothing samples or sends', () => 
   const { pm, st, maps } = setup(false);
   pm.add(fields(pixel('a', 0.5, 0.5)));
   assert.is(st.pixelmap!.fixtures.length, 1);
-  assert.ok(maps.every((m) => m[0] === null && m[1] === null), 'the render worker is never handed a table');
+  assert.ok(
+    maps.every((m) => m[0] === null && m[1] === null),
+    'the render worker is never handed a table',
+  );
   assert.is(pm.status().enabled, false);
 });
 

@@ -21,6 +21,7 @@ import { LayersPanel } from './panels/layers';
 import { ScenesPanel } from './panels/scenes';
 import { ShowPanel } from './panels/show';
 import { CuesPanel } from './panels/cues';
+import { PixelmapPanel } from './panels/pixelmap';
 
 declare global {
   interface Window {
@@ -91,6 +92,7 @@ function App() {
           <DesksPanel />
           <ShowPanel />
           <CuesPanel />
+          <PixelmapPanel />
         </div>
       </main>
     </>
