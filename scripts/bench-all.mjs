@@ -31,6 +31,7 @@ const ALL = [
   'show-soak',
   'show-link',
   'timecode',
+  'pixelmap',
   'ltc-decode',
   'transport-seek',
   'layers',

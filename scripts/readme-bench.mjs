@@ -47,6 +47,7 @@ for (const name of [
   'show-soak',
   'show-link',
   'timecode',
+  'pixelmap',
   'transport-seek',
   'dmx',
   'midi',

@@ -20,7 +20,10 @@ const opt = <T extends Record<string, TSchema>>(o: T) =>
 const PixelmapBody = Type.Object({
   enabled: Type.Boolean({ description: 'config pixelmap.enabled: while false the patch can be edited but nothing is sent' }),
   destinations: Type.Array(Type.String(), { description: 'config pixelmap.destinations: the only places a fixture may send to' }),
-  rateHz: Type.Integer({ description: 'packets per universe per second while the program moves' }),
+  rateHz: Type.Integer({
+    description:
+      'packets per universe per second at most while the program moves (each rendered frame is sent once: the render fps caps it)',
+  }),
   fixtures: Type.Array(FixtureSchema),
   patch: Type.Array(PatchUniverseSchema, { description: 'the universes in use per protocol and destination, with their channel runs' }),
   test: TestMode,

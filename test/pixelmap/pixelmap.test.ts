@@ -139,13 +139,13 @@ test('bad fixtures are 400s naming the field; 127.0.0.2 never receives', async (
     assert.ok(r.json().message.startsWith(field), `${field}: ${r.json().message}`);
   };
   await refused({ destination: '127.0.0.2' }, 'destination "127.0.0.2" is not one of config pixelmap.destinations');
-  await refused({ address: 7 }, 'address ("bad") channels 7-18 overlap fixtures[0] ("left")');
+  await refused({ address: 7 }, 'address: fixture ("bad") channels 7-18 overlap fixtures[0] ("left")');
   await refused({ universe: 40000 }, "universe 40000 is outside Art-Net's 0 to 32767");
   await refused({ protocol: 'sacn', universe: 0 }, 'universe 0 is outside sACN');
   await refused({ colorOrder: 'RGBA' }, 'body.colorOrder');
   const r = await post('/pixelmap/fixtures/edit', { id: 'right', address: 5 });
   assert.is(r.status, 400, r.text);
-  assert.match(r.json().message, /^address .*overlap fixtures\[0\]/);
+  assert.match(r.json().message, /^address: .*overlap fixtures\[0\]/);
   assert.is((await get('/pixelmap')).fixtures.length, 4, 'nothing changed');
   assert.is(outside.got.length, 0, 'a packet went to 127.0.0.2');
 });
