@@ -275,15 +275,17 @@ export class OutputService {
   }
 
   /**
-   * Sets or clears an output's map, live for the next frame. An output that shares its encoder with others is
-   * started again when it gains or loses a picture of its own (a map never changes what the others show).
+   * Sets or clears an output's map, live for the next frame. An output whose encoder also feeds others is started
+   * again when it gains or loses a picture of its own, on an encoder of its own (a map never changes the others).
    */
   async setMap(d: Definition, map: OutputMap | null): Promise<OutputView> {
     const problem = map && outputMapProblem(map);
     if (problem) throw new ApiError('INVALID_REQUEST', `map.${problem.field}: ${problem.message}`);
     const was = this.maps.mapped(d.id);
     await this.maps.set(d.id, map);
-    const shares = this.started.has(d.id) && (d.kind === 'stream' || (d.kind === 'record' && this.opts.shareRecordings));
+    const encoder = this.started.has(d.id) ? this.opts.client.status(d.id).encoder : null;
+    const shares =
+      encoder !== null && this.defs.some((o) => o !== d && this.started.has(o.id) && this.opts.client.status(o.id).encoder === encoder);
     if (shares && was !== this.maps.mapped(d.id)) {
       this.started.delete(d.id);
       this.opts.client.stopOutput(d.id);

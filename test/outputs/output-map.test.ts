@@ -1,7 +1,7 @@
 // Output mapping end to end: streams decoded by a real ffmpeg receiver show a corner-pinned checkerboard with its
 // known cells where the pin puts them, two slices of one program on two outputs, a mesh, soft edges that ramp as
-// specified, the test card; a map is changed live without restarting the output, refused with the field named
-// when it cannot be drawn, and kept across a restart.
+// specified, the test card; a map is changed live without restarting the output (one that shared its encoder with
+// another moves to its own), refused with the field named when it cannot be drawn, and kept across a restart.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -59,6 +59,12 @@ let dir: string;
 const api = (p: string): string => `${s.base}/api/v1${p}`;
 const post = (p: string, body: unknown) => req('POST', api(p), { body, timeoutMs: 20000 });
 const outputs = async () => (await req('GET', api('/outputs'))).json().items as Array<Record<string, any>>;
+
+/** The shared encoder an output's stream comes from (GET /status). */
+async function encoderOf(id: string): Promise<string | undefined> {
+  const encoders = (await req('GET', api('/status'))).json().outputs.encoders as Array<{ id: string; outputs: string[] }>;
+  return encoders.find((e) => e.outputs.includes(id))?.id;
+}
 
 function rgbAt(frame: Buffer, x: number, y: number): number[] {
   const [px, py] = [Math.min(W - 2, Math.max(1, Math.round(x * W))), Math.min(H - 2, Math.max(1, Math.round(y * H)))];
@@ -160,7 +166,8 @@ test('a corner-pin puts every cell of the checkerboard where the pin says', asyn
     }),
     'corner-pinned output',
   );
-  // The other output still shows the program as it is.
+  // It left the encoder it shared with the other output, which still shows the program as it is.
+  assert.is.not(await encoderOf(a.id), await encoderOf(b.id));
   await frameWhere(
     b.port,
     expectColours((x, y) => (clear(x) && clear(y) ? checker(x, y) : null)),
@@ -169,7 +176,9 @@ test('a corner-pin puts every cell of the checkerboard where the pin says', asyn
 });
 
 test('two slices of one program on two outputs, changed live without a restart', async () => {
+  // `a` left the encoder it shared with `b` when it was pinned; `b`, alone on it now, takes its map without a restart.
   const before = (await outputs()).find((o) => o.id === a.id)!;
+  const beforeB = (await outputs()).find((o) => o.id === b.id)!;
   assert.is((await setMap(a.id, { slice: { x: 0, y: 0, w: 0.5, h: 1 } })).status, 200);
   assert.is((await setMap(b.id, { slice: { x: 0.5, y: 0, w: 0.5, h: 1 } })).status, 200);
   const half = (from: number) => (x: number, y: number) => (clear(from + x / 2) && clear(y) ? checker(from + x / 2, y) : null);
@@ -178,6 +187,9 @@ test('two slices of one program on two outputs, changed live without a restart',
   const after = (await outputs()).find((o) => o.id === a.id)!;
   assert.is(after.startedAt, before.startedAt, 'the stream was not restarted');
   assert.is(after.restarts, 0);
+  const afterB = (await outputs()).find((o) => o.id === b.id)!;
+  assert.is(afterB.startedAt, beforeB.startedAt, 'the stream that had shared its encoder was not restarted');
+  assert.is.not(await encoderOf(b.id), await encoderOf(a.id));
 });
 
 test('a mesh warps the slice into its cells', async () => {

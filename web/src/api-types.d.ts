@@ -2094,7 +2094,7 @@ export interface paths {
         put?: never;
         /**
          * Set an output's map: a slice of the program, a corner-pin or mesh warp, soft edges, a test card
-         * @description Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. A stream (or a recording sharing its encoder) that gains or loses its own picture leaves the shared encoder: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, overlapping soft edges) is 400 INVALID_REQUEST naming the field.
+         * @description Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. An output whose encoder also feeds other outputs (streams and recordings of the same settings share one) and that gains or loses a picture of its own moves to an encoder of its own: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, overlapping soft edges) is 400 INVALID_REQUEST naming the field.
          */
         post: operations["setOutputMap"];
         delete?: never;
@@ -27818,7 +27818,7 @@ export interface operations {
                         enabled: boolean;
                         /** @description config pixelmap.destinations: the only places a fixture may send to */
                         destinations: string[];
-                        /** @description packets per universe per second while the program moves */
+                        /** @description packets per universe per second at most while the program moves (each rendered frame is sent once: the render fps caps it) */
                         rateHz: number;
                         fixtures: {
                             id: string;

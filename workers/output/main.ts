@@ -36,8 +36,9 @@ const slots = new OutputSlots({
   create: (id, gen, spec) => {
     // Streams (and recordings that may) share one encoder per distinct setting, each with its own target process.
     if (spec.kind === 'stream' || (spec.kind === 'record' && spec.share)) {
-      shared ??= new SharedEncoders({ ffmpeg: init.ffmpeg, wrapper: prefix, frames, onLog }, (id) =>
-        mapped.has(id) ? framesOf(id, mapped, frames) : null,
+      shared ??= new SharedEncoders(
+        { ffmpeg: init.ffmpeg, wrapper: prefix, frames, onLog },
+        { has: (id) => mapped.has(id), frames: (id) => framesOf(id, mapped, frames) },
       );
       return shared.member(id, spec, {
         ffmpeg: init.ffmpeg,
@@ -99,6 +100,7 @@ port.on('message', (m: MainToOutput) => {
         const had = before.get(id);
         mapped.set(id, had?.ring === ring ? had : new ProgramFrames(ring));
       }
+      shared?.remap();
       return;
     }
     case 'stop-output':

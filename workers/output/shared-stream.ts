@@ -12,6 +12,10 @@ import { TsClock } from '../../src/shared/ts-pts.js';
 interface Group {
   /** What /status shows as the encoder's id. */
   name: string;
+  /** Its key among the groups: the encoding settings, and the output whose own picture it encodes, if any. */
+  key: string;
+  base: string;
+  owner: string | null;
   encoder: Consumer;
   members: Set<SharedMember>;
   /** The encoded stream's clock, and the members waiting for it to pass a time before they leave. */
@@ -36,13 +40,15 @@ export interface MemberDeps extends Omit<RemuxDeps, 'onState'> {
 
 export class SharedEncoders {
   private readonly groups = new Map<string, Group>();
-  private readonly keys = new WeakMap<SharedMember, string>();
   private made = 0;
 
   constructor(
     private readonly encoderDeps: Omit<ConsumerDeps, 'onState' | 'args' | 'onData'>,
-    /** A mapped output's own frames, or null: a mapped output never shares its encoder with another. */
-    private readonly ownFrames: (id: string) => FrameSource | null = () => null,
+    /** Output mapping: whether an output has its own ring now, and that output's frames. */
+    private readonly maps: { has(id: string): boolean; frames(id: string): FrameSource } = {
+      has: () => false,
+      frames: () => encoderDeps.frames,
+    },
   ) {}
 
   member(id: string, spec: SharedSpec, deps: MemberDeps): SharedMember {
@@ -50,18 +56,22 @@ export class SharedEncoders {
   }
 
   join(m: SharedMember, spec: SharedSpec): Group {
-    const own = this.ownFrames(m.id);
-    const key = own ? `${encodeKey(spec)}\u0000${m.id}` : encodeKey(spec);
-    this.keys.set(m, key);
+    // A mapped output encodes its own picture: it never shares an encoder with another output.
+    const owner = this.maps.has(m.id) ? m.id : null;
+    const base = encodeKey(spec);
+    const key = owner ? `${base}\u0000${owner}` : base;
     let g = this.groups.get(key);
     if (!g) {
       const name = `enc-${++this.made}`;
       const members = new Set<SharedMember>();
       const clock = new TsClock();
       const waiters: Group['waiters'] = [];
+      const program = this.encoderDeps.frames;
+      // Read at every slot: remap() may hand the group to its member's own picture or back to the program.
+      let made: Group | undefined;
       const encoder = new Consumer(name, spec, {
         ...this.encoderDeps,
-        ...(own ? { frames: own } : {}),
+        frames: { size: program.size, newest: () => (made?.owner ? this.maps.frames(made.owner) : program).newest() },
         onState: (state, lastError) => {
           // A new encoder process starts its clock again.
           if (state === 'starting') clock.reset();
@@ -74,7 +84,7 @@ export class SharedEncoders {
           for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.ms <= clock.latestMs) waiters.splice(i, 1)[0]!.done();
         },
       });
-      g = { name, encoder, members, clock, waiters };
+      g = made = { name, key, base, owner, encoder, members, clock, waiters };
       this.groups.set(key, g);
       encoder.start();
     }
@@ -83,21 +93,41 @@ export class SharedEncoders {
   }
 
   /**
+   * The set of mapped outputs changed: an encoder with one member follows its member at once (its own picture or
+   * the program's, keyed so that no other output joins it meanwhile). One shared by several is left as it is; the
+   * main thread starts such a member again, which moves it to an encoder of its own.
+   */
+  remap(): void {
+    for (const g of [...this.groups.values()]) {
+      if (g.members.size !== 1) continue;
+      const [m] = g.members;
+      const owner = this.maps.has(m!.id) ? m!.id : null;
+      if (owner === g.owner) continue;
+      const key = owner ? `${g.base}\u0000${owner}` : g.base;
+      // Back to the program while another encoder of the same settings runs: keep to itself (same picture).
+      if (this.groups.has(key)) continue;
+      this.groups.delete(g.key);
+      g.key = key;
+      g.owner = owner;
+      this.groups.set(key, g);
+    }
+  }
+
+  /**
    * Takes `m` out of its encoder so that its stream or file ends where the stop came, not an encode latency
    * earlier: with others staying it waits (at most DRAIN_MS) until the encode has passed the slot of the stop;
    * the last member stops the encoder instead, which flushes every frame it holds before it exits.
    */
-  async leave(m: SharedMember, spec: SharedSpec): Promise<void> {
-    const key = this.keys.get(m) ?? encodeKey(spec);
-    const g = this.groups.get(key);
-    if (!g?.members.has(m)) return;
+  async leave(m: SharedMember): Promise<void> {
+    const g = [...this.groups.values()].find((x) => x.members.has(m));
+    if (!g) return;
     if (g.members.size > 1) {
       await drained(g, g.encoder.clockMs());
       g.members.delete(m);
       // The others may have left while this one waited: then it ends the encoder.
-      if (g.members.size > 0 || this.groups.get(key) !== g) return;
+      if (g.members.size > 0 || this.groups.get(g.key) !== g) return;
     }
-    this.groups.delete(key);
+    this.groups.delete(g.key);
     await g.encoder.stop();
     g.members.delete(m);
   }
@@ -171,7 +201,7 @@ export class SharedMember {
 
   async stop(): Promise<void> {
     // Out of the encoder first (its last frames reach the target meanwhile), then the target ends its file or stream.
-    await this.shared.leave(this, this.spec);
+    await this.shared.leave(this);
     this.final = this.counters;
     this.group = null;
     await this.target.stop();
