@@ -150,6 +150,37 @@ test("test 'white' lights every pixel, the RGBW one on its white LED", async () 
   assert.equal(artnet.last(0), [255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0]);
 });
 
+test('fixtures taken out of the patch go dark: zeros on Art-Net, a terminated zero packet on sACN', async () => {
+  client.configure(settings());
+  // Packets of this patch, not of the test before: a universe never sent has nothing to darken.
+  artnet.clear();
+  sacn.clear();
+  render(1);
+  assert.ok(await until(() => artnet.last(0)?.[1] === 255 && sacn.last(1)?.some((x) => x > 0) === true), 'lit');
+  artnet.clear();
+  sacn.clear();
+  // 'right' leaves universe 0 (which keeps 'left'); 'middle' takes its sACN universe with it.
+  const kept = fixtures.filter((f) => f.id !== 'right' && f.id !== 'middle');
+  client.configure(settings({ fixtures: kept }));
+  const at = samplePoints(kept);
+  const n = totalPixels(kept);
+  const rgba = new Uint8Array(n * 4);
+  for (let i = 0; i < n; i++) rgba.set([...third(at[i * 4]!), 255], i * 4);
+  writer.write(rgba, n, ++frame);
+  const ended = () => sacn.data(1).filter((g) => (g.raw[112]! & 0x40) !== 0);
+  assert.ok(await until(() => ended().length >= 1), 'sACN universe 1 terminated');
+  assert.ok(
+    ended().every((g) => g.slots!.every((x) => x === 0)),
+    'with zeros',
+  );
+  assert.ok(await until(() => artnet.data(0).length > 0), 'universe 0 still sent');
+  const last = artnet.data(0).at(-1)!.slots!;
+  assert.is(last[1], 255, "'left' still lit");
+  assert.ok(last.length >= 15 && last.slice(9, 15).every((x) => x === 0), `the removed fixture's channels are zero: ${last.slice(0, 16)}`);
+  client.configure(settings());
+  render(1);
+});
+
 test('a crashed worker is restarted with the same settings; a stop ends the sACN stream', async () => {
   client.configure(settings({ keepAliveMs: 200 }));
   await sleep(300);

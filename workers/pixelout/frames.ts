@@ -18,6 +18,8 @@ export class Frames {
   private readonly rgba: Uint8Array;
   /** sACN sync: per destination, the universe whose sync packet releases its data (its lowest), and the sequence. */
   private readonly syncs = new Map<string, { universe: number; sequence: number }>();
+  /** What to send once for the universes the last patch had and this one has not (see leaving()). */
+  readonly farewell: Datagram[] = [];
 
   constructor(
     private readonly init: PixelOutInit,
@@ -26,8 +28,14 @@ export class Frames {
   ) {
     this.universes = new Universes(settings.fixtures, init.destinations);
     // Sequences go on across a patch change: an sACN receiver drops a packet up to 20 behind the last it took.
-    const before = new Map(previous?.universes.list.map((u) => [u.key, u.sequence]));
-    for (const u of this.universes.list) u.sequence = before.get(u.key) ?? 0;
+    // A universe that stays keeps its length, so the channels of a fixture removed from it go out as zeros.
+    const before = new Map(previous?.universes.list.map((u) => [u.key, u]));
+    for (const u of this.universes.list) {
+      const was = before.get(u.key);
+      u.sequence = was?.sequence ?? 0;
+      if (was?.sent) u.length = Math.max(u.length, was.length);
+    }
+    if (previous) this.farewell = previous.leaving(new Set(this.universes.list.map((u) => u.key)));
     this.reader = new PixelSamplesReader(settings.samples);
     this.rgba = new Uint8Array(this.reader.capacity * 4);
     for (const u of this.universes.list) {
@@ -66,6 +74,24 @@ export class Frames {
       if (u.protocol !== 'sacn' || !u.sent) continue;
       const d = this.data(u, true);
       if (d) out.push(d);
+    }
+    return out;
+  }
+
+  /**
+   * The universes sent so far that are not in `keep`, darkened: zeros for Art-Net (a node holds its last levels),
+   * and for sACN zeros marked terminated, three times as E1.31 asks, so receivers drop the source at once.
+   */
+  leaving(keep: ReadonlySet<string>): Datagram[] {
+    const out: Datagram[] = [];
+    for (const u of this.universes.list) {
+      if (!u.sent || keep.has(u.key)) continue;
+      u.data.fill(0);
+      const times = u.protocol === 'sacn' ? 3 : 1;
+      for (let i = 0; i < times; i++) {
+        const d = this.data(u, u.protocol === 'sacn');
+        if (d) out.push(d);
+      }
     }
     return out;
   }

@@ -73,6 +73,8 @@ async function apply(next: PixelOutSettings): Promise<void> {
   settings = next;
   frames = new Frames(init, next, frames);
   for (const why of frames.universes.refused) note(why);
+  const s = socket;
+  if (s) await Promise.all(frames.farewell.map((d) => send(s, d)));
   if (timer) clearTimeout(timer);
   timer = null;
   if (frames.universes.list.length === 0) return;
