@@ -91,7 +91,7 @@ export class FixtureRegistry {
    * (`fixtures[2].address …`); about the whole patch, `fixtures: …`.
    */
   private check(next: readonly Fixture[], changed: number): void {
-    const p = patchProblem(next, this.destinations);
+    const p = patchProblem(next, this.destinations, (i) => i === changed);
     if (!p) return;
     const m = /^fixtures\[(\d+)\](?:\.(.+))?$/.exec(p.field);
     if (!m) throw new ApiError('INVALID_REQUEST', `${p.field}: ${p.message}`);

@@ -103,6 +103,19 @@ test('one block for the render stage and the sender, new only when the pixel cou
   assert.equal(pm.status().fixtures, 0);
 });
 
+test('a saved fixture whose destination the config has dropped does not block other changes', () => {
+  const stale = pixel('stale', 0.1, 0.1, { destination: '10.0.0.9' });
+  const { pm } = setup(true, { fixtures: [stale], test: 'off' });
+  pm.add(fields(pixel('b', 0.5, 0.5, { address: 100 })));
+  pm.edit('b', { address: 200 });
+  assert.equal(
+    pm.fixtures.map((f) => f.id),
+    ['stale', 'b'],
+  );
+  refused(() => pm.edit('stale', { address: 50 }), 'destination "10.0.0.9" is not one of');
+  refused(() => pm.add(fields(pixel('c', 0, 0, { destination: '10.0.0.9' }))), 'destination "10.0.0.9" is not one of');
+});
+
 test('disabled: the patch is edited and saved, nothing samples or sends', () => {
   const { pm, st, maps } = setup(false);
   pm.add(fields(pixel('a', 0.5, 0.5)));

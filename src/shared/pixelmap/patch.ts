@@ -76,8 +76,16 @@ function destinationProblem(f: Fixture, allowed: readonly string[]): string | nu
   return null;
 }
 
-/** The first reason `fixtures` cannot be sent as patched, naming the field (`fixtures[3].universe`), or null. */
-export function patchProblem(fixtures: readonly Fixture[], allowedDestinations: readonly string[]): PatchProblem | null {
+/**
+ * The first reason `fixtures` cannot be sent as patched, naming the field (`fixtures[3].universe`), or null.
+ * `checkDestination` picks the fixtures whose destination is checked (all by default): an edit checks only the one
+ * it changes, so a saved fixture whose destination the config has since dropped does not block every other change.
+ */
+export function patchProblem(
+  fixtures: readonly Fixture[],
+  allowedDestinations: readonly string[],
+  checkDestination: (index: number) => boolean = () => true,
+): PatchProblem | null {
   const L = PIXELMAP_LIMITS;
   if (fixtures.length > L.fixturesMax)
     return { field: 'fixtures', message: `${fixtures.length} fixtures are more than the ${L.fixturesMax} a patch may hold` };
@@ -92,7 +100,7 @@ export function patchProblem(fixtures: readonly Fixture[], allowedDestinations: 
     if (other !== undefined)
       return { field: `${at}.id`, message: `${at}.id ${JSON.stringify(f.id)} is already used by fixtures[${other}]` };
     ids.set(f.id, i);
-    const dest = destinationProblem(f, allowedDestinations);
+    const dest = checkDestination(i) ? destinationProblem(f, allowedDestinations) : null;
     if (dest) return { field: `${at}.destination`, message: `${at}.destination ${dest}` };
     const r = UNIVERSE_RANGE[f.protocol];
     if (f.universe < r.min || f.universe > r.max)
