@@ -1,5 +1,6 @@
 // `vjd serve`: wires config, license, routes and the listener together, applies live settings changes,
 // and shuts down gracefully on SIGTERM/SIGINT.
+import { hostname } from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import { log, flushLog } from '../log.js';
 import { loadConfig, ConfigError, describeOrigin, type LoadedConfig, type Overrides } from '../config/load.js';
@@ -105,6 +106,7 @@ export async function serve(flags: Overrides): Promise<void> {
     state,
     render: show.render,
     log: log.child({ module: 'pixelmap' }),
+    cidSeed: `${hostname()}:${loaded.paths.dataDir}`,
   });
   pixelmap.start();
   let router: Router | null = null;

@@ -10,6 +10,7 @@ import type { RenderClient } from '../workers/render-client.js';
 import type { PixelTest } from '../shared/pixelmap/colour.js';
 import { samplePoints, totalPixels } from '../shared/pixelmap/geometry.js';
 import { patchOf, patchProblem, universeKey } from '../shared/pixelmap/patch.js';
+import { stableCid } from '../shared/pixelmap/packets.js';
 import { FixtureRegistry, type FixtureFields } from './registry.js';
 import type { Fixture } from '../shared/pixelmap/types.js';
 
@@ -18,6 +19,8 @@ export interface PixelmapDeps {
   state: StateStore;
   render: Pick<RenderClient, 'setPixelMap'>;
   log: Logger;
+  /** What makes the sACN source id this box's own across restarts (its host name and data folder). */
+  cidSeed?: string;
   /** The sender; by default a pixel-out thread while config pixelmap.enabled (a unit test hands a stand-in). */
   client?: Sender | null;
 }
@@ -44,7 +47,7 @@ export class PixelmapService {
   constructor(private readonly d: PixelmapDeps) {
     const c = d.config;
     this.registry = new FixtureRegistry(d.state, c.destinations);
-    this.client = d.client !== undefined ? d.client : c.enabled ? senderOf(c, d.log) : null;
+    this.client = d.client !== undefined ? d.client : c.enabled ? senderOf(c, d.log, d.cidSeed) : null;
   }
 
   /** Applies the saved patch (at start); a saved patch the config no longer allows is logged and not sent. */
@@ -166,9 +169,10 @@ export class PixelmapService {
   }
 }
 
-function senderOf(c: PixelmapConfig, log: Logger): PixelOutClient {
+function senderOf(c: PixelmapConfig, log: Logger, cidSeed: string | undefined): PixelOutClient {
   const ports = { artnetPort: c.artnetPort ?? 6454, sacnPort: c.sacnPort ?? 5568 };
-  return new PixelOutClient({ destinations: c.destinations, ...ports }, log.child({ module: 'pixelout' }));
+  const cid = cidSeed !== undefined ? { cid: stableCid(cidSeed) } : {};
+  return new PixelOutClient({ destinations: c.destinations, ...ports, ...cid }, log.child({ module: 'pixelout' }));
 }
 
 export interface PixelmapStatus extends PixelOutStatus {

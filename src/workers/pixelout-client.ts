@@ -18,6 +18,8 @@ export interface PixelOutOptions {
   sacnPort: number;
   sourceName?: string;
   statsMs?: number;
+  /** The sACN source id; a fresh one per process by default. */
+  cid?: Uint8Array;
 }
 
 export interface PixelOutStatus extends PixelOutStats {
@@ -48,8 +50,8 @@ export class PixelOutClient {
       destinations: [...opts.destinations],
       artnetPort: opts.artnetPort,
       sacnPort: opts.sacnPort,
-      // One CID for the life of the process: a restarted worker is the same source to sACN receivers.
-      cid: newCid(),
+      // One CID at least for the life of the process: a restarted worker is the same source to sACN receivers.
+      cid: opts.cid ?? newCid(),
       sourceName: opts.sourceName ?? 'vjd pixel map',
       statsMs: opts.statsMs ?? 1000,
     };

@@ -156,13 +156,20 @@ test('GET /status shows the packet rate', async () => {
   assert.equal([st.enabled, st.fixtures, st.pixels, st.universes, st.running], [true, 4, 207, 4, true]);
 });
 
-test('the fixtures survive a restart and are sent again', async () => {
+test('the fixtures survive a restart and are sent again, by the same sACN source', async () => {
   const before = (await get('/pixelmap')).fixtures;
+  // The sACN root layer's CID (bytes 22-37) names the source.
+  const cid = () => sacn.data(1).at(-1)?.raw.subarray(22, 38).toString('hex');
+  assert.ok(await until(() => cid() !== undefined, 10000), 'an sACN packet');
+  const cidBefore = cid();
   await s.stop();
   artnet.clear();
+  sacn.clear();
   await start();
   assert.equal((await get('/pixelmap')).fixtures, before);
   await lands(artnet, 0, rep([255, 0, 0], 3));
+  assert.ok(await until(() => cid() !== undefined, 10000), 'an sACN packet after the restart');
+  assert.is(cid(), cidBefore);
 });
 
 test('a patch holds 512 fixtures: the next one is refused naming fixtures; removing one makes room', async () => {

@@ -1,6 +1,6 @@
 // The packets the pixel-out sender writes: Art-Net ArtDmx and ArtSync, sACN (E1.31) data and universe sync. Each
 // data packet is one that vjd's own strict readers (src/dmx/wire.ts) take, so the two sides check each other.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 const ARTNET_ID = 'Art-Net\0';
 const ARTNET_VERSION = 14;
@@ -49,6 +49,15 @@ export interface SacnSource {
 
 /** A fresh CID (a random UUID's bytes). */
 export const newCid = (): Buffer => Buffer.from(randomUUID().replaceAll('-', ''), 'hex');
+
+/** A CID that stays the same for one `seed` (the box and its data folder), so receivers see one source across restarts. */
+export function stableCid(seed: string): Buffer {
+  const b = createHash('sha1').update(`vjd pixel map ${seed}`).digest().subarray(0, 16);
+  // Shaped as a name-based UUID (version 5, RFC 4122 variant).
+  b[6] = (b[6]! & 0x0f) | 0x50;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  return Buffer.from(b);
+}
 
 /** Preamble, postamble, ACN identifier, the root layer's flags+length to the end, its vector, the CID. */
 function rootLayer(b: Buffer, vector: number, cid: Uint8Array): void {
