@@ -292,6 +292,8 @@ export class OutputService {
       this.maps.sync(this.started);
       await this.apply(d);
     } else this.maps.sync(this.started);
+    // The outputs topic and /status follow the client's version: a map is news to every page too.
+    this.opts.client.version++;
     return this.view(d);
   }
 

@@ -86,9 +86,15 @@ export function outputMapProblem(m: OutputMap): { field: string; message: string
 export function isIdentityMap(m: OutputMap): boolean {
   const s = m.slice;
   const b = m.blend;
+  const full = [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+  ];
   return (
     (!s || (s.x === 0 && s.y === 0 && s.w === 1 && s.h === 1)) &&
-    !m.corners &&
+    (!m.corners || m.corners.every((p, i) => p[0] === full[i]![0] && p[1] === full[i]![1])) &&
     !m.mesh &&
     !m.testCard &&
     (!b || !(b.left || b.right || b.top || b.bottom))

@@ -112,6 +112,7 @@ test('refusals name the field; an empty or full-frame map changes nothing', () =
   assert.is(outputMapProblem({ blend: { top: 0.5, bottom: 0.51 } })?.field, 'blend');
   assert.ok(isIdentityMap({}));
   assert.ok(isIdentityMap({ slice: { x: 0, y: 0, w: 1, h: 1 }, blend: { gamma: 2 } }));
+  assert.ok(isIdentityMap({ corners: square }), 'corners on the output corners');
   assert.not.ok(isIdentityMap({ testCard: true }));
   assert.not.ok(isIdentityMap({ blend: { left: 0.1 } }));
 });

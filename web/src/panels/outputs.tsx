@@ -5,6 +5,7 @@ import { API, authHeaders, call, problem } from '../api';
 import type { Op, RequestBody } from '../api-shapes';
 import { changed, refreshRecordings } from '../live';
 import { notify, useLive } from '../store';
+import { OutputMapEditor } from './output-map';
 
 async function download(file: string): Promise<void> {
   const r = await fetch(`${API}/recordings/${encodeURIComponent(file)}`, { headers: authHeaders() });
@@ -69,6 +70,7 @@ function AddOutput() {
 export function OutputsPanel() {
   const outputs = useLive((s) => s.outputs);
   const recordings = useLive((s) => s.recordings);
+  const [mapOpen, setMapOpen] = useState<string | null>(null);
   return (
     <section class="panel" aria-labelledby="outputs-h">
       <h2 id="outputs-h">Outputs</h2>
@@ -99,6 +101,15 @@ export function OutputsPanel() {
             {o.lastError && <span class="error">{o.lastError}</span>}
             <button
               type="button"
+              aria-expanded={mapOpen === o.id}
+              aria-label={`Map output ${o.name}`}
+              data-testid={`out-map-${o.id}`}
+              onClick={() => setMapOpen(mapOpen === o.id ? null : o.id)}
+            >
+              Map
+            </button>
+            <button
+              type="button"
               class="danger"
               aria-label={`Remove output ${o.name}`}
               onClick={async () => {
@@ -109,6 +120,7 @@ export function OutputsPanel() {
             >
               ✕
             </button>
+            {mapOpen === o.id && <OutputMapEditor output={o} />}
           </li>
         ))}
       </ul>

@@ -11,7 +11,7 @@ const PREVIEW_SIZE = 480;
 const PREVIEW_FPS = 15;
 
 /** Streams the preview into `img` while mounted and the tab is visible; the last error, or ''. */
-function usePreview(img: { current: HTMLImageElement | null }): string {
+export function usePreview(img: { current: HTMLImageElement | null }): string {
   const [error, setError] = useState('');
   const [visible, setVisible] = useState(document.visibilityState === 'visible');
   useEffect(() => {
