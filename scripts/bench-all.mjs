@@ -32,6 +32,7 @@ const ALL = [
   'show-link',
   'timecode',
   'pixelmap',
+  'output-map',
   'ltc-decode',
   'transport-seek',
   'layers',

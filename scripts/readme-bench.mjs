@@ -48,6 +48,7 @@ for (const name of [
   'show-link',
   'timecode',
   'pixelmap',
+  'output-map',
   'transport-seek',
   'dmx',
   'midi',

@@ -154,7 +154,7 @@ export function outputRoutes(outputs: OutputService): RouteDef[] {
       operationId: 'setOutputMap',
       summary: "Set an output's map: a slice of the program, a corner-pin or mesh warp, soft edges, a test card",
       description:
-        'Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. An output whose encoder also feeds other outputs (streams and recordings of the same settings share one) and that gains or loses a picture of its own moves to an encoder of its own: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, overlapping soft edges) is 400 INVALID_REQUEST naming the field.',
+        'Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. An output whose encoder also feeds other outputs (streams and recordings of the same settings share one) and that gains or loses a picture of its own moves to an encoder of its own: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, corners and a mesh together) is 400 INVALID_REQUEST naming the field.',
       tags: ['outputs'],
       feature: 'outputs',
       schema: {

@@ -2094,7 +2094,7 @@ export interface paths {
         put?: never;
         /**
          * Set an output's map: a slice of the program, a corner-pin or mesh warp, soft edges, a test card
-         * @description Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. An output whose encoder also feeds other outputs (streams and recordings of the same settings share one) and that gains or loses a picture of its own moves to an encoder of its own: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, overlapping soft edges) is 400 INVALID_REQUEST naming the field.
+         * @description Applied from the next frame without restarting the output, and kept across restarts; `map: null` shows the program as it is again. Coordinates are shares of the picture, origin top-left. An output whose encoder also feeds other outputs (streams and recordings of the same settings share one) and that gains or loses a picture of its own moves to an encoder of its own: that output alone restarts. A map that cannot be drawn (a slice past the edge, folded corners, a mesh with the wrong point count, corners and a mesh together) is 400 INVALID_REQUEST naming the field.
          */
         post: operations["setOutputMap"];
         delete?: never;
@@ -5104,7 +5104,7 @@ export interface operations {
                                 by: "render" | "readback" | "encode" | "main" | null;
                                 /** @description median frame time the choice was made on (ms) */
                                 frameMs: number;
-                                /** @description median program readback time per frame (ms; 0 without an output) */
+                                /** @description median time per frame of the program readback and the output-map passes (ms; 0 without an output, and unless render.scale is "auto") */
                                 readbackMs: number;
                                 /** @description frames the outputs dropped over the last second, in % of frames offered */
                                 encodeDropPct: number;
