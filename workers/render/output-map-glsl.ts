@@ -1,12 +1,13 @@
 // The output-mapping passes' shaders. Both end in shade(): a point of the slice (0..1, origin top-left) to its
-// colour, the program's or the test card's, dimmed by the soft edges; outside the slice is black.
+// colour, the program's or the test card's, dimmed by the soft edges; outside the slice is black. Each map gets a
+// variant with only the parts it uses (defines CARD, BLEND, WARP): on a software renderer every instruction of a
+// full-screen pass counts.
 
 const SHADE = `uniform sampler2D src;
 uniform vec4 slice;
 uniform vec2 sliceSize;
 uniform vec4 blend;
 uniform float invGamma;
-uniform float card;
 
 float ramp(float t) {
   float u = clamp(t, 0.0, 1.0);
@@ -30,15 +31,24 @@ vec3 testCard(vec2 l) {
 }
 
 vec3 shade(vec2 l) {
+#ifdef WARP
   if (l.x < 0.0 || l.x > 1.0 || l.y < 0.0 || l.y > 1.0) return vec3(0.0);
+#endif
+#ifdef CARD
+  vec3 c = testCard(l);
+#else
   vec2 img = slice.xy + l * slice.zw;
-  vec3 c = card > 0.5 ? testCard(l) : texture2D(src, vec2(img.x, 1.0 - img.y)).rgb;
+  vec3 c = texture2D(src, vec2(img.x, 1.0 - img.y)).rgb;
+#endif
+#ifdef BLEND
   float k = 1.0;
   if (blend.x > 0.0) k *= ramp(l.x / blend.x);
   if (blend.y > 0.0) k *= ramp((1.0 - l.x) / blend.y);
   if (blend.z > 0.0) k *= ramp(l.y / blend.z);
   if (blend.w > 0.0) k *= ramp((1.0 - l.y) / blend.w);
-  return c * k;
+  c *= k;
+#endif
+  return c;
 }
 `;
 
@@ -47,8 +57,12 @@ export const PIN_FRAGMENT = `${SHADE}
 uniform mat3 inverse;
 varying vec2 uv;
 void main() {
+#ifdef WARP
   vec3 q = inverse * vec3(uv.x, 1.0 - uv.y, 1.0);
   gl_FragColor = vec4(q.z > 0.0 ? shade(q.xy / q.z) : vec3(0.0), 1.0);
+#else
+  gl_FragColor = vec4(shade(vec2(uv.x, 1.0 - uv.y)), 1.0);
+#endif
 }`;
 
 /** The mesh is drawn as triangles placed on the output (origin top-left), each vertex carrying its slice point. */

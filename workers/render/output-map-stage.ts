@@ -11,6 +11,7 @@ import { createTarget, type RenderTarget } from './targets.js';
 interface Entry {
   id: string;
   map: OutputMap;
+  program: MapProgram;
   inverse: Mat3;
   mesh: { buffer: WebGLBuffer; count: number } | null;
   readback: ProgramReadback;
@@ -21,6 +22,8 @@ const IDENTITY: Mat3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 class MapProgram {
   readonly program: WebGLProgram;
+  /** The mesh variant's slice-point attribute (-1 in the full-screen one). */
+  readonly localAttr: number;
   private readonly u: Record<string, WebGLUniformLocation | null> = {};
   constructor(
     private readonly gl: GL,
@@ -28,8 +31,8 @@ class MapProgram {
     fragment: string,
   ) {
     this.program = compileProgram(gl, vertex, `${FRAGMENT_PRECISION}${fragment}`);
-    for (const n of ['src', 'slice', 'sliceSize', 'blend', 'invGamma', 'card', 'inverse'])
-      this.u[n] = gl.getUniformLocation(this.program, n);
+    this.localAttr = gl.getAttribLocation(this.program, 'local');
+    for (const n of ['src', 'slice', 'sliceSize', 'blend', 'invGamma', 'inverse']) this.u[n] = gl.getUniformLocation(this.program, n);
   }
 
   use(e: Entry, src: WebGLTexture, width: number, height: number): void {
@@ -44,26 +47,44 @@ class MapProgram {
     gl.uniform2f(this.u.sliceSize!, s.w * width, s.h * height);
     gl.uniform4f(this.u.blend!, b.left ?? 0, b.right ?? 0, b.top ?? 0, b.bottom ?? 0);
     gl.uniform1f(this.u.invGamma!, 1 / (b.gamma ?? BLEND_GAMMA));
-    gl.uniform1f(this.u.card!, e.map.testCard ? 1 : 0);
     // GLSL reads matrices by column; WebGL 1 cannot transpose on upload.
     const m = e.inverse;
     if (this.u.inverse) gl.uniformMatrix3fv(this.u.inverse, false, [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]);
   }
 }
 
+/** The shader variant a map needs: only the parts it uses are compiled in. */
+function variant(map: OutputMap): { mesh: boolean; defines: string } {
+  const b = map.blend;
+  const flags = [
+    map.testCard ? 'CARD' : '',
+    b && (b.left || b.right || b.top || b.bottom) ? 'BLEND' : '',
+    map.corners ? 'WARP' : '',
+  ].filter(Boolean);
+  return { mesh: map.mesh !== undefined, defines: flags.map((f) => `#define ${f}\n`).join('') };
+}
+
 export class OutputMapStage {
   private entries: Entry[] = [];
-  private readonly pin: MapProgram;
-  private readonly mesh: MapProgram;
-  private readonly localAttr: number;
+  /** Compiled variants by kind and defines; a handful at most. */
+  private readonly programs = new Map<string, MapProgram>();
 
   constructor(
     private readonly gl: GL,
     private readonly quad: Quad,
-  ) {
-    this.pin = new MapProgram(gl, BLIT_VERTEX, PIN_FRAGMENT);
-    this.mesh = new MapProgram(gl, MESH_VERTEX, MESH_FRAGMENT);
-    this.localAttr = gl.getAttribLocation(this.mesh.program, 'local');
+  ) {}
+
+  private programFor(map: OutputMap): MapProgram {
+    const { mesh, defines } = variant(map);
+    const key = `${mesh ? 'mesh' : 'pin'}\n${defines}`;
+    let p = this.programs.get(key);
+    if (!p) {
+      p = mesh
+        ? new MapProgram(this.gl, MESH_VERTEX, defines + MESH_FRAGMENT)
+        : new MapProgram(this.gl, BLIT_VERTEX, defines + PIN_FRAGMENT);
+      this.programs.set(key, p);
+    }
+    return p;
   }
 
   get active(): boolean {
@@ -82,6 +103,7 @@ export class OutputMapStage {
       return {
         id: it.id,
         map: it.map,
+        program: this.programFor(it.map),
         inverse: it.map.corners ? invert3(squareToQuad(it.map.corners)) : IDENTITY,
         mesh: it.map.mesh ? this.meshBuffer(it.map.mesh) : null,
         readback: keep ? was.readback : new ProgramReadback(this.gl, this.quad, it.ring),
@@ -106,27 +128,25 @@ export class OutputMapStage {
       gl.viewport(0, 0, width, height);
       gl.clearColor(0, 0, 0, 1);
       gl.clear(gl.COLOR_BUFFER_BIT);
+      e.program.use(e, src.texture, width, height);
       if (e.mesh) {
-        this.mesh.use(e, src.texture, width, height);
+        const local = e.program.localAttr;
         gl.bindBuffer(gl.ARRAY_BUFFER, e.mesh.buffer);
         gl.enableVertexAttribArray(0);
         gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 16, 0);
-        gl.enableVertexAttribArray(this.localAttr);
-        gl.vertexAttribPointer(this.localAttr, 2, gl.FLOAT, false, 16, 8);
+        gl.enableVertexAttribArray(local);
+        gl.vertexAttribPointer(local, 2, gl.FLOAT, false, 16, 8);
         gl.drawArrays(gl.TRIANGLES, 0, e.mesh.count);
-        gl.disableVertexAttribArray(this.localAttr);
-      } else {
-        this.pin.use(e, src.texture, width, height);
-        this.quad.draw();
-      }
+        gl.disableVertexAttribArray(local);
+      } else this.quad.draw();
       e.readback.read(e.target, width, height);
     }
   }
 
   destroy(): void {
     this.set([]);
-    this.gl.deleteProgram(this.pin.program);
-    this.gl.deleteProgram(this.mesh.program);
+    for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
+    this.programs.clear();
   }
 
   private meshBuffer(mesh: NonNullable<OutputMap['mesh']>): { buffer: WebGLBuffer; count: number } {
