@@ -126,7 +126,10 @@ export const StatusBody = Type.Object({
             'what holds an automatic scale below 1: the frame time (render), the program readback, encoders dropping frames (encode) or the main thread running late (main); null at full size',
         }),
         frameMs: Type.Number({ description: 'median frame time the choice was made on (ms)' }),
-        readbackMs: Type.Number({ description: 'median time per frame of the program readback and the output-map passes (ms; 0 without an output, and unless render.scale is "auto")' }),
+        readbackMs: Type.Number({
+          description:
+            'median time per frame of the program readback and the output-map passes (ms; 0 without an output, and unless render.scale is "auto")',
+        }),
         encodeDropPct: Type.Number({ description: 'frames the outputs dropped over the last second, in % of frames offered' }),
         mainLagMs: Type.Number({ description: "the main thread's event-loop delay over the last second, p90 (ms)" }),
       },
