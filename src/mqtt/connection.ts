@@ -36,6 +36,9 @@ export class BrokerConnection {
   private readonly state: BrokerStatus;
   private loggedError: string | null = null;
 
+  /** Whether an error came since the last connect (a lost connection without one records the loss itself). */
+  private erroredSinceConnect = false;
+
   constructor(
     private readonly url: string,
     shownUrl: string,
@@ -62,10 +65,13 @@ export class BrokerConnection {
       this.mark(true);
       this.log.info({ url: this.state.url }, 'show broker connected');
       this.loggedError = null;
+      this.erroredSinceConnect = false;
       this.events.connected();
     });
     client.on('close', () => {
       if (this.state.connected) {
+        // A broker that goes away may say nothing (the client keeps refused reconnects to itself): the loss is the error.
+        if (!this.erroredSinceConnect) this.state.lastError = 'connection to the broker lost';
         this.mark(false);
         this.log.warn({ url: this.state.url }, 'show broker connection lost; reconnecting');
       } else if (this.state.since === null) this.mark(false);
@@ -116,6 +122,7 @@ export class BrokerConnection {
 
   private error(err: Error): void {
     const text = describe(err);
+    this.erroredSinceConnect = true;
     this.state.lastError = text;
     if (text === this.loggedError) return;
     this.loggedError = text;

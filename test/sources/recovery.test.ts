@@ -104,7 +104,9 @@ test('a current file whose reader dies: no-signal card within seconds, its frame
       await killReaders();
       return noSignal((last = await outputCenter()));
     },
-    15000,
+    // Readers respawned meanwhile (killed at each look) hold the picture until the retries' gaps grow past the
+    // no-signal wait; on a loaded box that takes longer than on a quiet one.
+    30000,
     200,
   ).catch(() => {
     const warnings = s
