@@ -5,7 +5,7 @@
 // before its event for a newly taken generator) the route is read on each source change.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call, problem, type Problem } from '../api';
-import { notify, useLive } from '../store';
+import { live as liveState, notify, useLive } from '../store';
 import { Control, type Input } from './controls';
 import { useWantLive } from './mod-live';
 import { modulateSource, type Modulator } from '../mod-api';
@@ -57,9 +57,13 @@ export function GeneratorPanel() {
     [load],
   );
   const send = useCallback(async (name: string, value: unknown) => {
+    // A push that arrives while the request is out may carry a later change (another client's): the answer, which
+    // can come after it on a loaded box, would then put an older picture back, and no further push would fix it.
+    const before = liveState().generatorVersion;
     const r = await call('POST', '/sources/params', { body: { values: { [name]: value } } });
-    if (r.ok) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
-    else if (notGenerator(r)) setView({ kind: 'none' });
+    if (r.ok) {
+      if (liveState().generatorVersion === before) setView({ kind: 'inputs', id: r.body.id, inputs: r.body.inputs ?? [] });
+    } else if (notGenerator(r)) setView({ kind: 'none' });
     else notify(problem(r));
   }, []);
   return (
