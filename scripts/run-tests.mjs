@@ -3,8 +3,9 @@
 // prints each file's output whole when it ends, and ends with the plain line `N passed, N failed` that CI reads.
 // Most files wait on servers, ffmpeg and timers more than they compute, so two lanes keep both cores busy; a file
 // whose first lines say `test-lane: alone` (it measures real time or loads the box itself) runs with no other.
-import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -89,6 +90,21 @@ if (!process.env.DISPLAY) {
   process.env.DISPLAY = display.name;
 }
 
+// One community license for the whole run (the test helper copies it into each server's data dir instead of
+// activating through the CLI once per file).
+const licenseDir = await mkdtemp(join(tmpdir(), 'vjd-test-license-'));
+{
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'dist', 'src', 'cli.js'), 'license', 'activate', '--community', '--data-dir', licenseDir],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (r.status === 0) process.env.VJD_TEST_COMMUNITY_LICENSE = join(licenseDir, 'license.json');
+  else process.stderr.write(`run-tests: community license activation failed (each file activates its own): ${r.stderr}\n`);
+}
+
 const files = (await findTests(testDir)).filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 const results = await runAll(files);
 /** Runs the files JOBS at a time; a file marked alone waits until the others end and has the machine to itself. */
@@ -132,6 +148,7 @@ for (const r of results) {
 }
 if (files.length === 0) process.stdout.write('no test files found under dist/test\n');
 await display?.stop();
+await rm(licenseDir, { recursive: true, force: true });
 // Tests this box cannot run are reported as not run (never as passed), on their own line: the last line stays
 // the plain `N passed, N failed` that CI reads.
 if (skipped) process.stdout.write(`${skipped} not run (a check this box cannot make; each file prints "not run: …" with the reason)\n`);

@@ -73,10 +73,13 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-// The first start of a test file activates through the real CLI; later starts copy that file, which saves a Node
-// start per server (a community license names no machine or folder).
+// A community license names no machine or folder, so one activation through the real CLI serves every server: the
+// test runner makes it once per run (VJD_TEST_COMMUNITY_LICENSE); a file run on its own activates at its first start.
+// Either way later starts copy the file, which saves a Node start per server.
 let communityLicense: string | null = null;
 async function activateCommunity(dataDir: string): Promise<void> {
+  const shared = process.env.VJD_TEST_COMMUNITY_LICENSE;
+  if (communityLicense === null && shared) communityLicense = await readFile(shared, 'utf8');
   if (communityLicense !== null) return writeFile(join(dataDir, 'license.json'), communityLicense);
   const r = await runCli(['license', 'activate', '--community', '--data-dir', dataDir]);
   if (r.code !== 0) throw new Error(`license activation failed: ${r.stderr}`);
