@@ -1,5 +1,5 @@
-// Mixer routes: GET /mix, POST /mix/cue, /mix/take, /mix/position (program and preview buses, transitions, T-bar)
-// and GET /transitions (built-ins from assets/transitions plus the `transitions.dirs` folders).
+// Mixer routes: GET /mix, POST /mix/cue, /mix/take, /mix/position, /mix/transition (program and preview buses,
+// transitions, T-bar, the default transition) and GET /transitions (built-ins from assets/transitions plus the `transitions.dirs` folders).
 import Type from 'typebox';
 import { defineRoute, API_PREFIX, type RouteDef } from '../http/route.js';
 import { ApiError } from '../errors.js';
@@ -66,6 +66,11 @@ const PositionBody = Type.Object(
     value: Type.Number({ minimum: 0, maximum: 1, description: 'T-bar position: 0 program, 1 preview (completes the take)' }),
     transition: Type.Optional(TransitionName),
   },
+  { additionalProperties: false },
+);
+
+const TransitionBody = Type.Object(
+  { transition: Type.Optional(TransitionName), durationMs: Type.Optional(DurationMs) },
   { additionalProperties: false },
 );
 
@@ -176,6 +181,32 @@ export function mixRoutes(d: MixDeps): RouteDef[] {
       responses: { 200: { description: 'the mixer at the new position', schema: Answer } },
       errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'NOTHING_CUED', 'TRANSITION_LOAD_FAILED', 'CHAIN_BUSY'],
       handler: async (req) => ({ json: { success: true, mix: await m.setPosition(req.body.value, req.body.transition) } }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${API_PREFIX}/mix/transition`,
+      auth: 'required',
+      operationId: 'setMixTransition',
+      summary: "Set the mixer's transition without taking",
+      description:
+        "Sets what GET /mix calls `transition`: the transition and duration a take (and the control page's scene buttons) use when they name none. Nothing is taken and the picture does not change. Either field may be left out (it keeps its value); an empty body is 400 INVALID_REQUEST. " +
+        '404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED when its shader does not load (nothing changed).',
+      tags: ['mix'],
+      feature: 'mixer',
+      schema: { body: TransitionBody },
+      responses: { 200: { description: 'the mixer with its new transition', schema: Answer } },
+      errors: ['INVALID_REQUEST', 'ITEM_NOT_FOUND', 'TRANSITION_LOAD_FAILED'],
+      handler: (req) => {
+        const { transition, durationMs } = req.body;
+        if (transition === undefined && durationMs === undefined)
+          throw new ApiError('INVALID_REQUEST', 'send `transition` (a type from GET /transitions), `durationMs`, or both');
+        if (transition !== undefined) {
+          const type = m.resolveTransition(transition);
+          const problem = d.loadError?.('transition', type);
+          if (problem !== undefined) throw new ApiError('TRANSITION_LOAD_FAILED', `transition "${type}" does not load: ${problem}`);
+        }
+        return { json: { success: true, mix: m.setTransition({ transition, durationMs }) } };
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -148,6 +148,18 @@ export class Mixer extends EventEmitter {
     return this.view();
   }
 
+  /** Sets the transition later takes use when they name none, without taking (the page's default control). */
+  setTransition(t: { transition?: string | undefined; durationMs?: number | undefined }): MixView {
+    const type = t.transition !== undefined ? this.resolveTransition(t.transition) : this.transition.type;
+    const durationMs = t.durationMs ?? this.transition.durationMs;
+    if (type !== this.transition.type || durationMs !== this.transition.durationMs) {
+      this.transition = { type, durationMs };
+      this.persist();
+      this.emit('change');
+    }
+    return this.view();
+  }
+
   /** The T-bar: 0 program, 1 preview, between them the transition at that progress; 1 completes the take. */
   async setPosition(value: number, transition?: string): Promise<MixView> {
     if (!this.preview) throw new ApiError('NOTHING_CUED');

@@ -73,6 +73,9 @@ const firstErrorLine: number | null | undefined = catalogErrors.data?.items[0]?.
 void firstErrorLine;
 note('cueSource', await api.POST('/api/v1/mix/cue', { body: { id: ids.generator } }));
 note('setMixPosition', await api.POST('/api/v1/mix/position', { body: { value: 0.5, transition: 'fade' } }));
+const setDefault = await api.POST('/api/v1/mix/transition', { body: { transition: 'cut', durationMs: 0 } });
+note('setMixTransition', setDefault);
+const defaultMs: number | undefined = setDefault.data?.mix.transition.durationMs;
 const take = await api.POST('/api/v1/mix/take', { body: { transition: 'cut' } });
 note('takeMix', take);
 const mix = await api.GET('/api/v1/mix');
@@ -326,6 +329,7 @@ console.log(
       previewType,
       previewKind,
       takeType,
+      defaultMs,
     },
   }),
 );

@@ -104,6 +104,7 @@ test('types generated from the served description compile with a client of every
   assert.is(typeof report.seen['deletedBytes'], 'number');
   // After a cut take the old program waits on preview; the typed answers carry the mixer's fields.
   assert.is(report.seen['takeType'], 'cut');
+  assert.is(report.seen['defaultMs'], 0);
   assert.is(typeof report.seen['previewKind'], 'string');
   assert.match(String(report.seen['previewType']), /^multipart\/x-mixed-replace; boundary=/);
   // An index miss reports the valid range through the typed error details (unless the chain was busy: 503).

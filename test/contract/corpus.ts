@@ -197,6 +197,24 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  setMixTransition: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/mix/transition');
+      return [
+        p.ok('fade over 500 ms', { transition: 'fade', durationMs: 500 }),
+        p.ok('duration only', { durationMs: 0 }),
+        p.ok('by name', { transition: 'Cut' }),
+        p.ok('nothing to set', {}, [400]),
+        p.miss('unknown transition', { transition: 'nope' }),
+        p.bad('durationMs over 10000', { durationMs: 10001 }),
+        p.bad('transition not a string', { transition: 3 }),
+        p.bad('transition over 64', { transition: long(65) }),
+        p.bad('unknown field', { restart: true }),
+      ];
+    },
+  },
   setMixPosition: {
     method: 'POST',
     jsonBody: true,

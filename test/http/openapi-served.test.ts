@@ -116,6 +116,7 @@ test('every served route is described, with security matching its auth', async (
     '/api/v1/mix/modulate',
     '/api/v1/mix/position',
     '/api/v1/mix/take',
+    '/api/v1/mix/transition',
     '/api/v1/modulation',
     '/api/v1/modulation/freeze',
     '/api/v1/openapi.yaml',

@@ -3,7 +3,7 @@
 // artefacts, never committed).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { ROOT } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.VJD_CHROMIUM ?? '/usr/bin/chromium';
@@ -47,8 +47,8 @@ export interface Opened {
 
 const THUMBNAIL_503 = /^Failed to load resource: the server responded with a status of 503\b.*\/api\/v1\/thumbnails\//;
 
-export async function open(browser: Browser, url: string, viewport = LAPTOP): Promise<Opened> {
-  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
+export async function open(browser: Browser, url: string, viewport = LAPTOP, extra: BrowserContextOptions = {}): Promise<Opened> {
+  const ctx = await browser.newContext({ viewport, acceptDownloads: true, ...extra });
   const page = await ctx.newPage();
   const o: Opened = { page, urls: [], wsSent: [], errors: [], failed: [], consoleErrors: [], overloaded: [] };
   page.on('request', (r) => void o.urls.push(r.url()));
@@ -83,6 +83,20 @@ export async function ready(page: Page): Promise<void> {
 
 export async function loaded(page: Page): Promise<void> {
   await page.waitForFunction(() => (globalThis as any).__vjdReady !== undefined, null, { timeout: 20000 });
+}
+
+/**
+ * On a narrow window, shows the tab that holds a panel (a laptop shows every panel: nothing to do). The tab is
+ * pressed without scrolling to it, so the page stays at its top as a visitor found it (what is on screen matters to
+ * panels that load pictures only while visible).
+ */
+export async function showTab(page: Page, tab: string): Promise<void> {
+  const button = page.getByTestId(`tab-${tab}`);
+  if (!(await button.isVisible())) return;
+  await button.evaluate((el) => (el as any).click());
+  await page.waitForFunction((t) => (globalThis as any).document.querySelector(`.slot.tabbed.shown[data-tab="${t}"]`) !== null, tab, {
+    timeout: 20000,
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

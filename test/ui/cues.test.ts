@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
-import { launch, loaded, open, PHONE, type Opened } from './browser.js';
+import { launch, loaded, open, PHONE, type Opened, showTab } from './browser.js';
 
 let s: TestServer;
 let browser: Browser;
@@ -36,6 +36,7 @@ test.before(async () => {
     o = await open(browser, `${s.base}/ui/`, PHONE);
     page = o.page;
     await loaded(page);
+    await showTab(page, 'cues');
   } catch (err) {
     // uvu does not print a failing hook's error.
     console.error('setup failed:', err);

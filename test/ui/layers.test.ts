@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { req, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
-import { launch, loaded, open, PHONE, type Opened } from './browser.js';
+import { launch, loaded, open, PHONE, type Opened, showTab } from './browser.js';
 
 let s: TestServer;
 let browser: Browser;
@@ -52,6 +52,7 @@ test.before(async () => {
   o = await open(browser, `${s.base}/ui/`, PHONE);
   page = o.page;
   await loaded(page);
+  await showTab(page, 'layers');
 });
 test.after(async () => {
   await browser?.close();

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
-import { ARTEFACTS, launch, loaded, open, PHONE, type Opened } from './browser.js';
+import { ARTEFACTS, launch, loaded, open, PHONE, type Opened, showTab } from './browser.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const OUT = { id: 'rec', kind: 'record', enabled: false, width: 200, height: 150, fps: 10 };
@@ -64,6 +64,7 @@ test.before(async () => {
     o = await open(browser, `${s.base}/ui/`, PHONE);
     page = o.page;
     await loaded(page);
+    await showTab(page, 'outputs');
   } catch (err) {
     // uvu does not print a failing hook's error.
     console.error('setup failed:', err);
@@ -199,6 +200,7 @@ test('a touch drag moves a corner too', async () => {
     p.on('pageerror', (e) => void errors.push(e.message));
     await p.goto(`${s.base}/ui/`);
     await loaded(p);
+    await showTab(p, 'outputs');
     await p.getByTestId(`out-map-${OUT.id}`).tap();
     const handle = p.getByTestId('om-corner-2');
     await handle.waitFor();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
 import { Receiver } from '../pixelmap/receivers.js';
-import { ARTEFACTS, launch, loaded, open, PHONE, type Opened } from './browser.js';
+import { ARTEFACTS, launch, loaded, open, PHONE, type Opened, showTab } from './browser.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DEST = '127.0.0.1';
@@ -65,6 +65,7 @@ test.before(async () => {
     // Remove asks first, as deleting a cue does.
     page.on('dialog', (d) => void d.accept());
     await loaded(page);
+    await showTab(page, 'outputs');
   } catch (err) {
     // uvu does not print a failing hook's error.
     console.error('setup failed:', err);
@@ -210,6 +211,7 @@ test('pixel mapping off in the config: the panel says so, and the patch can stil
   const second = await open(browser, `${off.base}/ui/`, PHONE);
   try {
     await loaded(second.page);
+    await showTab(second.page, 'outputs');
     await openPanel(second.page);
     await second.page.getByTestId('pm-disabled').waitFor();
     await second.page.getByTestId('pm-name').fill('Dark');

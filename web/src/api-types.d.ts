@@ -637,6 +637,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mix/transition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the mixer's transition without taking
+         * @description Sets what GET /mix calls `transition`: the transition and duration a take (and the control page's scene buttons) use when they name none. Nothing is taken and the picture does not change. Either field may be left out (it keeps its value); an empty body is 400 INVALID_REQUEST. 404 ITEM_NOT_FOUND for an unknown transition (`details.available` lists the types); 500 TRANSITION_LOAD_FAILED when its shader does not load (nothing changed).
+         */
+        post: operations["setMixTransition"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightMixTransition"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transitions": {
         parameters: {
             query?: never;
@@ -9963,6 +9987,212 @@ export interface operations {
         };
     };
     preflightMixPosition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    setMixTransition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description transition type or name from GET /transitions (flexible matching) */
+                    transition?: string;
+                    /** @description transition length in ms, 0 to 10000 */
+                    durationMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the mixer with its new transition */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description the mixer */
+                        mix: {
+                            /** @description the current source */
+                            program: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            };
+                            /** @description the current source */
+                            preview: {
+                                /** @description device id, media file id, `source:<type>` or `preset:<name>`; "" when nothing is selected yet */
+                                id: string;
+                                /** @description display name; "" when nothing is selected yet */
+                                name: string;
+                                /** @description `live`, `file`, `generator`, `preset`, or `none` before the first selection */
+                                sourceKind: string;
+                                /** @description `live`, `video`, `image`, `generator`, or `none` before the first selection */
+                                type: string;
+                            } | null;
+                            /** @description the transition's progress (auto take or T-bar): 0 program, 1 preview */
+                            position: number;
+                            /** @description the transition a take uses when it names none */
+                            transition: {
+                                type: string;
+                                durationMs: number;
+                            };
+                            /** @description true while a take runs or the T-bar rests between its ends */
+                            inTransition: boolean;
+                            /** @description the modulator (per component for point2D and color), or null */
+                            modulator?: ({
+                                /** @enum {string} */
+                                kind: "lfo" | "audio" | "beat" | "steps";
+                                /** @description share of the input's range, -1..1 */
+                                amount: number;
+                                /** @enum {string} */
+                                polarity?: "bipolar" | "unipolar";
+                                /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                shape?: string;
+                                /** @description lfo, steps: Hz or a beat division */
+                                rate?: number | string;
+                                phase?: number;
+                                width?: number;
+                                /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                source?: string;
+                                gain?: number;
+                                threshold?: number;
+                                attackMs?: number;
+                                releaseMs?: number;
+                                /** @description beat: beats between triggers, or onset */
+                                every?: number | "onset";
+                                decayMs?: number;
+                                /** @enum {string} */
+                                curve?: "linear" | "exp";
+                                /** @description steps: normalised positions */
+                                values?: number[];
+                                glide?: number;
+                            } | null) | ({
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    kind: "lfo" | "audio" | "beat" | "steps";
+                                    /** @description share of the input's range, -1..1 */
+                                    amount: number;
+                                    /** @enum {string} */
+                                    polarity?: "bipolar" | "unipolar";
+                                    /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
+                                    shape?: string;
+                                    /** @description lfo, steps: Hz or a beat division */
+                                    rate?: number | string;
+                                    phase?: number;
+                                    width?: number;
+                                    /** @description audio: level, bass, lowMid, highMid, high, onset */
+                                    source?: string;
+                                    gain?: number;
+                                    threshold?: number;
+                                    attackMs?: number;
+                                    releaseMs?: number;
+                                    /** @description beat: beats between triggers, or onset */
+                                    every?: number | "onset";
+                                    decayMs?: number;
+                                    /** @enum {string} */
+                                    curve?: "linear" | "exp";
+                                    /** @description steps: normalised positions */
+                                    values?: number[];
+                                    glide?: number;
+                                };
+                            } | null);
+                            /** @description the applied value of a recent frame (per component for point2D and color); null when unmodulated or not reported yet */
+                            live?: (number | null) | (boolean | null) | ({
+                                [key: string]: number | boolean;
+                            } | null);
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            /**
+             * @description 500, one of:
+             *
+             *     - 500 TRANSITION_LOAD_FAILED: the transition is installed but its shader does not load or compile
+             *     - 500 INTERNAL: internal error
+             */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "TRANSITION_LOAD_FAILED";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INTERNAL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightMixTransition: {
         parameters: {
             query?: never;
             header?: never;

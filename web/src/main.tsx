@@ -22,6 +22,8 @@ import { ScenesPanel } from './panels/scenes';
 import { ShowPanel } from './panels/show';
 import { CuesPanel } from './panels/cues';
 import { PixelmapPanel } from './panels/pixelmap';
+import { TakePanel } from './panels/take';
+import { Slot, TabBar } from './layout';
 
 declare global {
   interface Window {
@@ -73,26 +75,56 @@ function App() {
         {notice}
       </p>
       <main class="grid">
+        <TabBar />
         <div class="col">
-          <ProgramPanel />
-          <ScenesPanel />
-          <TransportPanel />
-          <BrowsePanel />
+          <Slot deck={1}>
+            <ProgramPanel />
+          </Slot>
+          <Slot deck={2}>
+            <TakePanel />
+          </Slot>
+          <Slot deck={4}>
+            <ScenesPanel />
+          </Slot>
+          <Slot deck={5}>
+            <TransportPanel />
+          </Slot>
+          <Slot tab="browse">
+            <BrowsePanel />
+          </Slot>
         </div>
         <div class="col">
-          <LayersPanel />
-          <EffectsPanel />
-          <GeneratorPanel />
-          <PalettesPanel />
+          <Slot tab="layers">
+            <LayersPanel />
+          </Slot>
+          <Slot tab="effects">
+            <EffectsPanel />
+            <GeneratorPanel />
+          </Slot>
+          <Slot tab="palettes">
+            <PalettesPanel />
+          </Slot>
         </div>
         <div class="col">
-          <AudioPanel />
-          <ActionsPanel />
-          <OutputsPanel />
-          <DesksPanel />
-          <ShowPanel />
-          <CuesPanel />
-          <PixelmapPanel />
+          <Slot deck={3}>
+            <AudioPanel />
+          </Slot>
+          <Slot tab="palettes">
+            <ActionsPanel />
+          </Slot>
+          <Slot tab="outputs">
+            <OutputsPanel />
+          </Slot>
+          <Slot tab="desks">
+            <DesksPanel />
+          </Slot>
+          <Slot tab="cues">
+            <ShowPanel />
+            <CuesPanel />
+          </Slot>
+          <Slot tab="outputs">
+            <PixelmapPanel />
+          </Slot>
         </div>
       </main>
     </>

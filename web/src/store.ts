@@ -107,6 +107,8 @@ export interface LiveState {
   timecode: TopicState['timecode'] | null;
   /** Whether modulation is frozen (POST /modulation/freeze). */
   frozen: boolean;
+  /** A default transition this page set (POST /mix/transition) whose answer has not come back yet. */
+  transitionPick: { type: string; durationMs: number } | null;
   notice: string;
   /** Milliseconds since page load when the last event reached the store (for the latency measurement). */
   lastEventAt: number;
@@ -145,6 +147,7 @@ let state: LiveState = {
   cuesAt: 0,
   timecode: null,
   frozen: false,
+  transitionPick: null,
   notice: '',
   lastEventAt: 0,
 };

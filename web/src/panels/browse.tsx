@@ -1,5 +1,5 @@
 // Browse: the /browse tree as a virtualised list with lazy thumbnails and a name search; click cues an item on the
-// preview bus, double-click (or Take) takes it to program with the chosen transition; a T-bar for manual takes.
+// preview bus, double-click (or Enter) takes it to program with the default transition (the take bar, take.tsx).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import type { Got } from '../api-shapes';
@@ -7,7 +7,7 @@ import { changed } from '../live';
 import { matches } from '../names';
 import { live, notify, useLive } from '../store';
 import { thumb } from '../thumbs';
-import { latest } from '../throttle';
+import { take as takeCued } from './take';
 import { VirtualList } from './vlist';
 
 /** A folder or an item of the tree, as GET /browse lists it; only folders have a `browsePath`. */
@@ -42,20 +42,12 @@ export function BrowsePanel() {
   const libraryVersion = useLive((s) => s.libraryVersion);
   const mix = useLive((s) => s.mix);
   const source = useLive((s) => s.source);
-  const transitions = useLive((s) => s.transitions);
   const [path, setPath] = useState('/');
   const [parent, setParent] = useState<string | null>(null);
   const [items, setItems] = useState<Node[]>([]);
   const [deep, setDeep] = useState<Node[] | null>(null);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(-1);
-  // The mixer's transition (GET /mix, the `mix` topic) until this operator picks another; a take makes the pick the
-  // mixer's (the route's rule), so every page shows what the next take will use.
-  const [pickedTransition, setTransition] = useState<string | null>(null);
-  const [pickedDuration, setDuration] = useState<number | null>(null);
-  const transition = pickedTransition ?? mix?.transition?.type ?? 'cut';
-  const duration = pickedDuration ?? mix?.transition?.durationMs ?? 0;
-  const [tbar, setTbar] = useState<number | null>(null);
 
   useEffect(() => {
     let alive = true;
@@ -90,19 +82,13 @@ export function BrowsePanel() {
     if (!r.ok) notify(problem(r));
     changed();
   };
-  /** Takes what is on preview; with an item, cues it first unless it is already there (double-click, Enter). */
-  const take = async (n: Node | null): Promise<void> => {
-    if (n && n.id !== live().mix?.preview?.id) {
+  /** Cues the item unless it is already on preview (double-click, Enter), then takes it. */
+  const take = async (n: Node): Promise<void> => {
+    if (n.id !== live().mix?.preview?.id) {
       const c = await call('POST', '/mix/cue', { body: { id: n.id } });
       if (!c.ok) return notify(problem(c));
     }
-    const r = await call('POST', '/mix/take', { body: { transition, durationMs: duration } });
-    if (!r.ok) notify(problem(r));
-    else {
-      setTransition(null);
-      setDuration(null);
-    }
-    changed();
+    await takeCued();
   };
   const open = (n: Node): void => {
     if (isFolder(n)) {
@@ -110,15 +96,6 @@ export function BrowsePanel() {
       setPath(n.browsePath);
     }
   };
-  const sendPosition = useMemo(
-    () =>
-      latest(async (value: number) => {
-        const r = await call('POST', '/mix/position', { body: { value } });
-        if (!r.ok) notify(problem(r));
-        changed();
-      }),
-    [],
-  );
   const listRef = useRef<HTMLDivElement>(null);
 
   return (
@@ -196,56 +173,6 @@ export function BrowsePanel() {
         />
       </div>
       <p class="hint">Click or Space: cue · Double-click or Enter: take</p>
-      <div class="row wrap">
-        <label class="field">
-          <span>Transition</span>
-          <select value={transition} onChange={(e) => setTransition(e.currentTarget.value)} data-testid="transition">
-            {transitions.map((t) => (
-              <option value={t.type}>{t.name}</option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>Duration ms</span>
-          <input
-            type="number"
-            min={0}
-            max={10000}
-            step={100}
-            value={duration}
-            onInput={(e) => setDuration(Number(e.currentTarget.value))}
-            data-testid="duration"
-          />
-        </label>
-        <button
-          type="button"
-          class="primary"
-          data-testid="take"
-          disabled={!mix?.preview || mix.inTransition}
-          onClick={() => void take(null)}
-        >
-          Take
-        </button>
-      </div>
-      <label class="slider">
-        <span>T-bar</span>
-        <input
-          type="range"
-          min={0}
-          max={1}
-          step={0.01}
-          data-testid="tbar"
-          disabled={!mix?.preview}
-          value={tbar ?? mix?.position ?? 0}
-          onInput={(e) => {
-            const v = Number(e.currentTarget.value);
-            setTbar(v);
-            sendPosition(v);
-          }}
-          onChange={() => setTimeout(() => setTbar(null), 300)}
-        />
-        <output>{Math.round((tbar ?? mix?.position ?? 0) * 100)}%</output>
-      </label>
     </section>
   );
 }

@@ -1,10 +1,15 @@
-// Program output: the live MJPEG preview with its frame rate, blackout and dimmer, and the preview (cued) bus.
+// Program output: the live MJPEG picture with its frame rate, the preview (cued) bus's picture, what is on air in
+// words (on-air.ts), blackout and dimmer.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import { changed } from '../live';
 import { readPreview } from '../mjpeg';
 import { notify, useLive } from '../store';
 import { latest } from '../throttle';
+import { onAir } from '../on-air';
+import { want } from '../wanted';
+import { readLayers } from './layers-api';
+import { CuedPicture } from './cued-thumb';
 
 const PREVIEW_SIZE = 480;
 const PREVIEW_FPS = 15;
@@ -76,6 +81,17 @@ export function ProgramPanel() {
   const global = useLive((s) => s.global);
   const source = useLive((s) => s.source);
   const mix = useLive((s) => s.mix);
+  const layers = useLive((s) => s.layers);
+  const link = useLive((s) => s.link);
+  // With several layers what is on air is the composition, which the `layers` topic carries.
+  useEffect(() => {
+    want('layers', true);
+    return () => want('layers', false);
+  }, []);
+  const up = link === 'live' || link === 'fallback';
+  useEffect(() => {
+    if (up) void readLayers();
+  }, [up]);
   const [dimmer, setDimmer] = useState<number | null>(null);
   const sendDimmer = useMemo(
     () =>
@@ -90,10 +106,13 @@ export function ProgramPanel() {
   return (
     <section class="panel" aria-labelledby="program-h">
       <h2 id="program-h">Program</h2>
-      <Preview />
+      <div class="monitors">
+        <Preview />
+        <CuedPicture />
+      </div>
       <p class="buses">
         <span>
-          Program: <strong data-testid="program-name">{mix?.program?.name || source?.name || '—'}</strong>
+          Program: <strong data-testid="program-name">{onAir({ layers, mix, source })}</strong>
         </span>
         <span>
           Preview: <strong data-testid="preview-name">{mix?.preview?.name ?? 'nothing cued'}</strong>

@@ -1,13 +1,17 @@
-// Scene row: the saved scenes as buttons with their picture; a tap recalls one with the mixer's transition, a name
-// and Save store the whole stack, × deletes one after a confirm.
+// Scene row: the saved scenes as buttons with their picture; a tap recalls one with its own transition (⇄, kept in
+// this browser) or else the default one (the mixer's), a name and Save store the whole stack, × deletes one after a
+// confirm.
 import { useEffect, useState } from 'preact/hooks';
 import { API, call, problem } from '../api';
 import type { Got } from '../api-shapes';
 import { changed } from '../live';
-import { live, notify, useLive } from '../store';
+import { notify, useLive } from '../store';
 import { thumb } from '../thumbs';
 import { want } from '../wanted';
 import { readLayers, readScenes } from './layers-api';
+import { sceneTransition, setSceneTransition, useSceneTransition } from '../scene-transitions';
+import { currentTransition, useTransition } from '../transition';
+import { TransitionFields } from './take';
 
 type Scene = Got<'/scenes'>['scenes'][number];
 const NAME_MAX = 64;
@@ -30,6 +34,7 @@ export function ScenesPanel() {
   const link = useLive((s) => s.link);
   const [name, setName] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   useEffect(() => {
     want('scenes', true);
     return () => want('scenes', false);
@@ -49,12 +54,10 @@ export function ScenesPanel() {
     await readScenes();
   };
   const recall = async (s: Scene): Promise<void> => {
-    // The mixer's transition (GET /mix, the `mix` topic): a scene changes the picture the way a take would.
-    const t = live().mix?.transition;
+    // The scene's own transition, else the default (the mixer's): a scene changes the picture the way a take would.
+    const t = sceneTransition(s.id) ?? currentTransition();
     setBusy(s.id);
-    const r = await call('POST', '/scenes/recall', {
-      body: { id: s.id, ...(t ? { transition: t.type, durationMs: t.durationMs } : {}) },
-    });
+    const r = await call('POST', '/scenes/recall', { body: { id: s.id, transition: t.type, durationMs: t.durationMs } });
     setBusy(null);
     changed();
     if (!r.ok) return notify(problem(r));
@@ -91,6 +94,17 @@ export function ScenesPanel() {
             >
               <SceneThumb id={s.id} savedAt={s.savedAt} />
               <span class="scene-name">{s.name}</span>
+              <OwnLabel id={s.id} />
+            </button>
+            <button
+              type="button"
+              class="scene-edit"
+              aria-label={`Transition of scene ${s.name}`}
+              aria-expanded={editing === s.id}
+              data-testid="scene-edit"
+              onClick={() => setEditing(editing === s.id ? null : s.id)}
+            >
+              ⇄
             </button>
             <button
               type="button"
@@ -104,6 +118,9 @@ export function ScenesPanel() {
           </li>
         ))}
       </ul>
+      {editing !== null && list.some((s) => s.id === editing) && (
+        <SceneTransitionEditor scene={list.find((s) => s.id === editing)!} close={() => setEditing(null)} />
+      )}
       <form
         class="row"
         onSubmit={(e) => {
@@ -130,5 +147,41 @@ export function ScenesPanel() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** The scene's own transition on its button, when it has one. */
+function OwnLabel(props: { id: string }) {
+  const own = useSceneTransition(props.id);
+  if (own === null) return null;
+  return (
+    <span class="scene-own" data-testid="scene-own">
+      {own.type} {own.durationMs} ms
+    </span>
+  );
+}
+
+/** Edits one scene's own transition; "Default" clears it, so the button follows the default transition again. */
+function SceneTransitionEditor(props: { scene: Scene; close: () => void }) {
+  const own = useSceneTransition(props.scene.id);
+  const fallback = useTransition();
+  const value = own ?? { type: '', durationMs: fallback.durationMs };
+  return (
+    <fieldset class="scene-editor row wrap" data-testid="scene-editor" data-id={props.scene.id}>
+      <legend>Transition of {props.scene.name}</legend>
+      <TransitionFields
+        value={value}
+        idPrefix="scene-"
+        extra={<option value="">Default ({fallback.type})</option>}
+        set={(c) => {
+          const type = c.type ?? (value.type === '' ? fallback.type : value.type);
+          if (type === '') setSceneTransition(props.scene.id, null);
+          else setSceneTransition(props.scene.id, { type, durationMs: c.durationMs ?? value.durationMs });
+        }}
+      />
+      <button type="button" data-testid="scene-editor-done" onClick={props.close}>
+        Done
+      </button>
+    </fieldset>
   );
 }
