@@ -168,7 +168,12 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       selectRoutes.filter((r) => r.path.endsWith('/sources/select') || r.path.endsWith('/sources/current')),
       show.layers,
     ),
-    ...sceneRoutes({ scenes: show.scenes, resolveTransition: (q) => show.mixer.resolveTransition(q), ceiling }),
+    ...sceneRoutes({
+      scenes: show.scenes,
+      resolveTransition: (q) => show.mixer.resolveTransition(q),
+      defaultTransition: () => show.mixer.view().transition,
+      ceiling,
+    }),
     ...catalogRoutes(() => show.catalog.errors),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
     ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive(), modulation: show.modulation }),

@@ -15,6 +15,8 @@ export interface SceneRouteDeps {
   scenes: Scenes;
   /** A transition type or name → its type (404 ITEM_NOT_FOUND). */
   resolveTransition(q: string): string;
+  /** The mixer's transition (GET /mix): a recall that names none uses it, as a take does. */
+  defaultTransition(): { type: string; durationMs: number };
   ceiling(): number;
 }
 
@@ -110,7 +112,7 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       operationId: 'recallScene',
       summary: 'Switch the whole stack to a scene',
       description:
-        `The changed layers' sources are cued first (warm), then chains and blending are set and every changed layer is taken with \`transition\` over \`durationMs\` (default \`cut\`). The answer is sent once the first frame of the new scene is on the output (budget ${LIMITS.activationTimeoutMs} ms per source: 504 ACTIVATION_TIMEOUT, nothing taken). ` +
+        `The changed layers' sources are cued first (warm), then chains and blending are set and every changed layer is taken with \`transition\` over \`durationMs\` (default: the mixer's transition, GET /mix, as for a take; a named transition without a duration lasts 1000 ms). The answer is sent once the first frame of the new scene is on the output (budget ${LIMITS.activationTimeoutMs} ms per source: 504 ACTIVATION_TIMEOUT, nothing taken). ` +
         'Layers the scene lacks are added; layers beyond it are removed after the take.',
       tags: ['scenes'],
       feature: 'scenes',
@@ -134,8 +136,9 @@ export function sceneRoutes(d: SceneRouteDeps): RouteDef[] {
       handler: async (req) => {
         const b = req.body as { id?: string; name?: string; transition?: string; durationMs?: number };
         const scene = ref(b);
-        const transition = b.transition !== undefined ? d.resolveTransition(b.transition) : undefined;
-        const durationMs = b.durationMs ?? (transition !== undefined && transition !== 'cut' ? 1000 : 0);
+        const fallback = d.defaultTransition();
+        const transition = b.transition !== undefined ? d.resolveTransition(b.transition) : fallback.type;
+        const durationMs = b.durationMs ?? (b.transition === undefined ? fallback.durationMs : transition !== 'cut' ? 1000 : 0);
         await scenes.recall(scene, { transition, durationMs, ceiling: d.ceiling() });
         return { json: { success: true, scene: sceneView(scene) } };
       },
