@@ -1,6 +1,15 @@
 // The one error registry: every error code vjd answers with, its HTTP status and default message.
 // The OpenAPI description and the error table in docs/api.md are checked against this list by a test.
-import { CUE_LIMITS, LAYER_LIMITS, LIMITS, NOT_FOUND_AVAILABLE_MAX, OUTPUT_LIMITS, PREVIEW_LIMITS, SCHEDULE_LIMITS } from './limits.js';
+import {
+  AUDIO_LIMITS,
+  CUE_LIMITS,
+  LAYER_LIMITS,
+  LIMITS,
+  NOT_FOUND_AVAILABLE_MAX,
+  OUTPUT_LIMITS,
+  PREVIEW_LIMITS,
+  SCHEDULE_LIMITS,
+} from './limits.js';
 
 const { browse, chainTimeoutMs, activationTimeoutMs, thumbnails } = LIMITS;
 
@@ -25,6 +34,10 @@ export const ERRORS = {
   LAYER_LIMIT_REACHED: { status: 403, message: 'the stack holds render.maxLayers layers; remove one first' },
   SCENE_LIMIT_REACHED: { status: 403, message: `vjd keeps at most ${LAYER_LIMITS.scenesMax} scenes; delete one first` },
   CUE_LIMIT_REACHED: { status: 403, message: `the cue list holds at most ${CUE_LIMITS.cuesMax} cues; delete one first` },
+  AUDIO_INPUT_LIMIT_REACHED: {
+    status: 403,
+    message: `vjd keeps at most ${AUDIO_LIMITS.addedMax} added audio inputs; remove one first`,
+  },
   NOT_FOUND: { status: 404, message: 'no such route' },
   PATH_NOT_FOUND: { status: 404, message: 'the path names no folder' },
   ITEM_NOT_FOUND: { status: 404, message: 'no matching item' },
@@ -38,6 +51,11 @@ export const ERRORS = {
   },
   CUE_LIST_END: { status: 409, message: 'there is no cue that way: the list is at its end (or empty); jump to a cue instead' },
   OUTPUT_CONFIGURED: { status: 409, message: 'the output comes from the config file; disable it, or remove it from the file' },
+  AUDIO_INPUT_CONFIGURED: {
+    status: 409,
+    message: 'the audio input comes from the config file (audio.inputs) or is a discovered device; change it there',
+  },
+  AUDIO_INPUT_EXISTS: { status: 409, message: 'an audio input of that id exists; pick another id, or edit that input' },
   NOTHING_CUED: { status: 409, message: 'nothing is cued on the preview bus; POST /mix/cue first' },
   RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
   PRESET_EXISTS: { status: 409, message: 'an effect preset of that name exists; send overwrite: true to replace it' },

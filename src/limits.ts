@@ -175,6 +175,16 @@ export const AUDIO_LIMITS = {
   inputsMax: 32,
   /** A lavfi source description in the config file. */
   sourceMaxLength: 1024,
+  /** Audio inputs added over the API (POST /audio/inputs/add), kept in `<dataDir>/audio-inputs.json`. */
+  addedMax: 32,
+  /** An added input's id and name. */
+  idMaxLength: 64,
+  nameMaxLength: 128,
+  /** An added `stream` input's URL, and an added `file` input's media id or path inside a media root. */
+  urlMaxLength: 2048,
+  fileMaxLength: 1024,
+  /** The file of the added inputs; a bigger one is set aside as unreadable. */
+  addedFileMaxBytes: 256 * 1024,
 } as const;
 
 /** The tempo clock (workers/audio/clock.ts) and its routes: bounds every request is checked against. */

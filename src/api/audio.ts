@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import { LIMITS, TEMPO_LIMITS } from '../limits.js';
 import type { AudioService } from '../audio/service.js';
 import { idOrNameInvalid, usableIdOrName } from './sources.js';
+import { AudioInputKindSchema, audioInputRoutes } from './audio-inputs.js';
 
 const Unit = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
@@ -33,17 +34,11 @@ const AudioBody = Type.Object({
     Type.Object({
       id: Type.String(),
       name: Type.String(),
-      kind: Type.Union(
-        [Type.Literal('test'), Type.Literal('stream'), Type.Literal('program'), Type.Literal('alsa'), Type.Literal('pulse')],
-        {
-          description:
-            "`test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track; `alsa`, `pulse`: a capture device",
-        },
-      ),
+      kind: AudioInputKindSchema,
       device: Type.Optional(Type.String({ description: 'the ALSA PCM or PulseAudio source (device kinds only)' })),
       available: Type.Boolean({
         description:
-          'true while the input can be opened: always for `test`, `stream` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present',
+          'true while the input can be opened: always for `test`, `stream`, `file` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present',
       }),
     }),
   ),
@@ -164,5 +159,6 @@ export function audioRoutes(audio: AudioService): RouteDef[] {
       errors: [],
       handler: () => ({ json: audio.levels() }),
     }),
+    ...audioInputRoutes(audio),
   ];
 }

@@ -167,6 +167,7 @@ export async function serve(flags: Overrides): Promise<void> {
       transports.timecode.on('jump', cb);
     },
     onCuesChange: (cb) => void cues.runner.on('change', cb),
+    onAudioInputsChange: (cb) => show.audio.onInputsChange(cb),
   });
   const routes = await apiRoutes({
     scheduler,

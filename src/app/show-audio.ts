@@ -10,6 +10,7 @@ import type { SourceManager } from '../sources/source-manager.js';
 import { AudioClient } from '../workers/audio-client.js';
 import { AudioService, startSettings } from '../audio/service.js';
 import { AudioWire } from '../audio/wire.js';
+import type { LibraryFiles } from '../audio/library-file.js';
 import { startClock, TempoService } from '../tempo/service.js';
 
 export interface ShowAudioClient {
@@ -36,6 +37,11 @@ export interface AudioDeps {
   sources: SourceManager;
   state: StateStore;
   log: Logger;
+  /** Where the added inputs are kept, and the library an added `file` input plays from. */
+  dataDir: string;
+  library: LibraryFiles;
+  /** The reader pool's audio track choice (an added `program` input turns on the media files' sound). */
+  tracks: { files: boolean };
 }
 
 /** The audio service and the tempo service; not started (the show starts the audio once the tempo is known). */
@@ -43,7 +49,12 @@ export function wireAudio(d: AudioDeps): { audio: AudioService; tempo: TempoServ
   const { cfg, state, log } = d;
   const { audioClient, manualBpm } = d.client;
   const audioWire = new AudioWire({ readers: d.readers, program: d.sources, streams: cfg.live.streams, log });
-  const audio = new AudioService(cfg.audio, audioClient, state, log, audioWire);
+  const audio = new AudioService(cfg.audio, audioClient, state, log, audioWire, {
+    ffmpeg: 'ffmpeg',
+    dataDir: d.dataDir,
+    library: d.library,
+    tracks: d.tracks,
+  });
   const tempo = new TempoService(audioClient, state, log, manualBpm);
   return { audio, tempo };
 }

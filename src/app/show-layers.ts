@@ -40,6 +40,8 @@ export interface LayersDeps {
 export interface ShowLayers {
   ingest: IngestClient;
   readers: ReaderPool;
+  /** Which readers decode sound; the audio service turns media files on when a `program` input is added. */
+  audioTracks: ReturnType<typeof audioTracks>;
   layers: LayerStack;
   /** The selected layer's (or the one a /layers/{n}/… route names) source manager, mixer and render. */
   sources: SourceManager;
@@ -53,7 +55,8 @@ export function wireLayers(d: LayersDeps): ShowLayers {
   const { cfg, render, catalog, state, log } = d;
   const ingest = new IngestClient({ maxWidth: cfg.render.width, maxHeight: cfg.render.height, fps: cfg.render.fps, ffmpeg: 'ffmpeg' });
   // One reader per input, shared by the output and thumbnails: a listening input takes only one connection.
-  const readers = new ReaderPool(ingest, log, audioTracks(cfg.audio));
+  const tracks = audioTracks(cfg.audio);
+  const readers = new ReaderPool(ingest, log, tracks);
   const layers = new LayerStack({
     render,
     readers,
@@ -87,7 +90,7 @@ export function wireLayers(d: LayersDeps): ShowLayers {
   render.on('source', (key, layer) => {
     if (layer === layers.current().id) modulation.switched(key);
   });
-  return { ingest, readers, layers, sources, mixer, layerRender, generatorParams, modulation };
+  return { ingest, readers, audioTracks: tracks, layers, sources, mixer, layerRender, generatorParams, modulation };
 }
 
 export interface TransportWiring {

@@ -144,7 +144,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     pace,
     log,
   });
-  const { audio, tempo } = wireAudio({ cfg, client: audioSide, readers, sources, state, log });
+  const audioDeps = { cfg, client: audioSide, readers, sources, state, log };
+  const { audio, tempo } = wireAudio({ ...audioDeps, dataDir: loaded.paths.dataDir, library, tracks: parts.audioTracks });
   tempoNow = tempo;
   await audio.start();
   const scenes = wireScenes({ cfg, dataDir: loaded.paths.dataDir, layers, render, thumbnails, state, log });

@@ -49,6 +49,8 @@ export interface TopicSources {
   onTimecodeChange(cb: () => void): void;
   /** A cue fired, or the cue list changed. */
   onCuesChange(cb: () => void): void;
+  /** An audio input was added, edited or removed, another was selected, or a capture device came or went. */
+  onAudioInputsChange(cb: () => void): void;
 }
 
 export function eventTopics(s: TopicSources): TopicDef[] {
@@ -85,6 +87,7 @@ export function eventTopics(s: TopicSources): TopicDef[] {
     // Asked for by name (the page's strips), so a client of one layer hears what it always heard.
     { name: 'layers', path: `${API_PREFIX}/layers`, inHello: false, optIn: true, signals: [s.onLayersChange] },
     { name: 'scenes', path: `${API_PREFIX}/scenes`, inHello: false, optIn: true, signals: [s.onScenesChange] },
+    { name: 'audioInputs', path: `${API_PREFIX}/audio/inputs`, inHello: false, optIn: true, signals: [s.onAudioInputsChange] },
     { name: 'live', path: `${API_PREFIX}/modulation`, inHello: false, onDemand: true, replay: true, stream: liveStream(() => s.live()) },
     // Desk activity (packets, applied requests, loss, ports, feedback): read twice a second while someone subscribes.
     { name: 'dmx', path: `${API_PREFIX}/dmx`, inHello: false, onDemand: true, periodMs: DESK_TOPIC_MS },

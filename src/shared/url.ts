@@ -1,5 +1,5 @@
-// Stream URL rules for outputs, read by the config, the routes and the output worker: which URLs reach ffmpeg at
-// all, which muxer each scheme gets, and how credentials are hidden wherever a URL or an ffmpeg message is shown.
+// Stream URL rules for outputs and for inputs added over the API, read by the config, the routes and the workers:
+// which URLs reach ffmpeg at all, which muxer each scheme gets, and how credentials are hidden wherever a URL or an ffmpeg message is shown.
 
 /** Schemes an output may send to; anything else (file:, pipe:, concat:, http:, option text) is refused. */
 export const STREAM_SCHEMES = ['srt', 'udp', 'rtp', 'tcp', 'rtmp', 'rtmps', 'rtsp'] as const;
@@ -21,10 +21,30 @@ const SECRET_PARAMS = /^(passphrase|password|passwd|pass|pwd|key|streamkey|token
 /** Rounds of percent-decoding a parameter name gets before it is compared (`pass%2570hrase` too). */
 const DECODE_ROUNDS = 3;
 
+/**
+ * Schemes an input URL from the network may read (an audio `stream` input added over the API): the output schemes
+ * and HTTP(S) for internet radio. Never file:, pipe:, concat:, data: or a lavfi graph.
+ */
+export const INPUT_SCHEMES = [...STREAM_SCHEMES, 'http', 'https'] as const;
+/**
+ * ffmpeg's protocol whitelist for such an input: the schemes and the protocols they ride on (TLS, TCP, UDP, RTP, HLS
+ * keys), so a redirect or a playlist cannot lead ffmpeg to a local file or a pipe.
+ */
+export const INPUT_PROTOCOLS = [...INPUT_SCHEMES, 'tls', 'crypto', 'httpproxy'].join(',');
+
 export type UrlCheck = { ok: true; scheme: StreamScheme; url: URL } | { ok: false; reason: string };
 
 /** Decides whether `raw` may be handed to ffmpeg as an output URL. */
 export function checkStreamUrl(raw: string): UrlCheck {
+  return checkUrl(raw, STREAM_SCHEMES) as UrlCheck;
+}
+
+/** Decides whether `raw` may be handed to ffmpeg as an input URL from the network (the same rules, INPUT_SCHEMES). */
+export function checkInputUrl(raw: string): { ok: true; scheme: string; url: URL } | { ok: false; reason: string } {
+  return checkUrl(raw, INPUT_SCHEMES);
+}
+
+function checkUrl(raw: string, schemes: readonly string[]): { ok: true; scheme: string; url: URL } | { ok: false; reason: string } {
   // ffmpeg reads a leading '-' as an option, and whitespace or control characters have no place in a URL.
   if (raw.startsWith('-')) return { ok: false, reason: 'must be a URL, not ffmpeg option text' };
   if (/[\s\x00-\x1f\x7f]/.test(raw)) return { ok: false, reason: 'must not contain spaces or control characters' };
@@ -32,16 +52,16 @@ export function checkStreamUrl(raw: string): UrlCheck {
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: `must be a URL with a scheme of ${STREAM_SCHEMES.join(', ')}` };
+    return { ok: false, reason: `must be a URL with a scheme of ${schemes.join(', ')}` };
   }
   const scheme = url.protocol.slice(0, -1).toLowerCase();
-  if (!(STREAM_SCHEMES as readonly string[]).includes(scheme)) {
-    return { ok: false, reason: `scheme "${scheme}:" is not allowed; use one of ${STREAM_SCHEMES.join(', ')}` };
+  if (!schemes.includes(scheme)) {
+    return { ok: false, reason: `scheme "${scheme}:" is not allowed; use one of ${schemes.join(', ')}` };
   }
   if (url.hostname === '') return { ok: false, reason: 'must name a host' };
   // ffmpeg's protocol parser reads what follows the scheme itself; it must see the same host WHATWG parsing saw.
   if (!/^[a-z]+:\/\//i.test(raw)) return { ok: false, reason: 'must have the form scheme://host[:port]…' };
-  return { ok: true, scheme: scheme as StreamScheme, url };
+  return { ok: true, scheme, url };
 }
 
 /** Percent-decoding that never throws: a malformed escape leaves the text as it is. */

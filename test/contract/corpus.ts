@@ -679,6 +679,54 @@ export const CORPUS: Record<string, Operation> = {
       ];
     },
   },
+  listAudioInputs: { method: 'GET', cases: () => [ok('inputs', A('/audio/inputs'))] },
+  addAudioInput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/audio/inputs/add');
+      return [
+        // 409 once a second pass of the corpus meets the id it added.
+        p.ok('stream', { id: 'contract-radio', kind: 'stream', url: 'udp://127.0.0.1:9' }, [200, 409]),
+        p.ok('program', { id: 'contract-program', kind: 'program', name: 'Program again' }, [200, 409]),
+        p.ok('id of a config input', { id: 'click', kind: 'program' }, [409]),
+        p.ok('file outside the library', { kind: 'file', file: '../../etc/passwd' }, [400]),
+        p.ok('file url scheme', { kind: 'stream', url: 'file:///etc/passwd' }, [400]),
+        p.ok('option text', { kind: 'stream', url: '-i' }, [400]),
+        p.bad('test kind', { kind: 'test' }),
+        p.bad('url over the limit', { kind: 'stream', url: `udp://${long(2100)}` }),
+        p.bad('unknown field', { kind: 'program', source: 'sine' }),
+        p.bad('neither', {}),
+      ];
+    },
+  },
+  editAudioInput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/audio/inputs/edit');
+      return [
+        p.ok('rename', { id: 'contract-radio', name: 'Contract radio' }, [200, 404]),
+        p.ok('config input', { id: 'click', name: 'Mine' }, [409]),
+        p.miss('unknown id', { id: 'nope', name: 'x' }),
+        p.bad('no id', { name: 'x' }),
+      ];
+    },
+  },
+  removeAudioInput: {
+    method: 'POST',
+    jsonBody: true,
+    cases: () => {
+      const p = post('/audio/inputs/remove');
+      return [
+        p.ok('added', { id: 'contract-radio' }, [200, 404]),
+        p.ok('added program', { id: 'contract-program' }, [200, 404]),
+        p.ok('config input', { id: 'click' }, [409]),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('id not string', { id: 5 }),
+      ];
+    },
+  },
   getDmx: { method: 'GET', cases: () => [ok('receiver', A('/dmx'))] },
   getDmxPersonality: { method: 'GET', cases: () => [ok('layout', A('/dmx/personality'))] },
   getMidi: { method: 'GET', cases: () => [ok('midi', A('/midi'))] },

@@ -2341,6 +2341,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audio/inputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every audio input: config file, added and discovered, with what it reads */
+        get: operations["listAudioInputs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightAudioInputs"];
+        /**
+         * Every audio input: config file, added and discovered, with what it reads (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["listAudioInputsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audio/inputs/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an audio input (a stream URL, a library file, a capture device, the program); no restart
+         * @description Kept in `<dataDir>/audio-inputs.json` across restarts; POST /audio/select opens it at once. `url` (kind stream) must use one of srt, udp, rtp, tcp, rtmp, rtmps, rtsp, http, https; `file` must name a file of the media library (a media id from GET /browse or a path inside a media root); `device` must be a capture device name. Anything else is 400 INVALID_REQUEST with `details.field`. `id` defaults to one made from the name; an id another input has is 409 AUDIO_INPUT_EXISTS. At most 32 added inputs.
+         */
+        post: operations["addAudioInput"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightAudioInputsAdd"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audio/inputs/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an added audio input; the selected one restarts its reader
+         * @description The fields sent replace the input's; a new `kind` needs its own target field. Checked like an add. An input from the config file or a discovered device is 409 AUDIO_INPUT_CONFIGURED (change the config file instead); an unknown id is 404 ITEM_NOT_FOUND.
+         */
+        post: operations["editAudioInput"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightAudioInputsEdit"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audio/inputs/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove an added audio input; the selected one is detached first
+         * @description Removing the selected input detaches it: the selection becomes none (`detached: true`, levels read 0). Config file inputs and discovered devices are 409 AUDIO_INPUT_CONFIGURED; an unknown id is 404 ITEM_NOT_FOUND.
+         */
+        post: operations["removeAudioInput"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightAudioInputsRemove"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tempo": {
         parameters: {
             query?: never;
@@ -2870,7 +2967,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `live`, `dmx`, `midi`, `show`, `timecode`, `cues`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `audioInputs`, `live`, `dmx`, `midi`, `show`, `timecode`, `cues`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -3511,7 +3608,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "CUE_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "CUE_LIST_END" | "OUTPUT_CONFIGURED" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "CUE_LIMIT_REACHED" | "AUDIO_INPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "CUE_LIST_END" | "OUTPUT_CONFIGURED" | "AUDIO_INPUT_CONFIGURED" | "AUDIO_INPUT_EXISTS" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -3842,6 +3939,35 @@ export interface components {
                 };
             };
         };
+        /** @description 403 AUDIO_INPUT_LIMIT_REACHED: vjd keeps at most 32 added audio inputs; remove one first */
+        AUDIO_INPUT_LIMIT_REACHED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "AUDIO_INPUT_LIMIT_REACHED",
+                 *       "message": "vjd keeps at most 32 added audio inputs; remove one first"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "AUDIO_INPUT_LIMIT_REACHED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
         /** @description 404 NOT_FOUND: no such route */
         NOT_FOUND: {
             headers: {
@@ -4140,6 +4266,64 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "OUTPUT_CONFIGURED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 409 AUDIO_INPUT_CONFIGURED: the audio input comes from the config file (audio.inputs) or is a discovered device; change it there */
+        AUDIO_INPUT_CONFIGURED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "AUDIO_INPUT_CONFIGURED",
+                 *       "message": "the audio input comes from the config file (audio.inputs) or is a discovered device; change it there"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "AUDIO_INPUT_CONFIGURED";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 409 AUDIO_INPUT_EXISTS: an audio input of that id exists; pick another id, or edit that input */
+        AUDIO_INPUT_EXISTS: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "AUDIO_INPUT_EXISTS",
+                 *       "message": "an audio input of that id exists; pick another id, or edit that input"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "AUDIO_INPUT_EXISTS";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -21183,13 +21367,13 @@ export interface operations {
                             id: string;
                             name: string;
                             /**
-                             * @description `test`: a generated ffmpeg lavfi audio source; `stream`: a URL; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
+                             * @description `test`: a generated ffmpeg lavfi audio source (config file only); `stream`: a URL; `file`: a media library file, looped; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
                              * @enum {string}
                              */
-                            kind: "test" | "stream" | "program" | "alsa" | "pulse";
+                            kind: "test" | "stream" | "file" | "program" | "alsa" | "pulse";
                             /** @description the ALSA PCM or PulseAudio source (device kinds only) */
                             device?: string;
-                            /** @description true while the input can be opened: always for `test`, `stream` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present */
+                            /** @description true while the input can be opened: always for `test`, `stream`, `file` and `program`; a discovered device is listed only while present; a device pinned in the config is listed always and available while present */
                             available: boolean;
                         }[];
                         /** @description the selected input id; null when none */
@@ -21669,6 +21853,637 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listAudioInputs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description config file inputs first, then added ones, then discovered devices */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** @description the selected input id; null when none */
+                        current: string | null;
+                        items: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description `test`: a generated ffmpeg lavfi audio source (config file only); `stream`: a URL; `file`: a media library file, looped; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
+                             * @enum {string}
+                             */
+                            kind: "test" | "stream" | "file" | "program" | "alsa" | "pulse";
+                            /** @description what it reads: the URL (credentials as `***`), the library file as it was named, the device, or the lavfi source; null for `program` */
+                            target: string | null;
+                            /**
+                             * @description `config`: config file audio.inputs; `added`: POST /audio/inputs/add (editable, removable); `discovered`: a capture device on this box
+                             * @enum {string}
+                             */
+                            origin: "config" | "added" | "discovered";
+                            /** @description false while a named capture device is not there */
+                            available: boolean;
+                            /** @description true on the input the audio worker has open */
+                            selected: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    preflightAudioInputs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    listAudioInputsHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description config file inputs first, then added ones, then discovered devices */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    addAudioInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 64 characters from A-Z a-z 0-9 _ - */
+                    id?: string;
+                    /** @description display name; default from what it reads */
+                    name?: string;
+                    /**
+                     * @description "stream", "file", "program", "alsa", "pulse"; "test" inputs come from the config file only
+                     * @enum {string}
+                     */
+                    kind: "stream" | "file" | "program" | "alsa" | "pulse";
+                    /** @description kind stream: a URL with scheme srt, udp, rtp, tcp, rtmp, rtmps, rtsp, http, https; no spaces, never option text */
+                    url?: string;
+                    /** @description kind file: a media id from GET /browse (`media-…`), or a path inside a media root (`loops/tone.wav`); never an absolute path or `..` */
+                    file?: string;
+                    /** @description kinds alsa and pulse: the capture device (GET /audio/inputs lists the ones found on this box) */
+                    device?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the new input */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        input: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description `test`: a generated ffmpeg lavfi audio source (config file only); `stream`: a URL; `file`: a media library file, looped; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
+                             * @enum {string}
+                             */
+                            kind: "test" | "stream" | "file" | "program" | "alsa" | "pulse";
+                            /** @description what it reads: the URL (credentials as `***`), the library file as it was named, the device, or the lavfi source; null for `program` */
+                            target: string | null;
+                            /**
+                             * @description `config`: config file audio.inputs; `added`: POST /audio/inputs/add (editable, removable); `discovered`: a capture device on this box
+                             * @enum {string}
+                             */
+                            origin: "config" | "added" | "discovered";
+                            /** @description false while a named capture device is not there */
+                            available: boolean;
+                            /** @description true on the input the audio worker has open */
+                            selected: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description the field the refusal is about (absent when the body itself is malformed) */
+                        details?: {
+                            /** @description the body field refused: `id`, `name`, `kind`, `url`, `file` or `device` */
+                            field: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["AUDIO_INPUT_LIMIT_REACHED"];
+            /** @description 409 AUDIO_INPUT_EXISTS: an audio input of that id exists; pick another id, or edit that input */
+            409: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_INPUT_EXISTS";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description the field the refusal is about (absent when the body itself is malformed) */
+                        details?: {
+                            /** @description the body field refused: `id`, `name`, `kind`, `url`, `file` or `device` */
+                            field: string;
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightAudioInputsAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    editAudioInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 64 characters from A-Z a-z 0-9 _ - */
+                    id: string;
+                    /** @description display name; default from what it reads */
+                    name?: string;
+                    /**
+                     * @description "stream", "file", "program", "alsa", "pulse"; "test" inputs come from the config file only
+                     * @enum {string}
+                     */
+                    kind?: "stream" | "file" | "program" | "alsa" | "pulse";
+                    /** @description kind stream: a URL with scheme srt, udp, rtp, tcp, rtmp, rtmps, rtsp, http, https; no spaces, never option text */
+                    url?: string;
+                    /** @description kind file: a media id from GET /browse (`media-…`), or a path inside a media root (`loops/tone.wav`); never an absolute path or `..` */
+                    file?: string;
+                    /** @description kinds alsa and pulse: the capture device (GET /audio/inputs lists the ones found on this box) */
+                    device?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the input after the change */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        input: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description `test`: a generated ffmpeg lavfi audio source (config file only); `stream`: a URL; `file`: a media library file, looped; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
+                             * @enum {string}
+                             */
+                            kind: "test" | "stream" | "file" | "program" | "alsa" | "pulse";
+                            /** @description what it reads: the URL (credentials as `***`), the library file as it was named, the device, or the lavfi source; null for `program` */
+                            target: string | null;
+                            /**
+                             * @description `config`: config file audio.inputs; `added`: POST /audio/inputs/add (editable, removable); `discovered`: a capture device on this box
+                             * @enum {string}
+                             */
+                            origin: "config" | "added" | "discovered";
+                            /** @description false while a named capture device is not there */
+                            available: boolean;
+                            /** @description true on the input the audio worker has open */
+                            selected: boolean;
+                        };
+                        /** @description true when it was selected and what it reads changed: its reader restarted */
+                        restarted: boolean;
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description the field the refusal is about (absent when the body itself is malformed) */
+                        details?: {
+                            /** @description the body field refused: `id`, `name`, `kind`, `url`, `file` or `device` */
+                            field: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            /** @description 409 AUDIO_INPUT_CONFIGURED: the audio input comes from the config file (audio.inputs) or is a discovered device; change it there */
+            409: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_INPUT_CONFIGURED";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @enum {string} */
+                            field: "id";
+                            /**
+                             * @description where that input comes from
+                             * @enum {string}
+                             */
+                            origin: "config" | "discovered";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightAudioInputsEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    removeAudioInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 64 characters from A-Z a-z 0-9 _ - */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the removed input */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        removed: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description `test`: a generated ffmpeg lavfi audio source (config file only); `stream`: a URL; `file`: a media library file, looped; `program`: the program source's audio track; `alsa`, `pulse`: a capture device
+                             * @enum {string}
+                             */
+                            kind: "test" | "stream" | "file" | "program" | "alsa" | "pulse";
+                            /** @description what it reads: the URL (credentials as `***`), the library file as it was named, the device, or the lavfi source; null for `program` */
+                            target: string | null;
+                            /**
+                             * @description `config`: config file audio.inputs; `added`: POST /audio/inputs/add (editable, removable); `discovered`: a capture device on this box
+                             * @enum {string}
+                             */
+                            origin: "config" | "added" | "discovered";
+                            /** @description false while a named capture device is not there */
+                            available: boolean;
+                            /** @description true on the input the audio worker has open */
+                            selected: boolean;
+                        };
+                        /** @description true when it was selected: no audio input is selected now */
+                        detached: boolean;
+                    };
+                };
+            };
+            /** @description 400 INVALID_REQUEST: the request is not valid */
+            400: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "INVALID_REQUEST";
+                        /** @description human-readable text */
+                        message: string;
+                        /** @description the field the refusal is about (absent when the body itself is malformed) */
+                        details?: {
+                            /** @description the body field refused: `id`, `name`, `kind`, `url`, `file` or `device` */
+                            field: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            /** @description 409 AUDIO_INPUT_CONFIGURED: the audio input comes from the config file (audio.inputs) or is a discovered device; change it there */
+            409: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "AUDIO_INPUT_CONFIGURED";
+                        /** @description human-readable text */
+                        message: string;
+                        details?: {
+                            /** @enum {string} */
+                            field: "id";
+                            /**
+                             * @description where that input comes from
+                             * @enum {string}
+                             */
+                            origin: "config" | "discovered";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightAudioInputsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
         };
     };
     getTempo: {

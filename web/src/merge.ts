@@ -40,6 +40,9 @@ export function merge(topic: string, data: unknown, patch: Partial<LiveState>): 
     case 'scenes':
       patch.scenes = e.data;
       break;
+    case 'audioInputs':
+      patch.audioInputs = e.data;
+      break;
     case 'show':
       patch.show = e.data;
       break;

@@ -34,6 +34,8 @@ export interface TopicState {
   layers: Got<'/layers'>;
   /** The saved scenes (GET /scenes): on every save, replace and delete. */
   scenes: Got<'/scenes'>;
+  /** Every audio input (GET /audio/inputs): on every add, edit, remove, select and device change. */
+  audioInputs: Got<'/audio/inputs'>;
   /** The show link and the scheduled operations (GET /show): on a change, read twice a second while subscribed. */
   show: Got<'/show'>;
   /** The cue list (GET /cues): on every change to it and every cue fired, while subscribed. */
@@ -97,6 +99,8 @@ export interface LiveState {
   layers: TopicState['layers'] | null;
   /** The latest `scenes` state; null before the scene row read it. */
   scenes: TopicState['scenes'] | null;
+  /** The latest `audioInputs` state; null before the audio inputs section read it. */
+  audioInputs: TopicState['audioInputs'] | null;
   /** The latest `show` state; null before the show panel read it. */
   show: TopicState['show'] | null;
   /** The latest `cues` state; null before the cue panel read it. */
@@ -142,6 +146,7 @@ let state: LiveState = {
   transportAt: 0,
   layers: null,
   scenes: null,
+  audioInputs: null,
   show: null,
   cues: null,
   cuesAt: 0,

@@ -39,7 +39,7 @@ function inputArgs(input: Exclude<FfmpegAudioInput, { kind: 'stream' }>, sampleR
 
 /** The ffmpeg arguments: the input (a stream through its own arguments) decoded to mono float at the analysis rate on stdout. */
 export function audioArgs(input: FfmpegAudioInput, sampleRate: number): string[] {
-  return input.kind === 'stream' ? streamArgs(input.url, sampleRate) : pcmArgs(inputArgs(input, sampleRate), sampleRate);
+  return input.kind === 'stream' ? streamArgs(input.url, sampleRate, input.protocols) : pcmArgs(inputArgs(input, sampleRate), sampleRate);
 }
 
 export class AudioInputRun {

@@ -24,9 +24,10 @@ export function pcmArgs(input: string[], sampleRate: number, map: string[] = [])
   ];
 }
 
-/** A `stream` input (no live input shares its URL). */
-export function streamArgs(url: string, sampleRate: number): string[] {
-  return pcmArgs(urlInputArgs(url), sampleRate, ['-map', '0:a:0']);
+/** A `stream` input (no live input shares its URL); `protocols` limits what ffmpeg may open for it. */
+export function streamArgs(url: string, sampleRate: number, protocols?: string): string[] {
+  const whitelist = protocols ? ['-protocol_whitelist', protocols] : [];
+  return pcmArgs([...whitelist, ...urlInputArgs(url)], sampleRate, ['-map', '0:a:0']);
 }
 
 /** An ffmpeg line about the URL, with its credentials and secret options replaced. */

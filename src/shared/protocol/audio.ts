@@ -4,14 +4,15 @@ import type { LogMessage } from './common.js';
 
 /**
  * An audio input as the worker opens it. `test`: `source` is a lavfi audio graph from the config file only.
- * `stream`: a URL from the config file the worker's own ffmpeg reads. `ring`: samples an ingest reader decodes
+ * `stream`: a URL (or a media file) the worker's own ffmpeg reads. `ring`: samples an ingest reader decodes
  * into a PCM ring (src/shared/pcm-ring.ts), or null while there is none (silence); `follows` says whose ring it is:
  * a shared stream reader, or whichever reader is on the program. `alsa`, `pulse`: a capture device name, checked
  * against a whitelist pattern (DEVICE_PATTERN) before it gets here.
  */
 export type AudioInput =
   | { id: string; kind: 'test'; source: string }
-  | { id: string; kind: 'stream'; url: string }
+  /** `protocols`: ffmpeg's protocol whitelist, set for a URL or file that came over the network. */
+  | { id: string; kind: 'stream'; url: string; protocols?: string }
   | { id: string; kind: 'ring'; follows: 'stream' | 'program'; pcm: SharedArrayBuffer | null }
   | { id: string; kind: 'alsa' | 'pulse'; device: string };
 

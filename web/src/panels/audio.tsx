@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import type { Got } from '../api-shapes';
 import { notify, useLive } from '../store';
+import { AudioInputs } from './audio-inputs';
 
 const BARS = [
   ['level', 'Level'],
@@ -108,6 +109,7 @@ export function AudioPanel() {
           ))}
         </select>
       </label>
+      <AudioInputs onChange={() => void call('GET', '/audio').then((r) => r.ok && setAudio(r.body))} />
     </section>
   );
 }
