@@ -5596,10 +5596,18 @@ export interface operations {
                         modulator?: ({
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -5624,10 +5632,18 @@ export interface operations {
                             [key: string]: {
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -7121,10 +7137,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -7149,10 +7173,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -7266,10 +7298,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -7294,10 +7334,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -7603,10 +7651,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -7631,10 +7687,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -7918,10 +7982,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -7946,10 +8018,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -9133,10 +9213,18 @@ export interface operations {
                         modulator?: ({
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -9161,10 +9249,18 @@ export interface operations {
                             [key: string]: {
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9369,10 +9465,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9397,10 +9501,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -9578,10 +9690,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9606,10 +9726,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -9821,10 +9949,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9849,10 +9985,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -10165,10 +10309,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -12676,10 +12828,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -12704,10 +12864,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -12826,10 +12994,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -12854,10 +13030,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -13208,10 +13392,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -13236,10 +13428,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -13546,10 +13746,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -13574,10 +13782,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -15223,10 +15439,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -15407,10 +15631,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -15435,10 +15667,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -15658,10 +15898,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -15686,10 +15934,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -15873,10 +16129,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -16087,10 +16351,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -16271,10 +16543,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -19079,10 +19359,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -19107,10 +19395,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
