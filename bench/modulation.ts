@@ -104,10 +104,10 @@ async function frameTime(): Promise<{
 
 /** Five minutes at 30 fps with tempo changes along the way: the LFO's phase against the clock's, in ms. */
 function phaseError(): { maxMs: number; framePeriodMs: number } {
-  const mod: Modulator = { kind: 'lfo', shape: 'ramp', rate: '1/4', amount: 1, polarity: 'unipolar' };
+  const mod: Modulator = { kind: 'lfo', shape: 'ramp', rate: '1/4', amount: 1, polarity: 'up' };
   const st = stateFor('bench', mod);
   const period = divisionBeats('1/4')!;
-  const ctx: ModContext = { due: 0, dtMs: 0, beats: 0, bpm: 0, audio: new Float32Array(6), onsetFresh: false };
+  const ctx: ModContext = { due: 0, dtMs: 0, beats: 0, bpm: 0, audio: new Float32Array(6), onsetFresh: false, audioFresh: false };
   const t0 = Date.now();
   let clock: TempoClock = {
     bpm: 128,

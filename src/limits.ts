@@ -268,6 +268,10 @@ export const MOD_LIMITS = {
   perTarget: 64,
   /** Live reports (render worker to main thread) per second at most, sent only while modulators exist. */
   liveHz: 20,
+  /** Audio level (0..1, after the analysis' automatic gain) below which the input counts as silent for modulators. */
+  silenceFloor: 0.01,
+  /** No analysis hop newer than this many ms before a frame: the audio feed counts as stopped for modulators. */
+  audioStaleMs: 500,
 } as const;
 
 /** Media transport (POST /transport/*): not in LIMITS, whose shape GET /capabilities reports as is. */

@@ -5,8 +5,21 @@ import Type from 'typebox';
 export const ModulatorSchema = Type.Object(
   {
     kind: Type.Union(['lfo', 'audio', 'beat', 'steps'].map((k) => Type.Literal(k))),
-    amount: Type.Number({ minimum: -1, maximum: 1, description: "share of the input's range, -1..1" }),
-    polarity: Type.Optional(Type.Union([Type.Literal('bipolar'), Type.Literal('unipolar')])),
+    amount: Type.Number({ minimum: -1, maximum: 1, description: 'share of the range or of the headroom (amountOf), -1..1' }),
+    polarity: Type.Optional(
+      Type.Union(
+        ['bipolar', 'up', 'down', 'unipolar'].map((p) => Type.Literal(p)),
+        {
+          description: 'bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up',
+        },
+      ),
+    ),
+    amountOf: Type.Optional(
+      Type.Union([Type.Literal('range'), Type.Literal('headroom')], {
+        description:
+          'range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped',
+      }),
+    ),
     shape: Type.Optional(Type.String({ description: 'lfo: sine, triangle, saw, ramp, square, random, smooth' })),
     rate: Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'lfo, steps: Hz or a beat division' })),
     phase: Type.Optional(Type.Number()),

@@ -2,7 +2,12 @@
 // check and the beat-division parser, shared by the main thread (routes, state) and the render worker (evaluation).
 import { MOD_LIMITS } from '../limits.js';
 
-export type Polarity = 'bipolar' | 'unipolar';
+/** Around the set value, from it upward, from it downward. `unipolar` is read as `up` (older saved shows and scripts). */
+export const POLARITIES = ['bipolar', 'up', 'down'] as const;
+export type Polarity = (typeof POLARITIES)[number];
+/** What `amount` is a share of: the input's whole range, or the room between the set value and the end moved toward. */
+export const AMOUNTS_OF = ['range', 'headroom'] as const;
+export type AmountOf = (typeof AMOUNTS_OF)[number];
 export const LFO_SHAPES = ['sine', 'triangle', 'saw', 'ramp', 'square', 'random', 'smooth'] as const;
 export type LfoShape = (typeof LFO_SHAPES)[number];
 export const AUDIO_SOURCES = ['level', 'bass', 'lowMid', 'highMid', 'high', 'onset'] as const;
@@ -13,6 +18,7 @@ export type Rate = number | string;
 interface Common {
   amount: number;
   polarity?: Polarity;
+  amountOf?: AmountOf;
 }
 export type LfoModulator = Common & { kind: 'lfo'; shape: LfoShape; rate: Rate; phase?: number; width?: number };
 export type AudioModulator = Common & {
@@ -42,6 +48,9 @@ const MOD_MAX_STEPS = MOD_LIMITS.maxSteps;
 const MOD_MAX_PER_TARGET = MOD_LIMITS.perTarget;
 /** Live reports per second at most (the render worker reads it here: workers/ import only src/shared/). */
 export const LIVE_REPORT_HZ = MOD_LIMITS.liveHz;
+/** Audio modulators treat a level below this, or no hop for AUDIO_STALE_MS, as silence and fade to the set value. */
+export const SILENCE_FLOOR = MOD_LIMITS.silenceFloor;
+export const AUDIO_STALE_MS = MOD_LIMITS.audioStaleMs;
 
 /** The key of a modulated input in a modulator map: `input`, or `input.component`. */
 export function modKey(input: string, component?: string): string {
@@ -84,6 +93,7 @@ export type ModCheck = { ok: true; modulator: Modulator } | { ok: false; problem
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const fin = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+const COMMON_KEYS = ['kind', 'amount', 'polarity', 'amountOf'];
 const KEYS: Record<Modulator['kind'], string[]> = {
   lfo: ['shape', 'rate', 'phase', 'width'],
   audio: ['source', 'gain', 'threshold', 'attackMs', 'releaseMs'],
@@ -98,14 +108,16 @@ export function checkModulator(raw: unknown): ModCheck {
   const kind = raw.kind;
   if (kind !== 'lfo' && kind !== 'audio' && kind !== 'beat' && kind !== 'steps') return bad('kind', 'one of lfo, audio, beat, steps');
   for (const k of Object.keys(raw)) {
-    if (k !== 'kind' && k !== 'amount' && k !== 'polarity' && !KEYS[kind].includes(k))
-      return bad(clip(k), `not a field of a ${kind} modulator`);
+    if (!COMMON_KEYS.includes(k) && !KEYS[kind].includes(k)) return bad(clip(k), `not a field of a ${kind} modulator`);
   }
   if (!fin(raw.amount) || raw.amount < -1 || raw.amount > 1) return bad('amount', 'a number from -1 to 1 (required)');
-  if (raw.polarity !== undefined && raw.polarity !== 'bipolar' && raw.polarity !== 'unipolar')
-    return bad('polarity', 'bipolar or unipolar');
+  const polarity = raw.polarity === 'unipolar' ? 'up' : raw.polarity;
+  if (polarity !== undefined && !POLARITIES.includes(polarity as Polarity))
+    return bad('polarity', 'bipolar, up or down (unipolar is read as up)');
+  if (raw.amountOf !== undefined && !AMOUNTS_OF.includes(raw.amountOf as AmountOf)) return bad('amountOf', 'range or headroom');
   const out: Record<string, unknown> = { kind, amount: raw.amount };
-  if (raw.polarity !== undefined) out.polarity = raw.polarity;
+  if (polarity !== undefined) out.polarity = polarity;
+  if (raw.amountOf !== undefined) out.amountOf = raw.amountOf;
   const range = (k: string, lo: number, hi: number): ModCheck | null => {
     const v = raw[k];
     if (v === undefined) return null;

@@ -377,6 +377,8 @@ export const CORPUS: Record<string, Operation> = {
       const lfo = { kind: 'lfo', shape: 'sine', rate: '1/4', amount: 0.5 };
       return [
         p.ok('lfo by index', { index: 1, input: 'amount', modulator: lfo }),
+        p.ok('up by the headroom', { index: 1, input: 'amount', modulator: { ...lfo, polarity: 'up', amountOf: 'headroom' } }),
+        { ...p.ok('amountOf unknown', { index: 1, input: 'amount', modulator: { ...lfo, amountOf: 'room' } }), expect: [400] },
         p.ok('remove by name', { name: ids.effectType, input: 'amount', modulator: null }),
         { ...p.ok('rate 0', { index: 1, input: 'amount', modulator: { ...lfo, rate: 0 } }), expect: [400] },
         { ...p.ok('image input', { index: 1, input: 'inputImage', modulator: lfo }), expect: [400] },

@@ -5804,10 +5804,18 @@ export interface operations {
                         modulator?: ({
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -5832,10 +5840,18 @@ export interface operations {
                             [key: string]: {
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -7329,10 +7345,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -7357,10 +7381,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -7474,10 +7506,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -7502,10 +7542,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -7811,10 +7859,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -7839,10 +7895,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -8126,10 +8190,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -8154,10 +8226,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -9341,10 +9421,18 @@ export interface operations {
                         modulator?: ({
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -9369,10 +9457,18 @@ export interface operations {
                             [key: string]: {
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9577,10 +9673,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9605,10 +9709,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -9786,10 +9898,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -9814,10 +9934,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -10029,10 +10157,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -10057,10 +10193,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -10579,10 +10723,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -13090,10 +13242,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -13118,10 +13278,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -13240,10 +13408,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -13268,10 +13444,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -13622,10 +13806,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -13650,10 +13842,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -13960,10 +14160,18 @@ export interface operations {
                                 modulator?: ({
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -13988,10 +14196,18 @@ export interface operations {
                                     [key: string]: {
                                         /** @enum {string} */
                                         kind: "lfo" | "audio" | "beat" | "steps";
-                                        /** @description share of the input's range, -1..1 */
+                                        /** @description share of the range or of the headroom (amountOf), -1..1 */
                                         amount: number;
-                                        /** @enum {string} */
-                                        polarity?: "bipolar" | "unipolar";
+                                        /**
+                                         * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                         * @enum {string}
+                                         */
+                                        polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                        /**
+                                         * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                         * @enum {string}
+                                         */
+                                        amountOf?: "range" | "headroom";
                                         /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                         shape?: string;
                                         /** @description lfo, steps: Hz or a beat division */
@@ -15637,10 +15853,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -15821,10 +16045,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -15849,10 +16081,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -16072,10 +16312,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -16100,10 +16348,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
@@ -16287,10 +16543,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -16501,10 +16765,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -16685,10 +16957,18 @@ export interface operations {
                         modulator: {
                             /** @enum {string} */
                             kind: "lfo" | "audio" | "beat" | "steps";
-                            /** @description share of the input's range, -1..1 */
+                            /** @description share of the range or of the headroom (amountOf), -1..1 */
                             amount: number;
-                            /** @enum {string} */
-                            polarity?: "bipolar" | "unipolar";
+                            /**
+                             * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                             * @enum {string}
+                             */
+                            polarity?: "bipolar" | "up" | "down" | "unipolar";
+                            /**
+                             * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                             * @enum {string}
+                             */
+                            amountOf?: "range" | "headroom";
                             /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                             shape?: string;
                             /** @description lfo, steps: Hz or a beat division */
@@ -19493,10 +19773,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -19521,10 +19809,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */

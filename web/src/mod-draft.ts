@@ -1,5 +1,6 @@
 // The modulation editor's fields and how they map to and from a modulator's JSON (rates as a beat division with
-// its feel, or Hz; steps typed as a list).
+// its feel, or Hz; steps typed as a list). A new modulator moves by a share of the headroom, so it never clamps;
+// an audio or beat one moves upward from the set value, so a quiet room leaves the set value.
 import type { Modulator } from './mod-api';
 
 export const SHAPES = ['sine', 'triangle', 'saw', 'ramp', 'square', 'random', 'smooth'] as const;
@@ -11,6 +12,20 @@ export const FEELS = [
 ] as const;
 export const SOURCES = ['level', 'bass', 'lowMid', 'highMid', 'high', 'onset'] as const;
 export type Kind = Modulator['kind'];
+export const POLARITIES = [
+  ['bipolar', 'Around the value'],
+  ['up', 'Up from the value'],
+  ['down', 'Down from the value'],
+] as const;
+export type Polarity = (typeof POLARITIES)[number][0];
+export const AMOUNTS_OF = [
+  ['headroom', 'Headroom (no clamping)'],
+  ['range', 'Whole range (may clamp)'],
+] as const;
+export type AmountOf = (typeof AMOUNTS_OF)[number][0];
+
+/** The polarity a new modulator of `kind` starts with: envelopes (audio, beat) rise from the set value. */
+export const defaultPolarity = (kind: Kind): Polarity => (kind === 'audio' || kind === 'beat' ? 'up' : 'bipolar');
 
 /** The editor's fields; a modulator is built from them on apply. */
 export interface Draft {
@@ -25,6 +40,16 @@ export interface Draft {
   /** Steps as typed (normalised positions). */
   steps: string;
   amount: number;
+  polarity: Polarity;
+  amountOf: AmountOf;
+  /** Audio: band gain, threshold, attack and release (ms); beat: decay (ms). */
+  gain: number;
+  threshold: number;
+  attackMs: number;
+  releaseMs: number;
+  decayMs: number;
+  /** The modulator the draft was made from: fields the editor does not show are kept from it. */
+  from: Modulator | null;
 }
 
 export function draftOf(m: Modulator | null | undefined): Draft {
@@ -38,10 +63,27 @@ export function draftOf(m: Modulator | null | undefined): Draft {
     every: 1,
     steps: '0, 0.5, 1, 0.5',
     amount: 0.5,
+    polarity: 'bipolar',
+    amountOf: 'headroom',
+    gain: 1,
+    threshold: 0,
+    attackMs: 10,
+    releaseMs: 200,
+    decayMs: 250,
+    from: null,
   };
   if (!m) return d;
+  d.from = m;
   d.kind = m.kind;
   d.amount = m.amount;
+  // What the server reads for absent fields: around the value, a share of the whole range.
+  d.polarity = m.polarity === 'up' || m.polarity === 'unipolar' ? 'up' : m.polarity === 'down' ? 'down' : 'bipolar';
+  d.amountOf = m.amountOf ?? 'range';
+  if (typeof m.gain === 'number') d.gain = m.gain;
+  if (typeof m.threshold === 'number') d.threshold = m.threshold;
+  if (typeof m.attackMs === 'number') d.attackMs = m.attackMs;
+  if (typeof m.releaseMs === 'number') d.releaseMs = m.releaseMs;
+  if (typeof m.decayMs === 'number') d.decayMs = m.decayMs;
   if (typeof m.rate === 'number') {
     d.division = 'hz';
     d.hz = m.rate;
@@ -66,9 +108,15 @@ const stepsOf = (text: string): number[] =>
     .map(Number);
 
 export function modulatorOf(d: Draft): Modulator {
-  if (d.kind === 'audio') return { kind: 'audio', source: d.source, amount: d.amount };
-  if (d.kind === 'beat') return { kind: 'beat', every: d.every, amount: d.amount };
+  const kept = d.from?.kind === d.kind ? d.from : {};
+  const common = { amount: d.amount, polarity: d.polarity, amountOf: d.amountOf };
+  if (d.kind === 'audio') {
+    const { gain, threshold, attackMs, releaseMs } = d;
+    return { ...kept, kind: 'audio', source: d.source, ...common, gain, threshold, attackMs, releaseMs };
+  }
+  // A beat's attack is the one the server had (or its default): the editor shows the decay.
+  if (d.kind === 'beat') return { ...kept, kind: 'beat', every: d.every, ...common, decayMs: d.decayMs };
   const rate = d.division === 'hz' ? d.hz : `${d.division}${d.feel}`;
-  if (d.kind === 'steps') return { kind: 'steps', values: stepsOf(d.steps), rate, amount: d.amount };
-  return { kind: 'lfo', shape: d.shape, rate, amount: d.amount };
+  if (d.kind === 'steps') return { ...kept, kind: 'steps', values: stepsOf(d.steps), rate, ...common };
+  return { ...kept, kind: 'lfo', shape: d.shape, rate, ...common };
 }

@@ -1,6 +1,7 @@
 // The audio of one frame, read from the shared blocks without a message: levels and onset at the frame's due instant
 // shifted by the clock's offsetMs, the beat position there, and (on demand) the latest spectrum and waveform.
 import { AUDIO_BINS, AudioBlockReader, type AudioRecord } from '../../src/shared/audio-block.js';
+import { AUDIO_STALE_MS } from '../../src/shared/modulation.js';
 import { beatAt, TempoBlockReader } from '../../src/shared/tempo-block.js';
 import type { FrameAudio } from './isf-builtins.js';
 import type { AudioTextures } from './audio-textures.js';
@@ -22,6 +23,8 @@ export class AudioFrame implements FrameAudio {
   beats = Number.NaN;
   /** A new onset arrived since the previous frame. */
   onsetFresh = false;
+  /** A hop was analysed shortly before the frame's instant: false without an input and while it is stalled. */
+  fresh = false;
   textures: AudioTextures | null = null;
   /** Frames updated so far: textures upload at most once per value of it. */
   frame = 0;
@@ -65,7 +68,9 @@ export class AudioFrame implements FrameAudio {
     }
     if (!this.analysis) return;
     const r = this.record;
-    this.analysis.at(due + offset, r);
+    const found = this.analysis.at(due + offset, r);
+    // A look-ahead reads the newest hop, which can only be as recent as the frame's own instant.
+    this.fresh = found && Math.min(due, due + offset) - r.t <= AUDIO_STALE_MS;
     v[LEVEL] = r.level;
     v[LEVEL + 1] = r.bass;
     v[LEVEL + 2] = r.lowMid;

@@ -260,6 +260,7 @@ export class FrameDrawer {
     c.bpm = audio.values[6] ?? 0;
     for (let i = 0; i < 6; i++) c.audio[i] = audio.values[i] ?? 0;
     c.onsetFresh = audio.onsetFresh;
+    c.audioFresh = audio.fresh;
     const order = p.layers.order;
     let version = p.chain.version;
     for (const l of order) version += l.chain.version * 31 + l.id;

@@ -3,16 +3,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import type { Got } from '../api-shapes';
+import { BAND_NAMES } from '../band-names';
 import { notify, useLive } from '../store';
 import { AudioInputs } from './audio-inputs';
 
-const BARS = [
-  ['level', 'Level'],
-  ['bass', 'Bass'],
-  ['lowMid', 'Low-mid'],
-  ['highMid', 'High-mid'],
-  ['high', 'High'],
-] as const;
+const BARS = (['level', 'bass', 'lowMid', 'highMid', 'high'] as const).map((k) => [k, BAND_NAMES[k]] as const);
 
 /** How long the lamp stays lit after a beat. */
 const LAMP_MS = 120;

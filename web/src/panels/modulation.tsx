@@ -1,10 +1,16 @@
 // The modulation control beside an input: a button that opens an editor (kind, shape or steps, rate in Hz or beat
-// divisions, source, amount) and applies or removes the modulator of an input or of one of its components.
+// divisions, the audio and beat settings, polarity, amount and what it is a share of) and applies or removes the
+// modulator of an input or of one of its components.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { pickModulator, type Modulator } from '../mod-api';
-import { DIVISIONS, draftOf, FEELS, modulatorOf, SHAPES, SOURCES, type Draft, type Kind } from '../mod-draft';
+import { bandName } from '../band-names';
+import { DIVISIONS, defaultPolarity, draftOf, FEELS, modulatorOf, SHAPES, type Draft, type Kind } from '../mod-draft';
 import { latest } from '../throttle';
 import type { Input } from './controls';
+import { AudioFields, BeatFields, MotionFields } from './mod-fields';
+
+/** A running modulator in words for the button's label: its kind, and an audio one's band. */
+const kindName = (m: Modulator): string => (m.kind === 'audio' && typeof m.source === 'string' ? `audio: ${bandName(m.source)}` : m.kind);
 
 /** `send(modulator)` applies one (null removes); the control keeps its editor open until removed or closed. */
 export function ModControl(props: {
@@ -31,7 +37,7 @@ export function ModControl(props: {
         type="button"
         class={`modbtn${on ? ' on' : ''}`}
         aria-expanded={open}
-        aria-label={`Modulate ${props.label}${props.modulator ? ` (${props.modulator.kind})` : ''}`}
+        aria-label={`Modulate ${props.label}${props.modulator ? ` (${kindName(props.modulator)})` : ''}`}
         data-testid={`${props.id}-mod`}
         onClick={() => setOpen(!open)}
       >
@@ -45,7 +51,10 @@ export function ModControl(props: {
               id={field('kind')}
               value={draft.kind}
               data-testid={`${props.id}-mod-kind`}
-              onChange={(e) => edit({ kind: e.currentTarget.value as Kind })}
+              onChange={(e) => {
+                const kind = e.currentTarget.value as Kind;
+                edit(on ? { kind } : { kind, polarity: defaultPolarity(kind) });
+              }}
             >
               <option value="lfo">LFO</option>
               <option value="audio">Audio</option>
@@ -116,29 +125,9 @@ export function ModControl(props: {
               )}
             </>
           )}
-          {draft.kind === 'audio' && (
-            <label>
-              <span>Source</span>
-              <select value={draft.source} onChange={(e) => edit({ source: e.currentTarget.value as Draft['source'] })}>
-                {SOURCES.map((s) => (
-                  <option value={s}>{s}</option>
-                ))}
-              </select>
-            </label>
-          )}
-          {draft.kind === 'beat' && (
-            <label>
-              <span>Every (beats)</span>
-              <input
-                type="number"
-                min={0.25}
-                max={64}
-                step={0.25}
-                value={draft.every}
-                onInput={(e) => edit({ every: Number(e.currentTarget.value) })}
-              />
-            </label>
-          )}
+          {draft.kind === 'audio' && <AudioFields id={props.id} draft={draft} edit={edit} />}
+          {draft.kind === 'beat' && <BeatFields id={props.id} draft={draft} edit={edit} />}
+          <MotionFields id={props.id} draft={draft} edit={edit} />
           <label class="wide">
             <span>Amount {draft.amount.toFixed(2)}</span>
             <input

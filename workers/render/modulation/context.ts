@@ -1,5 +1,6 @@
 // What every modulator of one frame reads: the frame's due instant, the time since the last frame, the beat
-// position and tempo of the clock, and the audio analysis at that instant (filled once per frame, never allocated).
+// position and tempo of the clock, and the audio analysis at that instant and whether it is current (filled once per
+// frame, never allocated).
 
 export interface ModContext {
   /** The frame's due instant, epoch ms (the tempo clock's time base). */
@@ -13,6 +14,8 @@ export interface ModContext {
   audio: Float32Array;
   /** A new onset arrived since the previous frame. */
   onsetFresh: boolean;
+  /** An analysis hop arrived shortly before `due`: false while the feed is stopped, stalled or absent. */
+  audioFresh: boolean;
 }
 
 /** Per-modulator running state: free-running phase, envelope level, last onset and the signal of the last frame. */
@@ -29,10 +32,12 @@ export interface ModState {
   periodBeats: number;
   /** The unipolar signal (0..1) of the last frame evaluated: what freeze holds. */
   u: number;
+  /** How much of an audio modulator's signal applies, 0..1: it closes over the release while the input is silent. */
+  gate: number;
 }
 
 export function newState(key: string, periodBeats: number): ModState {
   let h = 2166136261;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
-  return { cycles: 0, env: 0, lastOnset: Number.NEGATIVE_INFINITY, seed: h >>> 0, periodBeats, u: 0 };
+  return { cycles: 0, env: 0, lastOnset: Number.NEGATIVE_INFINITY, seed: h >>> 0, periodBeats, u: 0, gate: 0 };
 }

@@ -1,20 +1,28 @@
-// Audio and beat envelopes: an audio modulator follows a band (gain, threshold) with attack and release in ms; a
+// Audio and beat envelopes: an audio modulator follows a band (gain, threshold) with attack and release in ms, and
+// its gate closes over the release while the input is silent or stopped, so it then leaves the set value alone; a
 // beat modulator fires every N beats of the clock (timed from the beat position itself, so it lands on the beat
 // whatever the frame rate) or on each onset, rising over attackMs and decaying over decayMs.
-import type { AudioModulator, BeatModulator } from '../../../src/shared/modulation.js';
+import { SILENCE_FLOOR, type AudioModulator, type BeatModulator } from '../../../src/shared/modulation.js';
 import type { ModContext, ModState } from './context.js';
 
 const SOURCE_INDEX = { level: 0, bass: 1, lowMid: 2, highMid: 3, high: 4, onset: 5 } as const;
 
+/** The band's envelope 0..1; also moves the gate (`st.gate`) the signal is scaled by. */
 export function audioSignal(mod: AudioModulator, st: ModState, ctx: ModContext): number {
+  const attackMs = mod.attackMs ?? 10;
+  const releaseMs = mod.releaseMs ?? 200;
+  const heard = ctx.audioFresh && (ctx.audio[SOURCE_INDEX.level] ?? 0) >= SILENCE_FLOOR;
   const thr = mod.threshold ?? 0;
-  let x = (ctx.audio[SOURCE_INDEX[mod.source]] ?? 0) * (mod.gain ?? 1);
+  let x = heard ? (ctx.audio[SOURCE_INDEX[mod.source]] ?? 0) * (mod.gain ?? 1) : 0;
   x = x <= thr ? 0 : thr >= 1 ? 1 : (x - thr) / (1 - thr);
   if (!(x > 0)) x = 0;
   if (x > 1) x = 1;
-  const ms = x > st.env ? (mod.attackMs ?? 10) : (mod.releaseMs ?? 200);
+  const ms = x > st.env ? attackMs : releaseMs;
   const k = ms <= 0 ? 1 : 1 - Math.exp(-ctx.dtMs / ms);
   st.env += (x - st.env) * k;
+  // Linear, so the set value is reached within the release however the envelope decays.
+  if (heard) st.gate = attackMs <= 0 ? 1 : Math.min(1, st.gate + ctx.dtMs / attackMs);
+  else st.gate = releaseMs <= 0 ? 0 : Math.max(0, st.gate - ctx.dtMs / releaseMs);
   return st.env;
 }
 

@@ -1,9 +1,11 @@
-// One modulator's signal for the frame: the unipolar value 0..1 of its kind, and the signed signal m it applies
-// (bipolar: -1..1 around the set value; unipolar: 0..1 upward). Frozen modulators repeat their last value.
+// One modulator's signal for the frame: the value 0..1 of its kind, and the signed signal m it applies (see
+// move.ts for the polarities); an audio modulator's is scaled by its gate, so silence leaves the set value.
+// Frozen modulators repeat their last value.
 import { divisionBeats, type Modulator } from '../../../src/shared/modulation.js';
 import { newState, type ModContext, type ModState } from './context.js';
 import { audioSignal, beatSignal } from './envelopes.js';
 import { advance, cyclesOf, lfoShape } from './lfo.js';
+import { polar } from './move.js';
 import { stepsSignal } from './steps.js';
 
 export function stateFor(key: string, mod: Modulator): ModState {
@@ -14,7 +16,8 @@ export function stateFor(key: string, mod: Modulator): ModState {
 /** The signed signal m of `mod` at this frame. */
 export function signal(mod: Modulator, st: ModState, ctx: ModContext, frozen: boolean): number {
   if (!frozen) st.u = unipolar(mod, st, ctx);
-  return mod.polarity === 'unipolar' ? st.u : 2 * st.u - 1;
+  const m = polar(mod.polarity, st.u);
+  return mod.kind === 'audio' ? m * st.gate : m;
 }
 
 function unipolar(mod: Modulator, st: ModState, ctx: ModContext): number {

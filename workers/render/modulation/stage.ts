@@ -7,6 +7,7 @@ import type { IsfInput } from '../../../src/shared/isf-types.js';
 import type { LiveReport, ModulationState } from '../../../src/shared/protocol/render.js';
 import { LIVE_REPORT_HZ, type Modulator } from '../../../src/shared/modulation.js';
 import type { ModContext, ModState } from './context.js';
+import { move } from './move.js';
 import { signal, stateFor } from './signal.js';
 import { ModTarget } from './target.js';
 
@@ -36,14 +37,21 @@ class ScalarMod {
     this.st = stateFor('scalar', mod);
   }
   apply(set: number, ctx: ModContext, frozen: boolean): number {
-    const v = set + this.mod.amount * signal(this.mod, this.st, ctx, frozen);
-    this.live = Math.min(1, Math.max(0, v));
+    this.live = move(set, 0, 1, this.mod.amount, this.mod.amountOf, signal(this.mod, this.st, ctx, frozen));
     return this.live;
   }
 }
 
 export class ModulationStage {
-  readonly ctx: ModContext = { due: 0, dtMs: 0, beats: Number.NaN, bpm: 0, audio: new Float32Array(6), onsetFresh: false };
+  readonly ctx: ModContext = {
+    due: 0,
+    dtMs: 0,
+    beats: Number.NaN,
+    bpm: 0,
+    audio: new Float32Array(6),
+    onsetFresh: false,
+    audioFresh: false,
+  };
   private state: ModulationState = { generator: null, mix: null, dimmer: null, frozen: false };
   private readonly slots = new Map<ModSlot, ModTarget>();
   private readonly generator = new ModTarget();

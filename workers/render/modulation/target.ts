@@ -6,6 +6,7 @@ import { currentValue } from '../../../src/shared/param-values.js';
 import { COLOR_COMPONENTS, type Modulator } from '../../../src/shared/modulation.js';
 import { hsvToRgb, rgbToHsv } from './color.js';
 import type { ModContext, ModState } from './context.js';
+import { move as moveBy } from './move.js';
 import { signal, stateFor } from './signal.js';
 
 interface Entry {
@@ -23,11 +24,9 @@ interface Run {
   vec: number[] | null;
 }
 
-const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 
-/** Applied = set + amount × range × m, clamped to the range. */
-const move = (set: number, lo: number, hi: number, e: Entry, m: number): number => clamp(set + e.mod.amount * (hi - lo) * m, lo, hi);
+const move = (set: number, lo: number, hi: number, e: Entry, m: number): number => moveBy(set, lo, hi, e.mod.amount, e.mod.amountOf, m);
 
 export class ModTarget {
   applied: Record<string, unknown> = {};
