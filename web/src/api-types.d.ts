@@ -1317,7 +1317,7 @@ export interface paths {
         put?: never;
         /**
          * Switch the whole stack to a scene
-         * @description The changed layers' sources are cued first (warm), then chains and blending are set and every changed layer is taken with `transition` over `durationMs` (default `cut`). The answer is sent once the first frame of the new scene is on the output (budget 5000 ms per source: 504 ACTIVATION_TIMEOUT, nothing taken). Layers the scene lacks are added; layers beyond it are removed after the take.
+         * @description The changed layers' sources are cued first (warm), then chains and blending are set and every changed layer is taken with `transition` over `durationMs` (default: the mixer's transition, GET /mix, as for a take; a named transition without a duration lasts 1000 ms). The answer is sent once the first frame of the new scene is on the output (budget 5000 ms per source: 504 ACTIVATION_TIMEOUT, nothing taken). Layers the scene lacks are added; layers beyond it are removed after the take.
          */
         post: operations["recallScene"];
         delete?: never;
@@ -10415,10 +10415,18 @@ export interface operations {
                             modulator?: ({
                                 /** @enum {string} */
                                 kind: "lfo" | "audio" | "beat" | "steps";
-                                /** @description share of the input's range, -1..1 */
+                                /** @description share of the range or of the headroom (amountOf), -1..1 */
                                 amount: number;
-                                /** @enum {string} */
-                                polarity?: "bipolar" | "unipolar";
+                                /**
+                                 * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                 * @enum {string}
+                                 */
+                                polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                /**
+                                 * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                 * @enum {string}
+                                 */
+                                amountOf?: "range" | "headroom";
                                 /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                 shape?: string;
                                 /** @description lfo, steps: Hz or a beat division */
@@ -10443,10 +10451,18 @@ export interface operations {
                                 [key: string]: {
                                     /** @enum {string} */
                                     kind: "lfo" | "audio" | "beat" | "steps";
-                                    /** @description share of the input's range, -1..1 */
+                                    /** @description share of the range or of the headroom (amountOf), -1..1 */
                                     amount: number;
-                                    /** @enum {string} */
-                                    polarity?: "bipolar" | "unipolar";
+                                    /**
+                                     * @description bipolar (default): around the set value; up: from it upward; down: from it downward; unipolar: read as up
+                                     * @enum {string}
+                                     */
+                                    polarity?: "bipolar" | "up" | "down" | "unipolar";
+                                    /**
+                                     * @description range (default): amount is a share of the whole range and may clamp; headroom: a share of the room between the set value and the end moved toward, never clamped
+                                     * @enum {string}
+                                     */
+                                    amountOf?: "range" | "headroom";
                                     /** @description lfo: sine, triangle, saw, ramp, square, random, smooth */
                                     shape?: string;
                                     /** @description lfo, steps: Hz or a beat division */
