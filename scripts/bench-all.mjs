@@ -23,6 +23,8 @@ const ALL = [
   'osc-flood',
   'audio-latency',
   'bpm',
+  'tempo-lock',
+  'tempo-lamp',
   'audio-cost',
   'isf-dialect',
   'isf-soak',

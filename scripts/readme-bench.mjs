@@ -39,6 +39,8 @@ for (const name of [
   'events-soak',
   'osc-flood',
   'bpm',
+  'tempo-lock',
+  'tempo-lamp',
   'audio-cost',
   'isf-dialect',
   'isf-soak',

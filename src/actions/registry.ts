@@ -32,7 +32,7 @@ export type ActionTarget =
   | { kind: 'palette-next' }
   | { kind: 'blackout'; mode: 'on' | 'off' | 'toggle' }
   | { kind: 'dimmer'; mode: 'up' | 'down' | 'full' | 'zero' }
-  | { kind: 'tempo'; op: 'tap' | 'resync' | 'half' | 'double' }
+  | { kind: 'tempo'; op: 'tap' | 'resync' | 'half' | 'double' | 'auto' }
   /** Hold every modulated input where it is, let it run on, or flip between the two. */
   | { kind: 'modulation'; op: 'freeze' | 'release' | 'toggle' }
   /** `input` null: detach the audio input. */
@@ -66,6 +66,7 @@ const TEMPO: Action[] = [
   { id: 'tempo.resync', name: 'Resync (Beat 1)', category: 'Tempo', target: { kind: 'tempo', op: 'resync' } },
   { id: 'tempo.half', name: 'Tempo ×½', category: 'Tempo', target: { kind: 'tempo', op: 'half' } },
   { id: 'tempo.double', name: 'Tempo ×2', category: 'Tempo', target: { kind: 'tempo', op: 'double' } },
+  { id: 'tempo.auto', name: 'Tempo Auto', category: 'Tempo', target: { kind: 'tempo', op: 'auto' } },
 ];
 
 const MODULATION: Action[] = [
@@ -100,7 +101,7 @@ export function transportActions(cues: readonly string[]): Action[] {
 
 /**
  * All actions in category order; ids are `preset.<presetId>`, `source.<sourceId>`, `mix.take`, `mix.take.<transition>`,
- * `palette.<paletteId>`, `palette.next`, `global.*`, `tempo.tap|resync|half|double`,
+ * `palette.<paletteId>`, `palette.next`, `global.*`, `tempo.tap|resync|half|double|auto`,
  * `modulation.freeze|release|toggle`, `audio.<inputId>`, `audio.none` (the transport's come from transportActions).
  */
 export function buildActions(

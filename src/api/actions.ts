@@ -32,7 +32,7 @@ export interface ActionDeps {
   palettes: Pick<PaletteSelection, 'select' | 'next'>;
   state: StateStore;
   applyGlobal(blackout: boolean, dimmer: number): void;
-  tempo: Pick<Tempo, 'tap' | 'resync' | 'multiply'>;
+  tempo: Pick<Tempo, 'tap' | 'resync' | 'multiply' | 'setSource'>;
   audio: Pick<AudioService, 'resolve' | 'select'>;
   transport: Pick<TransportService, 'play' | 'pause' | 'toggle' | 'restart' | 'seek'>;
   /** Freeze and release of every modulator; without it the modulation actions are not offered. */
@@ -106,6 +106,7 @@ export function actionRoutes(d: ActionDeps): RouteDef[] {
       case 'tempo':
         if (t.op === 'tap') return d.tempo.tap();
         if (t.op === 'resync') return d.tempo.resync();
+        if (t.op === 'auto') return d.tempo.setSource('auto');
         return d.tempo.multiply(t.op === 'half' ? 0.5 : 2);
       case 'audio': {
         const input = t.input === null ? null : d.audio.resolve({ id: t.input });

@@ -31,6 +31,10 @@ export const TempoViewSchema = Type.Object({
   phase: Type.Number({ minimum: 0, maximum: 1, description: '0..1 within the current beat' }),
   beatsPerBar: Type.Integer({ minimum: 1 }),
   range: Range,
+  position: Type.Number({ description: 'beats since beat 1 of the first bar, fractional, at the instant `at`' }),
+  at: Type.Number({
+    description: "epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000",
+  }),
 });
 
 /** A validation failure with the rule spelled out, then the validator's own words. */

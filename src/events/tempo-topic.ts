@@ -10,13 +10,23 @@ export function tempoStream(tempo: Pick<Tempo, 'view' | 'onBeat'>): (emit: (data
     let last: BeatEvent | null = null;
     const send = (b: BeatEvent): void => {
       last = b;
-      emit(JSON.stringify({ beat: b.beat, bar: b.bar, bpm: b.bpm, confidence: b.confidence, source: b.source }));
+      emit(
+        JSON.stringify({
+          beat: b.beat,
+          bar: b.bar,
+          bpm: b.bpm,
+          confidence: b.confidence,
+          source: b.source,
+          position: b.position,
+          at: b.at,
+        }),
+      );
     };
     const unsubscribe = tempo.onBeat(send);
     const timer = setInterval(() => {
       const v = tempo.view();
       if (last !== null && v.bpm === last.bpm && v.source === last.source) return;
-      send({ beat: v.beat, bar: v.bar, bpm: v.bpm, confidence: v.confidence, source: v.source });
+      send({ beat: v.beat, bar: v.bar, bpm: v.bpm, confidence: v.confidence, source: v.source, position: v.position, at: v.at });
     }, CHANGE_POLL_MS);
     timer.unref();
     return () => {

@@ -49,7 +49,8 @@ export class TempoService implements Tempo {
 
   view(): TempoView {
     const c = this.client.readTempo();
-    const p = beatAt(c, clockNow());
+    const at = clockNow();
+    const p = beatAt(c, at);
     return {
       bpm: round(c.bpm, 3),
       source: c.source,
@@ -59,6 +60,8 @@ export class TempoService implements Tempo {
       phase: round(p.phase, 4),
       beatsPerBar: c.beatsPerBar,
       range: { ...c.range },
+      position: round(p.beats, 4),
+      at: round(at, 2),
     };
   }
 
@@ -162,7 +165,8 @@ export class TempoService implements Tempo {
   private fire(): void {
     this.timer = null;
     const c = this.client.readTempo();
-    const pos = beatAt(c, clockNow());
+    const at = clockNow();
+    const pos = beatAt(c, at);
     if (pos.beatCount !== this.lastBeat) {
       this.lastBeat = pos.beatCount;
       const event: BeatEvent = {
@@ -171,6 +175,8 @@ export class TempoService implements Tempo {
         bpm: round(c.bpm, 3),
         confidence: round(c.confidence, 3),
         source: c.source,
+        position: round(pos.beats, 4),
+        at: round(at, 2),
       };
       for (const l of [...this.listeners]) {
         try {

@@ -18,6 +18,10 @@ export interface TempoView {
   phase: number;
   beatsPerBar: number;
   range: { min: number; max: number };
+  /** Beats since beat 1 of the first bar, fractional, at the instant `at`. */
+  position: number;
+  /** Epoch ms (the server's clock) at which the other fields held: a page extrapolates the beat from here. */
+  at: number;
 }
 
 /** The `tempo` event, sent on every beat. */
@@ -27,6 +31,9 @@ export interface BeatEvent {
   bpm: number;
   confidence: number;
   source: TempoSource;
+  /** As in TempoView: the fractional beat position at the server instant `at`. */
+  position: number;
+  at: number;
 }
 
 export interface Tempo {

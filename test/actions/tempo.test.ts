@@ -29,7 +29,7 @@ test('the tempo actions are listed under Tempo', async () => {
   const items: Array<{ id: string; category: string }> = (await api('GET', '/actions')).body.items;
   assert.equal(
     items.filter((a) => a.category === 'Tempo').map((a) => a.id),
-    ['tempo.tap', 'tempo.resync', 'tempo.half', 'tempo.double'],
+    ['tempo.tap', 'tempo.resync', 'tempo.half', 'tempo.double', 'tempo.auto'],
   );
 });
 
@@ -61,6 +61,12 @@ test('taps through the action over the events socket set a tap tempo; resync ans
   const resynced = await run('tempo.resync');
   assert.equal(resynced.source, 'tap');
   assert.ok(Number.isInteger(resynced.beat) && resynced.phase >= 0 && resynced.phase <= 1);
+});
+
+test('auto hands the clock back to the tracker after taps', async () => {
+  assert.equal((await api('GET', '/tempo')).body.source, 'tap');
+  assert.equal((await run('tempo.auto')).source, 'auto');
+  assert.equal((await api('GET', '/tempo')).body.source, 'auto');
 });
 
 test.run();

@@ -1,4 +1,4 @@
-// OSC tempo addresses over real UDP against a running server: BPM, half/double, tap and resync change GET /tempo;
+// OSC tempo addresses over real UDP against a running server: BPM, half/double, tap, resync and auto change GET /tempo;
 // bad arguments (NaN, strings, out of range, a flood of taps) are refused with the usual OSC accounting and nothing
 // stalls; feedback carries the beat on every beat and the BPM.
 import { test } from 'uvu';
@@ -37,7 +37,7 @@ const oscStats = async () => (await get('/status')).osc;
 test('OSCQuery describes the tempo addresses', async () => {
   const tree = await get('/osc');
   const tempo = tree.CONTENTS.vjd.CONTENTS.tempo.CONTENTS;
-  assert.equal(Object.keys(tempo).sort(), ['beat', 'bpm', 'double', 'half', 'resync', 'tap']);
+  assert.equal(Object.keys(tempo).sort(), ['auto', 'beat', 'bpm', 'double', 'half', 'resync', 'tap']);
   assert.equal(tempo.bpm.ACCESS, 3);
   assert.equal(tempo.beat.ACCESS, 1);
 });
@@ -83,6 +83,12 @@ test('taps over OSC set the tap tempo; resync is accepted', async () => {
   const applied = (await oscStats()).applied;
   await send('/vjd/tempo/resync');
   await until(async () => (await oscStats()).applied > applied);
+});
+
+test('auto over OSC hands the clock back to the tracker after taps', async () => {
+  assert.equal((await get('/tempo')).source, 'tap');
+  await send('/vjd/tempo/auto');
+  await until(async () => (await get('/tempo')).source === 'auto');
 });
 
 test('a flood of taps is bounded: the server keeps answering and the tempo stays valid', async () => {

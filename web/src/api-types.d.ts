@@ -2967,7 +2967,7 @@ export interface paths {
          *
          *     - `{"type":"hello","seq","server":{"name","version"},"resync":false,"topics":[…],"state":{source, mix, chain, params, generator, palette, global, outputs}}` after auth; each state member is the JSON its GET route answers (`source` GET /sources/current, `chain` GET /effects, `palette` GET /palettes/current or null when none is selected, `global` GET /global, `outputs` GET /outputs). A client that fell behind gets another hello with `"resync":true`.
          *
-         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `audioInputs`, `live`, `dmx`, `midi`, `show`, `timecode`, `cues`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source}` on every beat of the tempo clock and as soon as its BPM or source changes. Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
+         *     - `{"type":"event","seq","topic","data"}`: `data` is the full new state of the topic (not a diff). Topics: `source`, `mix`, `chain`, `params`, `generator`, `palette`, `global`, `outputs`, `library`, `status`, `audio`, `tempo`, `transport`, `layers`, `scenes`, `audioInputs`, `live`, `dmx`, `midi`, `show`, `timecode`, `cues`, `thumbnail`. `library` is GET /browse (the tree was rebuilt); `status` is GET /status once per second; `thumbnail` is `{url, etag}` when a watched thumbnail's ETag changes (GET /thumbnails/current, and every thumbnail URL requested over the socket), at most 10 per second per URL. `audio` is GET /audio/levels (`{level, bass, lowMid, highMid, high, onset, onsets, hops, hopMs}`), at most 30 per second and only when the values changed; `tempo` is `{beat, bar, bpm, confidence, source, position, at}` on every beat of the tempo clock and as soon as its BPM or source changes (`position`: the fractional beat at `at`, epoch ms on the server's clock, so a display can light its beats from the clock rather than on arrival). Both are read only while a client subscribes to them (or OSC feedback goes out). `live` is `{effects: [{index, input, component?, live}], source: [{input, component?, live}], mix?, dimmer?}`: the applied values of the modulated inputs (effect inputs by chain position, the program generator's, the T-bar, the dimmer) as the render worker last reported them, at most 30 per second and only when they changed; it runs only while a client subscribes to it.
          *
          *     - `{"type":"response","seq","id","status","body"}` answers a request: the status and JSON body the same HTTP request gets, errors included; image routes (thumbnails) answer `{"etag"}` only; other non-JSON routes answer `body: null`.
          *
@@ -19899,6 +19899,10 @@ export interface operations {
                                 /** @description BPM */
                                 max: number;
                             };
+                            /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                            position: number;
+                            /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                            at: number;
                         } | {
                             /** @description the selected audio input; null: none */
                             current: string | null;
@@ -22842,6 +22846,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -22995,6 +23003,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -23124,6 +23136,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -23251,6 +23267,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -23380,6 +23400,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -23512,6 +23536,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -23644,6 +23672,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };
@@ -23775,6 +23807,10 @@ export interface operations {
                             /** @description BPM */
                             max: number;
                         };
+                        /** @description beats since beat 1 of the first bar, fractional, at the instant `at` */
+                        position: number;
+                        /** @description epoch milliseconds on the server's clock at which this answer held: beat(t) = position + (t − at) × bpm / 60000 */
+                        at: number;
                     };
                 };
             };

@@ -25,7 +25,16 @@ export interface TopicState {
   thumbnail: { url: string; etag: string };
   audio: Got<'/audio/levels'>;
   /** One per beat of the tempo clock, and one when its BPM or source changes. */
-  tempo: { beat: number; bar: number; bpm: number; confidence: number; source: Got<'/tempo'>['source'] };
+  tempo: {
+    beat: number;
+    bar: number;
+    bpm: number;
+    confidence: number;
+    source: Got<'/tempo'>['source'];
+    /** The fractional beat at `at` (epoch ms, server clock): the lamp extrapolates from it. */
+    position?: number;
+    at?: number;
+  };
   /** The applied values of the modulated inputs, at most 30 times a second while subscribed. */
   live: LiveValues;
   /** The clip on each bus (GET /transport): at once on a change, several times a second while one plays. */

@@ -71,6 +71,8 @@ export class Analyser {
   private lastGain = 1 / PEAK_FLOOR;
   /** The latest hop's samples: a view of the end of `history`. */
   private readonly latest: Float32Array;
+  /** Hops analysed since the start or a reset, up to the hops the analysis window spans. */
+  private primed = 0;
 
   constructor(
     sampleRate: number,
@@ -152,6 +154,10 @@ export class Analyser {
     const levelGain = gain ?? 1 / this.levelPeak;
     this.lastGain = bandGain;
     const onset = this.detectOnset(flux);
+    // Until the window holds only heard samples, the rise is from nothing: one huge false hit that would swamp the
+    // tracker's envelope until it leaves the window.
+    const full = this.primed >= size / hop;
+    if (!full) this.primed++;
     const clamp = (v: number): number => (v > 1 ? 1 : v < 0 || !Number.isFinite(v) ? 0 : v);
     return {
       values: {
@@ -164,7 +170,7 @@ export class Analyser {
         hopMs: 0,
       },
       onset,
-      strength,
+      strength: full ? strength : 0,
     };
   }
 
@@ -201,6 +207,7 @@ export class Analyser {
   /** Forgets the previous input (a new one starts from a clean gain and onset history). */
   reset(): void {
     this.history.fill(0);
+    this.primed = 0;
     this.smoothed.fill(0);
     this.previous.fill(0);
     this.previousLog.fill(0);

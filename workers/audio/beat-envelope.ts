@@ -35,6 +35,11 @@ export class OnsetEnvelope {
     this.lastTime = time;
   }
 
+  /** Forgets all but the latest `hops` (the music before them is another tempo's). */
+  keep(hops: number): void {
+    this.filled = Math.max(0, Math.min(this.filled, Math.floor(hops)));
+  }
+
   clear(): void {
     this.ring.fill(0);
     this.head = 0;

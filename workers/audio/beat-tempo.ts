@@ -13,6 +13,8 @@ const REFINE_SPAN = 0.65;
  * syncopation can otherwise flip to a neighbouring period for one estimate.
  */
 const STICKINESS = 0.85;
+/** Periods after which a groove that repeats by the half bar or the bar is alike again. */
+const BAR_MULTIPLES = [2, 4];
 /** How far from the expected multiple a refined peak may lie, in hops. */
 const REFINE_SEARCH = 2;
 
@@ -21,6 +23,8 @@ export interface PeriodPick {
   period: number;
   /** 0..1: how periodic the envelope is at that period. */
   confidence: number;
+  /** The comb's score of the previous period as a share of the best one's (1 without a previous period). */
+  previousFit: number;
 }
 
 /** `ac[lag]` for lags 0..maxLag of the first `n` values of `z`. */
@@ -53,7 +57,13 @@ export function vertex(a: number, b: number, c: number): number {
  * fades with the lag, so of two periods an octave apart that fit equally well the shorter wins, while a period whose
  * half finds no hits (a slow pulse) keeps its own.
  */
-function combPeak(ac: Float64Array, acMax: number, minLag: number, maxLag: number, previous: number | null): number {
+function combPeak(
+  ac: Float64Array,
+  acMax: number,
+  minLag: number,
+  maxLag: number,
+  previous: number | null,
+): { lag: number; previousFit: number } {
   const comb = (lag: number): number => {
     let score = 0;
     for (let k = 1; k <= COMB_MULTIPLES; k++) score += acAt(ac, acMax, k * lag);
@@ -70,10 +80,9 @@ function combPeak(ac: Float64Array, acMax: number, minLag: number, maxLag: numbe
       best = lag;
     }
   }
-  if (previous !== null && previous >= minLag && previous <= maxLag && bestScore > 0 && comb(previous) >= STICKINESS * bestScore) {
-    return previous;
-  }
-  return best;
+  if (previous === null || !(bestScore > 0)) return { lag: best, previousFit: 1 };
+  const previousFit = previous >= minLag && previous <= maxLag ? Math.max(0, comb(previous) / bestScore) : 0;
+  return { lag: previousFit >= STICKINESS ? previous : best, previousFit };
 }
 
 /** The period from the interpolated autocorrelation peaks near its multiples (least squares through zero). */
@@ -105,19 +114,23 @@ function smoothAt(ac: Float64Array, acMax: number, x: number): number {
 
 /**
  * How alike the envelope is to itself one period later (and two), each as a correlation of the overlapping part.
- * Smoothed over a few hops: a hit quantised to a hop earlier or later is still the same hit.
+ * Smoothed over a few hops: a hit quantised to a hop earlier or later is still the same hit. A groove that repeats
+ * by the half bar or the bar rather than by the beat (a syncopated kick) is as steady: two or four periods later
+ * count on their own where at least a third of the envelope overlaps.
  */
 function periodicity(ac: Float64Array, acMax: number, n: number, period: number): number {
   const energy = smoothAt(ac, acMax, 0);
   if (!(energy > 0)) return 0;
+  const r = (k: number): number => (smoothAt(ac, acMax, k * period) / energy) * (n / (n - k * period));
   let sum = 0;
   let count = 0;
   for (let k = 1; k <= 2 && k * period + 2 < acMax && k * period < n; k++) {
-    sum += (smoothAt(ac, acMax, k * period) / energy) * (n / (n - k * period));
+    sum += r(k);
     count++;
   }
-  const r = count > 0 ? sum / count : 0;
-  return Math.min(1, Math.max(0, r));
+  let best = count > 0 ? sum / count : 0;
+  for (const k of BAR_MULTIPLES) if (k * period + 2 < acMax && 3 * k * period <= 2 * n) best = Math.max(best, r(k));
+  return Math.min(1, Math.max(0, best));
 }
 
 /**
@@ -135,6 +148,6 @@ export function pickPeriod(
   const acMax = Math.min(n - 1, ac.length - 1, Math.ceil(Math.max(COMB_MULTIPLES * maxLag, REFINE_SPAN * n)) + REFINE_SEARCH + 1);
   autocorrelate(z, n, acMax, ac);
   const coarse = combPeak(ac, acMax, minLag, maxLag, previous);
-  const period = refine(ac, acMax, n, coarse);
-  return { period, confidence: periodicity(ac, acMax, n, period) };
+  const period = refine(ac, acMax, n, coarse.lag);
+  return { period, confidence: periodicity(ac, acMax, n, period), previousFit: coarse.previousFit };
 }

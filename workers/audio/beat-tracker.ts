@@ -4,10 +4,30 @@ import { OnsetEnvelope } from './beat-envelope.js';
 import { beatOffset } from './beat-phase.js';
 import { pickPeriod } from './beat-tempo.js';
 
-/** Seconds of envelope the estimate looks at: long enough for a fine period, short enough to follow a change. */
+/** Seconds of envelope the estimate looks at once a tempo holds: long enough for a fine period. */
 const WINDOW_S = 6;
 /** No estimate before this many seconds of input. */
-const MIN_HISTORY_S = 3;
+const MIN_HISTORY_S = 2;
+/**
+ * The latest seconds are checked against the tempo held: when they keep asking for another period, the music
+ * changed, and the history before them is dropped instead of waiting for the window to forget it.
+ */
+const RECENT_S = 2.5;
+/** A recent period further than this share from the held one is another tempo ... */
+const CHANGE_RATIO = 0.03;
+/**
+ * ... when the held period's comb scores below this share of the recent best: a syncopated groove heard for less
+ * than a bar often prefers another period, but the held one still scores well above this.
+ */
+const CHANGE_FIT = 0.2;
+/** Estimates in a row that must hear the change before the history is cut. */
+const CHANGE_ESTIMATES = 2;
+/** Seconds of history kept at a change: mostly the new music. */
+const KEEP_S = 2;
+/** Confidence grows with the seconds of history behind the tempo, full from this many; the pick holds from then on. */
+const FULL_CONFIDENCE_S = 4;
+/** While the recent music asks for another tempo, the confidence in the held one is scaled by this. */
+const DOUBT = 0.5;
 /** Estimates per second (the caller asks when `push` says one is due). */
 const ESTIMATES_PER_S = 4;
 /** A mean onset strength per hop below this over the latest seconds is silence. */
@@ -39,6 +59,11 @@ export class BeatTracker {
   private readonly rectified: Float64Array;
   private readonly raw: Float64Array;
   private readonly ac: Float64Array;
+  /** The recent part of the envelope without its mean (the change check's input). */
+  private readonly recentZ: Float64Array;
+  private readonly recentHops: number;
+  /** Estimates in a row whose recent music did not fit the held period. */
+  private suspectCount = 0;
   private readonly hopMs: number;
   private range: { min: number; max: number } = { ...DEFAULT_RANGE };
   private sinceEstimate = 0;
@@ -55,6 +80,8 @@ export class BeatTracker {
     this.rectified = new Float64Array(capacity);
     this.raw = new Float64Array(capacity);
     this.ac = new Float64Array(capacity);
+    this.recentHops = Math.round(RECENT_S * hopsPerSecond);
+    this.recentZ = new Float64Array(this.recentHops);
     this.hopMs = 1000 / hopsPerSecond;
     this.estimateEvery = Math.max(1, Math.round(hopsPerSecond / ESTIMATES_PER_S));
   }
@@ -77,31 +104,63 @@ export class BeatTracker {
   /** The current tempo and beat grid, or null before enough input has been heard. */
   estimate(): BeatEstimate | null {
     if (this.envelope.seconds < MIN_HISTORY_S) return null;
-    const n = this.envelope.length;
     const d = this.rectified;
     this.envelope.read(d, this.raw);
     // Silence is judged on the latest hops only: the window still holds the music that stopped.
-    const recent = Math.min(n, Math.round(SILENCE_S * this.hopsPerSecond));
+    const recent = Math.min(this.envelope.length, Math.round(SILENCE_S * this.hopsPerSecond));
     let quiet = 0;
-    for (let i = n - recent; i < n; i++) quiet += this.raw[i]!;
+    for (let i = this.envelope.length - recent; i < this.envelope.length; i++) quiet += this.raw[i]!;
     if (quiet / recent < SILENCE) return this.silent();
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += d[i]!;
-    mean /= n;
+    const perMinute = this.hopsPerSecond * 60;
+    const minLag = perMinute / this.range.max;
+    const maxLag = perMinute / this.range.min;
+    const doubt = this.changed(minLag, maxLag);
+    // A change cut the history: what is left is read anew.
+    if (doubt === null) this.envelope.read(d, this.raw);
+    const n = this.envelope.length;
     // The autocorrelation wants the envelope without its mean; the phase wants the hits as they are.
     const z = this.raw;
+    const mean = meanOf(d, 0, n);
     for (let i = 0; i < n; i++) z[i] = d[i]! - mean;
-    const perMinute = this.hopsPerSecond * 60;
-    const pick = pickPeriod(z, n, perMinute / this.range.max, perMinute / this.range.min, this.ac, this.period);
+    // A short history is searched afresh each time: holding on to its first answer would keep a wrong one.
+    const held = this.envelope.seconds >= FULL_CONFIDENCE_S ? this.period : null;
+    const pick = pickPeriod(z, n, minLag, maxLag, this.ac, held);
     this.period = pick.period;
     const back = beatOffset(d, n, pick.period);
-    const bpm = perMinute / pick.period;
+    const heard = Math.min(1, this.envelope.seconds / FULL_CONFIDENCE_S);
     this.last = {
-      bpm,
-      confidence: pick.confidence,
+      bpm: perMinute / pick.period,
+      confidence: pick.confidence * heard * (doubt ? DOUBT : 1),
       beatTime: this.envelope.lastTime - (back + ONSET_DELAY_HOPS) * this.hopMs,
     };
     return this.last;
+  }
+
+  /**
+   * Checks the latest seconds of the envelope (read into `rectified`) against the period held. True: they ask for
+   * another period (doubt); false: they agree; null: they asked for the same other period often enough that the
+   * history before them was dropped and the held period replaced by theirs.
+   */
+  private changed(minLag: number, maxLag: number): boolean | null {
+    const n = this.envelope.length;
+    const m = this.recentHops;
+    if (this.period === null || n <= m) return false;
+    const d = this.rectified;
+    const mean = meanOf(d, n - m, n);
+    for (let i = 0; i < m; i++) this.recentZ[i] = d[n - m + i]! - mean;
+    const pick = pickPeriod(this.recentZ, m, minLag, maxLag, this.ac, this.period);
+    const recent = pick.period;
+    if (Math.abs(recent / this.period - 1) <= CHANGE_RATIO || pick.previousFit >= CHANGE_FIT) {
+      this.suspectCount = 0;
+      return false;
+    }
+    this.suspectCount++;
+    if (this.suspectCount < CHANGE_ESTIMATES) return true;
+    // The recent pick on its own is too short to trust for the new period: the kept history is searched afresh.
+    this.envelope.keep(Math.round(KEEP_S * this.hopsPerSecond));
+    this.period = null;
+    this.suspectCount = 0;
+    return null;
   }
 
   /**
@@ -130,5 +189,12 @@ export class BeatTracker {
     this.last = null;
     this.period = null;
     this.counted = null;
+    this.suspectCount = 0;
   }
+}
+
+function meanOf(d: Float64Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += d[i]!;
+  return to > from ? sum / (to - from) : 0;
 }

@@ -14,6 +14,11 @@ export interface TempoEstimate {
 export const FOLLOW_MIN_CONFIDENCE = 0.3;
 /** Time constant of the glide of the tempo toward a confident estimate. */
 const BPM_GLIDE_MS = 500;
+/**
+ * An estimate further than this share from the clock's tempo is a new tempo, taken at once: a glide would show a
+ * tempo between the old and the new one for seconds. Nearer ones glide, so a locked tempo does not wobble.
+ */
+const JUMP_RATIO = 0.03;
 /** Time constant of the glide of the phase toward the estimate's beats. */
 const PHASE_GLIDE_MS = 300;
 /** The phase correction never exceeds this share of the beats elapsed, so the beat position never runs backwards. */
@@ -93,8 +98,8 @@ export class Clock {
   }
 
   /**
-   * The tracker's estimate at instant `now`, used while the source is `auto`. A confident one glides the tempo
-   * toward its BPM and the phase toward its beats (never a jump: the beat position moves on at between half and one
+   * The tracker's estimate at instant `now`, used while the source is `auto`. A confident one takes a new tempo at
+   * once and glides a near one toward its BPM, and glides the phase toward its beats (never a jump: the beat position moves on at between half and one
    * and a half times the tempo); null or one below FOLLOW_MIN_CONFIDENCE leaves the clock free-wheeling at its last
    * tempo and phase, reporting the low confidence.
    */
@@ -118,7 +123,8 @@ export class Clock {
     }
     this.anchor(now);
     const target = this.clampBpm(estimate.bpm * this.autoFactor);
-    this.c.bpm += (target - this.c.bpm) * (1 - Math.exp(-dt / BPM_GLIDE_MS));
+    if (Math.abs(target / this.c.bpm - 1) > JUMP_RATIO) this.c.bpm = target;
+    else this.c.bpm += (target - this.c.bpm) * (1 - Math.exp(-dt / BPM_GLIDE_MS));
     // Where the estimate's beat falls on this clock: its distance to the nearest whole beat is the phase error.
     const at = beatAt(this.c, estimate.beatTime).beats;
     const error = at - Math.round(at);

@@ -1,4 +1,4 @@
-// The tempo and audio entries of the OSC address table: tap, BPM, resync, half/double and the audio input as
+// The tempo and audio entries of the OSC address table: tap, BPM, resync, half/double, back to auto and the audio input as
 // controls; the beat, the BPM and the levels as feedback (sent from the `tempo` and `audio` topics).
 import { bad, post } from '../request.js';
 import { number, trigger, withString, type OscArg } from './args.js';
@@ -50,6 +50,13 @@ export const TEMPO_AUDIO_TABLE: readonly OscEntry[] = [
     does: 'POST /tempo/multiply {factor: 2}',
     query: { type: 'i', access: 2, range: [0, 1] },
     map: (args: OscArg[]) => trigger(args, post('/tempo/multiply', { factor: 2 })),
+  },
+  {
+    address: '/vjd/tempo/auto',
+    types: '(none)|i|f',
+    does: 'POST /tempo/source {source: "auto"}',
+    query: { type: 'i', access: 2, range: [0, 1] },
+    map: (args: OscArg[]) => trigger(args, post('/tempo/source', { source: 'auto' })),
   },
   { address: '/vjd/tempo/beat', types: 'i', does: 'feedback only: the beat count, on every beat', query: { type: 'i', access: 1 } },
   {

@@ -1,16 +1,15 @@
 // Audio and tempo: a level meter with the four bands (the `audio` topic), BPM with confidence and source and a beat
-// lamp (the `tempo` topic), tap / resync / ×½ / ×2, and the audio input selector (GET /audio, POST /audio/select).
+// lamp (the `tempo` topic), tap / resync / ×½ / ×2 / back to auto, and the audio input selector (GET /audio,
+// POST /audio/select).
 import { useEffect, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import type { Got } from '../api-shapes';
 import { BAND_NAMES } from '../band-names';
 import { notify, useLive } from '../store';
 import { AudioInputs } from './audio-inputs';
+import { BeatLamp } from './beat-lamp';
 
 const BARS = (['level', 'bass', 'lowMid', 'highMid', 'high'] as const).map((k) => [k, BAND_NAMES[k]] as const);
-
-/** How long the lamp stays lit after a beat. */
-const LAMP_MS = 120;
 
 type TempoPath = '/tempo/tap' | '/tempo/resync';
 
@@ -19,19 +18,11 @@ export function AudioPanel() {
   const beat = useLive((s) => s.tempo);
   const [audio, setAudio] = useState<Got<'/audio'> | null>(null);
   const [view, setView] = useState<Got<'/tempo'> | null>(null);
-  const [lit, setLit] = useState(false);
 
   useEffect(() => {
     void call('GET', '/audio').then((r) => r.ok && setAudio(r.body));
     void call('GET', '/tempo').then((r) => r.ok && setView(r.body));
   }, []);
-  useEffect(() => {
-    if (beat === null) return;
-    setLit(true);
-    const t = setTimeout(() => setLit(false), LAMP_MS);
-    return () => clearTimeout(t);
-  }, [beat?.beat]);
-
   const tempo = beat ?? view;
   const act = async (r: { ok: boolean; body: unknown }): Promise<void> => {
     if (!r.ok) notify(problem(r as Parameters<typeof problem>[0]));
@@ -39,6 +30,7 @@ export function AudioPanel() {
   };
   const post = (path: TempoPath) => async () => act(await call('POST', path));
   const multiply = (factor: 0.5 | 2) => async () => act(await call('POST', '/tempo/multiply', { body: { factor } }));
+  const auto = async () => act(await call('POST', '/tempo/source', { body: { source: 'auto' } }));
 
   return (
     <section class="panel" aria-labelledby="audio-h">
@@ -46,7 +38,7 @@ export function AudioPanel() {
         <h2 id="audio-h" class="grow">
           Audio and tempo
         </h2>
-        <span class={`lamp${lit ? ' on' : ''}`} data-testid="beat-lamp" data-beat={beat?.beat ?? ''} role="img" aria-label="beat" />
+        <BeatLamp sample={beat ?? view} />
       </div>
       <div class="meter">
         {BARS.map(([k, label]) => {
@@ -82,6 +74,11 @@ export function AudioPanel() {
         <button type="button" data-testid="tempo-double" onClick={multiply(2)}>
           ×2
         </button>
+        {tempo && tempo.source !== 'auto' ? (
+          <button type="button" data-testid="tempo-auto" title="Back to the beat tracker" onClick={auto}>
+            Auto
+          </button>
+        ) : null}
       </div>
       <label class="field">
         Audio input
