@@ -39,6 +39,9 @@ test.before(async () => {
   o = await open(browser, `${s.base}/ui/`);
   page = o.page;
   await loaded(page);
+  // The inputs are folded in the audio panel (set-up, not performance).
+  await page.getByTestId('audio-inputs-fold').locator('summary').click();
+  await page.getByTestId('audio-inputs').waitFor();
 });
 test.after(async () => {
   await browser?.close();

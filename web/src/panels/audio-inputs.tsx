@@ -114,7 +114,6 @@ export function AudioInputs(props: { onChange?: () => void }) {
 
   return (
     <div class="audio-inputs" data-testid="audio-inputs">
-      <h3>Audio inputs</h3>
       <ul>
         {(data?.items ?? []).map((i) => (
           <li key={i.id} data-id={i.id} data-origin={i.origin} data-selected={String(i.selected)} class="row wrap">

@@ -101,7 +101,23 @@ export function AudioPanel() {
           ))}
         </select>
       </label>
-      <AudioInputs onChange={() => void call('GET', '/audio').then((r) => r.ok && setAudio(r.body))} />
+      <InputsFold onChange={() => void call('GET', '/audio').then((r) => r.ok && setAudio(r.body))} />
     </section>
+  );
+}
+
+/** The inputs list and form, folded: it is set-up, not performance, and stays off a phone's first screen. Nothing is
+ * read until it is opened. */
+function InputsFold(props: { onChange: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      class="audio-inputs-fold"
+      data-testid="audio-inputs-fold"
+      onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+    >
+      <summary>Audio inputs</summary>
+      {open && <AudioInputs onChange={props.onChange} />}
+    </details>
   );
 }
