@@ -95,7 +95,7 @@ const md = [
       `| ${r.kind} | ${r.bpm} | ${r.range} | ${f(r.medianError, 3)} | ${f(r.maxError, 3)} | ${r.lockS === null ? 'never' : f(r.lockS, 1)} | ${f(r.confidence)} |`,
   ),
   '',
-  `Over all ${rows.length} runs: median error ${f(allMedian, 3)} BPM (worst run's median ${f(worstMedian, 3)}, worst single estimate ${f(worstMax, 3)}); lock within ±1 BPM after ${f(median(locks), 1)} s (median), ${Number.isFinite(Math.max(...locks)) ? `${f(Math.max(...locks), 1)} s` : 'never'} at worst. Errors are those of the estimates after ${SETTLED_S} s of each ${SECONDS} s pattern; the lock is the time from which every estimate stays within ±1 BPM (the first estimate comes after 3 s of input).`,
+  `Over all ${rows.length} runs: median error ${f(allMedian, 3)} BPM (worst run's median ${f(worstMedian, 3)}, worst single estimate ${f(worstMax, 3)}); lock within ±1 BPM after ${f(median(locks), 1)} s (median), ${Number.isFinite(Math.max(...locks)) ? `${f(Math.max(...locks), 1)} s` : 'never'} at worst. Errors are those of the estimates after ${SETTLED_S} s of each ${SECONDS} s pattern; the lock is the time from which every estimate stays within ±1 BPM (the first estimate comes after 2 s of input).`,
   `CPU per input: analysis ${f((analysisMs / hops) * 1000, 1)} µs and tracker ${f((trackerMs / hops) * 1000, 1)} µs per hop, ${f(((analysisMs + trackerMs) / (audioS * 1000)) * 100, 2)} % of one core. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, no GPU, Node ${process.version}; PCM rendered by ffmpeg aevalsrc, analysed offline faster than real time.`,
 ].join('\n');
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
