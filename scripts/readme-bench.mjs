@@ -55,6 +55,8 @@ for (const name of [
   'layers',
   'layers-engine',
   'scenes',
+  'clip-start',
+  'clip-start-baseline',
 ]) {
   let table;
   try {
