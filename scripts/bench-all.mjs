@@ -40,6 +40,7 @@ const ALL = [
   'layers',
   'layers-engine',
   'scenes',
+  'clip-start',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

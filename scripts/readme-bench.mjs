@@ -57,6 +57,8 @@ for (const name of [
   'layers',
   'layers-engine',
   'scenes',
+  'clip-start',
+  'clip-start-baseline',
 ]) {
   let table;
   try {

@@ -59,6 +59,10 @@ export const ERRORS = {
   NOTHING_CUED: { status: 409, message: 'nothing is cued on the preview bus; POST /mix/cue first' },
   RECORDING_ACTIVE: { status: 409, message: 'the recording is still being written; disable its output first' },
   PRESET_EXISTS: { status: 409, message: 'an effect preset of that name exists; send overwrite: true to replace it' },
+  EFFECT_NOT_COMPILED: {
+    status: 409,
+    message: 'the effect is listed but its shader does not compile, so it has no picture; GET /catalog/errors says why',
+  },
   NOT_A_GENERATOR: { status: 409, message: 'the program source is not a generator, so it has no parameters' },
   NOT_A_CLIP: { status: 409, message: 'the source on that bus is not a media clip, so it has no transport' },
   MIDI_LEARN_BUSY: { status: 409, message: 'a MIDI learn is already waiting for a message; nothing was bound' },

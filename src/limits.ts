@@ -145,6 +145,10 @@ export const INGEST_LIMITS = {
   workerRestartMaxMs: 10_000,
   /** A worker that lived this long counts as healthy: the next restart starts from the first delay. */
   workerStableMs: 30_000,
+  /** A reader opened ahead of a cue (POST /sources/warm) is held this long after the last ask. */
+  warmHoldMs: 15_000,
+  /** Readers held warm at once; a new one lets the oldest go. */
+  warmMax: 3,
 } as const;
 
 /** Audio input and analysis (workers/audio): not in LIMITS, whose shape GET /capabilities reports as is. */
@@ -238,6 +242,14 @@ export const IMAGE_CACHE_LIMITS = {
   /** Encoded thumbnails kept for repeat requests: bytes and entries (least recently used dropped first). */
   thumbnailCacheBytes: 16 * 1024 * 1024,
   thumbnailCacheEntries: 256,
+  /**
+   * An effect thumbnail's render budget: drawn once and cached, it may take a first compile and a shader's first
+   * draw, which a loaded machine stretches past the live thumbnails' budget.
+   */
+  effectReadbackTimeoutMs: 3000,
+  /** Effect thumbnails kept apart (drawn once per effect file and size): live images never push them out. */
+  effectThumbCacheBytes: 4 * 1024 * 1024,
+  effectThumbCacheEntries: 128,
   /** Media poster files kept in `<dataDir>/cache/posters` (the oldest go first). */
   posterFilesMax: 2000,
 } as const;

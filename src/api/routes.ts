@@ -43,6 +43,9 @@ import { presetRoutes } from './presets.js';
 import { sourceParamsRoutes } from './source-params.js';
 import { browseRoutes } from './browse.js';
 import { thumbnailRoutes } from './thumbnails.js';
+import { effectThumbnailRoutes } from './effect-thumbnail.js';
+import { warmRoutes } from './warm.js';
+import type { WarmAhead } from '../sources/warm-ahead.js';
 import { paletteRoutes } from './palettes.js';
 import { actionRoutes } from './actions.js';
 import { outputRoutes } from './outputs.js';
@@ -69,6 +72,8 @@ import { docsRoutes, loadDocsAssets } from './docs.js';
 /** The parts of the show the routes drive. */
 export interface RouteShow {
   render: RenderClient;
+  /** Readers opened ahead of a cue (absent in a route table built without them: POST /sources/warm is left out). */
+  warm?: Pick<WarmAhead, 'warm'>;
   ingest: IngestClient;
   catalog: Catalog;
   sources: SourceManager;
@@ -146,6 +151,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
     ...globalRoutes(state, applyGlobal, show.modulation),
     ...effectsRoutes({ render: show.render, catalog, ceiling, loadError, modulation: show.modulation }),
     ...selectRoutes,
+    ...(show.warm ? warmRoutes({ sources: show.sources, warm: show.warm }) : []),
     ...mixRoutes({
       mixer: show.mixer,
       sources: show.sources,
@@ -175,6 +181,7 @@ export async function apiRoutes(d: RouteDeps): Promise<RouteDef[]> {
       ceiling,
     }),
     ...catalogRoutes(() => show.catalog.errors),
+    ...effectThumbnailRoutes(show.thumbnails),
     ...presetRoutes({ render: show.render, catalog, reload: () => show.catalog.reload(), dir: show.presetsDir }),
     ...sourceParamsRoutes({ params: show.generatorParams, alive: () => show.render.alive(), modulation: show.modulation }),
     ...modulationRoutes({

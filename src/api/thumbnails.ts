@@ -24,7 +24,7 @@ const Query = Type.Object({
 
 const ETAG_FORM = '`"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder';
 const ETAG = Type.String({
-  pattern: '^"(live|current|source|media|palette|layer)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$',
+  pattern: '^"(live|current|source|media|palette|layer|effect)-[0-9]+x[0-9]+-(png|jpg)-[^"]+"$',
   description: ETAG_FORM,
 });
 
@@ -67,7 +67,7 @@ const COMMON = [
   'Work goes through one queue shared by all thumbnail routes: depth counts queued plus running jobs; above 32 new work is answered 503 THUMBNAIL_QUEUE_FULL (with `Retry-After: 1`) until the depth falls to 16. Identical concurrent requests share one job. The render worker must finish the readback within 500 ms of receiving the job, else 503 PREVIEW_TIMEOUT.',
 ].join('\n\n');
 
-interface ImageRouteSpec {
+export interface ImageRouteSpec {
   path: string;
   operationId: string;
   summary: string;
@@ -82,7 +82,7 @@ interface ImageRouteSpec {
 }
 
 /** One image route: the shared query, responses, error mapping and parameter parsing around a service call. */
-function imageRoute(r: ImageRouteSpec): RouteDef {
+export function imageRoute(r: ImageRouteSpec): RouteDef {
   return defineRoute({
     method: 'GET',
     auth: 'required',

@@ -33,6 +33,7 @@ import type { AudioClient } from '../workers/audio-client.js';
 import type { AudioService } from '../audio/service.js';
 import type { TempoService } from '../tempo/service.js';
 import type { TransportService } from '../transport/service.js';
+import { WarmAhead } from '../sources/warm-ahead.js';
 import { installCatalog, renderStatusOf, restoreRender, startCatalog, startRender } from './show-render.js';
 import { wireLayers, wireScenes, wireTransport } from './show-layers.js';
 import { openLibrary, restoreSources, sourceIndex, watchLive } from './show-sources.js';
@@ -72,6 +73,8 @@ export interface Show {
   tempo: TempoService;
   /** Play, pause, seek, speed, loop, in/out and cue points of the clips on the buses. */
   transport: TransportService;
+  /** Readers opened ahead of a cue (POST /sources/warm). */
+  warm: WarmAhead;
   /** Input values of the program generator (POST /sources/params). */
   generatorParams: GeneratorParams;
   /** Modulators outside the chain, freeze and the live values the render worker reports. */
@@ -114,6 +117,8 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   // Before any media reader opens: a clip's reader starts with its saved transport.
   let tempoNow: TempoService | null = null;
   const transport = wireTransport({ cfg, parts, library, tempo: () => tempoNow, state, log });
+  // After the transport: it wraps the clip start the transport set.
+  const warm = new WarmAhead(readers, ingest, log);
   catalog.on('change', (s: CatalogSnapshot) => {
     installCatalog(render, s);
     rebuild();
@@ -176,6 +181,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     audioClient,
     tempo,
     transport,
+    warm,
     generatorParams: parts.generatorParams,
     modulation: parts.modulation,
     presetsDir,
@@ -191,6 +197,7 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     // they read, and the display goes last.
     async stop() {
       stopped = true;
+      warm.stop();
       live.stopPolling();
       kinds.stop();
       audio.stop();

@@ -12,8 +12,11 @@ import { FrameRingReader } from '../shared/frame-ring.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 
-/** `cued`: the mixer's preview bus (a cued input stays warm); `preview`: thumbnails; `audio`: an audio input. */
-export type BaseRole = 'program' | 'activating' | 'cued' | 'preview' | 'audio';
+/**
+ * `cued`: the mixer's preview bus (a cued input stays warm); `preview`: thumbnails; `audio`: an audio input; `warm`:
+ * opened ahead of a likely cue (POST /sources/warm), held for a short while.
+ */
+export type BaseRole = 'program' | 'activating' | 'cued' | 'preview' | 'audio' | 'warm';
 /** A layer above the first holds its readers as `<role>@<layer id>`, so two layers showing one input never release each other's hold. */
 export type ReaderRole = BaseRole | `${BaseRole}@${number}`;
 
@@ -41,6 +44,8 @@ interface Reader {
 export interface ReaderPool {
   /** A reader's open finished (its rings, the PCM ring included, can be read now). */
   on(event: 'open', listener: (key: string) => void): this;
+  /** A reader held only for `warm` was taken by another role (a cue, a select). */
+  on(event: 'claim', listener: (key: string) => void): this;
   off(event: 'open', listener: (key: string) => void): this;
 }
 
@@ -73,9 +78,16 @@ export class ReaderPool extends EventEmitter {
       r = { input: this.withAudio(input), live, roles: new Set(), ring: null, header: null, opening: null };
       this.readers.set(key, r);
     }
+    const claimed = role !== 'warm' && r.roles.size === 1 && r.roles.has('warm');
     r.roles.add(role);
     r.opening ??= this.open(key, r);
+    if (claimed) this.emit('claim', key);
     return r.opening;
+  }
+
+  /** How many roles hold the key's reader (0: none is open). */
+  holders(key: string): number {
+    return this.readers.get(key)?.roles.size ?? 0;
   }
 
   /** Drops `role` from the reader of `key`; the last role closes it (its ffmpeg stops). */

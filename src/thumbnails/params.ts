@@ -7,7 +7,7 @@ import { LIMITS } from '../limits.js';
 const { sizeMin, sizeMax, sizeDefault } = LIMITS.thumbnails;
 
 /** Thumbnail kinds named in ETags. */
-export type ThumbKind = 'live' | 'current' | 'source' | 'media' | 'palette' | 'layer';
+export type ThumbKind = 'live' | 'current' | 'source' | 'media' | 'palette' | 'layer' | 'effect';
 
 /**
  * `size`: a whole decimal number is clamped to 32-512; anything else (absent, empty, decimals, words, hex, octal,

@@ -1,4 +1,4 @@
-// Thumbnails of live inputs, the output, generators and presets, media files and palettes. Each request first
+// Thumbnails of live inputs, the output, generators and presets, effects, media files and palettes. Each request first
 // computes its ETag from counters (no pixels touched on this thread) and answers 304 when the client has it;
 // only then is work admitted through the 32/16 queue: the render worker reads back a downscale, the encode
 // pool turns it into PNG or JPEG. While outputs or previews read the program back, output thumbnails are scaled
@@ -36,6 +36,15 @@ export interface GeneratorThumbSource {
   signature: string;
 }
 
+export interface EffectThumbSource {
+  type: string;
+  /** Short hash that changes whenever the image can change (shader text, inputs, render size); computed once per catalog. */
+  signature: string;
+  /** The compile message when the effect's shader does not compile (GET /catalog/errors), else undefined. */
+  loadError: string | undefined;
+  file: string;
+}
+
 export interface MediaThumbSource {
   id: string;
   name: string;
@@ -68,9 +77,10 @@ export interface ThumbnailDeps {
   /** The live input an id names: exact id (or `liveInput:<id>`), then flexible name; ties go to enumeration order. */
   matchLive(id: string): LiveInput | undefined;
   generator(id: string): GeneratorThumbSource | undefined;
+  effect(id: string): EffectThumbSource | undefined;
   media(id: string): MediaThumbSource | undefined;
   palette(id: string): PaletteThumbSource | undefined;
-  notFound(kind: 'source' | 'media' | 'palette', requested: string): ApiError;
+  notFound(kind: 'source' | 'effect' | 'media' | 'palette', requested: string): ApiError;
 }
 
 interface Plan {
@@ -91,6 +101,7 @@ export class ThumbnailService {
     concurrency: CONCURRENCY,
   });
   private readonly cache = new ResultCache(IMAGE_CACHE_LIMITS.thumbnailCacheBytes, IMAGE_CACHE_LIMITS.thumbnailCacheEntries);
+  private readonly effectCache = new ResultCache(IMAGE_CACHE_LIMITS.effectThumbCacheBytes, IMAGE_CACHE_LIMITS.effectThumbCacheEntries);
   /** Per-process nonce in frame digests: frame numbers restart with the process, ETags must not repeat. */
   private readonly boot = randomBytes(3).toString('hex');
   private readonly ringSerials = new WeakMap<SharedArrayBuffer, string>();
@@ -223,6 +234,35 @@ export class ThumbnailService {
     );
   }
 
+  /** An effect at its default inputs over the render worker's test card; the image changes only with the file. */
+  effect(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
+    this.counts.requests++;
+    const e = id.length <= MAX_ID ? this.deps.effect(id) : undefined;
+    if (!e) throw this.deps.notFound('effect', id);
+    if (e.loadError !== undefined) throw notCompiled(e, e.loadError);
+    const box = fitSize(this.deps.renderSize.width, this.deps.renderSize.height, size);
+    const subject: ThumbSubject = { kind: 'effect', type: e.type, time: GENERATOR_THUMB_TIME };
+    return this.serve(
+      {
+        kind: 'effect',
+        ...box,
+        digest: `e${e.signature}`,
+        subject: `effect:${e.type}`,
+        make: async () => {
+          const r = await this.readback(subject, box, format, IMAGE_CACHE_LIMITS.effectReadbackTimeoutMs);
+          if (r === null) throw new ApiError('PREVIEW_TIMEOUT', 'the effect could not be drawn; retry');
+          return { bytes: r.bytes };
+        },
+      },
+      format,
+      ifNoneMatch,
+      this.effectCache,
+    ).catch((err: unknown) => {
+      if (err instanceof LoadFailed) throw notCompiled(e, err.message);
+      throw err;
+    });
+  }
+
   media(id: string, size: number, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
     this.counts.requests++;
     const m = id.length <= MAX_ID ? this.deps.media(id) : undefined;
@@ -293,22 +333,22 @@ export class ThumbnailService {
     );
   }
 
-  private async serve(plan: Plan, format: ImageFormat, ifNoneMatch: string): Promise<ThumbResult> {
+  private async serve(plan: Plan, format: ImageFormat, ifNoneMatch: string, cache = this.cache): Promise<ThumbResult> {
     const etag = etagOf(plan.kind, plan.width, plan.height, format, plan.digest);
     if (etagMatches(ifNoneMatch, etag)) {
       this.counts.notModified++;
       return { etag, image: null };
     }
     const key = `${plan.subject}|${etag}`;
-    const hit = this.cache.get(key);
+    const hit = cache.get(key);
     if (hit) {
       this.counts.cacheHits++;
       return { etag: hit.etag, image: { bytes: hit.bytes, contentType: contentTypeOf(format) } };
     }
     const made = await this.queue.submit(key, plan.make);
     const finalEtag = made.etag ?? etag;
-    this.cache.set(key, { bytes: made.bytes, etag: finalEtag });
-    if (made.etag && made.etag !== etag) this.cache.set(`${plan.subject}|${made.etag}`, { bytes: made.bytes, etag: finalEtag });
+    cache.set(key, { bytes: made.bytes, etag: finalEtag });
+    if (made.etag && made.etag !== etag) cache.set(`${plan.subject}|${made.etag}`, { bytes: made.bytes, etag: finalEtag });
     return { etag: finalEtag, image: { bytes: made.bytes, contentType: contentTypeOf(format) } };
   }
 
@@ -327,6 +367,7 @@ export class ThumbnailService {
     subject: ThumbSubject,
     box: { width: number; height: number },
     format: ImageFormat,
+    budgetMs: number = LIMITS.thumbnails.readbackTimeoutMs,
   ): Promise<{ bytes: Uint8Array; frame: number } | null> {
     const slot = new SharedArrayBuffer(box.width * box.height * 4);
     this.renderJobs++;
@@ -335,10 +376,11 @@ export class ThumbnailService {
       width: box.width,
       height: box.height,
       slot,
-      deadline: Date.now() + LIMITS.thumbnails.readbackTimeoutMs,
+      deadline: Date.now() + budgetMs,
     });
     if (!reply.ok) {
       if (reply.reason === 'no-frame') return null;
+      if (reply.reason === 'load-failed') throw new LoadFailed(reply.message);
       this.counts.timeouts++;
       throw new ApiError('PREVIEW_TIMEOUT', reply.reason === 'expired' ? undefined : `frame readback failed: ${reply.message}`, undefined, {
         'Retry-After': '1',
@@ -447,6 +489,13 @@ export interface ThumbnailStats {
 export interface ThumbResult {
   etag: string;
   image: { bytes: Uint8Array; contentType: string } | null;
+}
+
+/** The render worker found the subject's shader does not compile. */
+class LoadFailed extends Error {}
+
+function notCompiled(e: EffectThumbSource, message: string): ApiError {
+  return new ApiError('EFFECT_NOT_COMPILED', `effect "${e.type}" does not compile: ${message}`, { type: e.type, file: e.file });
 }
 
 function contentTypeOf(format: ImageFormat): string {

@@ -277,6 +277,11 @@ note('getLiveThumbnail', await api.GET('/api/v1/thumbnails/live/{id}', { params:
 note('getSourceThumbnail', await api.GET('/api/v1/thumbnails/source/{id}', { params: { path: { id: ids.generator } }, ...image }));
 note('getPaletteThumbnail', await api.GET('/api/v1/thumbnails/palette/{id}', { params: { path: { id: ids.paletteId } }, ...image }));
 note('getMediaThumbnail', await api.GET('/media/thumbnails/{id}', { params: { path: { id: ids.mediaId } }, ...image }));
+note('getEffectThumbnail', await api.GET('/api/v1/catalog/effects/{id}/thumbnail', { params: { path: { id: ids.effectType } }, ...image }));
+const warmed = await api.POST('/api/v1/sources/warm', { body: { id: ids.mediaId } });
+note('warmSource', warmed);
+const warmState: 'opening' | 'warm' | 'not-needed' | undefined = warmed.data?.state;
+const warmHoldMs: number | undefined = warmed.data?.holdMs;
 // Layers: a second layer with its own chain and source, blended, selected, moved back, saved in a scene, removed.
 const layers = await api.GET('/api/v1/layers');
 note('listLayers', layers);
@@ -343,6 +348,8 @@ console.log(
       previewKind,
       takeType,
       defaultMs,
+      warmState,
+      warmHoldMs,
     },
   }),
 );

@@ -106,6 +106,9 @@ test('types generated from the served description compile with a client of every
   assert.is(report.seen['takeType'], 'cut');
   assert.is(report.seen['defaultMs'], 0);
   assert.is(typeof report.seen['previewKind'], 'string');
+  // A media file warmed ahead: its reader is opening or already warm, held for the documented time.
+  assert.ok(['opening', 'warm'].includes(String(report.seen['warmState'])), `warm state ${report.seen['warmState']}`);
+  assert.is(typeof report.seen['warmHoldMs'], 'number');
   assert.match(String(report.seen['previewType']), /^multipart\/x-mixed-replace; boundary=/);
   // An index miss reports the valid range through the typed error details (unless the chain was busy: 503).
   if (report.seen['missStatus'] === 404) assert.is(typeof report.seen['missMax'], 'number');

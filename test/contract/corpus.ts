@@ -161,6 +161,31 @@ export const CORPUS: Record<string, Operation> = {
   getMix: { method: 'GET', cases: () => [ok('mixer', A('/mix'))] },
   listTransitions: { method: 'GET', cases: () => [ok('transitions', A('/transitions'))] },
   listCatalogErrors: { method: 'GET', cases: () => [ok('catalog errors', A('/catalog/errors'))] },
+  getEffectThumbnail: {
+    method: 'GET',
+    cases: (ids) => [
+      ...thumbCases(A(`/catalog/effects/${ids.effectType}/thumbnail`), false),
+      { ...ok('unknown effect', A('/catalog/effects/nope/thumbnail')), expect: [404] },
+      bad('id over 256', A(`/catalog/effects/${long(300)}/thumbnail`), 404),
+    ],
+  },
+  warmSource: {
+    method: 'POST',
+    jsonBody: true,
+    cases: (ids) => {
+      const p = post('/sources/warm');
+      return [
+        p.ok('media file', { id: ids.mediaId }),
+        p.ok('generator', { id: ids.generator }),
+        p.miss('unknown id', { id: 'nope' }),
+        p.bad('empty object', {}),
+        p.bad('empty id', { id: '' }),
+        p.bad('id not a string', { id: 5 }),
+        p.bad('id over 512', { id: long(513) }),
+        p.bad('unknown field', { id: ids.generator, other: 1 }),
+      ];
+    },
+  },
   cueSource: {
     method: 'POST',
     jsonBody: true,

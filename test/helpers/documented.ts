@@ -4,7 +4,7 @@
 // they happen still shows in the figures.
 import type { Res } from './server.js';
 
-const THUMB_PATH = /^(\/api\/v1)?(\/media)?\/thumbnails\//;
+const THUMB_PATH = /^(\/api\/v1)?(\/media)?\/thumbnails\/|^\/api\/v1\/catalog\/effects\/[^/]+\/thumbnail/;
 
 /** `503 PREVIEW_TIMEOUT` or `503 THUMBNAIL_QUEUE_FULL` when `r` is one of those answers to a thumbnail path, else null. */
 export function documentedLoadAnswer(path: string, r: Pick<Res, 'status' | 'headers' | 'text'>): string | null {

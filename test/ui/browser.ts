@@ -45,7 +45,8 @@ export interface Opened {
   overloaded: string[];
 }
 
-const THUMBNAIL_503 = /^Failed to load resource: the server responded with a status of 503\b.*\/api\/v1\/thumbnails\//;
+const THUMBNAIL_503 =
+  /^Failed to load resource: the server responded with a status of 503\b.*\/api\/v1\/(thumbnails\/|catalog\/effects\/[^/]+\/thumbnail)/;
 
 export async function open(browser: Browser, url: string, viewport = LAPTOP, extra: BrowserContextOptions = {}): Promise<Opened> {
   const ctx = await browser.newContext({ viewport, acceptDownloads: true, ...extra });

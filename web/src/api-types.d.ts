@@ -540,6 +540,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sources/warm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a source's reader ahead of a cue
+         * @description A live input or media file: its reader (ffmpeg) opens now and stays open 15000 ms after the last ask, so a cue, take or select of it shortly after finds its frames ready instead of waiting for ffmpeg. At most 3 readers are held warm; a new one lets the oldest go (a reader another role holds, such as the program, stays open). A media clip opened this way waits paused at its start and plays once a cue or select takes it, so it is taken from its first frame. Answers at once; nothing on the output changes. 404 ITEM_NOT_FOUND as for POST /mix/cue.
+         */
+        post: operations["warmSource"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightSourcesWarm"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mix": {
         parameters: {
             query?: never;
@@ -1404,6 +1428,46 @@ export interface paths {
          * @description The same answer as GET, status and headers, without a body.
          */
         head: operations["listCatalogErrorsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/effects/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Image of an effect at its default inputs over a fixed test card
+         * @description The render worker draws a test card at render size (seven colour bars over the top two thirds: white, yellow, cyan, green, magenta, red, blue; a black-to-white ramp below; a white ring in the middle), runs the effect over it once at its default inputs at TIME = 2 s, and downscales the result. Kind `effect`; the digest follows the effect file (shader, inputs) and the render size, so the image is drawn once per effect and size and again only when the file changes.
+         *
+         *     `id` is the effect type as GET /effects/available lists it, else matched by flexible name matching; unknown: 404 ITEM_NOT_FOUND with `details {requested, kind, available}`. An effect whose shader does not compile: 409 EFFECT_NOT_COMPILED with the compile message (GET /catalog/errors lists it too).
+         *
+         *     Drawn once and kept, an effect's picture may take its shader's first compile: its render budget is 3000 ms (not the 500 ms of live images), then 503 PREVIEW_TIMEOUT.
+         *
+         *     `size` (default 192) is the longest edge; the other edge follows the subject's aspect ratio. `format` is `png` (default) or `jpg`.
+         *
+         *     The answer carries `ETag` `"<kind>-<width>x<height>-<format>-<digest>"` and `Cache-Control: no-cache`; a request whose `If-None-Match` equals the current ETag gets 304 without a body, decided from counters before any work is queued.
+         *
+         *     Ids longer than 256 characters match nothing (404).
+         *
+         *     Work goes through one queue shared by all thumbnail routes: depth counts queued plus running jobs; above 32 new work is answered 503 THUMBNAIL_QUEUE_FULL (with `Retry-After: 1`) until the depth falls to 16. Identical concurrent requests share one job. The render worker must finish the readback within 500 ms of receiving the job, else 503 PREVIEW_TIMEOUT.
+         */
+        get: operations["getEffectThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answered for any origin, without an API key. `Access-Control-Allow-Private-Network: true` is added when the request asks for it and `server.allowPrivateNetwork` is set.
+         */
+        options: operations["preflightCatalogEffectsByIdThumbnail"];
+        /**
+         * Image of an effect at its default inputs over a fixed test card (headers only)
+         * @description The same answer as GET, status and headers, without a body.
+         */
+        head: operations["getEffectThumbnailHead"];
         patch?: never;
         trace?: never;
     };
@@ -3608,7 +3672,7 @@ export interface components {
              * @description machine-readable error code
              * @enum {string}
              */
-            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "CUE_LIMIT_REACHED" | "AUDIO_INPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "CUE_LIST_END" | "OUTPUT_CONFIGURED" | "AUDIO_INPUT_CONFIGURED" | "AUDIO_INPUT_EXISTS" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
+            code: "INVALID_PATH" | "INVALID_DEPTH" | "INVALID_REQUEST" | "INVALID_AT" | "UNAUTHORIZED" | "EFFECT_LIMIT_REACHED" | "ORIGIN_NOT_ALLOWED" | "OUTPUT_LIMIT_REACHED" | "LAYER_LIMIT_REACHED" | "SCENE_LIMIT_REACHED" | "CUE_LIMIT_REACHED" | "AUDIO_INPUT_LIMIT_REACHED" | "NOT_FOUND" | "PATH_NOT_FOUND" | "ITEM_NOT_FOUND" | "DEVICE_NOT_FOUND" | "LAYER_NOT_FOUND" | "NO_CURRENT_PALETTE" | "METHOD_NOT_ALLOWED" | "NO_BEAT_GRID" | "CUE_LIST_END" | "OUTPUT_CONFIGURED" | "AUDIO_INPUT_CONFIGURED" | "AUDIO_INPUT_EXISTS" | "NOTHING_CUED" | "RECORDING_ACTIVE" | "PRESET_EXISTS" | "EFFECT_NOT_COMPILED" | "NOT_A_GENERATOR" | "NOT_A_CLIP" | "MIDI_LEARN_BUSY" | "SHOW_NOT_LEADER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "AT_IN_PAST" | "AT_TOO_FAR" | "UPGRADE_REQUIRED" | "INTERNAL" | "EFFECT_LOAD_FAILED" | "SOURCE_LOAD_FAILED" | "TRANSITION_LOAD_FAILED" | "CHAIN_BUSY" | "PREVIEW_LIMIT" | "PREVIEW_TIMEOUT" | "THUMBNAIL_QUEUE_FULL" | "AUDIO_BUSY" | "SCHEDULE_FULL" | "SHOW_NOT_CONNECTED" | "STATE_NOT_SAVED" | "MIDI_LEARN_TIMEOUT" | "ACTIVATION_TIMEOUT";
             /** @description human-readable text */
             message: string;
             /** @description present only where the route documents it (ITEM_NOT_FOUND, ACTIVATION_TIMEOUT) */
@@ -4411,6 +4475,35 @@ export interface components {
                     error: true;
                     /** @enum {string} */
                     code: "PRESET_EXISTS";
+                    /** @description human-readable text */
+                    message: string;
+                };
+            };
+        };
+        /** @description 409 EFFECT_NOT_COMPILED: the effect is listed but its shader does not compile, so it has no picture; GET /catalog/errors says why */
+        EFFECT_NOT_COMPILED: {
+            headers: {
+                /** @description always `*` */
+                "Access-Control-Allow-Origin": "*";
+                /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                /** @description always `no-store` on JSON answers */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "code": "EFFECT_NOT_COMPILED",
+                 *       "message": "the effect is listed but its shader does not compile, so it has no picture; GET /catalog/errors says why"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {boolean} */
+                    error: true;
+                    /** @enum {string} */
+                    code: "EFFECT_NOT_COMPILED";
                     /** @description human-readable text */
                     message: string;
                 };
@@ -9334,6 +9427,90 @@ export interface operations {
         };
     };
     preflightInputsFileSelect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    warmSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description source id as browse and GET /sources list it */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the reader is opening or warm */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description the source warmed */
+                        id: string;
+                        /**
+                         * @description `opening`: its reader is starting; `warm`: it delivers frames; `not-needed`: a generator or preset (drawn by the renderer, nothing to open)
+                         * @enum {string}
+                         */
+                        state: "opening" | "warm" | "not-needed";
+                        /** @description how long the reader stays open without another ask */
+                        holdMs: number;
+                    };
+                };
+            };
+            400: components["responses"]["INVALID_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            503: components["responses"]["STATE_NOT_SAVED"];
+        };
+    };
+    preflightSourcesWarm: {
         parameters: {
             query?: never;
             header?: never;
@@ -15804,6 +15981,274 @@ export interface operations {
                     "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
                     /** @description always `no-store` on JSON answers */
                     "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getEffectThumbnail: {
+        parameters: {
+            query?: {
+                /** @description longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192 */
+                size?: string;
+                /** @description `png` or `jpg`; any other value takes the default `png` */
+                format?: string;
+            };
+            header?: {
+                /** @description an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description effect type (or name), 1-256 characters (longer: 404 ITEM_NOT_FOUND) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image; `Content-Type` image/png or image/jpeg as `format` asks */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description `"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description If-None-Match equals the current ETag: no body; answered before any render or encode work is queued */
+            304: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description the current ETag */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+            409: components["responses"]["EFFECT_NOT_COMPILED"];
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+            500: components["responses"]["INTERNAL"];
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 PREVIEW_TIMEOUT: frame readback did not complete within 500 ms
+             *     - 503 THUMBNAIL_QUEUE_FULL: thumbnail queue is full; retry after a short wait
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "PREVIEW_TIMEOUT";
+                        /** @description human-readable text */
+                        message: string;
+                    } | {
+                        /** @enum {boolean} */
+                        error: true;
+                        /** @enum {string} */
+                        code: "THUMBNAIL_QUEUE_FULL";
+                        /** @description human-readable text */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    preflightCatalogEffectsByIdThumbnail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the methods and headers a cross-origin request may use */
+            204: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `GET, POST, DELETE, OPTIONS` */
+                    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS";
+                    /** @description always `Content-Type, X-API-Key, Authorization, If-None-Match, Range` */
+                    "Access-Control-Allow-Headers": "Content-Type, X-API-Key, Authorization, If-None-Match, Range";
+                    /** @description always `600` */
+                    "Access-Control-Max-Age": "600";
+                    /** @description only when asked for and allowed */
+                    "Access-Control-Allow-Private-Network"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            421: components["responses"]["MISDIRECTED_REQUEST"];
+        };
+    };
+    getEffectThumbnailHead: {
+        parameters: {
+            query?: {
+                /** @description longest edge in pixels: a whole decimal number is clamped to 32-512; anything else (decimals, words, hex, empty) takes the default 192 */
+                size?: string;
+                /** @description `png` or `jpg`; any other value takes the default `png` */
+                format?: string;
+            };
+            header?: {
+                /** @description an ETag from an earlier answer (a list, weak forms and `*` count): 304 without a body when it matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description effect type (or name), 1-256 characters (longer: 404 ITEM_NOT_FOUND) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image; `Content-Type` image/png or image/jpeg as `format` asks */
+            200: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description `"<kind>-<width>x<height>-<format>-<digest>"`; a digest starting with `p` marks a placeholder */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description If-None-Match equals the current ETag: no body; answered before any render or encode work is queued */
+            304: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description the current ETag */
+                    ETag: string;
+                    /** @description always `no-cache` */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 401 UNAUTHORIZED: a valid API key is required (X-API-Key or Authorization: Bearer) */
+            401: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description the API key is expected as a bearer token or in X-API-Key */
+                    "WWW-Authenticate": "Bearer realm=\"vjd\"";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 404 ITEM_NOT_FOUND: no matching item */
+            404: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 409 EFFECT_NOT_COMPILED: the effect is listed but its shader does not compile, so it has no picture; GET /catalog/errors says why */
+            409: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 421 MISDIRECTED_REQUEST: this server does not answer for that Host; add the name to server.allowedHosts */
+            421: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 500 INTERNAL: internal error */
+            500: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description 503, one of:
+             *
+             *     - 503 PREVIEW_TIMEOUT: frame readback did not complete within 500 ms
+             *     - 503 THUMBNAIL_QUEUE_FULL: thumbnail queue is full; retry after a short wait
+             */
+            503: {
+                headers: {
+                    /** @description always `*` */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description always `ETag, Content-Range, Accept-Ranges, Content-Length` */
+                    "Access-Control-Expose-Headers": "ETag, Content-Range, Accept-Ranges, Content-Length";
+                    /** @description always `no-store` on JSON answers */
+                    "Cache-Control": "no-store";
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -1,7 +1,7 @@
 // Thumbnail serving between frames: jobs queue on the schedule (thumb-schedule.ts: a guaranteed slice per frame,
 // more in the idle time) and are drawn by the thumbnail stage (thumb-stage.ts) from the output, an ingest ring
-// frame, an off-screen generator, or a layer's own picture: the one the frame left (frame.ts), or one drawn here
-// between frames. The engine (engine.ts) makes this and forwards its public thumbnail calls to it.
+// frame, an off-screen generator, an effect over the test card, or a layer's own picture: the one the frame left
+// (frame.ts), or one drawn here between frames. The engine (engine.ts) makes this and forwards its public thumbnail calls to it.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
 import type { paletteUniform } from '../../src/shared/palette.js';
@@ -30,6 +30,7 @@ export interface ThumbStages {
   readonly layers: { get(id: number): Layer | undefined };
   readonly ping: readonly [RenderTarget, RenderTarget];
   readonly generators: readonly IsfDescriptor[];
+  readonly effects: readonly IsfDescriptor[];
   readonly palette: ReturnType<typeof paletteUniform>;
 }
 
@@ -75,6 +76,7 @@ export class EngineThumbs {
       output: s.output.target,
       outputFrame: this.frames.outputFrames,
       generators: s.generators,
+      effects: s.effects,
       palette: s.palette,
     });
   }

@@ -1,4 +1,5 @@
-// The thumbnail stage: area-averaged downscales of the output, an ingest ring frame or an off-screen generator, read back into a slot.
+// The thumbnail stage: area-averaged downscales of the output, an ingest ring frame, an off-screen generator or an
+// effect over the test card (effect-thumb.ts), read back into a slot.
 import type { IsfDescriptor } from '../../src/shared/isf-types.js';
 import type { ThumbJob, ThumbReply } from '../../src/shared/protocol/render.js';
 import { failure } from '../../src/shared/protocol/common.js';
@@ -8,7 +9,8 @@ import { BLIT_VERTEX, compileProgram, FRAGMENT_PRECISION, type GL, type Quad } f
 import type { IsfProgram } from './isf-program.js';
 import { isfDate } from './isf-builtins.js';
 import { createTarget, uploadRgba, type RenderTarget } from './targets.js';
-import type { ProgramPool } from './program-pool.js';
+import { ProgramLoadError, type ProgramPool } from './program-pool.js';
+import { EffectThumbs } from './effect-thumb.js';
 
 /** Taps per axis in one pass; each tap averages 2 texels, so one pass reduces by up to 2×MAX_TAPS. */
 const MAX_TAPS = 8;
@@ -59,6 +61,8 @@ export interface ThumbContext {
   /** A `layer` job's picture: the layer's own target, drawn in the last frame or just now. */
   layer?: { target: RenderTarget } | null;
   generators: readonly IsfDescriptor[];
+  /** The effect catalog (`effect` jobs); absent: none installed. */
+  effects?: readonly IsfDescriptor[];
   palette: { rgb: Float32Array; count: number };
 }
 
@@ -86,6 +90,7 @@ export class ThumbStage {
   private readonly readers = new WeakMap<SharedArrayBuffer, FrameRingReader>();
   private ringTexture: WebGLTexture | null = null;
   private generatorTarget: RenderTarget | null = null;
+  private readonly effects: EffectThumbs;
   private readonly maxSize: number;
 
   constructor(
@@ -96,6 +101,7 @@ export class ThumbStage {
     private readonly renderHeight: number,
   ) {
     this.maxSize = Math.min(4096, Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096);
+    this.effects = new EffectThumbs(gl, quad, pool, renderWidth, renderHeight);
     this.warm();
   }
 
@@ -117,6 +123,8 @@ export class ThumbStage {
           src.destroy();
         }
       }
+      // The effect thumbnails' test card never changes: drawn here, not in the first effect's job.
+      this.effects.testCard();
       // Waits for the draws, so the compiles happen here and not in the first job.
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
     } finally {
@@ -150,6 +158,15 @@ export class ThumbStage {
       if (!up) return failure(id, 'no-frame', 'the input has not delivered a frame yet');
       source = up.source;
       frame = up.frameNo;
+    } else if (s.kind === 'effect') {
+      const desc = ctx.effects?.find((d) => d.type === s.type);
+      if (!desc) return failure(id, 'failed', `effect "${s.type}" is not installed`);
+      try {
+        source = { ...this.effects.draw(desc, Number.isFinite(s.time) ? s.time : 0, ctx.palette), topDown: false };
+      } catch (err) {
+        if (err instanceof ProgramLoadError) return failure(id, 'load-failed', err.message);
+        throw err;
+      }
     } else {
       const desc = ctx.generators.find((d) => d.type === s.type);
       if (!desc) return failure(id, 'failed', `generator "${s.type}" is not installed`);
@@ -169,6 +186,7 @@ export class ThumbStage {
     this.targets.clear();
     if (this.generatorTarget) this.generatorTarget.destroy();
     this.generatorTarget = null;
+    this.effects.destroy();
     gl.deleteTexture(this.ringTexture);
     this.ringTexture = null;
     for (const d of this.programs.values()) gl.deleteProgram(d.program);

@@ -66,6 +66,8 @@ export type ThumbSubject =
   | { kind: 'ring'; ring: SharedArrayBuffer }
   /** A generator rendered off-screen at render size, at a fixed `time` (seconds) so the image is stable. */
   | { kind: 'generator'; type: string; inputs: Record<string, unknown>; time: number }
+  /** An effect at its default inputs over the fixed test card, at render size and a fixed `time` (seconds). */
+  | { kind: 'effect'; type: string; time: number }
   /** A layer's picture after its own chain, before blending (layer id as in LayerWire). */
   | { kind: 'layer'; layer: number };
 
@@ -81,8 +83,8 @@ export interface ThumbJob extends RpcEnvelope {
   slot: SharedArrayBuffer;
 }
 
-/** `no-frame`: the ring has not delivered a frame yet. */
-export type ThumbFailReason = CommonReason | 'no-frame';
+/** `no-frame`: the ring has not delivered a frame yet; `load-failed`: the effect's shader does not compile. */
+export type ThumbFailReason = CommonReason | 'no-frame' | 'load-failed';
 
 export type ThumbReply =
   /** `frame`: the frame number drawn (output frame number, ring frame number, 0 for generators). */

@@ -1,5 +1,6 @@
 // Browse: the /browse tree as a virtualised list with lazy thumbnails and a name search; click cues an item on the
 // preview bus, double-click (or Enter) takes it to program with the default transition (the take bar, take.tsx).
+// A row pointed at or reached by the keys has its reader opened ahead (browse-warm.ts).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, problem } from '../api';
 import type { Got } from '../api-shapes';
@@ -9,6 +10,7 @@ import { live, notify, useLive } from '../store';
 import { thumb } from '../thumbs';
 import { take as takeCued } from './take';
 import { VirtualList } from './vlist';
+import { warmAhead } from './browse-warm';
 
 /** A folder or an item of the tree, as GET /browse lists it; only folders have a `browsePath`. */
 type Node = Got<'/browse'>['items'][number];
@@ -73,6 +75,12 @@ export function BrowsePanel() {
 
   const shown = useMemo(() => (query.trim() === '' ? items : (deep ?? []).filter((n) => matches(n.name, query))), [items, deep, query]);
   useEffect(() => setActive(shown.length > 0 ? 0 : -1), [shown]);
+  const listRef = useRef<HTMLDivElement>(null);
+  // The keyboard's row is the likely next take, as the pointer's is.
+  const focused = active >= 0 ? shown[active] : undefined;
+  useEffect(() => {
+    if (focused && listRef.current?.contains(document.activeElement)) warmAhead(focused.id, focused.kind);
+  }, [focused]);
 
   const programId = mix?.program?.id ?? source?.id;
   const previewId = mix?.preview?.id;
@@ -96,7 +104,6 @@ export function BrowsePanel() {
       setPath(n.browsePath);
     }
   };
-  const listRef = useRef<HTMLDivElement>(null);
 
   return (
     <section class="panel" aria-labelledby="browse-h">
@@ -148,6 +155,7 @@ export function BrowsePanel() {
             <div
               class={`item${n.id === programId ? ' onair' : ''}${n.id === previewId ? ' cued' : ''}`}
               data-name={n.name}
+              onPointerEnter={() => warmAhead(n.id, n.kind)}
               onClick={() => {
                 setActive(i);
                 if (n.kind === 'folder') open(n);

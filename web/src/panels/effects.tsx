@@ -1,10 +1,11 @@
 // Effects: the chain with enable toggles, reorder by dragging the handle (or arrow keys on it), remove, per-input
-// controls (effect-params.tsx), a freeze button for every modulated input; an add menu from the catalog with a search.
+// controls (effect-params.tsx), a freeze button for every modulated input; the add menu is the effect picker
+// (effect-picker.tsx).
 import { useRef, useState } from 'preact/hooks';
-import { matches } from '../names';
 import { useLive } from '../store';
 import { FreezeButton } from './mod-live';
 import { Params, post } from './effect-params';
+import { AddMenu } from './effect-picker';
 
 function Chain() {
   const chain = useLive((s) => s.chain);
@@ -111,54 +112,6 @@ function Chain() {
         );
       })}
     </ol>
-  );
-}
-
-function AddMenu() {
-  const catalog = useLive((s) => s.catalog);
-  const chain = useLive((s) => s.chain);
-  const [query, setQuery] = useState('');
-  const [open, setOpen] = useState(false);
-  const inChain = new Set(chain.items.map((i) => i.type));
-  const shown = catalog.filter((c) => query.trim() === '' || matches(c.name, query) || matches(c.type, query));
-  return (
-    <div class="addmenu">
-      <button type="button" class="primary" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="add-effect">
-        Add effect
-      </button>
-      {open && (
-        <div class="menu">
-          <label class="field">
-            <span>Find an effect</span>
-            <input
-              type="search"
-              value={query}
-              onInput={(e) => setQuery(e.currentTarget.value)}
-              data-testid="effect-search"
-              // biome-ignore lint/a11y/noAutofocus: the operator just opened the picker to type a name
-              autoFocus
-            />
-          </label>
-          <ul class="catalog">
-            {shown.map((c) => (
-              <li key={c.type}>
-                <button
-                  type="button"
-                  data-type={c.type}
-                  onClick={async () => {
-                    const b = await post('/effects/add', { type: c.type });
-                    if (b) setOpen(false);
-                  }}
-                >
-                  {c.name}
-                  {inChain.has(c.type) ? ' •' : ''}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </div>
   );
 }
 
