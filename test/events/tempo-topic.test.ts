@@ -1,4 +1,4 @@
-// The `tempo` events topic over a real WebSocket: a subscriber gets {beat, bar, bpm, confidence, source} on every beat
+// The `tempo` events topic over a real WebSocket: a subscriber gets {beat, bar, bpm, confidence, source, position, at} on every beat
 // at the clock's rate and at once when the BPM changes; a client on the default subscription gets none.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -43,7 +43,10 @@ test('beats arrive at the clock rate, with their fields; a default client gets n
   for (let i = 1; i < beats.length; i++) assert.ok(beats[i] >= beats[i - 1], `beats ${beats.join(',')}`);
   assert.ok(beats.at(-1) > beats[0]);
   const d = later.at(-1).data;
-  assert.equal(Object.keys(d).sort(), ['bar', 'beat', 'bpm', 'confidence', 'source']);
+  assert.equal(Object.keys(d).sort(), ['at', 'bar', 'beat', 'bpm', 'confidence', 'position', 'source']);
+  // `position` is the clock's fractional beat at `at` (server ms): a client extrapolates the beat from them.
+  assert.ok(Math.floor(d.position) === d.beat || Math.floor(d.position) === d.beat + 1, `position ${d.position}, beat ${d.beat}`);
+  assert.ok(Math.abs(d.at - Date.now()) < 60_000, `at ${d.at}`);
   assert.equal({ bpm: d.bpm, source: d.source, confidence: d.confidence }, { bpm: 240, source: 'manual', confidence: 1 });
   assert.equal(d.bar, Math.floor(d.beat / 4));
   assert.equal(tempoEvents(bystander).length, 0);
