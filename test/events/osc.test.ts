@@ -187,6 +187,13 @@ test('mix: cue, take, T-bar position', async () => {
   await until(async () => (await get('/api/v1/mix')).position === 0.25);
   await send(msg('/vjd/mix/position', { type: 'f', value: 1 }));
   await until(async () => (await get('/api/v1/mix')).program.id === program);
+  // The default transition a take or a recall that names none uses.
+  await send(msg('/vjd/mix/transition', { type: 's', value: 'fade' }));
+  await send(msg('/vjd/mix/duration', { type: 'f', value: 750 }));
+  await until(async () => {
+    const t = (await get('/api/v1/mix')).transition;
+    return t.type === 'fade' && t.durationMs === 750;
+  });
 });
 
 test('bad values, types, addresses and malformed packets change nothing; the server keeps serving', async () => {

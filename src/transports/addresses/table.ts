@@ -48,6 +48,23 @@ export const OSC_TABLE: readonly OscEntry[] = [
     },
   },
   {
+    address: '/vjd/mix/transition',
+    types: 's',
+    does: 'POST /mix/transition {transition}',
+    query: { type: 's', access: 2 },
+    map: withString('transition type', (transition) => post('/mix/transition', { transition })),
+  },
+  {
+    address: '/vjd/mix/duration',
+    types: 'f|i',
+    does: 'POST /mix/transition {durationMs}',
+    query: { type: 'f', access: 2, range: [0, 10000] },
+    map: (args) => {
+      const v = number(args);
+      return v === null ? bad('expects one number of milliseconds') : post('/mix/transition', { durationMs: Math.round(v) });
+    },
+  },
+  {
     address: '/vjd/effects/add',
     types: 's',
     does: 'POST /effects/add {type}',
