@@ -239,7 +239,8 @@ test('no GL objects leak: a stage and 50 varied jobs return counts to baseline',
   const after50 = glCounts(gl);
   run(50);
   assert.equal(glCounts(gl), after50, 'a bounded cache: 50 more jobs hold no more objects');
-  assert.ok(after50.textures - base.textures <= 10, `textures held: ${after50.textures - base.textures}`);
+  // The cache's bound, plus the effect thumbnails' test card (one texture drawn once when the stage starts).
+  assert.ok(after50.textures - base.textures <= 11, `textures held: ${after50.textures - base.textures}`);
   thumbs.destroy();
   assert.equal(glCounts(gl), base, 'destroy frees everything');
   assert.is(gl.getError(), gl.NO_ERROR);
