@@ -164,7 +164,13 @@ test('"Program" names what is on air, not the selected layer', async () => {
   await api('POST', '/layers/remove', { layer: 2 });
   await until(async () => (await page.getByTestId('program-name').innerText()) === 'Plasma', 'one layer again');
   assert.equal(o.errors, []);
-  assert.equal(o.consoleErrors, []);
+  // The strip of the layer just removed may still be asking for its picture: that answer is a 404, which the
+  // browser logs. Any other console error fails.
+  const removedLayer = /status of 404 .*\/thumbnails\/layer\/2\?/;
+  assert.equal(
+    o.consoleErrors.filter((e) => !removedLayer.test(e)),
+    [],
+  );
 });
 
 test.run();
