@@ -4,7 +4,7 @@
 // Most files wait on servers, ffmpeg and timers more than they compute, so two lanes keep both cores busy; a file
 // whose first lines say `test-lane: alone` (it measures real time or loads the box itself) runs with no other.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,9 +69,23 @@ function runFile(file) {
       else failed = total - passed + (code !== 0 && total - passed === 0 ? 1 : 0);
       const ms = Date.now() - started;
       process.stdout.write(`\n== ${relative(root, file)} (${(ms / 1000).toFixed(1)} s)\n${out}`);
-      resolve({ file: relative(root, file), passed: passed ?? 0, failed, skipped, ms });
+      resolve({ file: relative(root, file), passed: passed ?? 0, failed, skipped, ms, failures: failed ? failureText(out) : '' });
     });
   });
+}
+
+/** A failed file's FAIL blocks (or its last lines when it crashed), repeated at the end where a CI log's tail shows them. */
+function failureText(out) {
+  const blocks = out
+    .split(/\n(?=\s+FAIL\s)/)
+    .slice(1)
+    .map((b) =>
+      b
+        .split(/\n\s*Total:/)[0]
+        .trim()
+        .slice(0, 2000),
+    );
+  return blocks.length > 0 ? blocks.join('\n') : out.trim().split('\n').slice(-30).join('\n');
 }
 
 // GL unit tests (headless-gl) need an X display: one private Xvfb (started the way vjd starts its own)
@@ -105,6 +119,7 @@ const licenseDir = await mkdtemp(join(tmpdir(), 'vjd-test-license-'));
   else process.stderr.write(`run-tests: community license activation failed (each file activates its own): ${r.stderr}\n`);
 }
 
+const DURATIONS = join(root, 'test', 'durations.json');
 const files = (await findTests(testDir)).filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 const results = await runAll(files);
 /** Runs the files JOBS at a time; a file marked alone waits until the others end and has the machine to itself. */
@@ -114,8 +129,12 @@ async function runAll(list) {
     const head = (await readFile(f, 'utf8')).slice(0, 1000);
     if (/^\/\/.*\btest-lane: alone\b/m.test(head)) alone.add(f);
   }
-  // The alone files first, as one serial block; then the rest share the lanes in their usual order.
-  const queue = [...list.filter((f) => alone.has(f)), ...list.filter((f) => !alone.has(f))];
+  // The alone files first, as one serial block; then the rest share the lanes longest first (by the last full run's
+  // times in test/durations.json), so the run does not end on one long file with the other lane idle.
+  const known = await readFile(DURATIONS, 'utf8').then(JSON.parse, () => ({}));
+  const guess = (f) => known[relative(root, f)] ?? 30;
+  const shared = list.filter((f) => !alone.has(f)).sort((a, b) => guess(b) - guess(a));
+  const queue = [...list.filter((f) => alone.has(f)), ...shared];
   const out = [];
   const running = new Set();
   while (queue.length > 0 || running.size > 0) {
@@ -147,6 +166,12 @@ for (const r of results) {
   );
 }
 if (files.length === 0) process.stdout.write('no test files found under dist/test\n');
+for (const r of results.filter((x) => x.failed)) process.stdout.write(`\n== failed: ${r.file}\n${r.failures}\n`);
+// A whole run records each file's time (seconds) for the next run's ordering.
+if (filter.length === 0 && results.length > 0) {
+  const times = Object.fromEntries(results.map((r) => [r.file, Math.round(r.ms / 100) / 10]));
+  await writeFile(DURATIONS, `${JSON.stringify(times, null, 2)}\n`).catch(() => undefined);
+}
 await display?.stop();
 await rm(licenseDir, { recursive: true, force: true });
 // Tests this box cannot run are reported as not run (never as passed), on their own line: the last line stays

@@ -38,6 +38,7 @@ import { installCatalog, renderStatusOf, restoreRender, startCatalog, startRende
 import { wireLayers, wireScenes, wireTransport } from './show-layers.js';
 import { openLibrary, restoreSources, sourceIndex, watchLive } from './show-sources.js';
 import { startOutputs, wireThumbnails } from './show-outputs.js';
+import { prefetchListings } from '../util/ffmpeg-listing.js';
 import { makeAudioClient, wireAudio } from './show-audio.js';
 
 export interface Show {
@@ -89,6 +90,8 @@ export interface Show {
 
 export async function startShow(loaded: LoadedConfig, state: StateStore, log: Logger, onFatal: (m: string) => void): Promise<Show> {
   const cfg = loaded.config;
+  // Read while the display and render worker start; the output kinds and audio discovery wait on them later.
+  prefetchListings('ffmpeg');
   const display = await ensureDisplay(log);
   // Made before the render worker (it starts nothing yet), so the worker gets the analysis and tempo blocks.
   const audioSide = makeAudioClient(cfg, state, log);

@@ -2,6 +2,7 @@
 // (only while a server socket exists), repeated every few seconds off the main thread's critical path: no sync
 // call, every read and child output bounded, and a scan still running makes the next tick wait for it.
 import { execFile } from 'node:child_process';
+import { ffmpegListing } from '../util/ffmpeg-listing.js';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AudioDeviceInputConfig } from '../config/audio.js';
@@ -87,7 +88,10 @@ export class DeviceWatch {
 
   /** Learns what ffmpeg can capture and makes the first scan, so a saved device selection can be found at once. */
   async start(): Promise<void> {
-    if (this.opts.alsa || this.opts.pulse) this.formats = captureFormats(await ffmpegText(this.opts.ffmpeg, ['-devices']));
+    if (this.opts.alsa || this.opts.pulse) {
+      const l = await ffmpegListing(this.opts.ffmpeg, '-devices');
+      this.formats = captureFormats(l.failed && !l.stdout ? '' : `${l.stdout}\n${l.stderr}`);
+    }
     await this.scan();
     this.timer = setInterval(() => void this.scan(), AUDIO_LIMITS.deviceScanMs);
     this.timer.unref();

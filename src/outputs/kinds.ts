@@ -2,19 +2,15 @@
 // and device listings: stream and record need libx264, display the sdl2 device, v4l2 the v4l2 device), and from
 // what is attached, looked at again every few seconds without a child process (a kind with an `attached` check:
 // an X server on a display a display output uses, a v4l2loopback device).
-import { execFile } from 'node:child_process';
 import { OUTPUT_KIND_LIST, type OutputKind } from '../shared/output-kinds/index.js';
+import { ffmpegListing } from '../util/ffmpeg-listing.js';
 
-const PROBE_TIMEOUT_MS = 10_000;
 const REFRESH_MS = 10_000;
 
-function ffmpegList(ffmpeg: string, flag: string): Promise<string> {
-  return new Promise((resolve) => {
-    execFile(ffmpeg, ['-hide_banner', flag], { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (err, stdout) =>
-      resolve(err ? '' : stdout),
-    );
-  });
-}
+const ffmpegList = async (ffmpeg: string, flag: '-encoders' | '-devices'): Promise<string> => {
+  const l = await ffmpegListing(ffmpeg, flag);
+  return l.failed ? '' : l.stdout;
+};
 
 export class OutputKinds {
   private built: OutputKind[] = [];

@@ -101,6 +101,8 @@ test("a beat modulator's decay, and a new LFO's defaults, reach the server", asy
   assert.equal([b.every, b.decayMs, b.polarity, b.amountOf], [2, 600, 'up', 'headroom']);
   await id('fx1-contrast-mod-remove').click();
   await until(async () => (await modulatorOf('contrast')) === null, 'removed');
+  // The editor closes when the page has the answer, which may come after the server has it.
+  await id('fx1-contrast-modedit').waitFor({ state: 'hidden', timeout: 60_000 });
   await id('fx1-contrast-mod').click();
   await id('fx1-contrast-mod-kind').selectOption('lfo');
   assert.is(await id('fx1-contrast-mod-polarity').inputValue(), 'bipolar');
