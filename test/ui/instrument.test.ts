@@ -109,8 +109,11 @@ test('a clip pointed at in Browse is warm before the double-click, which puts it
   // Nothing on the layer or the preview yet: warming only opens the reader.
   assert.is.not((await api('GET', '/layers')).layers[0].source.id, clip.id);
   assert.is((await api('GET', '/mix')).preview, null);
+  const cues = () => o.urls.filter((u) => u.endsWith('/api/v1/mix/cue')).length;
+  const cuesBefore = cues();
   await row.dblclick();
   await until(async () => (await api('GET', '/layers')).layers[0].source.id === clip.id, 'the clip on its layer');
+  assert.is(cues() - cuesBefore, 1, "one cue for the double-click's two clicks and its take");
   await until(async () => (await page.getByTestId('layer-source').first().innerText()) === clip.name, 'the strip names the clip');
   // One reader for the clip: the cue joined the warm one (its ffmpeg may have been replaced since by a loop or seek).
   assert.is((await readersOf(clipPath)).length, 1, 'one reader of the clip');

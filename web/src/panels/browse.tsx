@@ -12,6 +12,9 @@ import { take as takeCued } from './take';
 import { VirtualList } from './vlist';
 import { warmAhead } from './browse-warm';
 
+/** A double-click's clicks come within this of each other. */
+const CUE_SHARED_MS = 1000;
+
 /** A folder or an item of the tree, as GET /browse lists it; only folders have a `browsePath`. */
 type Node = Got<'/browse'>['items'][number];
 type Folder = Extract<Node, { browsePath: string }>;
@@ -49,6 +52,7 @@ export function BrowsePanel() {
   const [items, setItems] = useState<Node[]>([]);
   const [deep, setDeep] = useState<Node[] | null>(null);
   const [query, setQuery] = useState('');
+  const cueing = useRef<{ id: string; done: Promise<boolean>; at: number } | null>(null);
   const [active, setActive] = useState(-1);
 
   useEffect(() => {
@@ -85,18 +89,25 @@ export function BrowsePanel() {
   const programId = mix?.program?.id ?? source?.id;
   const previewId = mix?.preview?.id;
 
+  /** Cues an item once: a double-click's two clicks and its take share one cue (the preview's push may come later). */
+  const cueOnce = (id: string): Promise<boolean> => {
+    const p = cueing.current;
+    if (p && p.id === id && Date.now() - p.at < CUE_SHARED_MS) return p.done;
+    if (id === live().mix?.preview?.id) return Promise.resolve(true);
+    const done = call('POST', '/mix/cue', { body: { id } }).then((r) => {
+      if (!r.ok) notify(problem(r));
+      return r.ok;
+    });
+    cueing.current = { id, done, at: Date.now() };
+    return done;
+  };
   const cue = async (n: Node): Promise<void> => {
-    const r = await call('POST', '/mix/cue', { body: { id: n.id } });
-    if (!r.ok) notify(problem(r));
+    await cueOnce(n.id);
     changed();
   };
   /** Cues the item unless it is already on preview (double-click, Enter), then takes it. */
   const take = async (n: Node): Promise<void> => {
-    if (n.id !== live().mix?.preview?.id) {
-      const c = await call('POST', '/mix/cue', { body: { id: n.id } });
-      if (!c.ok) return notify(problem(c));
-    }
-    await takeCued();
+    if (await cueOnce(n.id)) await takeCued();
   };
   const open = (n: Node): void => {
     if (isFolder(n)) {
