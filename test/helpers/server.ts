@@ -180,7 +180,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     if (waitFor === 'running')
       await waitForHttp(
         server,
-        30000,
+        90_000,
         () => exited,
         () => out,
       );
