@@ -9,6 +9,7 @@ import type { AudioKind } from '../audio/service.js';
 const AudioKindSchema = Type.Union([
   Type.Literal('test'),
   Type.Literal('stream'),
+  Type.Literal('file'),
   Type.Literal('program'),
   Type.Literal('alsa'),
   Type.Literal('pulse'),
@@ -52,7 +53,7 @@ export const CapabilitiesBody = Type.Object({
     {
       kinds: Type.Array(AudioKindSchema, {
         description:
-          'audio input kinds this box can open: `test`, `stream` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s)',
+          'audio input kinds this box can open: `test`, `stream`, `file` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s)',
       }),
     },
     { description: 'what the audio inputs (GET /audio) can be on this box' },

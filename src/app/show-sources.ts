@@ -91,21 +91,25 @@ export interface IndexDeps {
   layers: LayerStack;
   previews: LivePreviews;
   live: LiveWatch;
+  /** Every audio input by id and name (configured, added and discovered), each an `audio.<id>` action. */
+  audioInputs: () => ReadonlyArray<{ id: string; name: string }>;
 }
 
 export interface SourceIndex {
   /** Recomputes the layers' source entries, the retained live previews, the actions and the browse tree. */
   rebuild(): void;
+  /** Recomputes the actions only (the audio inputs changed). */
+  refreshActions(): void;
   actions(): readonly Action[];
   tree(): BrowseTree;
 }
 
 /** The index over catalog, live inputs and library; built empty here, filled by the first rebuild(). */
 export function sourceIndex(d: IndexDeps): SourceIndex {
-  const { cfg, catalog, library, palettes, sources, layers, previews, live } = d;
+  const { catalog, library, palettes, sources, layers, previews, live } = d;
   let actions: Action[] = [];
   const rebuildActions = (): void => {
-    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list(), catalog.snapshot.transitions, cfg.audio.inputs);
+    actions = buildActions(catalog.snapshot.effectPresets, sources.list(), palettes.list(), catalog.snapshot.transitions, d.audioInputs());
   };
   palettes.on('change', rebuildActions);
   sources.on('change', rebuildActions);
@@ -119,7 +123,7 @@ export function sourceIndex(d: IndexDeps): SourceIndex {
     rebuildActions();
     tree = buildBrowseTree(browseRoots(from));
   }
-  return { rebuild, actions: () => actions, tree: () => tree };
+  return { rebuild, refreshActions: rebuildActions, actions: () => actions, tree: () => tree };
 }
 
 export interface RestoreDeps {

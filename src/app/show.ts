@@ -138,7 +138,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
     palettes,
     log,
   });
-  const built = sourceIndex({ cfg, catalog, library, palettes, sources, layers, previews, live });
+  // The audio service comes later; until then the configured inputs name the actions.
+  let audioNow: AudioService | null = null;
+  const audioInputs = () => audioNow?.list() ?? cfg.audio.inputs;
+  const built = sourceIndex({ cfg, catalog, library, palettes, sources, layers, previews, live, audioInputs });
   index = built;
 
   let stopped = false;
@@ -155,7 +158,10 @@ export async function startShow(loaded: LoadedConfig, state: StateStore, log: Lo
   const audioDeps = { cfg, client: audioSide, readers, sources, state, log };
   const { audio, tempo } = wireAudio({ ...audioDeps, dataDir: loaded.paths.dataDir, library, tracks: parts.audioTracks });
   tempoNow = tempo;
+  audioNow = audio;
+  audio.onInputsChange(() => built.refreshActions());
   await audio.start();
+  built.refreshActions();
   const scenes = wireScenes({ cfg, dataDir: loaded.paths.dataDir, layers, render, thumbnails, state, log });
   live.poll();
   const renderStatus = renderStatusOf({ cfg, render, display, pressure });

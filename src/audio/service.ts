@@ -46,7 +46,8 @@ export function startSettings(config: AudioConfig, saved: Readonly<ShowState>): 
 export const NO_AUDIO = 'none';
 
 /** Audio input kinds; the ones GET /capabilities lists are those this box can open now. */
-export type AudioKind = AudioInputConfig['kind'];
+/** What an input reads: the config's kinds, and `file` (a library file, added over HTTP). */
+export type AudioKind = AudioInputConfig['kind'] | 'file';
 
 /** Any input: from the config file, added over the API (a `file` only there), or a discovered device. */
 export type AnyInput = AudioInputConfig | AddedInput;
@@ -170,9 +171,9 @@ export class AudioService {
     this.devices.stop();
   }
 
-  /** Input kinds this box can open now (`test`, `stream`, `program` always; device kinds while a device or server is there). */
+  /** Input kinds this box can open now (`test`, `stream`, `file`, `program` always; device kinds while a device or server is there). */
   kinds(): AudioKind[] {
-    return ['test', 'stream', 'program', ...this.devices.kinds()];
+    return ['test', 'stream', 'file', 'program', ...this.devices.kinds()];
   }
 
   /** The configured inputs, the added ones, then the discovered devices neither already names. */

@@ -115,7 +115,14 @@ test('a library file added and selected is heard in GET /audio', async () => {
     selected: false,
   });
   assert.ok((await get('/audio')).json().inputs.some((i: any) => i.id === 'low-tone' && i.kind === 'file'));
-  assert.is((await post('/audio/select', { id: 'low-tone' })).status, 200);
+  // An added input is an action at once (a desk button selects it), and `file` is a kind this box opens.
+  const actions = (await get('/actions')).json().items;
+  assert.ok(
+    actions.some((a: any) => a.id === 'audio.low-tone' && a.name === 'Audio: Low tone'),
+    'the added input is an action',
+  );
+  assert.ok((await get('/capabilities')).json().audio.kinds.includes('file'));
+  assert.is((await post('/actions/audio.low-tone', {})).status, 200);
   await levelsBecome('bass-heavy from the file', (l) => l.bass! > 0.5 && l.level! > 0.05);
   const a = (await get('/audio')).json();
   assert.equal([a.current, a.state], ['low-tone', 'running']);

@@ -5735,8 +5735,8 @@ export interface operations {
                         };
                         /** @description what the audio inputs (GET /audio) can be on this box */
                         audio: {
-                            /** @description audio input kinds this box can open: `test`, `stream` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s) */
-                            kinds: ("test" | "stream" | "program" | "alsa" | "pulse")[];
+                            /** @description audio input kinds this box can open: `test`, `stream`, `file` and `program` always; `alsa` when ffmpeg has the alsa demuxer and /dev/snd or an ALSA capture device exists; `pulse` when ffmpeg has the pulse demuxer and a PulseAudio (or PipeWire) server answers (both looked at every 3 s) */
+                            kinds: ("test" | "stream" | "file" | "program" | "alsa" | "pulse")[];
                         };
                         limits: {
                             /** @description effects chain length ceiling of the license tier (community 8, pro 32, studio 128) */
