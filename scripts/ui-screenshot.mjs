@@ -36,10 +36,8 @@ try {
     const page = await ctx.newPage();
     await page.goto(`${s.base}/ui/`);
     await loaded(page);
-    if (viewport === LAPTOP) {
-      await page.getByRole('button', { name: 'Parameters of Kaleidoscope' }).click();
-      await page.locator('#fx1-segments').waitFor();
-    }
+    // Every effect's parameters show without a click: wait until all three have their inputs.
+    await waitUntil(async () => (await page.locator('.chain .params').count()) === 3, 20000, 100);
     await waitUntil(async () => ((await page.getByTestId('program-img').getAttribute('src')) ?? '').startsWith('blob:'), 20000, 100);
     await waitUntil(async () => /running/.test(await page.locator('li.out').first().innerText()), 20000, 200);
     // The status topic (once a second) has counted this page's own socket.

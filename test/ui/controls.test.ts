@@ -36,14 +36,25 @@ test.after(async () => {
   await s?.cleanup();
 });
 
-test('the effects open their parameters', async () => {
+test('parameters show without a click; ⚙ folds them, the fold outlives a reload, and ⚙ unfolds them', async () => {
   o = await open(browser, `${s.base}/ui/`);
   page = o.page;
   await loaded(page);
-  await page.getByRole('button', { name: 'Parameters of Strobe' }).click();
-  await page.getByRole('button', { name: 'Parameters of Tile' }).click();
   await page.locator('#fx1-rate').waitFor();
   await page.locator('#fx2-count').waitFor();
+  const gear = (name: string) => page.getByRole('button', { name: `Parameters of ${name}` });
+  assert.is(await gear('Strobe').getAttribute('aria-expanded'), 'true');
+  await gear('Tile').click();
+  await page.locator('#fx2-count').waitFor({ state: 'detached' });
+  assert.is(await gear('Tile').getAttribute('aria-expanded'), 'false');
+  await page.reload();
+  await loaded(page);
+  await page.locator('#fx1-rate').waitFor();
+  await until(async () => (await gear('Tile').getAttribute('aria-expanded')) === 'false', 'Tile still folded');
+  assert.is(await page.locator('#fx2-count').count(), 0, 'no Tile field while folded');
+  await gear('Tile').click();
+  await page.locator('#fx2-count').waitFor();
+  assert.is(await gear('Tile').getAttribute('aria-expanded'), 'true');
 });
 
 test('float slider: arrow keys step it, End goes to MAX; the server holds what the slider shows', async () => {
@@ -62,8 +73,10 @@ test('float slider: arrow keys step it, End goes to MAX; the server holds what t
 test('bool checkbox: click and Space', async () => {
   const box = page.locator('#fx1-running');
   assert.is(await box.isChecked(), true);
-  await box.uncheck();
+  // A click, not uncheck(): an earlier change's params push may still re-render the box before this one lands.
+  await box.click();
   await until(async () => (await value(1, 'running')) === false, 'running off');
+  await until(async () => !(await box.isChecked()), 'shown off');
   await box.press('Space');
   await until(async () => (await value(1, 'running')) === true, 'running on by Space');
 });

@@ -89,8 +89,10 @@ test("generator panel: the program generator's inputs; checkbox, slider keys, co
     await until(async () => near(await param('speed'), before + (i * 4) / 100), `speed raised ${i} step(s)`);
   }
   // Bool checkbox by click and by Space.
-  await page.locator('#gen-usePalette').check();
+  // A click, not check(): the speed keys' generator pushes may still re-render the box before this change lands.
+  await page.locator('#gen-usePalette').click();
   await until(async () => (await param('usePalette')) === true, 'usePalette on');
+  await until(() => page.locator('#gen-usePalette').isChecked(), 'shown on');
   await page.locator('#gen-usePalette').press('Space');
   await until(async () => (await param('usePalette')) === false, 'usePalette off by Space');
 });

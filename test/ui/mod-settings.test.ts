@@ -1,7 +1,8 @@
 // The modulation editor's settings in Chromium against a running server: a new audio modulator starts moving up by
 // a share of the headroom; its band, gain, threshold, attack and release, then its polarity and what the amount is
 // a share of, edited on the page, reach the server (GET /effects/{index}); a beat modulator's decay and a new LFO's
-// defaults too; audio bands are named in plain words in the editor, on the ∿ button and on the audio meter.
+// defaults too; audio bands are named in plain words in the editor, on the ∿ button and on the audio meter; a beat
+// modulator on audio onsets keeps them when edited, and a rate in Hz keeps its text while it is typed.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -38,10 +39,7 @@ test.before(async () => {
   o = await open(browser, `${s.base}/ui/`);
   page = o.page;
   await loaded(page);
-  await page
-    .getByRole('button', { name: /^Parameters of / })
-    .first()
-    .click();
+  // Parameters show without a click.
   await page.locator('#fx1-brightness').waitFor({ timeout: 60_000 });
 });
 test.after(async () => {
@@ -61,6 +59,8 @@ test('a new audio modulator: up, headroom, and the band, gain, threshold, attack
   await typeNumber('fx1-brightness-mod-release', '900');
   await id('fx1-brightness-mod-apply').click();
   await until(async () => (await modulatorOf('brightness'))?.kind === 'audio', 'the modulator on the server');
+  // The page has it too (Remove shows for a running modulator): only then does an edit apply at once.
+  await id('fx1-brightness-mod-remove').waitFor({ timeout: 60_000 });
   const m = await modulatorOf('brightness');
   assert.equal(
     [m.source, m.polarity, m.amountOf, m.gain, m.threshold, m.attackMs, m.releaseMs],
@@ -110,6 +110,36 @@ test("a beat modulator's decay, and a new LFO's defaults, reach the server", asy
   await until(async () => (await modulatorOf('contrast'))?.kind === 'lfo', 'the LFO on the server');
   const l = await modulatorOf('contrast');
   assert.equal([l.polarity, l.amountOf], ['bipolar', 'headroom']);
+  assert.equal(o.errors, []);
+});
+
+test('a beat modulator on audio onsets stays on onsets when another field is edited', async () => {
+  const beat = { kind: 'beat', every: 'onset', amount: 0.5, polarity: 'up', amountOf: 'headroom', decayMs: 250 };
+  await api('POST', '/effects/modulate', { index: 1, input: 'brightness', modulator: beat });
+  // The brightness editor is still open from the first test; it follows the server's modulator.
+  await until(async () => (await id('fx1-brightness-mod-trigger').inputValue()) === 'onset', 'the editor shows the onset trigger');
+  assert.is(await id('fx1-brightness-mod-every').count(), 0, 'no beat count while on onsets');
+  await typeNumber('fx1-brightness-mod-decay', '450');
+  await until(async () => (await modulatorOf('brightness')).decayMs === 450, 'the decay on the server');
+  assert.is((await modulatorOf('brightness')).every, 'onset');
+  await id('fx1-brightness-mod-trigger').selectOption('beats');
+  await until(async () => (await modulatorOf('brightness')).every === 1, 'back to every beat on the server');
+  await id('fx1-brightness-mod-every').waitFor();
+});
+
+test('a rate in Hz keeps what is typed, "0." included, and applies it', async () => {
+  // The contrast editor is still open on its LFO from the test before; once the page has that LFO (Remove shows),
+  // its answer no longer resets the fields being typed.
+  await id('fx1-contrast-mod-remove').waitFor({ timeout: 60_000 });
+  await id('fx1-contrast-mod-rate').selectOption('hz');
+  const hz = id('fx1-contrast-mod-hz');
+  await hz.fill('');
+  // One key at a time, each an input event the editor re-renders on.
+  await hz.pressSequentially('0.5', { delay: 50 });
+  assert.is(await hz.inputValue(), '0.5');
+  await id('fx1-contrast-mod-apply').click();
+  await until(async () => (await modulatorOf('contrast'))?.rate === 0.5, 'the rate in Hz on the server');
+  assert.is(await hz.inputValue(), '0.5', 'the field shows the applied rate');
   assert.equal(o.errors, []);
 });
 

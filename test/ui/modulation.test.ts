@@ -45,10 +45,7 @@ test.before(async () => {
   o = await open(browser, `${s.base}/ui/`);
   page = o.page;
   await loaded(page);
-  await page
-    .getByRole('button', { name: /^Parameters of / })
-    .first()
-    .click();
+  // Parameters show without a click.
   await page.locator('#fx1-brightness').waitFor();
 });
 test.after(async () => {
@@ -97,10 +94,6 @@ test('a freeze made elsewhere shows after a reload', async () => {
   await until(async () => (await page.getByTestId('mod-freeze').textContent()) === 'Release', 'the button offers Release');
   await page.getByTestId('mod-freeze').click();
   await until(async () => (await api('GET', '/modulation')).frozen === false, 'released on the server');
-  await page
-    .getByRole('button', { name: /^Parameters of / })
-    .first()
-    .click();
   await page.locator('#fx1-brightness').waitFor();
 });
 
@@ -122,8 +115,6 @@ test('a steps modulator is applied from the editor; Remove takes the modulator a
 });
 
 test('a point2D component and a color component each take a modulator of their own', async () => {
-  await page.getByRole('button', { name: 'Parameters of Tile' }).click();
-  await page.getByRole('button', { name: 'Parameters of Strobe' }).click();
   await page.getByTestId('fx2-scroll-x-mod').click();
   await page.getByTestId('fx2-scroll-x-mod-apply').click();
   await page.getByTestId('fx3-flashColor-hue-mod').click();

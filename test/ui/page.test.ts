@@ -19,8 +19,8 @@ const api = async (method: string, path: string, body?: unknown): Promise<any> =
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
   return r.json();
 };
-const until = (cond: () => Promise<boolean> | boolean, what: string): Promise<void> =>
-  waitUntil(cond, 15000, 100).catch(() => {
+const until = (cond: () => Promise<boolean> | boolean, what: string, ms = 15000): Promise<void> =>
+  waitUntil(cond, ms, 100).catch(() => {
     throw new Error(`timed out: ${what}`);
   });
 
@@ -83,12 +83,15 @@ test('effects: add from the catalog search, toggle, parameters, reorder with key
   await api('POST', '/effects/add', { type: 'invert' });
   await page.locator('li.fx[data-type="invert"]').waitFor();
   // Toggle from the page, then from HTTP.
-  await page.getByTestId('enabled-1').uncheck();
+  // A click, not uncheck(): a push still on its way re-renders the box from the server's state until the change
+  // lands, which uncheck() would take for a click that did nothing.
+  await page.getByTestId('enabled-1').click();
   await until(async () => (await api('GET', '/effects')).items[0].enabled === false, 'disabled on the server');
+  await until(async () => !(await page.getByTestId('enabled-1').isChecked()), 'shown disabled');
   await api('POST', '/effects/enabled', { index: 1, enabled: true });
   await until(() => page.getByTestId('enabled-1').isChecked(), 'enabled again on the page');
-  // A float input from its description.
-  await page.getByRole('button', { name: 'Parameters of Brightness / Contrast' }).click();
+  // A float input from its description; parameters show without a click (each effect has its own Reset and preset).
+  const bright = page.locator('li.fx[data-type="brightness_contrast"]');
   const slider = page.locator('#fx1-brightness');
   await slider.waitFor();
   const max = Number(await slider.getAttribute('max'));
@@ -97,14 +100,14 @@ test('effects: add from the catalog search, toggle, parameters, reorder with key
     const fx = await api('GET', '/effects/1');
     return Math.abs(fx.inputs.find((i: any) => i.name === 'brightness').value - max) < 1e-6;
   }, 'brightness at max on the server');
-  await page.getByRole('button', { name: 'Reset', exact: true }).click();
+  await bright.getByRole('button', { name: 'Reset', exact: true }).click();
   await until(async () => {
     const fx = await api('GET', '/effects/1');
     const b = fx.inputs.find((i: any) => i.name === 'brightness');
     return b.value === b.default;
   }, 'reset to default');
-  await page.getByLabel('Preset name').fill('UI Look');
-  await page.getByRole('button', { name: 'Save as preset' }).click();
+  await bright.getByLabel('Preset name').fill('UI Look');
+  await bright.getByRole('button', { name: 'Save as preset' }).click();
   await until(async () => (await api('GET', '/actions')).items.some((a: any) => a.name === 'UI Look'), 'preset saved as an action');
   // Keyboard reorder: ArrowDown on the handle of the first effect.
   await page.getByRole('button', { name: /^Move Brightness/ }).press('ArrowDown');
@@ -160,9 +163,11 @@ test('outputs: add a recording, enable and disable it, download the file', async
   await until(async () => (await api('GET', '/outputs')).items.some((x: any) => x.name === 'ui-rec'), 'output added');
   const out = (await api('GET', '/outputs')).items.find((x: any) => x.name === 'ui-rec');
   const box = page.locator(`li.out[data-id="${out.id}"] input[type="checkbox"]`);
-  if (!out.enabled) await box.check();
-  await until(async () => (await page.getByTestId(`out-state-${out.id}`).innerText()) === 'running', 'running shown');
-  await box.uncheck();
+  // Clicks, not check()/uncheck(): the running output's pushes re-render the box from the server until a change lands.
+  if (!out.enabled) await box.click();
+  // An encoder starting on a loaded box may take a while.
+  await until(async () => (await page.getByTestId(`out-state-${out.id}`).innerText()) === 'running', 'running shown', 45_000);
+  await box.click();
   await until(
     async () => (await api('GET', '/outputs')).items.find((x: any) => x.id === out.id).enabled === false,
     'disabled on the server',

@@ -1,7 +1,7 @@
 // The page on a phone (390×844, touch) in Chromium against a real server: the performance deck — program and
 // preview pictures, take, tempo with tap and BPM, scenes, blackout — lies on the first screen without scrolling; the
 // other panels sit behind tabs that keep their state and the chosen tab across a reload; deck controls work by touch
-// (checked over HTTP); on a laptop every panel shows at once and the tab bar is hidden.
+// (checked over HTTP) and are at least 44 px; on a laptop every panel shows at once and the tab bar is hidden.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -60,6 +60,11 @@ test('the first screen holds program and preview, take, tap tempo and BPM, black
   // The scene row starts on the first screen: its first button is there.
   const scene = await page.locator('[data-testid="scene-button"][data-name="Opening"]').boundingBox();
   assert.ok(scene && scene.y < PHONE.height, `scene button at ${JSON.stringify(scene)}`);
+  // Its transition and delete buttons are as easy to hit as every other control.
+  for (const id of ['scene-edit', 'scene-delete']) {
+    const box = await page.getByTestId(id).first().boundingBox();
+    assert.ok(box && box.height >= 44 && box.width >= 44, `${id} at ${JSON.stringify(box)}`);
+  }
   const overflow = await page.evaluate(() => {
     const root = (globalThis as any).document.documentElement;
     return (root.scrollWidth as number) - (root.clientWidth as number);

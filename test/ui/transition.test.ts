@@ -116,8 +116,9 @@ test('a button with its own transition recalls with it; the other keeps the defa
   await editor.waitFor();
   await editor.getByTestId('scene-transition').selectOption('cut');
   await editor.getByTestId('scene-duration').fill('0');
+  // The label shows as soon as the kind is chosen; the duration typed after it may take a render longer.
   await until(async () => (await button('Blue').getByTestId('scene-own').count()) === 1, 'the button shows its own transition');
-  assert.is(await button('Blue').getByTestId('scene-own').innerText(), 'cut 0 ms');
+  await until(async () => (await button('Blue').getByTestId('scene-own').innerText()) === 'cut 0 ms', 'cut 0 ms shown');
   assert.is(await button('Red').getByTestId('scene-own').count(), 0);
   await editor.getByTestId('scene-editor-done').click();
 

@@ -36,7 +36,9 @@ export interface Draft {
   feel: string;
   hz: number;
   source: (typeof SOURCES)[number];
+  /** Beat: beats between triggers, unless it fires on each audio onset (`every: "onset"`). */
   every: number;
+  onset: boolean;
   /** Steps as typed (normalised positions). */
   steps: string;
   amount: number;
@@ -61,6 +63,7 @@ export function draftOf(m: Modulator | null | undefined): Draft {
     hz: 1,
     source: 'level',
     every: 1,
+    onset: false,
     steps: '0, 0.5, 1, 0.5',
     amount: 0.5,
     polarity: 'bipolar',
@@ -96,6 +99,7 @@ export function draftOf(m: Modulator | null | undefined): Draft {
   const source = SOURCES.find((s) => s === m.source);
   if (source) d.source = source;
   if (typeof m.every === 'number') d.every = m.every;
+  d.onset = m.every === 'onset';
   if (m.values) d.steps = m.values.join(', ');
   return d;
 }
@@ -115,7 +119,7 @@ export function modulatorOf(d: Draft): Modulator {
     return { ...kept, kind: 'audio', source: d.source, ...common, gain, threshold, attackMs, releaseMs };
   }
   // A beat's attack is the one the server had (or its default): the editor shows the decay.
-  if (d.kind === 'beat') return { ...kept, kind: 'beat', every: d.every, ...common, decayMs: d.decayMs };
+  if (d.kind === 'beat') return { ...kept, kind: 'beat', every: d.onset ? 'onset' : d.every, ...common, decayMs: d.decayMs };
   const rate = d.division === 'hz' ? d.hz : `${d.division}${d.feel}`;
   if (d.kind === 'steps') return { ...kept, kind: 'steps', values: stepsOf(d.steps), rate, ...common };
   return { ...kept, kind: 'lfo', shape: d.shape, rate, ...common };

@@ -1,7 +1,8 @@
 // Effects: the chain with enable toggles, reorder by dragging the handle (or arrow keys on it), remove, per-input
-// controls (effect-params.tsx), a freeze button for every modulated input; the add menu is the effect picker
-// (effect-picker.tsx).
+// controls (effect-params.tsx, shown unless folded: folds.ts), a freeze button for every modulated input; the add
+// menu is the effect picker (effect-picker.tsx).
 import { useRef, useState } from 'preact/hooks';
+import { setFolded, useFolds } from '../folds';
 import { useLive } from '../store';
 import { FreezeButton } from './mod-live';
 import { Params, post } from './effect-params';
@@ -10,7 +11,7 @@ import { AddMenu } from './effect-picker';
 function Chain() {
   const chain = useLive((s) => s.chain);
   const params = useLive((s) => s.params);
-  const [open, setOpen] = useState<Record<string, boolean>>({});
+  const folded = useFolds();
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const list = useRef<HTMLOListElement>(null);
   const move = async (index: number, to: number): Promise<void> => {
@@ -39,8 +40,7 @@ function Chain() {
   return (
     <ol class="chain" ref={list} data-testid="chain">
       {chain.items.map((fx) => {
-        const key = `${fx.index}`;
-        const isOpen = open[key] === true;
+        const isOpen = !folded(fx.type);
         const target =
           drag && drag.from === fx.index ? ' dragging' : drag && drag.to === fx.index && drag.from !== fx.index ? ' droptarget' : '';
         return (
@@ -94,7 +94,7 @@ function Chain() {
                 type="button"
                 aria-expanded={isOpen}
                 aria-label={`Parameters of ${fx.name}`}
-                onClick={() => setOpen({ ...open, [key]: !isOpen })}
+                onClick={() => setFolded(fx.type, isOpen)}
               >
                 ⚙
               </button>

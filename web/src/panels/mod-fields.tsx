@@ -1,48 +1,12 @@
 // The modulation editor's fields on how a modulator moves its input: polarity and what the amount is a share of
-// (every kind), an audio modulator's band, gain, threshold, attack and release, a beat modulator's decay. A change
-// applies at once to a running modulator (numbers when committed), as the amount slider does.
-import { useState } from 'preact/hooks';
+// (every kind), an audio modulator's band, gain, threshold, attack and release, a beat modulator's trigger (every so
+// many beats, or each audio onset) and decay. A change applies at once to a running modulator (numbers when
+// committed), as the amount slider does.
 import { BAND_NAMES } from '../band-names';
 import { AMOUNTS_OF, POLARITIES, SOURCES, type Draft } from '../mod-draft';
+import { NumberField } from './number-field';
 
 type Edit = (patch: Partial<Draft>, live?: boolean) => void;
-
-/**
- * A number field: what is typed stays as typed while the field is edited (live values re-render the editor many
- * times a second), and the value applies on commit (Enter or leaving the field), so "150" does not send 1 and 15.
- */
-function NumberField(props: {
-  id: string;
-  label: string;
-  min: number;
-  max: number;
-  step: number | 'any';
-  value: number;
-  set: (v: number, commit: boolean) => void;
-}) {
-  const [text, setText] = useState<string | null>(null);
-  const take = (e: { currentTarget: HTMLInputElement }, commit: boolean): void => {
-    const v = e.currentTarget.valueAsNumber;
-    setText(commit ? null : e.currentTarget.value);
-    if (Number.isFinite(v)) props.set(commit ? Math.min(props.max, Math.max(props.min, v)) : v, commit);
-  };
-  return (
-    <label>
-      <span>{props.label}</span>
-      <input
-        type="number"
-        data-testid={props.id}
-        min={props.min}
-        max={props.max}
-        step={props.step}
-        value={text ?? props.value}
-        onBlur={() => setText(null)}
-        onInput={(e) => take(e, false)}
-        onChange={(e) => take(e, true)}
-      />
-    </label>
-  );
-}
 
 export function MotionFields(props: { id: string; draft: Draft; edit: Edit }) {
   const { id, draft, edit } = props;
@@ -139,15 +103,28 @@ export function BeatFields(props: { id: string; draft: Draft; edit: Edit }) {
   const { id, draft, edit } = props;
   return (
     <>
-      <NumberField
-        id={`${id}-mod-every`}
-        label="Every (beats)"
-        min={0.25}
-        max={64}
-        step={0.25}
-        value={draft.every}
-        set={(every, commit) => edit({ every }, commit)}
-      />
+      <label>
+        <span>Trigger</span>
+        <select
+          data-testid={`${id}-mod-trigger`}
+          value={draft.onset ? 'onset' : 'beats'}
+          onChange={(e) => edit({ onset: e.currentTarget.value === 'onset' }, true)}
+        >
+          <option value="beats">Every few beats</option>
+          <option value="onset">Each audio onset</option>
+        </select>
+      </label>
+      {!draft.onset && (
+        <NumberField
+          id={`${id}-mod-every`}
+          label="Every (beats)"
+          min={0.25}
+          max={64}
+          step={0.25}
+          value={draft.every}
+          set={(every, commit) => edit({ every }, commit)}
+        />
+      )}
       <NumberField
         id={`${id}-mod-decay`}
         label="Decay ms"

@@ -8,6 +8,7 @@ import { DIVISIONS, defaultPolarity, draftOf, FEELS, modulatorOf, SHAPES, type D
 import { latest } from '../throttle';
 import type { Input } from './controls';
 import { AudioFields, BeatFields, MotionFields } from './mod-fields';
+import { NumberField } from './number-field';
 
 /** A running modulator in words for the button's label: its kind, and an audio one's band. */
 const kindName = (m: Modulator): string => (m.kind === 'audio' && typeof m.source === 'string' ? `audio: ${bandName(m.source)}` : m.kind);
@@ -102,17 +103,8 @@ export function ModControl(props: {
                 </select>
               </label>
               {draft.division === 'hz' ? (
-                <label>
-                  <span>Hz</span>
-                  <input
-                    type="number"
-                    min={0.01}
-                    max={50}
-                    step="any"
-                    value={draft.hz}
-                    onInput={(e) => edit({ hz: Number(e.currentTarget.value) })}
-                  />
-                </label>
+                // Typed text stays while the field is edited ("0." would otherwise read back as 0); Apply sends it.
+                <NumberField id={field('hz')} label="Hz" min={0.01} max={50} step="any" value={draft.hz} set={(hz) => edit({ hz })} />
               ) : (
                 <label>
                   <span>Feel</span>
