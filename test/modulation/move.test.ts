@@ -122,6 +122,24 @@ test('every input type moves by its headroom: float, long, long with values, boo
   close(r.zoom as number, 0.1, 'range clamps');
 });
 
+test('a hue modulation turns round the colour circle and wraps instead of stopping at red', () => {
+  const inputs: IsfInput[] = [{ name: 'tint', type: 'color', default: [1, 0, 0, 1] }];
+  // Pure blue is hue 2/3; half a turn up passes the end of the circle and comes round to yellow (hue 1/6), where a
+  // clamp would stop at red.
+  const blue = { tint: [0, 0, 1, 1] };
+  for (const amountOf of ['range', 'headroom'] as const) {
+    const t = applied(inputs, blue, { 'tint.hue': full({ amount: 0.5, polarity: 'up', amountOf }) }).tint as number[];
+    close(t[0]!, 1, `${amountOf}: red`);
+    close(t[1]!, 1, `${amountOf}: green`);
+    close(t[2]!, 0, `${amountOf}: no blue`);
+  }
+  // Down from red by a sixth of a turn is magenta-pink (hue 5/6: red and blue).
+  const red = { tint: [1, 0, 0, 1] };
+  const d = applied(inputs, red, { 'tint.hue': full({ amount: 1 / 6, polarity: 'down' }) }).tint as number[];
+  close(d[0]!, 1, 'red kept');
+  close(d[2]!, 1, 'blue added');
+});
+
 /** Runs an audio modulator for `ms` at 10 ms frames with the given audio; returns the last signal. */
 function run(m: Modulator, st: ReturnType<typeof stateFor>, c: ModContext, ms: number): number {
   let s = 0;

@@ -20,3 +20,9 @@ export function move(set: number, lo: number, hi: number, amount: number, amount
   const base = clamp(set, lo, hi);
   return clamp(base + d * (d >= 0 ? hi - base : base - lo), lo, hi);
 }
+
+/** A hue (0..1, a circle) moved by `amount` of a full turn for signal `m`, wrapped: red past its end is red again. */
+export function turn(hue: number, amount: number, m: number): number {
+  const h = (hue + amount * m) % 1;
+  return h < 0 ? h + 1 : h;
+}

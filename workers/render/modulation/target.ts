@@ -6,7 +6,7 @@ import { currentValue } from '../../../src/shared/param-values.js';
 import { COLOR_COMPONENTS, type Modulator } from '../../../src/shared/modulation.js';
 import { hsvToRgb, rgbToHsv } from './color.js';
 import type { ModContext, ModState } from './context.js';
-import { move as moveBy } from './move.js';
+import { move as moveBy, turn } from './move.js';
 import { signal, stateFor } from './signal.js';
 
 interface Entry {
@@ -97,7 +97,9 @@ export class ModTarget {
       } else if (i.type === 'color' && r.vec && Array.isArray(set)) {
         rgbToHsv(set, this.hsv);
         for (const e of r.entries) {
-          this.hsv[e.comp] = move(this.hsv[e.comp]!, 0, 1, e, signal(e.mod, e.st, ctx, frozen));
+          const m = signal(e.mod, e.st, ctx, frozen);
+          // Hue is a circle: it turns and wraps, with no end to clamp at or headroom to share.
+          this.hsv[e.comp] = e.comp === 0 ? turn(this.hsv[0]!, e.mod.amount, m) : move(this.hsv[e.comp]!, 0, 1, e, m);
           this.live[e.key] = this.hsv[e.comp]!;
         }
         hsvToRgb(this.hsv, r.vec);
