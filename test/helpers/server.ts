@@ -282,3 +282,14 @@ export async function sampleOutput(base: string, points: Array<[number, number]>
   if (r.status !== 200) throw new Error(`sample answered ${r.status}: ${r.text}`);
   return r.json().pixels;
 }
+
+/**
+ * `req`, asked again (up to three more times) when the answer is 504 ACTIVATION_TIMEOUT: on a loaded box a clip's
+ * first frame can miss the 5 s budget, and the previous source keeps driving, so a client simply asks again.
+ */
+export async function patientReq(method: string, url: string, opts: Parameters<typeof req>[2] = {}): Promise<Res> {
+  for (let tries = 1; ; tries++) {
+    const r = await req(method, url, opts);
+    if (r.status !== 504 || tries > 3 || !r.text.includes('ACTIVATION_TIMEOUT')) return r;
+  }
+}

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { req, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
+import { patientReq, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 import { makeColourClip } from '../helpers/colour-clip.js';
 import { launch, loaded, open, type Opened } from './browser.js';
 
@@ -17,7 +17,7 @@ let page: Page;
 let clipPath: string;
 
 const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const r = await req(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 15000 });
+  const r = await patientReq(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 15000 });
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
   return r.json();
 };

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
+import { patientReq, req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
 import { launch, loaded, open, type Opened } from './browser.js';
 
 let s: TestServer;
@@ -14,7 +14,7 @@ let o: Opened;
 let page: Page;
 
 const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const r = await req(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 15000 });
+  const r = await patientReq(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 15000 });
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
   return r.json();
 };

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
+import { patientReq, req, startServer, waitUntil, type TestServer } from '../helpers/server.js';
 import { launch, loaded, open, type Opened } from './browser.js';
 
 let s: TestServer;
@@ -21,7 +21,7 @@ const current = async (): Promise<string> =>
   JSON.parse((await req('GET', `${s.base}/api/v1/sources/current`, { timeoutMs: 15000 })).text).name;
 /** Selects over HTTP; a loaded machine may pass the activation deadline, so the state is what is waited for. */
 async function take(route: string, name: string): Promise<void> {
-  await req('POST', `${s.base}/api/v1${route}`, { body: { name }, timeoutMs: 15000 });
+  await patientReq('POST', `${s.base}/api/v1${route}`, { body: { name }, timeoutMs: 15000 });
   await until(async () => (await current()) === name, `${name} on program`);
 }
 const clean = (): void => {

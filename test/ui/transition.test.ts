@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { req, sampleOutput, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
+import { patientReq, req, sampleOutput, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 import { launch, loaded, open, type Opened } from './browser.js';
 
 let s: TestServer;
@@ -16,7 +16,7 @@ let o: Opened;
 let page: Page;
 
 const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const r = await req(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 20000 });
+  const r = await patientReq(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 20000 });
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
   return r.json();
 };

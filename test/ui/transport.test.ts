@@ -9,7 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { req, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
+import { patientReq, startServer, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
 import { launch, loaded, open, PHONE, type Opened } from './browser.js';
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ let o: Opened;
 let page: Page;
 
 const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const r = await req(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 20000 });
+  const r = await patientReq(method, `${s.base}/api/v1${path}`, { body, timeoutMs: 20000 });
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
   return r.json();
 };
