@@ -43,7 +43,7 @@ export interface Segment {
   lockedErrors: number[];
 }
 
-/** A range that holds all three tempos and none of their octaves. */
+/** A range that holds all three tempos, and also the double of 90 and the half of 174 (the tracker must not take them). */
 export const BENCH_RANGE = { min: 80, max: 180 };
 
 /** A tempo folded by octaves into the range (the tracker's answer for a track outside it). */

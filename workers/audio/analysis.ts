@@ -125,9 +125,6 @@ export class Analyser {
     const bins = this.smoothed.length;
     let flux = 0;
     const norm = gain === null ? 1 / this.bandPeak : gain;
-    // The tracker's strength ignores a fixed gain: it wants the shape of the envelope, not its volume.
-    const compress = STRENGTH_COMPRESSION / this.bandPeak;
-    let strength = 0;
     for (let k = 0; k < bins; k++) {
       const re = this.spectrum[2 * k]!;
       const im = this.spectrum[2 * k + 1]!;
@@ -135,10 +132,6 @@ export class Analyser {
       const rise = mag - this.previous[k]!;
       if (rise > 0) flux += rise * norm;
       this.previous[k] = mag;
-      const logMag = Math.log1p(mag * compress);
-      const logRise = logMag - this.previousLog[k]!;
-      if (logRise > 0) strength += logRise * this.strengthWeights[k]!;
-      this.previousLog[k] = logMag;
       const s = this.smoothed[k]!;
       this.smoothed[k] = s + (mag > s ? ATTACK : RELEASE) * (mag - s);
     }
@@ -150,6 +143,7 @@ export class Analyser {
     });
     this.bandPeak = Math.max(PEAK_FLOOR, this.bandPeak * this.peakDecay, ...raw);
     this.levelPeak = Math.max(PEAK_FLOOR, this.levelPeak * this.peakDecay, rms);
+    const strength = this.strength();
     const bandGain = gain ?? 1 / this.bandPeak;
     const levelGain = gain ?? 1 / this.levelPeak;
     this.lastGain = bandGain;
@@ -172,6 +166,23 @@ export class Analyser {
       onset,
       strength: full ? strength : 0,
     };
+  }
+
+  /**
+   * The rise of the log-compressed spectrum (`previous` holds this hop's magnitudes), measured against the peak that
+   * already counts this hop: against the peak before it, the first hit after silence reads several times any later one.
+   * A fixed gain is ignored: the tracker wants the shape of the envelope, not its volume.
+   */
+  private strength(): number {
+    const compress = STRENGTH_COMPRESSION / this.bandPeak;
+    let strength = 0;
+    for (let k = 0; k < this.previous.length; k++) {
+      const logMag = Math.log1p(this.previous[k]! * compress);
+      const logRise = logMag - this.previousLog[k]!;
+      if (logRise > 0) strength += logRise * this.strengthWeights[k]!;
+      this.previousLog[k] = logMag;
+    }
+    return strength;
   }
 
   /** Flux above the recent mean (times a factor, plus a floor), no sooner than the gap after the last onset. */

@@ -1,6 +1,6 @@
 // Tempo from the onset envelope: its autocorrelation, a comb over the first multiples of each candidate period
-// inside the tempo range (the range keeps the answer out of the wrong octave), then the period refined from the
-// interpolated peaks at many multiples, since one hop is far too coarse a step on its own.
+// inside the tempo range (the range keeps the answer out of the wrong octave) raised by its bar's repeat, then the
+// period refined from the interpolated peaks at many multiples, since one hop is far too coarse a step on its own.
 
 /** Multiples of a candidate period the comb adds up. */
 const COMB_MULTIPLES = 4;
@@ -15,6 +15,22 @@ const REFINE_SPAN = 0.65;
 const STICKINESS = 0.85;
 /** Periods after which a groove that repeats by the half bar or the bar is alike again. */
 const BAR_MULTIPLES = [2, 4];
+/**
+ * A candidate's comb is raised by how much more alike the envelope is a bar (four of its periods) later than half a
+ * bar later: a groove whose kicks fall off the beat (a hip-hop one) repeats cleanly only by the bar, and without it
+ * reads as its 4/3 or its double; its half tempo gains nothing, since its half bar is the groove's bar.
+ */
+const BAR_BEATS = 4;
+const BAR_WEIGHT = 1;
+/** A lag is weighed only up to this share of the envelope: beyond it too few hops overlap to tell. */
+const BAR_SPAN = 0.8;
+/** Tempo relatives of the pick (period ratios) that a groove is most often mistaken for. */
+const RELATIVES = [0.5, 2 / 3, 0.75, 4 / 3, 1.5, 2];
+/**
+ * The confidence falls off while a relative's comb scores within this share of the pick's: the envelope has not yet
+ * told the two apart, and the clock should not show the pick as sure.
+ */
+const AMBIGUITY = 0.25;
 /** How far from the expected multiple a refined peak may lie, in hops. */
 const REFINE_SEARCH = 2;
 
@@ -25,6 +41,8 @@ export interface PeriodPick {
   confidence: number;
   /** The comb's score of the previous period as a share of the best one's (1 without a previous period). */
   previousFit: number;
+  /** A relative of the pick could not yet be weighed by its bar: the envelope is shorter than that bar needs. */
+  unchecked: boolean;
 }
 
 /** `ac[lag]` for lags 0..maxLag of the first `n` values of `z`. */
@@ -60,14 +78,20 @@ export function vertex(a: number, b: number, c: number): number {
 function combPeak(
   ac: Float64Array,
   acMax: number,
+  n: number,
   minLag: number,
   maxLag: number,
   previous: number | null,
-): { lag: number; previousFit: number } {
+): { lag: number; previousFit: number; rival: number; unchecked: boolean } {
   const comb = (lag: number): number => {
     let score = 0;
     for (let k = 1; k <= COMB_MULTIPLES; k++) score += acAt(ac, acMax, k * lag);
-    return score;
+    const bar = BAR_BEATS * lag;
+    if (bar > BAR_SPAN * n || !(ac[0]! > 0)) return score;
+    // Each lag's correlation over its own overlap, as a share of the envelope's energy.
+    const half = bar / 2;
+    const repeat = ((acAt(ac, acMax, bar) / (n - bar) - acAt(ac, acMax, half) / (n - half)) * n) / ac[0]!;
+    return score * (1 + BAR_WEIGHT * Math.max(0, repeat));
   };
   let best = minLag;
   let bestScore = Number.NEGATIVE_INFINITY;
@@ -80,9 +104,19 @@ function combPeak(
       best = lag;
     }
   }
-  if (previous === null || !(bestScore > 0)) return { lag: best, previousFit: 1 };
+  let rival = 0;
+  let unchecked = false;
+  if (bestScore > 0) {
+    for (const ratio of RELATIVES) {
+      const lag = best * ratio;
+      if (lag < minLag || lag > maxLag) continue;
+      rival = Math.max(rival, comb(lag) / bestScore);
+      if (BAR_BEATS * lag > BAR_SPAN * n) unchecked = true;
+    }
+  }
+  if (previous === null || !(bestScore > 0)) return { lag: best, previousFit: 1, rival, unchecked };
   const previousFit = previous >= minLag && previous <= maxLag ? Math.max(0, comb(previous) / bestScore) : 0;
-  return { lag: previousFit >= STICKINESS ? previous : best, previousFit };
+  return { lag: previousFit >= STICKINESS ? previous : best, previousFit, rival, unchecked };
 }
 
 /** The period from the interpolated autocorrelation peaks near its multiples (least squares through zero). */
@@ -116,7 +150,7 @@ function smoothAt(ac: Float64Array, acMax: number, x: number): number {
  * How alike the envelope is to itself one period later (and two), each as a correlation of the overlapping part.
  * Smoothed over a few hops: a hit quantised to a hop earlier or later is still the same hit. A groove that repeats
  * by the half bar or the bar rather than by the beat (a syncopated kick) is as steady: two or four periods later
- * count on their own where at least a third of the envelope overlaps.
+ * count on their own once the envelope holds them (BAR_SPAN).
  */
 function periodicity(ac: Float64Array, acMax: number, n: number, period: number): number {
   const energy = smoothAt(ac, acMax, 0);
@@ -129,7 +163,7 @@ function periodicity(ac: Float64Array, acMax: number, n: number, period: number)
     count++;
   }
   let best = count > 0 ? sum / count : 0;
-  for (const k of BAR_MULTIPLES) if (k * period + 2 < acMax && 3 * k * period <= 2 * n) best = Math.max(best, r(k));
+  for (const k of BAR_MULTIPLES) if (k * period + 2 < acMax && k * period <= BAR_SPAN * n) best = Math.max(best, r(k));
   return Math.min(1, Math.max(0, best));
 }
 
@@ -147,7 +181,8 @@ export function pickPeriod(
 ): PeriodPick {
   const acMax = Math.min(n - 1, ac.length - 1, Math.ceil(Math.max(COMB_MULTIPLES * maxLag, REFINE_SPAN * n)) + REFINE_SEARCH + 1);
   autocorrelate(z, n, acMax, ac);
-  const coarse = combPeak(ac, acMax, minLag, maxLag, previous);
+  const coarse = combPeak(ac, acMax, n, minLag, maxLag, previous);
   const period = refine(ac, acMax, n, coarse.lag);
-  return { period, confidence: periodicity(ac, acMax, n, period), previousFit: coarse.previousFit };
+  const sure = Math.min(1, Math.max(0, (1 - coarse.rival) / AMBIGUITY));
+  return { period, confidence: periodicity(ac, acMax, n, period) * sure, previousFit: coarse.previousFit, unchecked: coarse.unchecked };
 }

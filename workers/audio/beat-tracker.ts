@@ -28,6 +28,11 @@ const KEEP_S = 2;
 const FULL_CONFIDENCE_S = 4;
 /** While the recent music asks for another tempo, the confidence in the held one is scaled by this. */
 const DOUBT = 0.5;
+/**
+ * The most confidence a tempo gets while one of its slower relatives cannot yet be weighed by its bar: enough for
+ * the clock to follow it, not enough to show it as sure.
+ */
+const UNCHECKED_CONFIDENCE = 0.5;
 /** Estimates per second (the caller asks when `push` says one is due). */
 const ESTIMATES_PER_S = 4;
 /** A mean onset strength per hop below this over the latest seconds is silence. */
@@ -128,9 +133,13 @@ export class BeatTracker {
     this.period = pick.period;
     const back = beatOffset(d, n, pick.period);
     const heard = Math.min(1, this.envelope.seconds / FULL_CONFIDENCE_S);
+    const bpm = perMinute / pick.period;
+    // A tempo the previous estimate did not hear is not sure yet: one estimate can flip to a relative of the beat.
+    const fresh = this.last !== null && Math.abs(bpm / this.last.bpm - 1) > CHANGE_RATIO;
+    const sure = pick.confidence * heard * (doubt || fresh ? DOUBT : 1);
     this.last = {
-      bpm: perMinute / pick.period,
-      confidence: pick.confidence * heard * (doubt ? DOUBT : 1),
+      bpm,
+      confidence: pick.unchecked ? Math.min(UNCHECKED_CONFIDENCE, sure) : sure,
       beatTime: this.envelope.lastTime - (back + ONSET_DELAY_HOPS) * this.hopMs,
     };
     return this.last;
