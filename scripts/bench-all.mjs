@@ -41,6 +41,7 @@ const ALL = [
   'layers-engine',
   'scenes',
   'clip-start',
+  'companion',
 ];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 for (const name of names) {

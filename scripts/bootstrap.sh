@@ -3,7 +3,7 @@
 # headless GL, build headers for the `gl` addon, wrk for benchmarks, chromium for
 # the docs browser test, pulseaudio for the audio capture test, mosquitto as the
 # broker the show-link tests start on their own ports), then the npm
-# dependencies, then builds.
+# dependencies, then builds (with --with-test-tools also the Companion module).
 # Usage: scripts/bootstrap.sh [--with-test-tools]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,3 +43,16 @@ fi
 
 echo "vjd bootstrap: building"
 npm run --silent build
+
+# The Companion module (integrations/companion) has its own dependencies; its tests (test/companion) run its build.
+if [ "${1:-}" = "--with-test-tools" ]; then
+  comp=integrations/companion
+  # Its runtime dependencies only: the packaging tools (`npm run package` there) are a developer's install, and
+  # vjd's own TypeScript and Node types compile it.
+  if [ ! -d "$comp/node_modules" ] || [ "$comp/package-lock.json" -nt "$comp/node_modules/.package-lock.json" ]; then
+    echo "vjd bootstrap: npm ci (Companion module)"
+    (cd "$comp" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+  fi
+  echo "vjd bootstrap: building the Companion module"
+  node node_modules/typescript/bin/tsc -p "$comp/tsconfig.json"
+fi

@@ -59,6 +59,7 @@ for (const name of [
   'scenes',
   'clip-start',
   'clip-start-baseline',
+  'companion',
 ]) {
   let table;
   try {
