@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startServer, req, tempDir, waitUntil, type TestServer } from '../helpers/server.js';
@@ -26,6 +26,19 @@ const get = async (p: string) => (await req('GET', api(p), { timeoutMs: 15000 })
  * The middle pixel of the output, read from GET /thumbnails/current (what a control surface sees); [] when a
  * loaded machine missed the 500 ms readback (503 PREVIEW_TIMEOUT), which matches no color.
  */
+/** Whether the process has a file of this name open (a removed one reads `… (deleted)`). */
+async function holdsFile(pid: number, name: string): Promise<boolean> {
+  try {
+    for (const fd of await readdir(`/proc/${pid}/fd`)) {
+      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+      if (target.includes(name)) return true;
+    }
+  } catch {
+    // it ended while we looked
+  }
+  return false;
+}
+
 async function outputCenter(): Promise<number[]> {
   const r = await req('GET', api('/thumbnails/current?size=64'), { timeoutMs: 15000 });
   if (r.status === 503) return [];
@@ -82,11 +95,13 @@ test('a current file whose reader dies: no-signal card within seconds, its frame
 
   // ffmpeg keeps reading the file it has open; only a new ffmpeg finds it gone. Every process that still has the
   // file open is killed at each look: one spawned just before the removal (a stall's restart, the audio-less
-  // respawn) would otherwise go on reading it and keep the file's frames coming.
+  // respawn) would otherwise go on reading it and keep the file's frames coming. A new ffmpeg that has not opened
+  // it is left to fail by itself: killed while starting, it would read as a crash and be restarted at once.
   await rm(media, { recursive: true, force: true });
   const killed: number[] = [];
   const killReaders = async (): Promise<void> => {
     for (const pid of await childPids(s.proc.pid!, 'Yellow Loop.mp4')) {
+      if (!(await holdsFile(pid, 'Yellow Loop.mp4'))) continue;
       killed.push(pid);
       try {
         process.kill(pid, 'SIGKILL');
